@@ -1,0 +1,167 @@
+"""`gpu-wizard` command line. No arguments (or only global options) opens the GUI; a
+subcommand runs that stage headless from the same engine.
+
+Each subcommand lives in `app/commands/<name>.py` with `HELP`, `add_arguments(parser)` and
+`run(args, ctx) -> int`. Errors are one clear line on stderr and a non-zero exit: 2 for bad
+input (usage, unreadable snapshot), 1 for a stage that failed. Never a traceback for bad input.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import sys
+from typing import Any, Optional, Sequence
+
+from app import __version__
+
+COMMANDS: dict[str, str] = {
+    "detect": "app.commands.detect",
+    "recommend": "app.commands.recommend",
+    "plan": "app.commands.plan",
+    "install": "app.commands.install",
+    "verify": "app.commands.verify",
+    "diagnose": "app.commands.diagnose",
+    "report": "app.commands.report",
+    "snapshot": "app.commands.snapshot",
+    "update-db": "app.commands.update_db",
+}
+
+
+class CliError(Exception):
+    """A failure to report as one line: `gpu-wizard: error: <message>`."""
+
+    def __init__(self, message: str, code: int = 2):
+        super().__init__(message)
+        self.code = code
+
+
+class Context:
+    """What every subcommand gets: the System (live or snapshot), detection with the user's
+    overrides applied, and output helpers honouring --json."""
+
+    def __init__(self, args: argparse.Namespace):
+        self.args = args
+        self.json: bool = bool(getattr(args, "json", False))
+        self.snapshot_path: Optional[str] = getattr(args, "snapshot", None)
+        self._system = None
+        self._facts: dict[bool, Any] = {}
+
+    @property
+    def system(self):
+        if self._system is None:
+            from app.system import LiveSystem, SnapshotError, SnapshotSystem
+
+            if self.snapshot_path:
+                try:
+                    self._system = SnapshotSystem.load(self.snapshot_path)
+                except SnapshotError as e:
+                    raise CliError(str(e), 2) from None
+            else:
+                self._system = LiveSystem()
+        return self._system
+
+    def overrides(self) -> dict[str, Any]:
+        a = self.args
+        return {
+            "assume_driver": getattr(a, "assume_driver", None),
+            "assume_gpus": tuple(getattr(a, "assume_gpu", None) or ()),
+            "python_version": getattr(a, "python_version", None),
+        }
+
+    def facts(self, torch: bool = False):
+        """Detected Facts with --assume-* applied. `torch=True` also runs the torch probe."""
+        if torch not in self._facts:
+            from app.detect import detect
+
+            facts = detect(self.system, torch_probe=torch, python=getattr(self.args, "python", None))
+            ov = self.overrides()
+            if any(ov.values()):
+                from app.overrides import OverrideError, apply_overrides
+
+                try:
+                    facts = apply_overrides(facts, **ov)
+                except OverrideError as e:
+                    raise CliError(str(e), 2) from None
+            self._facts[torch] = facts
+        return self._facts[torch]
+
+    def emit(self, data: Any, text: str) -> None:
+        """Print `data` as one JSON document with --json, else the human `text`."""
+        if self.json:
+            json.dump(data, sys.stdout, indent=2, ensure_ascii=False)
+            sys.stdout.write("\n")
+        else:
+            sys.stdout.write(text if text.endswith("\n") else text + "\n")
+
+
+def _global_options(p: argparse.ArgumentParser, suppress: bool) -> None:
+    d = argparse.SUPPRESS if suppress else None
+    p.add_argument("--snapshot", metavar="FILE", default=d, help="run against a recorded snapshot instead of this machine")
+    p.add_argument("--json", action="store_true", default=d if suppress else False, help="print one JSON document")
+    p.add_argument("--assume-driver", metavar="VERSION", default=d, help="pretend the NVIDIA driver is VERSION (e.g. 550.54)")
+    p.add_argument("--assume-gpu", metavar="NAME", action="append", default=d,
+                   help="pretend this GPU is present (a name such as 'RTX 4090' or a compute capability such as 8.9); repeatable")
+    p.add_argument("--python-version", metavar="X.Y", default=d, help="pretend the target Python is X.Y")
+    p.add_argument("--lang", metavar="LANG", default=d, help="user-interface language (en, zh_CN)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="gpu-wizard", description="GPU Setup Wizard: NVIDIA driver, CUDA and PyTorch, set up and proven.")
+    parser.add_argument("--version", action="version", version=f"gpu-wizard {__version__}")
+    _global_options(parser, suppress=False)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, module in COMMANDS.items():
+        try:
+            mod = importlib.import_module(module)
+        except ModuleNotFoundError as e:
+            if e.name and e.name.startswith("app.commands"):
+                continue  # a stage not built yet
+            raise
+        sp = sub.add_parser(name, help=getattr(mod, "HELP", None), description=getattr(mod, "HELP", None))
+        _global_options(sp, suppress=True)
+        mod.add_arguments(sp)
+        sp.set_defaults(_run=mod.run)
+    return parser
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as e:  # argparse printed usage; keep its code (2 for bad usage)
+        return int(e.code or 0)
+    if not getattr(args, "command", None):
+        return _launch_gui(args)
+    ctx = Context(args)
+    try:
+        return int(args._run(args, ctx) or 0)
+    except CliError as e:
+        sys.stderr.write(f"gpu-wizard: error: {e}\n")
+        return e.code
+    except KeyboardInterrupt:
+        sys.stderr.write("gpu-wizard: interrupted\n")
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+def _launch_gui(args: argparse.Namespace) -> int:
+    if hasattr(os, "geteuid") and os.geteuid() == 0 and not os.environ.get("GPU_WIZARD_ALLOW_ROOT_GUI"):
+        sys.stderr.write("gpu-wizard: error: the wizard's window never runs as root; start it as your own user "
+                         "(it asks for administrator rights only for the steps that need them)\n")
+        return 2
+    try:  # the one place the engine hands over to the GUI package, loaded only when asked for
+        run_gui = importlib.import_module("ui.main").run_gui
+    except ImportError as e:
+        sys.stderr.write(f"gpu-wizard: error: the GUI cannot start ({e}); the headless commands still work: gpu-wizard --help\n")
+        return 2
+    return run_gui(snapshot=getattr(args, "snapshot", None), lang=getattr(args, "lang", None),
+                   assume_driver=getattr(args, "assume_driver", None), assume_gpus=tuple(getattr(args, "assume_gpu", None) or ()),
+                   python_version=getattr(args, "python_version", None))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

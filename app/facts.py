@@ -1,0 +1,220 @@
+"""Facts: everything detection learned about the machine, as one frozen, JSON-able value.
+
+This is the contract between detection and every later stage (recommend, plan, verify,
+diagnose, report, GUI). Add fields with defaults; never rename or remove one.
+Units are in the names (`_mib`, `_w`, `_mhz`). Unknown values are None, never guessed.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal, Optional
+
+from app.model import Model
+
+Severity = Literal["error", "warning", "info"]
+
+
+@dataclass(frozen=True)
+class Finding(Model):
+    """A problem or notable fact, with a stable code other stages and tests can rely on."""
+
+    code: str  # e.g. "driver_not_loaded", "wsl_libcuda_not_symlink", "ld_conf_stale_cuda"
+    severity: Severity
+    message: str  # plain words for the user (English; the GUI translates by code when it can)
+    evidence: tuple[str, ...] = ()  # what was seen: file paths, command output lines
+    hint: Optional[str] = None  # what to do about it
+
+
+@dataclass(frozen=True)
+class ProbeRecord(Model):
+    """Which probe ran, what it answered, and how long it took (the detection log)."""
+
+    name: str  # "nvml", "nvidia_smi_query", "nvidia_smi_table", "proc_driver", "sysfs_pci", "lspci", ...
+    status: Literal["ok", "not_found", "error", "timeout", "skipped"]
+    duration_ms: float = 0.0
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class Gpu(Model):
+    index: int
+    name: str
+    pci_id: Optional[str] = None  # "10de:2684" (vendor:device, lower-case hex)
+    subsystem_id: Optional[str] = None  # "1043:88e2"
+    bus_id: Optional[str] = None  # "0000:01:00.0"
+    uuid: Optional[str] = None
+    compute_capability: Optional[str] = None  # "8.9"
+    architecture: Optional[str] = None  # "Ada Lovelace"
+    memory_total_mib: Optional[int] = None
+    pcie_gen_current: Optional[int] = None
+    pcie_gen_max: Optional[int] = None
+    pcie_width_current: Optional[int] = None
+    pcie_width_max: Optional[int] = None
+    memory_bus_width_bits: Optional[int] = None
+    memory_clock_max_mhz: Optional[int] = None
+    sm_clock_max_mhz: Optional[int] = None
+    power_limit_w: Optional[float] = None
+    power_default_limit_w: Optional[float] = None
+    compute_mode: Optional[str] = None  # "Default", "Exclusive_Process", "Prohibited"
+    persistence_mode: Optional[bool] = None
+    ecc_enabled: Optional[bool] = None
+    is_laptop: Optional[bool] = None
+    source: str = ""  # which probe identified it ("nvml", "nvidia_smi_table", "pci_table", ...)
+
+
+@dataclass(frozen=True)
+class DriverInfo(Model):
+    # ok: working; not_installed: no NVIDIA driver on the machine; not_loaded: installed but the
+    # module is not loaded; mismatch: user-space and kernel module differ; no_communication:
+    # nvidia-smi "couldn't communicate with the driver"; nvml_failed: NVML init failed otherwise;
+    # host: WSL2/Windows, the driver lives on the Windows host; unknown: could not tell.
+    state: Literal["ok", "not_installed", "not_loaded", "mismatch", "no_communication", "nvml_failed", "host", "unknown"] = "unknown"
+    version: Optional[str] = None  # "535.129.03"
+    cuda_version: Optional[str] = None  # newest CUDA the driver supports, "12.2"
+    kernel_module: Optional[Literal["open", "proprietary"]] = None
+    kernel_module_version: Optional[str] = None  # /sys/module/nvidia/version (differs on mismatch)
+    modules_loaded: tuple[str, ...] = ()  # of nvidia, nvidia_uvm, nvidia_drm, nvidia_modeset
+    nouveau_loaded: Optional[bool] = None
+    secure_boot: Optional[bool] = None
+    kernel_headers_installed: Optional[bool] = None
+    windows_version: Optional[str] = None  # Windows driver "32.0.15.6094" (maps to 560.94)
+    hint: Optional[str] = None
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class OsInfo(Model):
+    platform: Literal["linux", "windows", "other"] = "linux"
+    id: Optional[str] = None  # "ubuntu", "debian", "rhel", "fedora", "windows"
+    version_id: Optional[str] = None  # "22.04"
+    codename: Optional[str] = None
+    pretty_name: Optional[str] = None
+    id_like: tuple[str, ...] = ()
+    kernel: Optional[str] = None
+    arch: Optional[str] = None  # "x86_64", "aarch64"
+    package_manager: Optional[str] = None  # "apt", "dnf", "yum", "zypper", "pacman", None
+    wsl: int = 0  # 0, 1 or 2
+    wsl_dxg: Optional[bool] = None  # /dev/dxg exists (WSL2 GPU paravirtualization)
+    wsl_libcuda: tuple[str, ...] = ()  # /usr/lib/wsl/lib/libcuda.so* present
+    wsl_kernel: Optional[str] = None
+    container: Optional[str] = None  # "docker", "podman", "lxc", "kubernetes", ...
+    free_disk_mib: Optional[int] = None  # free space where the toolkit goes (/usr/local)
+    windows_build: Optional[str] = None  # "10.0.22631"
+    memory_total_mib: Optional[int] = None
+    is_root: Optional[bool] = None
+
+
+@dataclass(frozen=True)
+class CudaToolkit(Model):
+    path: str  # "/usr/local/cuda-12.4"
+    version: Optional[str] = None  # "12.4" (or "12.4.1" when known)
+    source: str = ""  # "version.json", "version.txt", "nvcc", "dir_name"
+
+
+@dataclass(frozen=True)
+class PackageInfo(Model):
+    name: str
+    version: str
+    manager: str = "dpkg"  # "dpkg", "rpm"
+
+
+@dataclass(frozen=True)
+class CudnnInfo(Model):
+    version: Optional[str] = None  # "9.1.0"
+    header: Optional[str] = None  # path of cudnn_version.h read
+    libraries: tuple[str, ...] = ()  # libcudnn.so.N found
+    packages: tuple[PackageInfo, ...] = ()
+
+
+@dataclass(frozen=True)
+class CudaInfo(Model):
+    toolkits: tuple[CudaToolkit, ...] = ()
+    active_link: Optional[str] = None  # where /usr/local/cuda points
+    nvcc_path: Optional[str] = None
+    nvcc_version: Optional[str] = None
+    packages: tuple[PackageInfo, ...] = ()  # distro packages of cuda*, nvidia*, libcudnn*
+    runfile_uninstallers: tuple[str, ...] = ()
+    cudnn: CudnnInfo = field(default_factory=CudnnInfo)
+
+
+@dataclass(frozen=True)
+class EnvLine(Model):
+    file: str
+    line_no: int
+    text: str
+
+
+@dataclass(frozen=True)
+class LdConfEntry(Model):
+    file: str  # /etc/ld.so.conf.d/cuda-11-8.conf
+    path: str  # the directory it adds
+    status: Literal["active", "other_cuda", "missing", "ok"] = "ok"
+
+
+@dataclass(frozen=True)
+class EnvInfo(Model):
+    variables: dict[str, str] = field(default_factory=dict)  # CUDA_HOME, CUDA_PATH, PATH, LD_LIBRARY_PATH, CUDA_VISIBLE_DEVICES, ...
+    rc_lines: tuple[EnvLine, ...] = ()  # CUDA lines in ~/.bashrc, ~/.profile, /etc/environment, /etc/profile.d
+    ld_conf: tuple[LdConfEntry, ...] = ()
+
+
+@dataclass(frozen=True)
+class TorchInfo(Model):
+    version: Optional[str] = None  # "2.5.1+cu124"
+    cuda: Optional[str] = None  # torch.version.cuda, "12.4"; None for a CPU build
+    cudnn: Optional[str] = None  # "9.1.0"
+    available: Optional[bool] = None
+    device_count: Optional[int] = None
+    arch_list: tuple[str, ...] = ()  # ("sm_50", ..., "sm_90")
+    covers_all_gpus: Optional[bool] = None
+    error: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class PythonEnv(Model):
+    path: str  # the interpreter
+    version: Optional[str] = None  # "3.11.7"
+    kind: str = "system"  # "system", "venv", "conda", "wizard"
+    torch: Optional[TorchInfo] = None
+
+
+@dataclass(frozen=True)
+class WslDistro(Model):
+    name: str
+    state: str = ""
+    version: int = 0
+    default: bool = False
+
+
+@dataclass(frozen=True)
+class WindowsInfo(Model):
+    build: Optional[str] = None
+    virtualization_enabled: Optional[bool] = None
+    wsl_installed: Optional[bool] = None
+    wsl_default_version: Optional[int] = None
+    distros: tuple[WslDistro, ...] = ()
+    nvidia_smi_path: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class Facts(Model):
+    os: OsInfo = field(default_factory=OsInfo)
+    driver: DriverInfo = field(default_factory=DriverInfo)
+    gpus: tuple[Gpu, ...] = ()
+    cuda: CudaInfo = field(default_factory=CudaInfo)
+    env: EnvInfo = field(default_factory=EnvInfo)
+    pythons: tuple[PythonEnv, ...] = ()
+    python: Optional[PythonEnv] = None  # the selected target environment
+    windows: Optional[WindowsInfo] = None
+    findings: tuple[Finding, ...] = ()
+    probes: tuple[ProbeRecord, ...] = ()
+    source: str = "live"  # "live" or "snapshot:<file name>"
+    created: Optional[str] = None  # ISO time the facts (or the snapshot) were taken
+    overrides: dict[str, str] = field(default_factory=dict)  # --assume-* applied, for honesty in reports
+
+    def finding(self, code: str) -> Optional[Finding]:
+        return next((f for f in self.findings if f.code == code), None)
+
+    @property
+    def has_nvidia_gpu(self) -> bool:
+        return bool(self.gpus)

@@ -1,0 +1,126 @@
+"""JSON round-trip for the frozen dataclasses that flow between stages.
+
+Every stage value (Facts, Recommendation, Plan, Verification, Diagnosis) subclasses
+`Model`: `to_json()` gives plain JSON-able data, `from_json(data)` rebuilds it, checking
+types loosely (unknown keys are ignored, missing keys take their defaults), so a newer
+file still loads in an older wizard and the other way round.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import sys
+import types
+import typing
+from typing import Any, TypeVar, get_args, get_origin, get_type_hints
+
+T = TypeVar("T", bound="Model")
+_HINTS: dict[type, dict[str, Any]] = {}
+
+
+class ModelError(ValueError):
+    """Data that cannot be turned into the model it should describe."""
+
+
+def _hints(cls: type) -> dict[str, Any]:
+    h = _HINTS.get(cls)
+    if h is None:
+        module = sys.modules.get(cls.__module__)
+        h = get_type_hints(cls, vars(module) if module else None)
+        _HINTS[cls] = h
+    return h
+
+
+def to_plain(value: Any) -> Any:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: to_plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, (list, tuple)):
+        return [to_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): to_plain(v) for k, v in value.items()}
+    return value
+
+
+def _build(tp: Any, data: Any, where: str) -> Any:
+    if tp is Any:
+        return data
+    origin = get_origin(tp)
+    if origin in (typing.Union, types.UnionType):
+        args = get_args(tp)
+        if data is None and type(None) in args:
+            return None
+        errors = []
+        for a in args:
+            if a is type(None):
+                continue
+            try:
+                return _build(a, data, where)
+            except ModelError as e:
+                errors.append(str(e))
+        raise ModelError(errors[0] if errors else f"{where}: unexpected value {data!r}")
+    if origin is typing.Literal:
+        if data not in get_args(tp):
+            raise ModelError(f"{where}: {data!r} is not one of {get_args(tp)}")
+        return data
+    if origin in (tuple, list):
+        if not isinstance(data, (list, tuple)):
+            raise ModelError(f"{where}: expected a list, got {type(data).__name__}")
+        args = get_args(tp)
+        item = args[0] if args else Any
+        out = [_build(item, v, f"{where}[{i}]") for i, v in enumerate(data)]
+        return tuple(out) if origin is tuple else out
+    if origin is dict:
+        if not isinstance(data, dict):
+            raise ModelError(f"{where}: expected an object, got {type(data).__name__}")
+        args = get_args(tp)
+        vt = args[1] if len(args) == 2 else Any
+        return {str(k): _build(vt, v, f"{where}.{k}") for k, v in data.items()}
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
+        if not isinstance(data, dict):
+            raise ModelError(f"{where}: expected an object for {tp.__name__}, got {type(data).__name__}")
+        hints = _hints(tp)
+        kwargs = {}
+        for f in dataclasses.fields(tp):
+            if f.name in data:
+                kwargs[f.name] = _build(hints[f.name], data[f.name], f"{where}.{f.name}")
+            elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+                raise ModelError(f"{where}: missing required key {f.name!r}")
+        return tp(**kwargs)
+    if tp is float:
+        if isinstance(data, bool) or not isinstance(data, (int, float)):
+            raise ModelError(f"{where}: expected a number, got {data!r}")
+        return float(data)
+    if tp is int:
+        if isinstance(data, bool) or not isinstance(data, int):
+            raise ModelError(f"{where}: expected an integer, got {data!r}")
+        return data
+    if tp in (str, bool):
+        if not isinstance(data, tp):
+            raise ModelError(f"{where}: expected {tp.__name__}, got {data!r}")
+        return data
+    return data
+
+
+class Model:
+    """Mixin for frozen dataclasses: to_json / from_json / dumps / loads."""
+
+    def to_json(self) -> dict[str, Any]:
+        return to_plain(self)
+
+    @classmethod
+    def from_json(cls: type[T], data: Any) -> T:
+        return _build(cls, data, cls.__name__)
+
+    def dumps(self, indent: int | None = 2) -> str:
+        return json.dumps(self.to_json(), indent=indent, ensure_ascii=False, sort_keys=False)
+
+    @classmethod
+    def loads(cls: type[T], text: str) -> T:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise ModelError(f"not valid JSON: {e}") from None
+        return cls.from_json(data)
+
+    def replace(self: T, **changes: Any) -> T:
+        return dataclasses.replace(self, **changes)  # type: ignore[type-var]
