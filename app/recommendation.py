@@ -1,0 +1,83 @@
+"""Recommendation: what recommend() decided, with reasons. JSON shape is a public contract
+(`gpu-wizard recommend --json`): add fields with defaults, never rename."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, Optional
+
+from app.model import Model
+
+
+@dataclass(frozen=True)
+class RecWarning(Model):
+    code: str  # stable: "driver_too_old_for_newest", "gpu_dropped_by_newest", "mixed_gpus_not_covered",
+    #            "python_too_new", "minor_version_compat_only", "plain_pip_wrong_build", ...
+    message: str
+    severity: Literal["error", "warning", "info"] = "warning"
+
+
+@dataclass(frozen=True)
+class TorchChoice(Model):
+    version: Optional[str] = None  # "2.9.1"; None when no release can run here
+    index: Optional[str] = None  # "cu128" | "cpu" | None
+    index_url: Optional[str] = None  # "https://download.pytorch.org/whl/cu128"
+    packages: tuple[str, ...] = ()  # ("torch==2.9.1", "torchvision==0.24.1", "torchaudio==2.9.1")
+    command: Optional[str] = None  # pip command, for display and copying
+    uv_command: Optional[str] = None
+    cuda_runtime: Optional[str] = None  # CUDA runtime the wheel bundles, "12.8.1"
+    cudnn: Optional[str] = None  # cuDNN the wheel bundles
+    driver_compat: Optional[Literal["full", "minor"]] = None  # how the driver runs this runtime
+    arch_list: tuple[str, ...] = ()  # the variant's architectures on this OS
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class DriverChoice(Model):
+    action: Literal["keep", "upgrade", "install", "host", "none"] = "none"
+    current_version: Optional[str] = None
+    min_version: Optional[str] = None  # the least driver the chosen wheel needs (full or minor compat)
+    branch: Optional[str] = None  # "580"
+    package: Optional[str] = None  # "nvidia-driver-580-open"
+    flavour: Optional[Literal["open", "proprietary"]] = None
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class ToolkitChoice(Model):
+    wanted: bool = False  # False: optional, the wheel brings its own runtime
+    version: Optional[str] = None  # "12.8"
+    package: Optional[str] = None  # "cuda-toolkit-12-8"
+    repo: Optional[str] = None  # "ubuntu2404", "wsl-ubuntu", "rhel9"
+    repo_url: Optional[str] = None
+    keyring_url: Optional[str] = None
+    runfile_url: Optional[str] = None
+    runfile_sha256: Optional[str] = None
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class CudnnChoice(Model):
+    version: Optional[str] = None
+    source: Optional[Literal["wheel", "system"]] = None
+    package: Optional[str] = None
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class Alternative(Model):
+    torch_version: str
+    index: str
+    reason: str
+    rank: int = 0
+
+
+@dataclass(frozen=True)
+class Recommendation(Model):
+    pytorch: TorchChoice = TorchChoice()
+    driver: DriverChoice = DriverChoice()
+    cuda_toolkit: ToolkitChoice = ToolkitChoice()
+    cudnn: CudnnChoice = CudnnChoice()
+    warnings: tuple[RecWarning, ...] = ()
+    alternatives: tuple[Alternative, ...] = ()
+    refused: tuple[str, ...] = ()  # user choices refused, each with its reason
+    db_version: Optional[str] = None  # which compat data bundle decided
