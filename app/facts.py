@@ -102,6 +102,9 @@ class OsInfo(Model):
     windows_build: Optional[str] = None  # "10.0.22631"
     memory_total_mib: Optional[int] = None
     is_root: Optional[bool] = None
+    wsl_memory_limit_mib: Optional[int] = None  # [wsl2] memory= in the Windows user's .wslconfig, when set
+    wslconfig_path: Optional[str] = None  # the .wslconfig read (/mnt/c/Users/<user>/.wslconfig or C:\\Users\\...)
+    wsl_distro: Optional[str] = None  # WSL_DISTRO_NAME inside WSL ("Ubuntu-22.04")
 
 
 @dataclass(frozen=True)
