@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Build the Linux bundle: build/dist/gpu-wizard/ (one folder) and build/gpu-wizard-<version>-linux-<arch>.tar.gz.
+# Usage: installers/linux/build.sh [PYTHON]   (PYTHON defaults to .venv/bin/python; it needs `pip install -e .[package]`)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root"
+py=${1:-${PYTHON:-.venv/bin/python}}
+"$py" -c 'import PyInstaller' 2>/dev/null || "$py" -m pip install -q 'pyinstaller>=6'
+version=$("$py" -c 'import app; print(app.__version__)')
+arch=$(uname -m)
+"$py" -m PyInstaller --noconfirm --clean --log-level WARN \
+  --distpath build/dist --workpath build/work installers/linux/gpu-wizard.spec
+out=build/dist/gpu-wizard
+install -m 0755 installers/linux/install.sh "$out/install.sh"
+install -m 0644 installers/linux/gpu-wizard.desktop "$out/gpu-wizard.desktop"
+install -m 0644 installers/linux/gpu-wizard.svg "$out/gpu-wizard.svg"
+mkdir -p "$out/polkit"
+if compgen -G "installers/polkit/*.policy" >/dev/null; then cp installers/polkit/*.policy "$out/polkit/"; fi
+tarball="build/gpu-wizard-$version-linux-$arch.tar.gz"
+tar -czf "$tarball" -C build/dist gpu-wizard
+echo "bundle: $out ($(du -sm "$out" | cut -f1) MB unpacked)"
+echo "tarball: $tarball ($(du -sm "$tarball" | cut -f1) MB)"

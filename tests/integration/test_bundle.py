@@ -1,0 +1,85 @@
+"""Issue 10: build the real Linux bundle with PyInstaller and start it like a user would."""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "installers"))
+import smoke  # noqa: E402
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture(scope="module")
+def bundle(tmp_path_factory):
+    pytest.importorskip("PyInstaller")
+    built = smoke.build()
+    return smoke.readable_copy(built, Path("/tmp") / f"gpu-wizard-bundle-test-{os.getpid()}")
+
+
+def _demo_with_gpu():
+    from app.paths import demo_snapshots
+    for p in demo_snapshots():
+        data = json.loads(p.read_text(encoding="utf-8"))
+        if data.get("nvml") or "nvidia-smi" in (data.get("commands") or {}):
+            return p
+    pytest.fail("no bundled demo snapshot with an NVIDIA GPU")
+
+
+def test_bundle_layout_and_size(bundle):
+    exe = bundle / "gpu-wizard"
+    assert exe.is_file() and os.access(exe, os.X_OK)
+    for f in ("install.sh", "gpu-wizard.desktop", "gpu-wizard.svg"):
+        assert (bundle / f).is_file(), f
+    assert list((bundle / "_internal" / "resources" / "snapshots").glob("*.json")), "demo snapshots not bundled"
+    assert smoke.dir_size_mb(bundle) < 250
+
+
+def test_bundle_version(bundle):
+    r = subprocess.run([str(bundle / "gpu-wizard"), "--version"], capture_output=True, text=True, timeout=60)
+    import app
+    assert r.returncode == 0 and r.stdout.strip() == f"gpu-wizard {app.__version__}", r.stderr
+
+
+def test_bundle_detects_from_demo_snapshot(bundle):
+    snap = _demo_with_gpu()
+    r = subprocess.run([str(bundle / "gpu-wizard"), "detect", "--snapshot", str(snap), "--json"],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    facts = json.loads(r.stdout)
+    assert facts["gpus"] and facts["gpus"][0]["name"]
+    assert facts["gpus"][0]["compute_capability"]
+
+
+def test_bundle_bad_snapshot_is_one_line(bundle, tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{ truncated")
+    r = subprocess.run([str(bundle / "gpu-wizard"), "detect", "--snapshot", str(bad)], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr
+
+
+def test_bundle_gui_shows_first_page_as_a_user(bundle):
+    snap = str(_demo_with_gpu())
+    if os.geteuid() == 0:  # nobody must be able to read it
+        snap = str(smoke.readable_copy(Path(snap).parent, Path("/tmp") / f"gpu-wizard-snaps-{os.getpid()}") / Path(snap).name)
+    seconds, r = smoke.first_window(bundle / "gpu-wizard", snapshot=snap)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "first window shown" in r.stdout
+
+
+def test_install_sh_user_install_and_uninstall(bundle, tmp_path):
+    prefix = tmp_path / "prefix"
+    env = dict(os.environ, PREFIX=str(prefix), HOME=str(tmp_path))
+    r = subprocess.run(["bash", str(bundle / "install.sh")], env=env, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    desktop = (prefix / "share/applications/gpu-wizard.desktop").read_text()
+    assert f"Exec={prefix}/share/gpu-wizard/gpu-wizard" in desktop and "@EXEC@" not in desktop
+    link = prefix / "bin/gpu-wizard"
+    out = subprocess.run([str(link), "--version"], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0 and out.stdout.startswith("gpu-wizard ")
+    r = subprocess.run(["bash", str(bundle / "install.sh"), "--uninstall"], env=env, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0 and not link.exists() and not (prefix / "share/gpu-wizard").exists()
