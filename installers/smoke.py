@@ -15,8 +15,10 @@ SMOKE_ENV = "GPU_WIZARD_SMOKE_TEST"  # ui.main: print when the first window is s
 
 
 def build(python: str = sys.executable) -> Path:
-    subprocess.run(["bash", str(ROOT / "installers" / "linux" / "build.sh"), python], check=True, cwd=ROOT,
-                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    r = subprocess.run(["bash", str(ROOT / "installers" / "linux" / "build.sh"), python], cwd=ROOT,
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if r.returncode != 0:
+        raise RuntimeError(f"bundle build failed (exit {r.returncode}):\n{r.stdout[-3000:]}")
     return BUNDLE
 
 
