@@ -1,0 +1,81 @@
+"""NVIDIA driver on native Linux (never on WSL2 or Windows: the host's driver serves those)."""
+from __future__ import annotations
+
+from app.choices import Choices
+from app.facts import Facts
+from app.recommendation import Recommendation
+
+from .common import APT_ENV, NOUVEAU_FILE, package_manager
+from .model import Check, Edit, Step
+
+MOK_NOTE = ("Secure Boot is on, so the kernel only loads a driver module signed by a key it trusts. "
+            "The driver packages sign the module with a machine-owner key (MOK). Enrol it once: run "
+            "`sudo mokutil --import /var/lib/shim-signed/mok/MOK.der` (Ubuntu/Debian; on RHEL/Fedora "
+            "/var/lib/dkms/mok.pub), choose a one-time password, restart, and in the blue MOK Manager "
+            "screen pick Enroll MOK → Continue → Yes and type that password.")
+
+
+def driver_packages(facts: Facts, rec: Recommendation) -> tuple[str, ...]:
+    d = rec.driver
+    if d.package:
+        return (d.package,)
+    if not d.branch:
+        return ()
+    open_ = d.flavour != "proprietary"
+    if (facts.os.id or "").lower() == "ubuntu":
+        return (f"nvidia-driver-{d.branch}{'-open' if open_ else ''}",)
+    # NVIDIA's own repository (Debian and others): open or proprietary kernel modules per branch
+    return (f"nvidia-open-{d.branch}",) if open_ else (f"cuda-drivers-{d.branch}",)
+
+
+def build_driver_steps(facts: Facts, rec: Recommendation, choices: Choices) -> list[Step]:
+    if facts.os.platform != "linux" or facts.os.wsl or not choices.install_driver:
+        return []
+    if rec.driver.action not in ("install", "upgrade"):
+        return []
+    pm = package_manager(facts)
+    steps: list[Step] = []
+    if facts.driver.nouveau_loaded:
+        rebuild = ("update-initramfs", "-u") if pm == "apt" else ("dracut", "-f")
+        content = ("# Written by GPU Setup Wizard: the NVIDIA driver cannot load while nouveau holds the GPU.\n"
+                   "blacklist nouveau\noptions nouveau modeset=0\n")
+        steps.append(Step(
+            id="blacklist_nouveau", kind="blacklist_nouveau", needs_root=True, weight=2, timeout_s=900,
+            title="Turn off the nouveau driver",
+            why="nouveau (the open-source driver) is using the GPU; the NVIDIA driver can only load once it is "
+                "blacklisted and the initramfs (the early boot image) no longer contains it.",
+            edits=(Edit(path=NOUVEAU_FILE, content=content),), backups=(NOUVEAU_FILE,),
+            commands=(rebuild,), reboot_required=True,
+            done_when=(Check("file_contains", (NOUVEAU_FILE, "blacklist nouveau")),),
+        ))
+    pkgs = driver_packages(facts, rec)
+    if not pkgs:
+        return steps
+    notes: list[str] = []
+    if facts.driver.secure_boot:
+        notes.append(MOK_NOTE)
+    headers: tuple[str, ...] = ()
+    if facts.driver.kernel_headers_installed is False and facts.os.kernel:
+        headers = (f"linux-headers-{facts.os.kernel}",) if pm == "apt" else (f"kernel-devel-{facts.os.kernel}",)
+    verb = "Upgrade" if rec.driver.action == "upgrade" else "Install"
+    why = (rec.driver.reason or "PyTorch needs an NVIDIA driver new enough for its CUDA runtime.") + \
+        " The new driver is used after a restart."
+    if pm == "apt":
+        cmds = (("apt-get", "install", "-y", "--no-install-recommends", *headers, *pkgs),)
+        done = (Check("dpkg_installed", pkgs),)
+        env = dict(APT_ENV)
+    elif pm in ("dnf", "yum"):
+        branch = rec.driver.branch or "latest"
+        stream = f"{branch}-open" if rec.driver.flavour != "proprietary" else f"{branch}-dkms"
+        cmds = tuple(c for c in (("dnf", "-y", "install", *headers) if headers else None,
+                                 ("dnf", "-y", "module", "install", f"nvidia-driver:{stream}")) if c)
+        done = (Check("command_ok", ("rpm", "-q", "nvidia-driver")),)
+        env = {}
+    else:
+        return steps
+    steps.append(Step(
+        id="install_driver", kind="install_driver", needs_root=True, weight=20, timeout_s=3600,
+        title=f"{verb} the NVIDIA driver {rec.driver.branch or ''} ({rec.driver.flavour or 'open'} kernel modules)".replace("  ", " "),
+        why=why, commands=cmds, done_when=done, env=env, reboot_required=True, notes=tuple(notes),
+    ))
+    return steps

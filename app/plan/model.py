@@ -1,0 +1,253 @@
+"""Plan model: an ordered list of Steps the user can read before anything runs.
+
+A `Step` is data, never code: an id (verb-first, `install_driver`), a title, `why` in plain
+words, the argv lists it runs, the files it writes (`edits`), the files it fetches
+(`downloads`), whether it needs root, and `done_when`: checks evaluated by the pure
+function `is_done(step, system)` against a `System` (live or snapshot), so a re-run skips
+finished steps. `kind` names one of `STEP_KINDS`: the privileged helper accepts only those
+kinds, and checks every argv of a root step against that kind's allow-list
+(app/run/privileged.py).
+
+Execution order inside one step: downloads (unprivileged, into the session folder, sha256
+checked), then edits (backed up first), then commands in order. An argv element
+`@download:NAME` is replaced by the verified local path of the download `NAME`.
+
+Builders (app/plan/*.py) are plain functions `build_*_steps(facts, rec, choices) -> list[Step]`.
+Platform builders owned by the wsl-windows engineer are called by `app.plan.build_plan`
+when their module exists:
+
+    app.plan.wsl.build_wsl_steps(facts, rec, choices) -> list[Step]         # facts.os.wsl == 2
+    app.plan.windows.build_windows_plan(facts, rec, choices) -> list[Step]  # facts.os.platform == "windows"
+
+Both return Steps whose `kind` is in STEP_KINDS (add new kinds there with a small edit, and an
+allow-list entry in app/run/privileged.py if they need root).
+"""
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import dataclass, field
+from typing import Literal, Optional
+
+from app.model import Model
+
+PLAN_FORMAT = "gpu-wizard-plan/1"
+
+# Every step kind the wizard knows. The helper refuses any other kind.
+STEP_KINDS: dict[str, str] = {
+    "cleanup_cuda": "remove an old CUDA toolkit, its packages and its environment lines",
+    "add_repo": "install NVIDIA's repository keyring package",
+    "set_repo_mirror": "point the NVIDIA repository at a mirror",
+    "update_index": "refresh the package index",
+    "install_driver": "install the NVIDIA driver packages",
+    "blacklist_nouveau": "turn off the nouveau driver and rebuild the initramfs",
+    "install_toolkit": "install the CUDA toolkit packages",
+    "run_runfile": "run NVIDIA's runfile installer (toolkit only)",
+    "write_env": "write the CUDA environment file and refresh the linker cache",
+    "install_cudnn": "install the cuDNN system packages",
+    "create_venv": "create the Python virtual environment",
+    "install_pytorch": "install PyTorch into the virtual environment",
+    "verify": "check that the result works",
+    "reboot": "restart the computer",
+    # wsl-windows engineer's builders (app/plan/wsl.py, app/plan/windows.py)
+    "wsl_fix": "repair the WSL CUDA library setup",
+    "windows_host": "a step on the Windows host",
+}
+
+CheckKind = Literal[
+    "path_exists",  # every arg exists
+    "path_missing",  # no arg exists
+    "dpkg_installed",  # every arg (package name) is installed (dpkg-query)
+    "dpkg_absent",  # no arg is installed
+    "rpm_installed",
+    "rpm_absent",
+    "python_packages",  # args[0] = interpreter, rest = "name==version" or "name": all installed
+    "file_contains",  # args = (path, text): the file holds the text
+    "file_lacks",  # args = (path, text, ...): the file (if any) holds none of the texts
+    "link_points_to",  # args = (link, target)
+    "command_ok",  # args = argv: runs with rc 0 (read-only commands only)
+    "never",  # always run (verification)
+]
+
+
+@dataclass(frozen=True)
+class Check(Model):
+    kind: CheckKind
+    args: tuple[str, ...] = ()
+
+    def describe(self) -> str:
+        return f"{self.kind}({', '.join(self.args)})"
+
+
+@dataclass(frozen=True)
+class Edit(Model):
+    """A file write as data. Every edit backs the file up first (when it exists) and can be undone."""
+
+    path: str
+    mode: Literal["write", "append", "remove_lines", "delete"] = "write"
+    content: str = ""  # write/append
+    lines: tuple[str, ...] = ()  # remove_lines: exact lines (stripped) to drop
+    file_mode: int = 0o644
+    backup: bool = True
+    needs_root: bool = True  # false for files in the user's own home
+
+    def describe(self) -> str:
+        if self.mode == "write":
+            return f"write {self.path}"
+        if self.mode == "append":
+            return f"append to {self.path}"
+        if self.mode == "delete":
+            return f"delete {self.path} (backed up)"
+        return f"remove {len(self.lines)} line(s) from {self.path}"
+
+
+@dataclass(frozen=True)
+class Download(Model):
+    """A file fetched into the session's downloads folder; resumed; sha256 checked before use."""
+
+    name: str  # local file name, referenced in argv as "@download:<name>"
+    url: str
+    sha256: Optional[str] = None
+    # or where the checksum is published: a Debian "Packages" index (its SHA256 field for this file
+    # name) or a sums file ("<hex>  <name>" lines; md5 or sha256 by length). With neither, the
+    # download is refused before anything uses it.
+    checksum_url: Optional[str] = None
+    size_bytes: Optional[int] = None
+    min_free_mib: Optional[int] = None  # free disk needed where it lands and where it installs
+
+
+@dataclass(frozen=True)
+class Step(Model):
+    id: str  # verb-first: "install_driver"
+    title: str
+    why: str
+    kind: str  # one of STEP_KINDS
+    commands: tuple[tuple[str, ...], ...] = ()
+    needs_root: bool = False
+    done_when: tuple[Check, ...] = ()  # all hold → done, skipped; empty → always run
+    weight: int = 1  # relative duration, for the progress bar
+    timeout_s: float = 600.0  # per command
+    backups: tuple[str, ...] = ()  # files this step edits (backed up before)
+    edits: tuple[Edit, ...] = ()
+    downloads: tuple[Download, ...] = ()
+    env: dict[str, str] = field(default_factory=dict)  # extra environment for its commands
+    reboot_required: bool = False  # after this step the machine must restart; resume at verification
+    removes: tuple[str, ...] = ()  # cleanup: exactly what goes (paths, packages), for the preview
+    notes: tuple[str, ...] = ()  # extra plain-words explanations (Secure Boot / MOK, ...)
+    cwd: Optional[str] = None
+
+    def argv_lines(self) -> list[str]:
+        return [shlex.join(a) for a in self.commands]
+
+
+@dataclass(frozen=True)
+class Plan(Model):
+    steps: tuple[Step, ...] = ()
+    platform: str = "linux"  # "linux", "wsl2", "windows"
+    created: Optional[str] = None
+    dry_run: bool = False
+    facts_summary: dict[str, str] = field(default_factory=dict)
+    warnings: tuple[str, ...] = ()
+    choices: dict[str, object] = field(default_factory=dict)  # Choices.to_json() the plan was built from
+    format: str = PLAN_FORMAT
+
+    def step(self, step_id: str) -> Optional[Step]:
+        return next((s for s in self.steps if s.id == step_id), None)
+
+    @property
+    def total_weight(self) -> int:
+        return sum(max(1, s.weight) for s in self.steps)
+
+    @property
+    def needs_root(self) -> bool:
+        return any(s.needs_root or any(e.needs_root for e in s.edits) for s in self.steps)
+
+
+STEP_ID_RE = re.compile(r"^[a-z]+(_[a-z0-9]+)*$")
+_VERBS = {"remove", "add", "set", "update", "install", "blacklist", "write", "create", "verify", "reboot",
+          "download", "run", "enable", "fix", "check", "configure", "upgrade", "restart", "uninstall", "clean",
+          "purge", "refresh", "link", "register", "repair", "prepare", "record", "enroll", "rebuild", "open"}
+
+
+def validate_step(step: Step) -> list[str]:
+    """Problems with a step's shape (empty list: fine). Used in tests and by build_plan."""
+    problems = []
+    if not STEP_ID_RE.match(step.id) or step.id.split("_", 1)[0] not in _VERBS:
+        problems.append(f"step id {step.id!r} is not verb-first snake_case")
+    if step.kind not in STEP_KINDS:
+        problems.append(f"step {step.id}: unknown kind {step.kind!r}")
+    for argv in step.commands:
+        if not argv or not all(isinstance(a, str) and a for a in argv):
+            problems.append(f"step {step.id}: empty argv or argument")
+    names = {d.name for d in step.downloads}
+    for argv in step.commands:
+        for a in argv:
+            if a.startswith("@download:") and a[len("@download:"):] not in names:
+                problems.append(f"step {step.id}: {a} refers to no download of this step")
+    for e in step.edits:
+        if e.backup and e.mode != "append" and e.path not in step.backups:
+            problems.append(f"step {step.id}: edit of {e.path} not listed in backups")
+    return problems
+
+
+# ---------------------------------------------------------------------------------------
+# is_done: pure evaluation of the checks against a System
+
+_PY_PACKAGES_SCRIPT = (
+    "import sys\n"
+    "from importlib import metadata\n"
+    "bad = []\n"
+    "for spec in sys.argv[1:]:\n"
+    "    name, _, want = spec.partition('==')\n"
+    "    try:\n"
+    "        have = metadata.version(name)\n"
+    "    except metadata.PackageNotFoundError:\n"
+    "        bad.append(spec); continue\n"
+    "    if want and have.split('+')[0] != want.split('+')[0]:\n"
+    "        bad.append(spec + ' (have ' + have + ')')\n"
+    "print('\\n'.join(bad))\n"
+    "sys.exit(1 if bad else 0)\n"
+)
+
+
+def evaluate(check: Check, system) -> bool:
+    """True when the check holds on `system`. Never raises for a missing tool or file."""
+    k, a = check.kind, check.args
+    if k == "never":
+        return False
+    if k == "path_exists":
+        return bool(a) and all(system.exists(p) for p in a)
+    if k == "path_missing":
+        return not any(system.exists(p) for p in a)
+    if k in ("dpkg_installed", "dpkg_absent"):
+        states = [_dpkg_installed(system, p) for p in a]
+        return all(states) if k == "dpkg_installed" else not any(states)
+    if k in ("rpm_installed", "rpm_absent"):
+        states = [system.run(["rpm", "-q", p], timeout=30).rc == 0 for p in a]
+        return all(states) if k == "rpm_installed" else not any(states)
+    if k == "python_packages":
+        if len(a) < 2 or not system.exists(a[0]):
+            return False
+        r = system.run([a[0], "-c", _PY_PACKAGES_SCRIPT, *a[1:]], timeout=60)
+        return r.ok
+    if k == "file_contains":
+        text = system.read_text(a[0]) if a else None
+        return text is not None and len(a) > 1 and a[1] in text
+    if k == "file_lacks":
+        text = system.read_text(a[0]) if a else None
+        return text is None or not any(t in text for t in a[1:])
+    if k == "link_points_to":
+        return len(a) == 2 and system.readlink(a[0]) == a[1]
+    if k == "command_ok":
+        return bool(a) and system.run(list(a), timeout=60).ok
+    return False
+
+
+def _dpkg_installed(system, package: str) -> bool:
+    r = system.run(["dpkg-query", "-W", "-f=${Status}", package], timeout=30)
+    return r.rc == 0 and "install ok installed" in r.stdout
+
+
+def is_done(step: Step, system) -> bool:
+    """A step is done when it has checks and all of them hold."""
+    return bool(step.done_when) and all(evaluate(c, system) for c in step.done_when)

@@ -1,0 +1,103 @@
+"""PyTorch: create (or reuse) a venv at the chosen path, install the recommended packages from the
+chosen index with pip (or uv), then a first check that torch imports and sees the GPU."""
+from __future__ import annotations
+
+import shutil
+
+from app.choices import Choices
+from app.facts import Facts
+from app.recommendation import Recommendation
+
+from .common import PYTORCH_WHL, expand_venv, venv_python
+from .model import Check, Step
+
+# Constant script; its only input is argv[1] ("cuda" or "cpu"), never code built from input.
+VERIFY_SCRIPT = (
+    "import sys\n"
+    "import torch\n"
+    "want = sys.argv[1] if len(sys.argv) > 1 else 'cpu'\n"
+    "print('torch', torch.__version__, 'cuda', torch.version.cuda)\n"
+    "x = torch.ones(256, 256)\n"
+    "assert float((x @ x).sum()) == 256.0 ** 3, 'matrix multiply gave a wrong answer'\n"
+    "if want == 'cuda':\n"
+    "    if not torch.cuda.is_available():\n"
+    "        sys.exit('torch cannot use the GPU: torch.cuda.is_available() is False')\n"
+    "    for i in range(torch.cuda.device_count()):\n"
+    "        y = torch.ones(1024, 1024, device=f'cuda:{i}')\n"
+    "        assert float((y @ y).sum().item()) == 1024.0 ** 3\n"
+    "        print('gpu', i, torch.cuda.get_device_name(i), 'ok')\n"
+    "print('ok')\n"
+)
+
+
+def torch_packages(rec: Recommendation, choices: Choices) -> tuple[str, ...]:
+    if rec.pytorch.packages and not choices.torch_version:
+        return tuple(rec.pytorch.packages)
+    version = choices.torch_version or rec.pytorch.version
+    return (f"torch=={version}",) if version else ()
+
+
+def index_url(rec: Recommendation, choices: Choices) -> str | None:
+    url = rec.pytorch.index_url
+    if choices.torch_variant and choices.torch_variant != rec.pytorch.index:
+        url = f"{PYTORCH_WHL}/{choices.torch_variant}"
+    if url and choices.mirrors.pytorch_index_url and url.startswith(PYTORCH_WHL):
+        url = choices.mirrors.pytorch_index_url.rstrip("/") + url[len(PYTORCH_WHL):]
+    return url
+
+
+def install_argv(py: str, pkgs: tuple[str, ...], rec: Recommendation, choices: Choices, uv: str | None) -> tuple[str, ...]:
+    idx = index_url(rec, choices)
+    m = choices.mirrors
+    if uv:
+        argv = [uv, "pip", "install", "--python", py]
+    else:
+        argv = [py, "-m", "pip", "install", "--disable-pip-version-check"]
+    argv += list(pkgs)
+    if idx:
+        argv += ["--index-url", idx]
+        if m.pypi_index_url:
+            argv += ["--extra-index-url", m.pypi_index_url]
+    elif m.pypi_index_url:
+        argv += ["--index-url", m.pypi_index_url]
+    if m.ca_bundle and not uv:
+        argv += ["--cert", m.ca_bundle]
+    return tuple(argv)
+
+
+def build_pytorch_steps(facts: Facts, rec: Recommendation, choices: Choices) -> list[Step]:
+    pkgs = torch_packages(rec, choices)
+    if not pkgs:
+        return []
+    venv = expand_venv(choices.venv_path)
+    plat = "windows" if facts.os.platform == "windows" else "linux"
+    py = venv_python(venv, plat)
+    base_python = facts.python.path if facts.python and facts.python.kind != "venv" else None
+    base_python = base_python or ("python" if plat == "windows" else "python3")
+    uv = (shutil.which("uv") or "uv") if choices.installer == "uv" else None
+    env = {}
+    if choices.mirrors.https_proxy:
+        env.update(HTTPS_PROXY=choices.mirrors.https_proxy, HTTP_PROXY=choices.mirrors.https_proxy)
+    if choices.mirrors.ca_bundle:
+        env.update(SSL_CERT_FILE=choices.mirrors.ca_bundle, REQUESTS_CA_BUNDLE=choices.mirrors.ca_bundle)
+    create = (uv, "venv", "--python", base_python, venv) if uv else (base_python, "-m", "venv", venv)
+    idx = index_url(rec, choices)
+    want = "cuda" if (rec.pytorch.index or "").startswith("cu") and facts.gpus else "cpu"
+    return [
+        Step(id="create_venv", kind="create_venv", weight=2, timeout_s=300,
+             title=f"Create the Python environment {venv}",
+             why="PyTorch goes into its own virtual environment, so it cannot clash with the system's Python "
+                 "packages and can be removed by deleting one folder. An existing one is reused.",
+             commands=(create,), done_when=(Check("path_exists", (py,)),), env=env),
+        Step(id="install_pytorch", kind="install_pytorch", weight=15, timeout_s=3600,
+             title=f"Install {', '.join(p.split('==')[0] for p in pkgs)} ({rec.pytorch.index or 'default'} build)",
+             why=(rec.pytorch.reason or "The PyTorch build matching this GPU and driver.") +
+                 (f" Packages come from {idx}." if idx else ""),
+             commands=(install_argv(py, pkgs, rec, choices, uv),),
+             done_when=(Check("python_packages", (py, *pkgs)),), env=env),
+        Step(id="verify_pytorch", kind="verify", weight=2, timeout_s=600,
+             title="Check that PyTorch works" + (" on the GPU" if want == "cuda" else ""),
+             why="Imports torch in the new environment and multiplies matrices"
+                 + (" on every GPU" if want == "cuda" else "") + "; the full speed test follows in Verify.",
+             commands=((py, "-c", VERIFY_SCRIPT, want),), done_when=(Check("never"),)),
+    ]
