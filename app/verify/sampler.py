@@ -1,0 +1,206 @@
+"""NVML sampler in the wizard's process: a background thread reads every GPU at 10 Hz (or
+faster) and hands each `Sample` to a callback (the GUI's live charts) and to a list.
+
+    s = Sampler(on_sample=callback, interval_s=0.1)
+    if s.start():       # False (with s.reason) when NVML or a GPU is missing: a no-op
+        ...
+    stats = s.stop()    # joins the thread; SamplerStats with the achieved rate and CPU cost
+
+Cheap by design: handles are looked up once; each tick makes about ten NVML calls per GPU.
+PCIe rx/tx are the exception: NVML measures them over a 20 ms window *per call* (it blocks,
+burning no CPU), so they are refreshed for one GPU per tick, round-robin, and the last value is
+carried in between; `SamplerStats.pcie_every_s` says how fresh they are. The thread's own CPU
+time (time.thread_time) over wall time gives `cpu_pct_of_core`.
+"""
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any, Callable, Optional
+
+from app.verify.model import Sample, SamplerStats
+
+# NVML clock event ("throttle") reason bits: nvml.h nvmlClocksEventReason*
+THROTTLE_BITS: tuple[tuple[int, str], ...] = (
+    (0x1, "gpu_idle"),
+    (0x2, "applications_clocks_setting"),
+    (0x4, "sw_power_cap"),
+    (0x8, "hw_slowdown"),
+    (0x10, "sync_boost"),
+    (0x20, "sw_thermal"),
+    (0x40, "hw_thermal"),
+    (0x80, "hw_power_brake"),
+    (0x100, "display_clock_setting"),
+)
+
+
+def throttle_names(mask: Optional[int]) -> tuple[str, ...]:
+    if not mask:
+        return ()
+    return tuple(name for bit, name in THROTTLE_BITS if mask & bit)
+
+
+def _import_nvml() -> Any:
+    import pynvml  # nvidia-ml-py
+
+    return pynvml
+
+
+class Sampler:
+    def __init__(self, on_sample: Optional[Callable[[Sample], None]] = None, interval_s: float = 0.1,
+                 nvml: Any = None, phase: Optional[Callable[[], Optional[str]]] = None, keep: bool = True,
+                 t0: Optional[float] = None):
+        self.on_sample = on_sample
+        self.interval_s = max(0.01, float(interval_s))
+        self._nvml = nvml
+        self._phase = phase
+        self.keep = keep
+        self.samples: list[Sample] = []
+        self.reason = ""
+        self._thread: Optional[threading.Thread] = None
+        self._stop = threading.Event()
+        self._handles: list[tuple[int, Any]] = []
+        self._t0 = t0
+        self._cpu_s = 0.0
+        self._wall_s = 0.0
+        self._count = 0
+        self._ticks = 0
+        self._pcie: dict[int, tuple[Optional[float], Optional[float]]] = {}
+        self._inited = False
+
+    # ------------------------------------------------------------ lifecycle
+    def start(self) -> bool:
+        """Start sampling. False, with `reason` set, when there is nothing to sample."""
+        if self._thread is not None:
+            return True
+        try:
+            n = self._nvml if self._nvml is not None else _import_nvml()
+        except Exception as e:
+            self.reason = f"NVML is not available (nvidia-ml-py: {type(e).__name__}: {e})"
+            return False
+        try:
+            n.nvmlInit()
+        except Exception as e:
+            self.reason = f"NVML could not start: {type(e).__name__}: {e}"
+            return False
+        self._nvml, self._inited = n, True
+        try:
+            count = n.nvmlDeviceGetCount()
+            for i in range(count):
+                try:
+                    self._handles.append((i, n.nvmlDeviceGetHandleByIndex(i)))
+                except Exception:
+                    continue
+        except Exception as e:
+            self.reason = f"NVML lists no GPU: {type(e).__name__}: {e}"
+        if not self._handles:
+            self.reason = self.reason or "no NVIDIA GPU visible to NVML"
+            self._shutdown()
+            return False
+        if self._t0 is None:
+            self._t0 = time.monotonic()
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._loop, name="gpu-wizard-nvml-sampler", daemon=True)
+        self._thread.start()
+        return True
+
+    def stop(self, timeout: float = 5.0) -> SamplerStats:
+        if self._thread is not None:
+            self._stop.set()
+            self._thread.join(timeout)
+            self._thread = None
+            self._shutdown()
+        return self.stats()
+
+    def _shutdown(self) -> None:
+        if self._inited:
+            try:
+                self._nvml.nvmlShutdown()
+            except Exception:
+                pass
+            self._inited = False
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def stats(self) -> SamplerStats:
+        ran = self._count > 0
+        wall = self._wall_s
+        return SamplerStats(
+            ran=ran, reason=self.reason if not ran else "", interval_s=self.interval_s,
+            rate_hz=round(self._ticks / wall, 2) if wall > 0 else None, count=self._count,
+            cpu_pct_of_core=round(100.0 * self._cpu_s / wall, 3) if wall > 0 else None,
+            pcie_every_s=round(self.interval_s * max(1, len(self._handles)), 3) if ran else None)
+
+    # ------------------------------------------------------------ the thread
+    def _loop(self) -> None:
+        cpu0, wall0 = time.thread_time(), time.monotonic()
+        next_t = wall0
+        try:
+            while not self._stop.is_set():
+                self._tick()
+                self._ticks += 1
+                self._cpu_s = time.thread_time() - cpu0
+                self._wall_s = time.monotonic() - wall0
+                next_t += self.interval_s
+                delay = next_t - time.monotonic()
+                if delay < 0:  # fell behind (a slow NVML call): start the schedule again from now
+                    next_t, delay = time.monotonic(), 0
+                if self._stop.wait(delay):
+                    break
+        finally:
+            self._cpu_s = time.thread_time() - cpu0
+            self._wall_s = time.monotonic() - wall0
+
+    def _get(self, fn: str, *args: Any) -> Any:
+        try:
+            return getattr(self._nvml, fn)(*args)
+        except Exception:
+            return None
+
+    def _tick(self) -> None:
+        n = self._nvml
+        t = time.monotonic() - (self._t0 or 0.0)
+        phase = None
+        if self._phase is not None:
+            try:
+                phase = self._phase()
+            except Exception:
+                phase = None
+        pcie_turn = self._ticks % len(self._handles)
+        for k, (index, h) in enumerate(self._handles):
+            util = self._get("nvmlDeviceGetUtilizationRates", h)
+            mem = self._get("nvmlDeviceGetMemoryInfo", h)
+            power = self._get("nvmlDeviceGetPowerUsage", h)
+            limit = self._get("nvmlDeviceGetEnforcedPowerLimit", h)
+            mask = self._get("nvmlDeviceGetCurrentClocksEventReasons", h)
+            if mask is None:
+                mask = self._get("nvmlDeviceGetCurrentClocksThrottleReasons", h)
+            if k == pcie_turn:
+                rx = self._get("nvmlDeviceGetPcieThroughput", h, getattr(n, "NVML_PCIE_UTIL_RX_BYTES", 1))
+                tx = self._get("nvmlDeviceGetPcieThroughput", h, getattr(n, "NVML_PCIE_UTIL_TX_BYTES", 0))
+                self._pcie[index] = (rx / 1000.0 if rx is not None else None, tx / 1000.0 if tx is not None else None)
+            rx_mbps, tx_mbps = self._pcie.get(index, (None, None))
+            s = Sample(
+                t_s=round(t, 3), gpu_index=index,
+                util_pct=float(util.gpu) if util is not None else None,
+                mem_util_pct=float(util.memory) if util is not None else None,
+                mem_used_mib=round(mem.used / 1048576.0, 1) if mem is not None else None,
+                power_w=round(power / 1000.0, 1) if power is not None else None,
+                power_limit_w=round(limit / 1000.0, 1) if limit is not None else None,
+                sm_clock_mhz=self._get("nvmlDeviceGetClockInfo", h, getattr(n, "NVML_CLOCK_SM", 1)),
+                mem_clock_mhz=self._get("nvmlDeviceGetClockInfo", h, getattr(n, "NVML_CLOCK_MEM", 2)),
+                temp_c=self._get("nvmlDeviceGetTemperature", h, getattr(n, "NVML_TEMPERATURE_GPU", 0)),
+                pcie_rx_mbps=rx_mbps, pcie_tx_mbps=tx_mbps,
+                pcie_gen_current=self._get("nvmlDeviceGetCurrPcieLinkGeneration", h),
+                pcie_width_current=self._get("nvmlDeviceGetCurrPcieLinkWidth", h),
+                throttle_reasons=throttle_names(mask), phase=phase)
+            self._count += 1
+            if self.keep:
+                self.samples.append(s)
+            if self.on_sample is not None:
+                try:
+                    self.on_sample(s)
+                except Exception:
+                    pass

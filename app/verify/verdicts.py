@@ -1,0 +1,396 @@
+"""Verdicts: pure functions from measured results to pass / warn / fail / skip, in plain words.
+
+Nothing here touches the machine; every function takes model values (or plain numbers) and
+is tested on recorded results (tests/fixtures/verify/) and synthetic bad cases.
+
+Ceilings:
+- PCIe, per direction: GT/s per lane x lanes x encoding / 8. Gen 1: 2.5, 2: 5, 3: 8, 4: 16,
+  5: 32, 6: 64 GT/s. Encoding 8b/10b for gen 1-2 and 128b/130b from gen 3 (gen 6 counted the same
+  way: its FLIT mode's overhead is of that order). Gen 5 x16 = 63.0 GB/s. Real copies reach about
+  80-90% of it (packet headers, flow control), so "under 70%" means something is wrong.
+- Memory: NVML's max memory clock x 2 (double data rate) x bus width / 8. NVML reports HBM and
+  GDDR clocks at half the data rate per pin, so the factor is 2 for both. H200: 3201 MHz x 2 x
+  6016 bit / 8 = 4814 GB/s, the datasheet's 4.8 TB/s. (RTX 4090: 10501 x 2 x 384 / 8 = 1008 GB/s,
+  its datasheet figure.) D2D copies are counted as bytes read plus bytes written.
+"""
+from __future__ import annotations
+
+from statistics import mean, median
+from typing import Iterable, Optional, Sequence
+
+from app.verify.model import (LAYER_NAMES, Bandwidth, Check, Compute, DeviceInfo, GpuResult, Layer, NumericCheck,
+                              Sample, TorchReport, worst)
+
+PCIE_GTS = {1: 2.5, 2: 5.0, 3: 8.0, 4: 16.0, 5: 32.0, 6: 64.0, 7: 128.0}
+H2D_MIN_FRACTION = 0.70  # pinned host->device copies under this share of the link: warn
+PAGEABLE_MIN_FRACTION = 0.50  # pageable under this share of pinned: suggest pin_memory
+D2D_MIN_FRACTION = 0.60  # device copies under this share of the memory's peak: warn
+POWER_LIMIT_MIN_FRACTION = 0.95  # a limit under 95% of the default is a cap someone set
+IDLE_UTIL_PCT = 10.0  # mean utilization under this while the load ran: "near 0%"
+THROTTLE_SHARE = 0.10  # a slowdown reason seen in this share of load samples counts
+THERMAL_REASONS = ("hw_slowdown", "sw_thermal", "hw_thermal", "hw_power_brake")
+LOAD_PHASES = ("load",)
+LINK_PHASES = ("bandwidth", "load")
+
+
+# ---------------------------------------------------------------- ceilings
+
+def pcie_gbps(gen: Optional[int], width: Optional[int]) -> Optional[float]:
+    """Theoretical one-direction PCIe rate in GB/s (10^9 B/s), or None when unknown."""
+    if not gen or not width or gen not in PCIE_GTS:
+        return None
+    encoding = 8 / 10 if gen <= 2 else 128 / 130
+    return round(PCIE_GTS[gen] * width * encoding / 8, 2)
+
+
+def memory_peak_gbps(mem_clock_max_mhz: Optional[float], bus_width_bits: Optional[int]) -> Optional[float]:
+    """Peak memory bandwidth in GB/s from NVML's max memory clock and bus width (x2: double data rate)."""
+    if not mem_clock_max_mhz or not bus_width_bits:
+        return None
+    return round(mem_clock_max_mhz * 1e6 * 2 * bus_width_bits / 8 / 1e9, 1)
+
+
+def link_name(gen: Optional[int], width: Optional[int]) -> str:
+    g = {1: "1.0", 2: "2.0", 3: "3.0", 4: "4.0", 5: "5.0", 6: "6.0"}.get(gen or 0, str(gen))
+    return f"PCIe {g} x{width}" if gen and width else "the PCIe link"
+
+
+def arch_covers(arch_list: Iterable[str], cc: Optional[str]) -> Optional[bool]:
+    """Does a torch.cuda.get_arch_list() cover compute capability `cc` ("8.6")?
+    sm_XY machine code runs on X.Y and later minors of the same major (sm_80 on 8.6), except the
+    arch-specific sm_XYa/f variants, which run only on X.Y (a) or its family (f). compute_XY (PTX)
+    is compiled by the driver for any X.Y or newer GPU."""
+    if not cc:
+        return None
+    try:
+        major, minor = (int(x) for x in cc.split(".")[:2])
+    except ValueError:
+        return None
+    arch_list = list(arch_list)
+    if not arch_list:
+        return None
+    for a in arch_list:
+        kind, _, num = a.partition("_")
+        suffix = ""
+        while num and not num[-1].isdigit():
+            suffix, num = num[-1] + suffix, num[:-1]
+        if not num.isdigit() or len(num) < 2:
+            continue
+        am, an = int(num[:-1]), int(num[-1])
+        if kind == "sm":
+            if suffix == "a" and (am, an) == (major, minor):
+                return True
+            if suffix == "f" and am == major and an <= minor:
+                return True
+            if not suffix and am == major and an <= minor:
+                return True
+        elif kind == "compute" and not suffix and (am, an) <= (major, minor):
+            return True
+    return False
+
+
+# ---------------------------------------------------------------- helpers
+
+def _fmt(x: Optional[float], unit: str = "", digits: int = 1) -> str:
+    if x is None:
+        return "?"
+    return f"{x:,.{digits}f}{unit}"
+
+
+def _gpu_name(d: DeviceInfo) -> str:
+    return f"GPU {d.index} ({d.name})" if d.name else f"GPU {d.index}"
+
+
+def samples_for(samples: Sequence[Sample], nvml_index: Optional[int], phases: Sequence[str]) -> list[Sample]:
+    if nvml_index is None:
+        return []
+    return [s for s in samples if s.gpu_index == nvml_index and s.phase in phases]
+
+
+def layer_from_checks(name: str, checks: Sequence[Check], skip_reason: str, details: Sequence[str] = ()) -> Layer:
+    if not checks:
+        return Layer(name=name, status="skip", reason=skip_reason, details=tuple(details))  # type: ignore[arg-type]
+    status = worst(c.status for c in checks)
+    lead = next(c for c in checks if c.status == status)
+    others = [c.message for c in checks if c is not lead and c.status in ("warn", "fail")]
+    return Layer(name=name, status=status, reason=lead.message, details=tuple(others) + tuple(details),  # type: ignore[arg-type]
+                 checks=tuple(checks))
+
+
+# ---------------------------------------------------------------- device layer
+
+def device_checks(d: DeviceInfo) -> list[Check]:
+    out: list[Check] = []
+    g = d.index
+    if d.compute_mode == "Prohibited":
+        out.append(Check(code="compute_prohibited", status="fail", gpu_index=g,
+                         message=f"{_gpu_name(d)} is in compute mode Prohibited: CUDA lists it, but no program may run on it.",
+                         hint=f"sudo nvidia-smi -i {d.nvml_index if d.nvml_index is not None else g} -c DEFAULT"))
+    elif d.error:
+        text = d.error
+        if d.compute_mode and d.compute_mode.startswith("Exclusive") and "busy" in text.lower():
+            msg = f"{_gpu_name(d)} is in exclusive mode and another program holds it."
+        else:
+            msg = f"{_gpu_name(d)} could not be used: {text.splitlines()[0][:300]}"
+        out.append(Check(code="device_unusable", status="fail", gpu_index=g, message=msg))
+    if d.power_limit_w and d.power_default_limit_w and d.power_limit_w < POWER_LIMIT_MIN_FRACTION * d.power_default_limit_w:
+        out.append(Check(code="power_limit_low", status="warn", gpu_index=g, value=d.power_limit_w, limit=d.power_default_limit_w,
+                         message=f"{_gpu_name(d)}'s power limit is {d.power_limit_w:g} W, below its default of "
+                                 f"{d.power_default_limit_w:g} W: it will run slower under load.",
+                         hint=f"sudo nvidia-smi -i {d.nvml_index if d.nvml_index is not None else g} -pl {d.power_default_limit_w:g}"))
+    if not out:
+        mem = f", {d.memory_total_mib / 1024:.0f} GiB" if d.memory_total_mib else ""
+        sms = f", {d.sm_count} SMs" if d.sm_count else ""
+        cc = f", compute capability {d.compute_capability}" if d.compute_capability else ""
+        out.append(Check(code="device_ok", status="pass", gpu_index=g, message=f"{_gpu_name(d)}{cc}{sms}{mem}."))
+    return out
+
+
+def device_details(d: DeviceInfo) -> list[str]:
+    bits = []
+    if d.driver_version:
+        bits.append(f"driver {d.driver_version}")
+    if d.pcie_gen_max:
+        bits.append(f"link max {link_name(d.pcie_gen_max, d.pcie_width_max)}")
+    if d.ecc_enabled is not None:
+        bits.append("ECC on" if d.ecc_enabled else "ECC off")
+    if d.compute_mode:
+        bits.append(f"compute mode {d.compute_mode}")
+    if d.persistence_mode is not None:
+        bits.append("persistence on" if d.persistence_mode else "persistence off")
+    if d.sm_clock_max_mhz:
+        bits.append(f"SM clock max {d.sm_clock_max_mhz} MHz")
+    if d.mem_clock_max_mhz:
+        bits.append(f"memory clock max {d.mem_clock_max_mhz} MHz")
+    if d.power_limit_w:
+        bits.append(f"power limit {d.power_limit_w:g} W")
+    return [f"GPU {d.index}: " + ", ".join(bits)] if bits else []
+
+
+# ---------------------------------------------------------------- bandwidth layer
+
+def link_under_load(d: DeviceInfo, samples: Sequence[Sample]) -> tuple[Optional[int], Optional[int]]:
+    """Highest generation and width seen while copies or load ran (idle links train down to save power)."""
+    busy = samples_for(samples, d.nvml_index, LINK_PHASES)
+    gens = [s.pcie_gen_current for s in busy if s.pcie_gen_current]
+    widths = [s.pcie_width_current for s in busy if s.pcie_width_current]
+    return (max(gens) if gens else None, max(widths) if widths else None)
+
+
+def bandwidth_checks(d: DeviceInfo, b: Optional[Bandwidth], samples: Sequence[Sample]) -> list[Check]:
+    out: list[Check] = []
+    g = d.index
+    if b is None or (b.h2d_pinned_gbps is None and b.d2d_gbps is None):
+        if b is not None and b.error:
+            out.append(Check(code="bandwidth_error", status="fail", gpu_index=g,
+                             message=f"{_gpu_name(d)}: copies failed: {b.error.splitlines()[0][:300]}"))
+        return out
+    gen, width = link_under_load(d, samples)
+    degraded = False
+    if gen and width and d.pcie_gen_max and d.pcie_width_max:
+        if gen < d.pcie_gen_max or width < d.pcie_width_max:
+            degraded = True
+            what = []
+            if width < d.pcie_width_max:
+                what.append(f"x{width} of x{d.pcie_width_max} lanes")
+            if gen < d.pcie_gen_max:
+                what.append(f"generation {gen} of {d.pcie_gen_max}")
+            out.append(Check(code="pcie_link_degraded", status="warn", gpu_index=g,
+                             value=pcie_gbps(gen, width), limit=pcie_gbps(d.pcie_gen_max, d.pcie_width_max),
+                             message=f"{_gpu_name(d)}'s PCIe link ran at {' and '.join(what)} under load "
+                                     f"({link_name(gen, width)} instead of {link_name(d.pcie_gen_max, d.pcie_width_max)}).",
+                             hint="Seat the card in a full-width slot (the one wired x16), check risers and extension "
+                                  "cables, and the slot's PCIe setting in the BIOS."))
+    ceiling = b.pcie_theoretical_gbps
+    h2d = b.h2d_pinned_gbps
+    if h2d is not None and ceiling:
+        frac = h2d / ceiling
+        if frac < H2D_MIN_FRACTION:
+            cause = " The link itself is running below its maximum (see above)." if degraded else ""
+            out.append(Check(code="h2d_below_link", status="warn", gpu_index=g, value=h2d, limit=ceiling,
+                             message=f"{_gpu_name(d)}: host-to-GPU copies reach {_fmt(h2d)} GB/s, {frac:.0%} of what "
+                                     f"{link_name(d.pcie_gen_max, d.pcie_width_max)} carries ({_fmt(ceiling)} GB/s).{cause}",
+                             hint="Check the slot and link width, and that nothing else saturates the bus."))
+    pin, page = b.h2d_pinned_gbps, b.h2d_pageable_gbps
+    if pin and page is not None and page < PAGEABLE_MIN_FRACTION * pin:
+        out.append(Check(code="pageable_slow", status="warn", gpu_index=g, value=page, limit=pin,
+                         message=f"Copies from ordinary (pageable) memory reach {_fmt(page)} GB/s, {page / pin:.0%} of "
+                                 f"pinned memory's {_fmt(pin)} GB/s.",
+                         hint="Load data with DataLoader(..., pin_memory=True) and copy with .to(device, non_blocking=True)."))
+    peak = b.memory_theoretical_gbps
+    if b.d2d_gbps is not None and peak and b.d2d_gbps < D2D_MIN_FRACTION * peak:
+        out.append(Check(code="d2d_below_peak", status="warn", gpu_index=g, value=b.d2d_gbps, limit=peak,
+                         message=f"{_gpu_name(d)}: copies inside GPU memory reach {_fmt(b.d2d_gbps, digits=0)} GB/s, "
+                                 f"{b.d2d_gbps / peak:.0%} of the memory's {_fmt(peak, digits=0)} GB/s peak."))
+    if not any(c.status in ("warn", "fail") for c in out):
+        parts = []
+        if h2d is not None:
+            share = f" ({h2d / ceiling:.0%} of {link_name(d.pcie_gen_max, d.pcie_width_max)}'s {_fmt(ceiling)} GB/s)" if ceiling else ""
+            parts.append(f"host-to-GPU {_fmt(h2d)} GB/s pinned{share}")
+        if b.d2d_gbps is not None:
+            share = f" ({b.d2d_gbps / peak:.0%} of {_fmt(peak, digits=0)} GB/s peak)" if peak else ""
+            parts.append(f"GPU memory {_fmt(b.d2d_gbps, digits=0)} GB/s{share}")
+        out.append(Check(code="bandwidth_ok", status="pass", gpu_index=g, message=f"{_gpu_name(d)}: " + "; ".join(parts) + "."))
+    return out
+
+
+# ---------------------------------------------------------------- PyTorch layer
+
+def torch_checks(t: TorchReport, devices: Sequence[DeviceInfo], numerics: dict[int, Sequence[NumericCheck]]) -> list[Check]:
+    out: list[Check] = []
+    if t.installed is False:
+        out.append(Check(code="torch_missing", status="fail", hint=t.fix_command,
+                         message=f"PyTorch is not installed in {t.python or 'the target Python'}."
+                                 + (f" Install it with: {t.fix_command}" if t.fix_command else "")))
+        return out
+    if t.installed is None:
+        return out
+    if not t.cuda:
+        out.append(Check(code="torch_cpu_build", status="fail", hint=t.fix_command,
+                         message=f"PyTorch {t.version} is a CPU-only build: it cannot use the GPU."
+                                 + (f" Replace it with: {t.fix_command}" if t.fix_command else "")))
+        return out
+    if not t.available:
+        why = f" ({t.error.splitlines()[0][:300]})" if t.error else ""
+        out.append(Check(code="cuda_unavailable", status="fail", hint=t.fix_command,
+                         message=f"PyTorch {t.version} (CUDA {t.cuda}) cannot use the GPU: torch.cuda.is_available() is False{why}."))
+        return out
+    for d in devices:
+        cov = arch_covers(t.arch_list, d.compute_capability)
+        if cov is False:
+            out.append(Check(code="arch_not_covered", status="fail", gpu_index=d.index, hint=t.fix_command,
+                             message=f"This PyTorch build has no kernels for {_gpu_name(d)} (compute capability "
+                                     f"{d.compute_capability}); it was built for {', '.join(t.arch_list)}."))
+    for g, checks in sorted(numerics.items()):
+        for c in checks:
+            if not c.ok:
+                if c.error:
+                    what = f"failed: {c.error.splitlines()[0][:200]}"
+                elif c.rel_error is None:
+                    what = "gave NaN or infinite values"
+                else:
+                    what = f"gave wrong results (relative error {c.rel_error:.2g}, allowed {c.tolerance:g})"
+                op = "cuDNN convolution" if c.op == "conv2d" else "Matrix multiply"
+                out.append(Check(code="numerics_wrong", status="fail", gpu_index=g, value=c.rel_error, limit=c.tolerance,
+                                 message=f"{op} in {c.dtype} on GPU {g} {what}."))
+    if t.cudnn_available is False:
+        out.append(Check(code="cudnn_missing", status="warn", message="cuDNN is not available to PyTorch: convolutions will be slow."))
+    if not any(c.status in ("warn", "fail") for c in out):
+        n = sum(len(v) for v in numerics.values())
+        checked = f"; {n} matmul and convolution results match a float64 reference" if n else ""
+        cudnn = f", cuDNN {t.cudnn}" if t.cudnn else ""
+        out.append(Check(code="torch_ok", status="pass",
+                         message=f"PyTorch {t.version} (CUDA {t.cuda}{cudnn}) sees {t.device_count} GPU(s){checked}."))
+    return out
+
+
+# ---------------------------------------------------------------- load layer
+
+def load_checks(d: DeviceInfo, c: Optional[Compute], samples: Sequence[Sample]) -> list[Check]:
+    out: list[Check] = []
+    g = d.index
+    if c is None:
+        return out
+    for e in c.errors:
+        out.append(Check(code="load_error", status="fail", gpu_index=g, message=f"{_gpu_name(d)}: {e.splitlines()[0][:300]}"))
+    busy = samples_for(samples, d.nvml_index, LOAD_PHASES)
+    if len(busy) >= 3:
+        utils = [s.util_pct for s in busy if s.util_pct is not None]
+        if utils and mean(utils) < IDLE_UTIL_PCT:
+            out.append(Check(code="idle_under_load", status="fail", gpu_index=g, value=round(mean(utils), 1), limit=IDLE_UTIL_PCT,
+                             message=f"{_gpu_name(d)}'s utilization stayed near 0% ({mean(utils):.0f}% on average) while work "
+                                     "was being submitted to it: the work is not reaching this GPU.",
+                             hint="Check CUDA_VISIBLE_DEVICES and that the program moves its model and data with .to('cuda')."))
+        thermal = [s for s in busy if any(r in THERMAL_REASONS for r in s.throttle_reasons)]
+        if len(thermal) >= THROTTLE_SHARE * len(busy) and thermal:
+            reasons = sorted({r for s in thermal for r in s.throttle_reasons if r in THERMAL_REASONS})
+            temps = [s.temp_c for s in busy if s.temp_c is not None]
+            hot = f", up to {max(temps):.0f} °C" if temps else ""
+            out.append(Check(code="throttled_thermal", status="warn", gpu_index=g, value=len(thermal) / len(busy),
+                             message=f"{_gpu_name(d)} slowed its clocks under load ({', '.join(reasons)}{hot}) in "
+                                     f"{len(thermal) / len(busy):.0%} of samples.",
+                             hint="Check cooling: fans, airflow, dust, and the power cables to the card."))
+        capped = [s for s in busy if "sw_power_cap" in s.throttle_reasons]
+        low_limit = bool(d.power_limit_w and d.power_default_limit_w and d.power_limit_w < POWER_LIMIT_MIN_FRACTION * d.power_default_limit_w)
+        if capped and low_limit and len(capped) >= THROTTLE_SHARE * len(busy):
+            out.append(Check(code="power_capped", status="warn", gpu_index=g, value=d.power_limit_w, limit=d.power_default_limit_w,
+                             message=f"{_gpu_name(d)} was held back by its power limit ({d.power_limit_w:g} W, default "
+                                     f"{d.power_default_limit_w:g} W) in {len(capped) / len(busy):.0%} of samples under load."))
+    if not c.matmul_tflops and not c.errors:
+        out.append(Check(code="load_no_result", status="fail", gpu_index=g, message=f"{_gpu_name(d)}: the load test gave no result."))
+    if not any(x.status in ("warn", "fail") for x in out) and c.matmul_tflops:
+        rates = ", ".join(f"{k} {_fmt(v)}" for k, v in c.matmul_tflops.items())
+        extra = ""
+        if busy:
+            utils = [s.util_pct for s in busy if s.util_pct is not None]
+            if utils:
+                extra = f"; utilization {median(utils):.0f}%"
+        out.append(Check(code="load_ok", status="pass", gpu_index=g,
+                         message=f"{_gpu_name(d)}: matrix products at {rates} TFLOP/s{extra}."))
+    return out
+
+
+def load_details(c: Compute) -> list[str]:
+    out = []
+    cv = c.conv2d
+    if cv.nchw_tflops is not None and cv.channels_last_tflops is not None:
+        out.append(f"GPU {c.gpu_index}: conv2d {cv.dtype} NCHW {_fmt(cv.nchw_tflops)} TFLOP/s, channels_last "
+                   f"{_fmt(cv.channels_last_tflops)} TFLOP/s (x{_fmt(cv.channels_last_speedup, digits=2)}).")
+    gr = c.cuda_graph
+    if gr.eager_ms is not None and gr.graph_ms is not None:
+        out.append(f"GPU {c.gpu_index}: small model {gr.eager_ms:.3f} ms eager, {gr.graph_ms:.3f} ms as a CUDA graph "
+                   f"(x{_fmt(gr.graph_speedup, digits=2)}).")
+    return out
+
+
+# ---------------------------------------------------------------- whole run
+
+def judge_gpu(g: GpuResult, t: TorchReport, samples: Sequence[Sample]) -> GpuResult:
+    d = g.device
+    layers = (
+        layer_from_checks("device", device_checks(d), "not checked", device_details(d)),
+        layer_from_checks("bandwidth", bandwidth_checks(d, g.bandwidth if g.bandwidth.per_size or g.bandwidth.error else None, samples),
+                          "not measured"),
+        layer_from_checks("pytorch", torch_checks(t, [d], {g.index: g.numerics}), "not checked"),
+        layer_from_checks("load", load_checks(d, g.compute if (g.compute.matmul_tflops or g.compute.errors) else None, samples),
+                          "not run", load_details(g.compute)),
+    )
+    return g.replace(layers=layers)
+
+
+def no_gpu_layers(reason: str, t: TorchReport) -> tuple[Layer, ...]:
+    """Every layer skipped, each saying why (the CI path)."""
+    if t.installed is False:
+        tr = f"{reason}; PyTorch is not installed in {t.python or 'the target Python'} either."
+    elif t.installed and t.version:
+        build = "a CPU-only build" if not t.cuda else f"built for CUDA {t.cuda}"
+        tr = f"{reason}; PyTorch {t.version} ({build}) has no GPU to use."
+    else:
+        tr = reason
+    return (
+        Layer(name="device", status="skip", reason=reason),
+        Layer(name="bandwidth", status="skip", reason=f"{reason}: no copies to measure."),
+        Layer(name="pytorch", status="skip", reason=tr),
+        Layer(name="load", status="skip", reason=f"{reason}: no load to run."),
+    )
+
+
+def judge(gpus: Sequence[GpuResult], t: TorchReport, samples: Sequence[Sample],
+          skip_reasons: Optional[dict[str, str]] = None) -> tuple[tuple[GpuResult, ...], tuple[Layer, ...]]:
+    """Per-GPU layers, and the overall layers (each the worst over the GPUs, all their checks kept).
+    `skip_reasons` gives the reason for a layer that was not run at all (cancelled, --quick without it...)."""
+    skip_reasons = skip_reasons or {}
+    judged = tuple(judge_gpu(g, t, samples) for g in gpus)
+    overall = []
+    for name in LAYER_NAMES:
+        per = [next(x for x in g.layers if x.name == name) for g in judged]
+        checks = list({(c.code, c.message): c for x in per for c in x.checks}.values())
+        if name == "pytorch" and not judged:
+            checks = torch_checks(t, [], {})
+        details = [dl for x in per for dl in x.details if dl not in {c.message for c in checks}]
+        reason = skip_reasons.get(name) or next((x.reason for x in per if x.status == "skip"), "not run")
+        layer = layer_from_checks(name, checks, reason, details)
+        if layer.status != "skip" and len(judged) > 1 and layer.status == "pass":
+            layer = layer.replace(reason=f"All {len(judged)} GPUs passed. " + " ".join(c.message for c in checks))
+        overall.append(layer)
+    return judged, tuple(overall)
