@@ -1,0 +1,487 @@
+"""Windows host detection (platform "windows"): the wizard also runs natively on Windows,
+where the job is to get WSL 2 ready and the NVIDIA Windows driver recent enough.
+
+`detect_windows(system)` returns (OsInfo, DriverInfo, [Gpu], WindowsInfo, [Finding]). It only
+runs fixed argv lists (never a shell string built from input): `cmd /c ver`, `wsl --status`,
+`wsl -l -v`, `wsl --version`, nvidia-smi.exe in its usual places, and two PowerShell CIM
+queries whose script text is a constant. wsl.exe prints UTF-16; `app.system.decode_output`
+turns it into text, and the parsers here also shrug off stray NULs.
+
+All of it runs on Linux too against a snapshot with "platform": "windows" (tests).
+"""
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, Optional
+
+from app.facts import DriverInfo, Finding, Gpu, OsInfo, WindowsInfo, WslDistro
+
+VER_ARGV = ["cmd", "/c", "ver"]
+WSL_STATUS_ARGV = ["wsl", "--status"]
+WSL_LIST_ARGV = ["wsl", "-l", "-v"]
+WSL_VERSION_ARGV = ["wsl", "--version"]
+_PS = ["powershell", "-NoProfile", "-NonInteractive", "-Command"]
+PS_VIDEO_ARGV = _PS + ["Get-CimInstance -ClassName Win32_VideoController | Select-Object "
+                       "Name,AdapterCompatibility,DriverVersion,PNPDeviceID,AdapterRAM,Status,ConfigManagerErrorCode "
+                       "| ConvertTo-Json -Compress"]
+PS_SYSTEM_ARGV = _PS + ["$cs = Get-CimInstance -ClassName Win32_ComputerSystem; "
+                        "$p = Get-CimInstance -ClassName Win32_Processor | Select-Object -First 1; "
+                        "[pscustomobject]@{HypervisorPresent=$cs.HypervisorPresent; "
+                        "VirtualizationFirmwareEnabled=$p.VirtualizationFirmwareEnabled; "
+                        "TotalPhysicalMemory=$cs.TotalPhysicalMemory} | ConvertTo-Json -Compress"]
+SMI_PATHS = (r"C:\Windows\System32\nvidia-smi.exe",
+             r"C:\Program Files\NVIDIA Corporation\NVSMI\nvidia-smi.exe")
+SMI_QUERY_ARGS = ["--query-gpu=index,name,pci.bus_id,pci.device_id,memory.total,driver_version,compute_cap",
+                  "--format=csv,noheader,nounits"]
+# Windows 10 21H2 (build 19044) is the first Windows 10 Microsoft supports for CUDA in WSL 2; any Windows 11 works.
+MIN_WIN10_BUILD_FOR_WSL_CUDA = 19044
+WIN11_FIRST_BUILD = 22000
+DRIVER_DOWNLOAD_URL = "https://www.nvidia.com/Download/index.aspx"
+
+
+# ---------------------------------------------------------------- pure parsers
+
+def _clean(text: Optional[str]) -> str:
+    """wsl.exe text that went through a wrong decoder keeps NULs; drop them and the BOM."""
+    return (text or "").replace("\x00", "").lstrip("\ufeff")
+
+
+def parse_ver(text: Optional[str]) -> Optional[str]:
+    """"Microsoft Windows [Version 10.0.22631.3593]" → "10.0.22631.3593" (any UI language:
+    the bracket holds a word then the dotted number)."""
+    m = re.search(r"\[[^\]\d]*(\d+\.\d+\.\d+(?:\.\d+)?)\]", _clean(text))
+    return m.group(1) if m else None
+
+
+def windows_release(build: Optional[str]) -> tuple[Optional[str], Optional[int]]:
+    """("11", 22631) from "10.0.22631.3593"; Windows 11 still says 10.0 and is told by its build."""
+    if not build:
+        return None, None
+    parts = build.split(".")
+    if len(parts) < 3 or not parts[2].isdigit():
+        return None, None
+    b = int(parts[2])
+    if parts[0] != "10":
+        return parts[0], b
+    return ("11" if b >= WIN11_FIRST_BUILD else "10"), b
+
+
+def map_windows_driver_version(wmi_version: Optional[str]) -> Optional[str]:
+    """NVIDIA's version from the Windows driver version: the last five digits of the last two
+    fields, dot before the final two. "32.0.15.6094" → "560.94", "31.0.15.7652" → "576.52"."""
+    if not wmi_version:
+        return None
+    parts = wmi_version.strip().split(".")
+    if len(parts) != 4 or not all(p.isdigit() for p in parts):
+        return None
+    digits = parts[2] + parts[3].zfill(4)
+    tail = digits[-5:]
+    if len(tail) < 5:
+        return None
+    return f"{int(tail[:3])}.{tail[3:]}"
+
+
+def parse_smi_banner(text: Optional[str]) -> dict[str, Optional[str]]:
+    """{"smi_version", "driver_version", "cuda_version"} from an nvidia-smi table's banner.
+    Handles "Driver Version:"/"CUDA Version:" and the newer "KMD Version:"/"CUDA UMD Version:";
+    "ERR!" or "N/A" for CUDA gives None (not a fault by itself)."""
+    t = _clean(text)
+    out: dict[str, Optional[str]] = {"smi_version": None, "driver_version": None, "cuda_version": None}
+    m = re.search(r"NVIDIA-SMI\s+([\d.]+)", t)
+    if m:
+        out["smi_version"] = m.group(1)
+    m = re.search(r"(?:Driver|KMD) Version:\s*([\d.]+)", t)
+    if m:
+        out["driver_version"] = m.group(1)
+    m = re.search(r"CUDA (?:UMD )?Version:\s*(\d+\.\d+)", t)
+    if m:
+        out["cuda_version"] = m.group(1)
+    return out
+
+
+_ROW_RE = re.compile(r"^\|\s*(\d+)\s+(.+?)\s+(WDDM|TCC|MCDM|On|Off|N/A)\s*\|\s*([0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.[0-7])")
+_MEM_RE = re.compile(r"(\d+)MiB\s*/\s*(\d+)MiB")
+
+
+def parse_smi_table_gpus(text: Optional[str]) -> list[dict[str, Any]]:
+    """GPU rows of the plain nvidia-smi table: index, name (may end in "..."), bus_id,
+    driver_model (WDDM/TCC on Windows), memory_total_mib."""
+    gpus: list[dict[str, Any]] = []
+    lines = _clean(text).splitlines()
+    for i, line in enumerate(lines):
+        m = _ROW_RE.match(line.strip())
+        if not m:
+            continue
+        g: dict[str, Any] = {"index": int(m.group(1)), "name": m.group(2).strip(), "bus_id": m.group(4),
+                             "driver_model": m.group(3) if m.group(3) in ("WDDM", "TCC", "MCDM") else None,
+                             "memory_total_mib": None}
+        if i + 1 < len(lines):
+            mm = _MEM_RE.search(lines[i + 1])
+            if mm:
+                g["memory_total_mib"] = int(mm.group(2))
+        gpus.append(g)
+    return gpus
+
+
+def parse_smi_query(text: Optional[str]) -> list[dict[str, Any]]:
+    """Rows of `--query-gpu=index,name,pci.bus_id,pci.device_id,memory.total,driver_version,compute_cap`
+    (csv,noheader,nounits). "[N/A]"/"N/A" fields become None."""
+    rows = []
+    for line in _clean(text).splitlines():
+        parts = [p.strip() for p in line.split(",")]
+        if len(parts) < 6 or not parts[0].isdigit():
+            continue
+        na = lambda v: None if v in ("", "N/A", "[N/A]", "[Not Supported]") else v  # noqa: E731
+        dev = na(parts[3])
+        pci_id = None
+        if dev and re.fullmatch(r"0x[0-9A-Fa-f]{8}", dev):
+            pci_id = f"{dev[6:10].lower()}:{dev[2:6].lower()}"
+        mem = na(parts[4])
+        rows.append({"index": int(parts[0]), "name": parts[1], "bus_id": na(parts[2]), "pci_id": pci_id,
+                     "memory_total_mib": int(float(mem)) if mem and re.fullmatch(r"[\d.]+", mem) else None,
+                     "driver_version": na(parts[5]),
+                     "compute_capability": na(parts[6]) if len(parts) > 6 else None})
+    return rows
+
+
+def parse_wsl_status(text: Optional[str], rc: int) -> dict[str, Any]:
+    """{"installed": bool|None, "default_distro", "default_version", "kernel", "needs_vmp", "needs_update"}.
+    rc 127: no wsl.exe at all (older Windows without the optional component)."""
+    t = _clean(text)
+    low = t.lower()
+    out: dict[str, Any] = {"installed": None, "default_distro": None, "default_version": None, "kernel": None,
+                           "needs_vmp": False, "needs_update": False}
+    if rc == 127:
+        out["installed"] = False
+        return out
+    if "is not installed" in low and "subsystem for linux" in low:
+        out["installed"] = False
+        return out
+    if "invalid command line option" in low:  # an old inbox wsl.exe without --status: WSL 1 era
+        out.update(installed=True, needs_update=True)
+        return out
+    m = re.search(r"^Default Distribution:\s*(.+?)\s*$", t, re.M)
+    if m:
+        out["default_distro"] = m.group(1)
+    m = re.search(r"^Default Version:\s*(\d)", t, re.M)
+    if m:
+        out["default_version"] = int(m.group(1))
+    m = re.search(r"^Kernel version:\s*([\d.]+)", t, re.M)
+    if m:
+        out["kernel"] = m.group(1)
+    if "virtual machine platform" in low:
+        out["needs_vmp"] = True
+    if "wsl --update" in low or "wsl.exe --update" in low:
+        out["needs_update"] = True
+    out["installed"] = rc == 0 or bool(m) or out["default_version"] is not None
+    return out
+
+
+def parse_wsl_list(text: Optional[str]) -> list[WslDistro]:
+    """`wsl -l -v` rows: "* Ubuntu-22.04    Running         2". The header is localized, so
+    rows are read by shape: optional '*', name, state, a final 1 or 2."""
+    distros = []
+    for line in _clean(text).splitlines():
+        s = line.strip()
+        if not s:
+            continue
+        default = s.startswith("*")
+        if default:
+            s = s[1:].strip()
+        parts = s.split()
+        if len(parts) < 3 or parts[-1] not in ("1", "2"):
+            continue
+        distros.append(WslDistro(name=" ".join(parts[:-2]), state=parts[-2], version=int(parts[-1]), default=default))
+    return distros
+
+
+def parse_wsl_version_cmd(text: Optional[str]) -> dict[str, str]:
+    """`wsl --version` (Store WSL): {"wsl": "2.0.14.0", "kernel": "5.15.133.1-1", "windows": "10.0.22631.2861"}."""
+    out = {}
+    for key, label in (("wsl", "WSL version"), ("kernel", "Kernel version"), ("windows", "Windows version")):
+        m = re.search(rf"^{label}:\s*(\S+)", _clean(text), re.M)
+        if m:
+            out[key] = m.group(1)
+    return out
+
+
+def _json_list(text: Optional[str]) -> list[dict[str, Any]]:
+    """ConvertTo-Json prints an object for one result and an array for several."""
+    t = _clean(text).strip()
+    if not t:
+        return []
+    try:
+        data = json.loads(t)
+    except ValueError:
+        return []
+    if isinstance(data, dict):
+        return [data]
+    return [d for d in data if isinstance(d, dict)] if isinstance(data, list) else []
+
+
+def parse_format_list(text: Optional[str]) -> list[dict[str, Any]]:
+    """PowerShell `Format-List` output ("Name   : value" blocks split by blank lines), which is
+    what users paste into tickets. Numbers stay text except ConfigManagerErrorCode/AdapterRAM."""
+    blocks: list[dict[str, Any]] = []
+    cur: dict[str, Any] = {}
+    for line in _clean(text).splitlines():
+        m = re.match(r"^([A-Za-z_][A-Za-z0-9_]*)\s*:\s?(.*)$", line)
+        if m and not line.startswith("PS "):
+            cur[m.group(1)] = m.group(2).strip() or None
+        elif not line.strip() and cur:
+            blocks.append(cur)
+            cur = {}
+    if cur:
+        blocks.append(cur)
+    for b in blocks:
+        for k in ("ConfigManagerErrorCode", "AdapterRAM"):
+            if isinstance(b.get(k), str) and b[k].isdigit():
+                b[k] = int(b[k])
+        if "Name" not in b and b.get("Caption"):
+            b["Name"] = b["Caption"]
+    return [b for b in blocks if b.get("Name") or b.get("PNPDeviceID")]
+
+
+def parse_video_controllers(text: Optional[str]) -> list[dict[str, Any]]:
+    """Win32_VideoController rows (JSON from ConvertTo-Json, or a pasted Format-List) with
+    pci_id and the NVIDIA version."""
+    rows = []
+    items = _json_list(text)
+    if not items and ":" in (text or ""):
+        items = parse_format_list(text)
+    for d in items:
+        pnp = str(d.get("PNPDeviceID") or "")
+        m = re.search(r"VEN_([0-9A-Fa-f]{4})&DEV_([0-9A-Fa-f]{4})", pnp)
+        pci_id = f"{m.group(1).lower()}:{m.group(2).lower()}" if m else None
+        drv = d.get("DriverVersion")
+        nvidia = bool(pci_id and pci_id.startswith("10de:")) or "nvidia" in str(d.get("AdapterCompatibility") or d.get("Name") or "").lower()
+        rows.append({"name": d.get("Name"), "pci_id": pci_id, "nvidia": nvidia, "driver_version": drv,
+                     "nvidia_version": map_windows_driver_version(drv) if nvidia else None,
+                     "adapter_ram": d.get("AdapterRAM"), "error_code": d.get("ConfigManagerErrorCode"),
+                     "status": d.get("Status")})
+    return rows
+
+
+def parse_system_info(text: Optional[str]) -> dict[str, Any]:
+    rows = _json_list(text)
+    return rows[0] if rows else {}
+
+
+# ---------------------------------------------------------------- the probe
+
+def _run(system, argv: list[str], timeout: float = 15):
+    return system.run(list(argv), timeout=timeout)
+
+
+def find_nvidia_smi(system) -> Optional[str]:
+    for p in SMI_PATHS:
+        if system.exists(p):
+            return p
+    return system.which("nvidia-smi")
+
+
+def detect_windows(system) -> tuple[OsInfo, DriverInfo, list[Gpu], WindowsInfo, list[Finding]]:
+    """Everything the Windows side needs to plan WSL 2 + CUDA. Never raises."""
+    findings: list[Finding] = []
+
+    # ---- Windows version
+    ver = _run(system, VER_ARGV, 10)
+    build = parse_ver(ver.stdout) if ver.ok else None
+    wslv = parse_wsl_version_cmd(_run(system, WSL_VERSION_ARGV, 15).stdout)
+    build = build or wslv.get("windows")
+    release, build_no = windows_release(build)
+    arch_env = (system.getenv("PROCESSOR_ARCHITECTURE") or "").upper()
+    arch = {"AMD64": "x86_64", "ARM64": "aarch64", "X86": "x86"}.get(arch_env, arch_env.lower() or None)
+
+    sysinfo = parse_system_info(_run(system, PS_SYSTEM_ARGV, 30).stdout)
+    mem_bytes = sysinfo.get("TotalPhysicalMemory")
+    mem_mib = int(mem_bytes) // (1024 * 1024) if isinstance(mem_bytes, (int, float)) and mem_bytes > 0 else None
+    hyper, fw = sysinfo.get("HypervisorPresent"), sysinfo.get("VirtualizationFirmwareEnabled")
+    # With a hypervisor running, Win32_Processor reports firmware virtualization as False: trust HypervisorPresent first.
+    virt = True if hyper is True or fw is True else (False if hyper is False and fw is False else None)
+
+    os_info = OsInfo(platform="windows", id="windows", version_id=release,
+                     pretty_name=f"Windows {release} (build {'.'.join(build.split('.')[2:])})" if release and build else None,
+                     kernel=build, arch=arch, windows_build=".".join(build.split(".")[:3]) if build else None,
+                     memory_total_mib=mem_mib, package_manager=None)
+
+    if build_no is not None and release == "10" and build_no < MIN_WIN10_BUILD_FOR_WSL_CUDA:
+        findings.append(Finding(
+            code="windows_too_old_for_wsl_cuda", severity="error",
+            message=f"Windows 10 build {build_no} is too old for CUDA in WSL 2 (needs 21H2, build 19044, or Windows 11).",
+            evidence=(f"ver: {build}",), hint="Install the Windows feature updates from Windows Update, then run the wizard again."))
+    if virt is False:
+        findings.append(Finding(
+            code="virtualization_disabled", severity="error",
+            message="CPU virtualization is off in the firmware; WSL 2 cannot start without it.",
+            evidence=("HypervisorPresent=False", "VirtualizationFirmwareEnabled=False"),
+            hint="Reboot into the BIOS/UEFI setup and enable Intel VT-x / AMD-V (SVM), then run the wizard again."))
+
+    # ---- WSL
+    st = _run(system, WSL_STATUS_ARGV, 20)
+    status = parse_wsl_status(st.stdout + "\n" + st.stderr, st.rc)
+    distros: list[WslDistro] = []
+    if status["installed"] is not False:
+        lst = _run(system, WSL_LIST_ARGV, 20)
+        distros = parse_wsl_list(lst.stdout)
+        if status["installed"] is None:
+            status["installed"] = lst.ok or bool(distros)
+    if status["installed"] is False:
+        findings.append(Finding(
+            code="wsl_not_installed", severity="warning",
+            message="WSL (Windows Subsystem for Linux) is not installed; CUDA for Linux tools runs inside WSL 2.",
+            evidence=tuple(x for x in (_clean(st.stdout or st.stderr).strip().splitlines()[:1]) if x),
+            hint="The plan installs it: wsl --install -d Ubuntu-24.04 (administrator rights, then a restart)."))
+    else:
+        if status["needs_vmp"]:
+            findings.append(Finding(
+                code="wsl_vmp_missing", severity="error",
+                message="The 'Virtual Machine Platform' Windows feature is off, so WSL 2 cannot run.",
+                evidence=tuple(_clean(st.stdout).strip().splitlines()[:2]),
+                hint="The plan enables it with DISM (administrator rights, then a restart)."))
+        if status["needs_update"]:
+            findings.append(Finding(
+                code="wsl_update_needed", severity="warning",
+                message="WSL needs an update before it can run WSL 2 distros with the GPU.",
+                hint="Run: wsl --update"))
+        for d in distros:
+            if d.version == 1:
+                findings.append(Finding(
+                    code="wsl_distro_wsl1", severity="warning",
+                    message=f"The WSL distro '{d.name}' runs under WSL 1, which cannot use the GPU.",
+                    evidence=(f"wsl -l -v: {d.name} {d.state} {d.version}",),
+                    hint=f"Convert it: wsl --set-version {d.name} 2"))
+        if status["installed"] and not distros:
+            findings.append(Finding(code="wsl_no_distro", severity="info",
+                                    message="WSL is installed but has no Linux distribution yet.",
+                                    hint="The plan installs Ubuntu-24.04: wsl --install -d Ubuntu-24.04"))
+    win = WindowsInfo(build=build, virtualization_enabled=virt, wsl_installed=status["installed"],
+                      wsl_default_version=status["default_version"], distros=tuple(distros))
+
+    # ---- .wslconfig on the Windows side
+    prof = system.getenv("USERPROFILE")
+    if prof:
+        from app.detect.wsl import parse_size_mib, parse_wslconfig
+
+        path = prof.rstrip("\\") + "\\.wslconfig"
+        text = system.read_text(path)
+        if text is not None:
+            cfg = parse_wslconfig(text)
+            limit = parse_size_mib(cfg["memory"]) if "memory" in cfg else None
+            os_info = os_info.replace(wslconfig_path=path, wsl_memory_limit_mib=limit)
+
+    # ---- GPU and driver: WMI first (works without a working NVIDIA driver), then nvidia-smi.exe
+    vids = parse_video_controllers(_run(system, PS_VIDEO_ARGV, 30).stdout)
+    nv_vids = [v for v in vids if v["nvidia"]]
+    smi_path = find_nvidia_smi(system)
+    banner: dict[str, Optional[str]] = {}
+    table_gpus: list[dict] = []
+    query_rows: list[dict] = []
+    if smi_path:
+        q = _run(system, [smi_path, *SMI_QUERY_ARGS], 20)
+        if q.ok:
+            query_rows = parse_smi_query(q.stdout)
+        t = _run(system, [smi_path], 20)
+        if t.stdout:
+            banner = parse_smi_banner(t.stdout)
+            table_gpus = parse_smi_table_gpus(t.stdout)
+    win = win.replace(nvidia_smi_path=smi_path)
+
+    gpus: list[Gpu] = []
+    if query_rows:
+        for r in query_rows:
+            gpus.append(Gpu(index=r["index"], name=r["name"], pci_id=r["pci_id"], bus_id=_bus(r["bus_id"]),
+                            compute_capability=r["compute_capability"], memory_total_mib=r["memory_total_mib"],
+                            is_laptop="laptop" in r["name"].lower(), source="nvidia_smi_query"))
+    elif table_gpus:
+        for r in table_gpus:
+            gpus.append(Gpu(index=r["index"], name=r["name"], bus_id=_bus(r["bus_id"]), memory_total_mib=r["memory_total_mib"],
+                            is_laptop="laptop" in r["name"].lower() or None, source="nvidia_smi_table"))
+    else:
+        for i, v in enumerate(nv_vids):
+            gpus.append(Gpu(index=i, name=str(v["name"] or "NVIDIA GPU"), pci_id=v["pci_id"],
+                            is_laptop="laptop" in str(v["name"] or "").lower() or None, source="wmi"))
+    # WMI knows the PCI id and the full (untruncated) name; nvidia-smi knows memory and CC.
+    if nv_vids:
+        merged = []
+        for i, g in enumerate(gpus):
+            v = nv_vids[i] if i < len(nv_vids) else None
+            if v:
+                name = g.name
+                if (name.endswith("...") or g.source == "nvidia_smi_table") and v["name"]:
+                    name = str(v["name"])
+                g = g.replace(name=name, pci_id=g.pci_id or v["pci_id"],
+                              is_laptop=g.is_laptop if g.is_laptop is not None else ("laptop" in name.lower()))
+            merged.append(g)
+        gpus = merged
+    gpus = [_fill_from_table(g) for g in gpus]
+
+    wmi_ver = next((v["driver_version"] for v in nv_vids if v["driver_version"]), None)
+    nv_from_wmi = map_windows_driver_version(wmi_ver) if wmi_ver else None
+    drv_version = banner.get("driver_version") or next((r["driver_version"] for r in query_rows if r["driver_version"]), None) or nv_from_wmi
+    basic = any("basic display" in str(v["name"] or "").lower() for v in nv_vids)
+    broken = [v for v in nv_vids if isinstance(v["error_code"], int) and v["error_code"] != 0]
+    if banner.get("driver_version") or query_rows:
+        state = "ok"
+    elif nv_vids and (basic or not wmi_ver or broken):
+        state = "not_installed"  # Microsoft Basic Display Adapter, or Device Manager shows a problem code
+    elif nv_vids:
+        state = "ok" if not smi_path else "unknown"  # WMI sees a working NVIDIA driver; nvidia-smi.exe failed
+    else:
+        state = "not_installed"
+    driver = DriverInfo(state=state, version=drv_version, cuda_version=banner.get("cuda_version"),
+                        windows_version=wmi_ver, source="nvidia_smi" if banner or query_rows else ("wmi" if wmi_ver else ""))
+
+    if not nv_vids and not gpus:
+        findings.append(Finding(code="no_nvidia_gpu", severity="error",
+                                message="No NVIDIA GPU was found on this Windows machine.",
+                                evidence=tuple(f"display adapter: {v['name']}" for v in vids) or ("Win32_VideoController: no NVIDIA adapter",)))
+    elif state == "not_installed":
+        findings.append(Finding(code="windows_driver_missing", severity="error",
+                                message="The NVIDIA GPU has no working NVIDIA Windows driver.",
+                                evidence=tuple(f"{v['name']} ({v['pci_id']}): driver {v['driver_version']}, error code {v['error_code']}" for v in nv_vids),
+                                hint=f"Install the NVIDIA Game Ready or Studio driver for your GPU: {DRIVER_DOWNLOAD_URL}"))
+    for g in gpus:
+        if any(r.get("driver_model") == "TCC" for r in table_gpus if r["index"] == g.index):
+            findings.append(Finding(code="windows_gpu_tcc_mode", severity="warning",
+                                    message=f"GPU {g.index} ({g.name}) is in TCC mode; WSL 2 shares only GPUs in WDDM mode.",
+                                    hint=f"As administrator: nvidia-smi -i {g.index} -dm 0 (then restart)."))
+    return os_info, driver, gpus, win, findings
+
+
+def _bus(bus_id: Optional[str]) -> Optional[str]:
+    """"00000000:01:00.0" → "0000:01:00.0" (the form Linux and the rest of Facts use)."""
+    if not bus_id:
+        return None
+    m = re.fullmatch(r"([0-9A-Fa-f]{4,8}):([0-9A-Fa-f]{2}):([0-9A-Fa-f]{2})\.([0-7])", bus_id)
+    if not m:
+        return bus_id
+    return f"{m.group(1)[-4:]}:{m.group(2)}:{m.group(3)}.{m.group(4)}".lower()
+
+
+def _fill_from_table(g: Gpu) -> Gpu:
+    """Compute capability and architecture from the bundled PCI/name table, where it exists
+    (app.compat.gpus is the detect-linux engineer's; optional so this module stands alone)."""
+    if g.compute_capability and g.architecture:
+        return g
+    try:
+        from app.compat import gpus as table  # type: ignore
+    except ImportError:
+        return g
+    for fn_name in ("lookup", "lookup_gpu", "find"):
+        fn = getattr(table, fn_name, None)
+        if not callable(fn):
+            continue
+        try:
+            hit = fn(pci_id=g.pci_id, name=g.name)
+        except TypeError:
+            continue
+        except Exception:
+            return g
+        if hit is None:
+            return g
+        cc = getattr(hit, "compute_capability", None) or (hit.get("compute_capability") if isinstance(hit, dict) else None)
+        arch = getattr(hit, "architecture", None) or (hit.get("architecture") if isinstance(hit, dict) else None)
+        return g.replace(compute_capability=g.compute_capability or cc, architecture=g.architecture or arch)
+    return g

@@ -1,0 +1,111 @@
+"""Steps only WSL 2 needs, inside the Linux distro.
+
+`build_plan` already plans the toolkit for WSL 2 from NVIDIA's wsl-ubuntu repository (keyring +
+the versioned `cuda-toolkit-X-Y`, never `cuda`, `cuda-drivers` or `nvidia-driver-*`) and skips
+the driver (the Windows host's driver serves WSL). This module adds the repairs:
+
+- `remove_wsl_linux_driver`: a Linux NVIDIA driver installed inside WSL by mistake shadows the
+  Windows driver's libcuda. Its packages are purged; what was removed (name=version) is written
+  to a record first, so it can be put back; stray driver libraries are moved aside (backed up).
+- `fix_wsl_libcuda_links`: silences "ldconfig: /usr/lib/wsl/lib/libcuda.so.1 is not a symbolic
+  link" by giving ldconfig a folder of proper links to the Windows driver's libraries instead of
+  the mounted folder of copies, and telling WSL not to regenerate its ld.so.conf entry. Both
+  edited files are backed up; restoring them undoes it.
+"""
+from __future__ import annotations
+
+import re
+
+from app.choices import Choices
+from app.detect.wsl import LINUX_DRIVER_PACKAGE_RE, WSL_LDCONF, WSL_LIB_DIR
+from app.facts import Facts
+from app.recommendation import Recommendation
+
+from .common import APT_ENV
+from .model import Check, Edit, Step
+
+LINKS_DIR = "/usr/local/lib/wsl-driver-links"
+WSL_CONF = "/etc/wsl.conf"
+REMOVED_RECORD = "/var/lib/gpu-wizard/wsl-removed-nvidia-packages.txt"
+_EVIDENCE_PKG = re.compile(r"^package (\S+) (\S+)$")
+_EVIDENCE_LIB = re.compile(r"^(/\S+) \(Linux driver library\)$")
+
+
+def _wrong_driver(facts: Facts) -> tuple[list[tuple[str, str]], list[str]]:
+    """(packages as (name, version), stray library files) of a Linux driver inside WSL."""
+    pkgs: dict[str, str] = {p.name: p.version for p in facts.cuda.packages if LINUX_DRIVER_PACKAGE_RE.match(p.name)}
+    libs: list[str] = []
+    f = facts.finding("wsl_linux_driver_installed")
+    for e in (f.evidence if f else ()):
+        m = _EVIDENCE_PKG.match(e)
+        if m and LINUX_DRIVER_PACKAGE_RE.match(m.group(1)):
+            pkgs.setdefault(m.group(1), m.group(2))
+        m = _EVIDENCE_LIB.match(e)
+        if m:
+            libs.append(m.group(1))
+    return sorted(pkgs.items()), libs
+
+
+def build_wsl_steps(facts: Facts, rec: Recommendation, choices: Choices) -> list[Step]:
+    if facts.os.wsl != 2:
+        return []
+    steps: list[Step] = []
+
+    pkgs, libs = _wrong_driver(facts)
+    if pkgs or libs:
+        names = tuple(n for n, _ in pkgs)
+        record = "# Removed by GPU Setup Wizard: a Linux NVIDIA driver does not belong inside WSL 2.\n" \
+                 "# To put them back: apt-get install " + " ".join(f"{n}={v}" for n, v in pkgs) + "\n" + \
+                 "".join(f"{n}={v}\n" for n, v in pkgs)
+        commands: list[tuple[str, ...]] = []
+        if names:
+            commands.append(("apt-get", "purge", "-y", *names))
+        commands.append(("ldconfig",))
+        done: list[Check] = []
+        if names:
+            done.append(Check("dpkg_absent", names))
+        if libs:
+            done.append(Check("path_missing", tuple(libs)))
+        steps.append(Step(
+            id="remove_wsl_linux_driver", kind="wsl_fix", needs_root=True, weight=4, timeout_s=900, env=dict(APT_ENV),
+            title="Remove the Linux NVIDIA driver installed inside WSL",
+            why="Inside WSL 2 the GPU is driven by the Windows driver, which WSL maps in as /usr/lib/wsl/lib/libcuda.so. "
+                "A Linux driver installed here shadows that library, and CUDA stops working.",
+            commands=tuple(commands),
+            edits=tuple([Edit(path=REMOVED_RECORD, mode="write", content=record, backup=True)] if names else [])
+            + tuple(Edit(path=p, mode="delete") for p in libs),
+            backups=tuple(([REMOVED_RECORD] if names else []) + libs),
+            removes=names + tuple(libs),
+            done_when=tuple(done),
+            notes=(f"The removed packages and versions are listed in {REMOVED_RECORD}; stray libraries are backed up "
+                   "in the session folder before they are deleted.",),
+        ))
+
+    if facts.finding("wsl_libcuda_not_symlink") and WSL_LIB_DIR + "/libcuda.so.1" in facts.os.wsl_libcuda:
+        ldconf = ("# Written by GPU Setup Wizard: links to the Windows driver's libraries (mounted at "
+                  f"{WSL_LIB_DIR}),\n# so ldconfig finds symbolic links where it expects them.\n{LINKS_DIR}\n")
+        wslconf_add = "\n[automount]\nldconfig = false\n"
+        # cp -as: a symbolic link in LINKS_DIR for every file of the mounted folder (absolute targets)
+        commands = [("mkdir", "-p", LINKS_DIR), ("cp", "-as", "--remove-destination", WSL_LIB_DIR + "/.", LINKS_DIR + "/")]
+        done = [Check("file_contains", (WSL_LDCONF, LINKS_DIR))]
+        if WSL_LIB_DIR + "/libcuda.so.1.1" in facts.os.wsl_libcuda:  # the usual chain: .so -> .so.1 -> .so.1.1
+            commands += [("ln", "-sfn", WSL_LIB_DIR + "/libcuda.so.1.1", LINKS_DIR + "/libcuda.so.1"),
+                         ("ln", "-sfn", "libcuda.so.1", LINKS_DIR + "/libcuda.so")]
+            done.append(Check("link_points_to", (LINKS_DIR + "/libcuda.so.1", WSL_LIB_DIR + "/libcuda.so.1.1")))
+        commands.append(("ldconfig",))
+        steps.append(Step(
+            id="fix_wsl_libcuda_links", kind="wsl_fix", needs_root=True, weight=1, timeout_s=120,
+            title="Fix the 'libcuda.so.1 is not a symbolic link' warning",
+            why="The Windows driver puts plain copies of libcuda in /usr/lib/wsl/lib, so ldconfig complains on every "
+                "package install. A folder of links to the same files gives ldconfig what it expects; nothing about "
+                "the driver changes.",
+            commands=tuple(commands),
+            edits=(Edit(path=WSL_LDCONF, mode="write", content=ldconf),
+                   Edit(path=WSL_CONF, mode="append", content=wslconf_add)),
+            backups=(WSL_LDCONF, WSL_CONF),
+            done_when=tuple(done),
+            notes=(f"{WSL_CONF} gets '[automount] ldconfig = false' so WSL stops rewriting {WSL_LDCONF} at start; "
+                   "if you already have an [automount] section, merge the line into it.",
+                   "Restoring the two backed-up files undoes this step."),
+        ))
+    return steps
