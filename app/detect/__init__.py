@@ -1,14 +1,680 @@
-"""Detection: an ordered chain of small probes → Facts. (Being built: see issue 2.)"""
+"""Detection: an ordered chain of small probes → Facts.
+
+GPUs: NVML → `nvidia-smi --query-gpu` → the plain `nvidia-smi` table → /proc/driver/nvidia →
+/sys/bus/pci (or `lspci -nn`), each recorded as a ProbeRecord (which answered, how long, timeouts).
+Independent commands (NVML, packages, nvcc, uname) run side by side. Everything reads through
+`System`, so a snapshot replays exactly what the live machine answered. Never raises for a broken
+machine: problems become Findings with stable codes.
+"""
 from __future__ import annotations
 
-from typing import Optional
+import re
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
+from typing import Any, Callable, Optional
 
-from app.facts import Facts
+from app.compat import gpus as gpu_table
+from app.detect import cuda_toolkit, cudnn, env as envp, modules as modp, os_release as osr, packages as pkgs
+from app.detect import pci as pcip, proc as procp, python_env as pyenv, secure_boot as sb, smi
+from app.detect.nvml import parse_nvml
+from app.facts import (CudaInfo, CudnnInfo, DriverInfo, EnvInfo, Facts, Finding, Gpu, OsInfo, PackageInfo,
+                       ProbeRecord, PythonEnv)
+from app.system import CommandResult
+
+# Seconds each external command may take before it is killed (tests shrink these).
+TIMEOUTS: dict[str, float] = {"nvidia_smi": 8.0, "packages": 10.0, "nvcc": 5.0, "short": 3.0, "python": 5.0,
+                              "torch": pyenv.TORCH_TIMEOUT_S, "lspci": 5.0}
+LOW_DISK_MIB = 10 * 1024
+
+
+class _Log:
+    """Probe records and findings collected during one detection."""
+
+    def __init__(self) -> None:
+        self.probes: list[ProbeRecord] = []
+        self.findings: list[Finding] = []
+        self.timed_out: list[str] = []
+        self.driver_evidence: list[str] = []
+
+    def probe(self, name: str, status: str, t0: float, detail: str = "") -> None:
+        self.probes.append(ProbeRecord(name=name, status=status, duration_ms=round((time.perf_counter() - t0) * 1000, 2),  # type: ignore[arg-type]
+                                       detail=detail[:300]))
+
+    def add(self, code: str, severity: str, message: str, evidence=(), hint: Optional[str] = None) -> None:
+        if any(f.code == code for f in self.findings):
+            return
+        self.findings.append(Finding(code=code, severity=severity, message=message,  # type: ignore[arg-type]
+                                     evidence=tuple(str(e)[:300] for e in evidence if e), hint=hint))
+
+    def cmd(self, system, name: str, argv: list[str], timeout: float) -> CommandResult:
+        t0 = time.perf_counter()
+        try:
+            r = system.run(argv, timeout)
+        except Exception as e:  # a broken System must not break detection
+            self.probe(name, "error", t0, f"{type(e).__name__}: {e}")
+            return CommandResult(rc=126, stderr=str(e))
+        if r.timed_out:
+            self.timed_out.append(name)
+            self.probe(name, "timeout", t0, f"{' '.join(argv[:2])} killed after {timeout:g} s")
+            self.add("probe_timeout", "warning", f"A command did not answer in time and was stopped: {name}.",
+                     evidence=[f"{name}: {' '.join(argv)[:120]} (timeout {timeout:g} s)" for name in self.timed_out],
+                     hint="The driver may be hung or still initialising; detection used the other probes.")
+            # keep evidence up to date when several probes time out
+            self.findings = [f if f.code != "probe_timeout" else replace(
+                f, message="Commands did not answer in time and were stopped: " + ", ".join(self.timed_out) + ".",
+                evidence=tuple(self.timed_out)) for f in self.findings]
+        else:
+            self.probe(name, "not_found" if r.rc == 127 else ("ok" if r.rc == 0 else "error"), t0,
+                       "" if r.rc == 0 else (r.stderr or r.stdout).strip()[:200])
+        return r
+
+
+def _safe(fn: Callable[[], Any], default: Any = None) -> Any:
+    try:
+        return fn()
+    except Exception:
+        return default
+
+
+def _source_name(system) -> str:
+    if system.__class__.__name__ == "SnapshotSystem":
+        return f"snapshot:{getattr(system, 'name', '')}"
+    inner = getattr(system, "inner", None)
+    if inner is not None and inner.__class__.__name__ == "SnapshotSystem":
+        return f"snapshot:{getattr(inner, 'name', '')}"
+    return "live"
+
+
+def max_cuda_for_driver(version: Optional[str], platform: str = "linux") -> Optional[str]:
+    """The newest CUDA a driver version supports, from the compat DB when it is there."""
+    if not version:
+        return None
+    try:
+        from app.compat import load_db  # type: ignore[attr-defined]
+
+        v = load_db().max_cuda_for_driver(version, platform)
+        return str(v) if v else None
+    except Exception:
+        return None
 
 
 def detect(system, *, torch_probe: bool = False, python: Optional[str] = None) -> Facts:
     """Detect everything about the machine behind `system` (live or snapshot). Never raises
     for a broken machine: problems become findings. `torch_probe` also runs the selected
     Python (`python`, default: the first found) to read its torch."""
-    return Facts(source="live" if system.__class__.__name__ == "LiveSystem" else f"snapshot:{getattr(system, 'name', '')}",
-                 created=system.now())
+    log = _Log()
+    t_start = time.perf_counter()
+    try:
+        facts = _detect(system, log, torch_probe, python)
+    except Exception as e:  # last line of defence: a bug must not cost the user the whole answer
+        log.add("detection_error", "error", "Detection stopped early because of an internal error.",
+                evidence=[f"{type(e).__name__}: {e}"], hint="Please report this with a snapshot (gpu-wizard snapshot -o FILE).")
+        facts = Facts(findings=tuple(log.findings), probes=tuple(log.probes), source=_safe(lambda: _source_name(system), "live"),
+                      created=_safe(system.now))
+    log.probe("total", "ok", t_start)
+    return replace(facts, probes=tuple(log.probes), findings=tuple(log.findings))
+
+
+def _detect(system, log: _Log, torch_probe: bool, python: Optional[str]) -> Facts:
+    source = _source_name(system)
+    created = _safe(system.now)
+    if getattr(system, "platform", "linux") == "windows":
+        return _detect_windows(system, log, source, created)
+
+    pool = ThreadPoolExecutor(max_workers=6)
+    try:
+        # -- side by side: NVML and the commands nobody waits on
+        t_nvml = time.perf_counter()
+        f_nvml = pool.submit(system.nvml)
+        f_uname = pool.submit(log.cmd, system, "uname", ["uname", "-m"], TIMEOUTS["short"])
+        has_dpkg = _safe(lambda: system.which("dpkg-query"))
+        has_rpm = None if has_dpkg else _safe(lambda: system.which("rpm"))
+        f_pkgs = pool.submit(log.cmd, system, "packages", pkgs.DPKG_ARGV if has_dpkg or not has_rpm else pkgs.RPM_ARGV, TIMEOUTS["packages"]) \
+            if (has_dpkg or has_rpm) else None
+        nvcc_path = _safe(lambda: system.which("nvcc"))
+        if not nvcc_path and _safe(lambda: system.exists("/usr/local/cuda/bin/nvcc")):
+            nvcc_path = "/usr/local/cuda/bin/nvcc"
+        f_nvcc = pool.submit(log.cmd, system, "nvcc", [nvcc_path if nvcc_path.startswith("/usr/local/cuda/") else "nvcc", "--version"], TIMEOUTS["nvcc"]) \
+            if nvcc_path else None
+        f_mok = pool.submit(log.cmd, system, "mokutil", sb.MOKUTIL_ARGV, TIMEOUTS["short"]) \
+            if _safe(lambda: system.which("mokutil")) else None
+        f_py = pool.submit(_pythons, system, log)
+
+        # -- files (fast, sequential)
+        t0 = time.perf_counter()
+        os_info, os_findings = _os(system, log)
+        log.probe("os", "ok" if os_info.id or os_info.kernel else "not_found", t0)
+
+        t0 = time.perf_counter()
+        mods_text = _safe(lambda: system.read_text(modp.PROC_MODULES))
+        loaded = modp.parse_proc_modules(mods_text) if mods_text is not None else None
+        log.probe("modules", "ok" if loaded is not None else "not_found", t0)
+
+        t0 = time.perf_counter()
+        proc = procp.parse_proc_driver_version(_safe(lambda: system.read_text(procp.PROC_VERSION)))
+        sysmod = procp.parse_sys_module_version(_safe(lambda: system.read_text(procp.SYS_MODULE_VERSION)))
+        log.probe("proc_driver", "ok" if proc or sysmod else "not_found", t0,
+                  f"{proc.version} ({proc.kernel_module})" if proc else "")
+
+        # -- the GPU chain
+        nvml = _safe(lambda: f_nvml.result(), None)
+        gpus, drv = _gpu_chain(system, log, nvml, t_nvml)
+
+        t0 = time.perf_counter()
+        pci_devs = _safe(lambda: pcip.read_sysfs_nvidia(system), None)
+        if pci_devs is not None:
+            log.probe("sysfs_pci", "ok" if pci_devs else "not_found", t0, f"{len(pci_devs)} NVIDIA display device(s)")
+            lspci_devs: list = []
+        else:
+            log.probe("sysfs_pci", "not_found", t0)
+            r = log.cmd(system, "lspci", pcip.LSPCI_ARGV, TIMEOUTS["lspci"])
+            lspci_devs = pcip.nvidia_display(pcip.parse_lspci_nn(r.stdout)) if r.rc == 0 or r.stdout else []
+        gpus = _merge_pci(gpus, pci_devs or lspci_devs, "sysfs_pci" if pci_devs else "lspci")
+        gpus = [_complete(g) for g in gpus]
+
+        # -- packages, toolkits, cuDNN, env
+        pk_res = _safe(lambda: f_pkgs.result(), None) if f_pkgs else None
+        packages: list[PackageInfo] = []
+        if pk_res is not None and pk_res.stdout:
+            packages = pkgs.parse_dpkg(pk_res.stdout) if "dpkg" in " ".join(pkgs.DPKG_ARGV[:1]) and (has_dpkg or not has_rpm) else pkgs.parse_rpm(pk_res.stdout)
+        if not packages and f_pkgs is None:  # a snapshot holding a pasted `dpkg -l`
+            r = _safe(lambda: system.run(["dpkg", "-l"], TIMEOUTS["packages"]))
+            if r is not None and r.rc == 0:
+                packages = pkgs.parse_dpkg(r.stdout)
+
+        os_info, wf = _wsl(system, log, os_info, packages)
+        os_findings = list(os_findings) + list(wf)
+        driver = _driver(system, log, drv, proc, sysmod, loaded, packages, gpus, os_info)
+        cuda = _cuda(system, log, packages, nvcc_path, f_nvcc, driver)
+        env = _env(system, log, cuda)
+
+        mok = _safe(lambda: f_mok.result(), None) if f_mok else None
+        secure = _secure_boot(system, mok)
+        headers = _headers(system, os_info.kernel)
+        driver = replace(driver, secure_boot=secure, kernel_headers_installed=headers)
+
+        uname = _safe(lambda: f_uname.result(), None)
+        arch = uname.stdout.strip() if uname is not None and uname.rc == 0 and uname.stdout.strip() else None
+        os_info = replace(os_info, arch=arch or (proc.arch if proc else None))
+
+        pythons = _safe(lambda: f_py.result(), []) or []
+    finally:
+        pool.shutdown(wait=False)
+
+    for f in os_findings:
+        log.add(f.code, f.severity, f.message, f.evidence, f.hint)
+
+    selected: Optional[PythonEnv] = None
+    if python:
+        selected = next((p for p in pythons if p.path == python), None) or PythonEnv(path=python, kind="selected")
+    elif pythons:
+        selected = pythons[0]
+    if torch_probe and selected is not None:
+        selected = _torch(system, log, selected, gpus)
+        pythons = [selected if p.path == selected.path else p for p in pythons]
+
+    facts = Facts(os=os_info, driver=driver, gpus=tuple(gpus), cuda=cuda, env=env, pythons=tuple(pythons),
+                  python=selected, source=source, created=created)
+    _findings(facts, log)
+    return facts
+
+
+# ---------------------------------------------------------------- OS
+def _os(system, log: _Log) -> tuple[OsInfo, list[Finding]]:
+    rel = osr.parse_os_release(_safe(lambda: system.read_text("/etc/os-release")) or _safe(lambda: system.read_text("/usr/lib/os-release")))
+    pv = _safe(lambda: system.read_text("/proc/version"))
+    id_like = tuple((rel.get("ID_LIKE") or "").split())
+    uid = osr.parse_uid(_safe(lambda: system.read_text("/proc/self/status")))
+    info = OsInfo(
+        platform="linux", id=rel.get("ID") or None, version_id=rel.get("VERSION_ID") or None,
+        codename=rel.get("VERSION_CODENAME") or rel.get("UBUNTU_CODENAME") or None, pretty_name=rel.get("PRETTY_NAME") or None,
+        id_like=id_like, kernel=osr.parse_proc_version(pv), package_manager=osr.package_manager(rel.get("ID"), id_like),
+        memory_total_mib=osr.parse_meminfo_total_mib(_safe(lambda: system.read_text("/proc/meminfo"))),
+        is_root=None if uid is None else uid == 0,
+        free_disk_mib=_safe(lambda: system.disk_free_mib("/usr/local")),
+        container=osr.container_from(bool(_safe(lambda: system.exists("/.dockerenv"))), bool(_safe(lambda: system.exists("/run/.containerenv"))),
+                                     _safe(lambda: system.getenv("container")), _safe(lambda: system.read_text("/proc/1/cgroup"))),
+    )
+    return info, []
+
+
+def _wsl(system, log: _Log, info: OsInfo, packages: list[PackageInfo]) -> tuple[OsInfo, list[Finding]]:
+    pv = _safe(lambda: system.read_text("/proc/version"))
+    findings: list[Finding] = []
+    t0 = time.perf_counter()
+    try:
+        from app.detect.wsl import detect_wsl  # the wsl-windows engineer's probe
+
+        try:
+            info, wf = detect_wsl(system, info, packages=packages)
+        except TypeError:
+            info, wf = detect_wsl(system, info)
+        findings.extend(wf)
+        log.probe("wsl", "ok", t0, f"wsl={info.wsl}")
+    except (ImportError, AttributeError):
+        wsl = osr.wsl_from_proc_version(pv)
+        if wsl:
+            libs = [e for e in (_safe(lambda: system.list_dir("/usr/lib/wsl/lib")) or []) if e.startswith("libcuda.so")]
+            info = replace(info, wsl=wsl, wsl_dxg=bool(_safe(lambda: system.exists("/dev/dxg"))),
+                           wsl_libcuda=tuple(f"/usr/lib/wsl/lib/{e}" for e in libs), wsl_kernel=info.kernel)
+        log.probe("wsl", "ok" if wsl else "not_found", t0, "fallback: /proc/version")
+    except Exception as e:
+        log.probe("wsl", "error", t0, f"{type(e).__name__}: {e}")
+    return info, findings
+
+
+# ---------------------------------------------------------------- GPUs
+def _gpu_from_fields(d: dict[str, Any], source: str) -> Gpu:
+    keep = {k: v for k, v in d.items() if k in Gpu.__dataclass_fields__ and v is not None}
+    keep.setdefault("index", 0)
+    keep.setdefault("name", "")
+    return Gpu(source=source, **{k: v for k, v in keep.items() if k != "source"})
+
+
+def _gpu_chain(system, log: _Log, nvml: Optional[dict], t_nvml: float) -> tuple[list[Gpu], dict[str, Any]]:
+    """(GPUs, what the driver said: version, cuda_version, error state, source, evidence)."""
+    drv: dict[str, Any] = {"version": None, "cuda_version": None, "error": None, "source": "", "evidence": []}
+    gpus: list[Gpu] = []
+    # 1. NVML
+    if isinstance(nvml, dict) and not nvml.get("error"):
+        try:
+            parsed = parse_nvml(nvml)
+        except Exception as e:
+            parsed = None
+            log.probe("nvml", "error", t_nvml, f"unreadable NVML record: {e}")
+        if parsed is not None:
+            gpus = list(parsed)
+            drv.update(version=nvml.get("driver_version"), source="nvml")
+            cdv = nvml.get("cuda_driver_version")
+            if isinstance(cdv, int) and cdv > 0:
+                drv["cuda_version"] = f"{cdv // 1000}.{cdv % 1000 // 10}"
+            log.probe("nvml", "ok" if gpus else "not_found", t_nvml, f"{len(gpus)} GPU(s), driver {drv['version']}")
+    elif isinstance(nvml, dict):
+        err = str(nvml.get("error"))
+        drv["nvml_error"] = err
+        drv["evidence"].append(f"NVML: {err}")
+        log.probe("nvml", "error", t_nvml, err)
+    else:
+        log.probe("nvml", "not_found", t_nvml, "NVML library not available")
+    if gpus and drv["cuda_version"]:
+        for n in ("nvidia_smi_query", "nvidia_smi_table"):
+            log.probes.append(ProbeRecord(name=n, status="skipped", detail="NVML answered"))
+        return gpus, drv
+
+    # 2. nvidia-smi --query-gpu
+    exe = "nvidia-smi"
+    if not _safe(lambda: system.which("nvidia-smi")) and _safe(lambda: system.exists("/usr/lib/wsl/lib/nvidia-smi")):
+        exe = "/usr/lib/wsl/lib/nvidia-smi"
+    timed_out = False
+    smi_missing = False
+    if not gpus:
+        r = log.cmd(system, "nvidia_smi_query", smi.query_argv(exe=exe), TIMEOUTS["nvidia_smi"])
+        fields = smi.QUERY_FIELDS
+        if r.rc not in (0, 127) and not r.timed_out and "not a valid field" in (r.stdout + r.stderr):
+            fields = smi.BASIC_FIELDS
+            r = log.cmd(system, "nvidia_smi_query", smi.query_argv(fields, exe=exe), TIMEOUTS["nvidia_smi"])
+        timed_out, smi_missing = r.timed_out, r.rc == 127
+        err = smi.parse_smi_error(r.stdout + "\n" + r.stderr) if r.rc != 0 else None
+        if err:
+            drv["error"] = err
+            drv["evidence"].append((r.stdout + r.stderr).strip()[:300])
+            lib = smi.nvml_library_version(r.stdout + r.stderr)
+            if lib:
+                drv["nvml_library_version"] = lib
+        rows = smi.parse_smi_query(r.stdout, fields) if r.rc == 0 else []
+        for row in rows:
+            d = smi.gpu_fields_from_query(row)
+            drv["version"] = drv["version"] or d.pop("driver_version", None)
+            d.pop("driver_version", None)
+            gpus.append(_gpu_from_fields(d, "nvidia_smi_query"))
+        if gpus:
+            drv["source"] = "nvidia_smi_query"
+    else:
+        log.probes.append(ProbeRecord(name="nvidia_smi_query", status="skipped", detail="NVML answered"))
+
+    # 3. the plain table (also the only place with the driver's CUDA version when NVML is absent)
+    if not timed_out and not (smi_missing and _source_name(system) == "live"):
+        r = log.cmd(system, "nvidia_smi_table", smi.TABLE_ARGV if exe == "nvidia-smi" else [exe], TIMEOUTS["nvidia_smi"])
+        table = smi.parse_smi_table(r.stdout + ("\n" + r.stderr if r.rc else ""))
+        if table.error and not drv["error"]:
+            drv["error"] = table.error
+            drv["evidence"].append((r.stdout + r.stderr).strip()[:300])
+            lib = smi.nvml_library_version(r.stdout + r.stderr)
+            if lib:
+                drv["nvml_library_version"] = lib
+        drv["version"] = drv["version"] or table.driver_version
+        drv["cuda_version"] = drv["cuda_version"] or table.cuda_version
+        if not gpus and table.gpus:
+            for t in table.gpus:
+                gpus.append(_gpu_from_fields({k: t.get(k) for k in ("index", "name", "bus_id", "memory_total_mib",
+                                                                     "power_limit_w", "persistence_mode", "compute_mode")}, "nvidia_smi_table"))
+            drv["source"] = "nvidia_smi_table"
+    elif timed_out:
+        log.probes.append(ProbeRecord(name="nvidia_smi_table", status="skipped", detail="nvidia-smi timed out already"))
+    return gpus, drv
+
+
+def _merge_pci(gpus: list[Gpu], devs: list, source: str) -> list[Gpu]:
+    by_bus = {d.bus_id: d for d in devs}
+    if gpus:
+        out = []
+        for g in gpus:
+            d = by_bus.get(g.bus_id or "")
+            if d is None and len(devs) == 1 and len(gpus) == 1:
+                d = devs[0]
+            if d is not None:
+                g = replace(g, pci_id=g.pci_id or d.pci_id,
+                            subsystem_id=g.subsystem_id or (f"{d.subsystem_vendor}:{d.subsystem_device}" if d.subsystem_vendor and d.subsystem_device else None),
+                            bus_id=g.bus_id or d.bus_id,
+                            pcie_gen_current=g.pcie_gen_current if g.pcie_gen_current is not None else d.link_gen_current,
+                            pcie_gen_max=g.pcie_gen_max if g.pcie_gen_max is not None else d.link_gen_max,
+                            pcie_width_current=g.pcie_width_current if g.pcie_width_current is not None else d.link_width_current,
+                            pcie_width_max=g.pcie_width_max if g.pcie_width_max is not None else d.link_width_max)
+            out.append(g)
+        return out
+    out = []
+    for i, d in enumerate(sorted(devs, key=lambda d: d.bus_id)):
+        model = gpu_table.lookup_pci(d.device)
+        name = model.name if model else (pcip.lspci_model_name(d.description) or f"NVIDIA device {d.pci_id}")
+        out.append(Gpu(index=i, name=name, pci_id=d.pci_id, bus_id=d.bus_id,
+                       subsystem_id=f"{d.subsystem_vendor}:{d.subsystem_device}" if d.subsystem_vendor and d.subsystem_device else None,
+                       pcie_gen_current=d.link_gen_current, pcie_gen_max=d.link_gen_max,
+                       pcie_width_current=d.link_width_current, pcie_width_max=d.link_width_max,
+                       source="pci_table" if model else source))
+    return out
+
+
+def _complete(g: Gpu) -> Gpu:
+    """Fill compute capability, architecture, laptop flag and a full name from the GPU table."""
+    model = gpu_table.lookup_pci(g.pci_id.split(":")[-1]) if g.pci_id else None
+    if model is None and g.name:
+        model = gpu_table.lookup_name(g.name)
+    cc = g.compute_capability or (model.compute_capability if model else None) or gpu_table.cc_from_name(g.name)
+    arch = g.architecture or (model.architecture if model and model.compute_capability == cc else None) or gpu_table.architecture_for_cc(cc)
+    name = g.name
+    if model and (not name or smi.is_truncated_name(name) or name.startswith("NVIDIA device")):
+        name = ("NVIDIA " if not model.name.startswith(("Tesla", "Quadro")) else "") + model.name
+    laptop = g.is_laptop
+    if laptop is None:
+        laptop = model.is_laptop if model else (bool(re.search(r"Laptop|Mobile|Max-Q", name)) or None)
+    return replace(g, name=name, compute_capability=cc, architecture=arch, is_laptop=laptop)
+
+
+# ---------------------------------------------------------------- driver
+def _driver(system, log: _Log, drv: dict, proc, sysmod, loaded, packages, gpus: list[Gpu], os_info: OsInfo) -> DriverInfo:
+    version = drv.get("version") or (proc.version if proc else None) or sysmod
+    cuda = drv.get("cuda_version") or max_cuda_for_driver(version, "linux")
+    nvidia_loaded = None if loaded is None else "nvidia" in loaded
+    mods = tuple(m for m in modp.NVIDIA_MODULES if loaded and m in loaded)
+    nouveau = None if loaded is None else "nouveau" in loaded
+    pkg_version = pkgs.driver_package_version(packages)
+    err = drv.get("error")
+    nvml_err = drv.get("nvml_error") or ""
+    hint = None
+    if os_info.wsl == 2:
+        state = "host"
+    elif drv.get("source") in ("nvml", "nvidia_smi_query", "nvidia_smi_table") and gpus:
+        state = "ok"
+    elif err == "mismatch":
+        state = "mismatch"
+    elif err == "no_communication":
+        state = "no_communication" if nvidia_loaded is not False else "not_loaded"
+    elif err in ("nvml_failed", "gpu_lost", "no_devices"):
+        state = "nvml_failed"
+    elif proc or sysmod or nvidia_loaded:
+        state = "ok" if not nvml_err else "nvml_failed"
+    elif "DriverNotLoaded" in nvml_err or "Driver Not Loaded" in nvml_err or pkg_version:
+        state = "not_loaded"
+    elif nvml_err and "LibraryNotFound" not in nvml_err:
+        state = "nvml_failed"
+    elif gpus or nvidia_loaded is False or nvml_err:
+        state = "not_installed"
+    else:
+        state = "unknown"
+    module_version = sysmod or (proc.version if proc else None)
+    if state == "mismatch":
+        lib = drv.get("nvml_library_version") or pkg_version
+        hint = ("The driver's user-space libraries were updated but the old kernel module is still loaded. Reboot. "
+                "If it persists after a reboot, the initramfs holds a stale nvidia module: rebuild it (sudo update-initramfs -u) and reboot.")
+        if lib and module_version and not module_version.startswith(lib) and not lib.startswith(module_version):
+            drv["evidence"].append(f"kernel module {module_version}, user-space library {lib}")
+    log.driver_evidence = [e for e in drv.get("evidence", []) if e]
+    source = drv.get("source") or ("proc_driver" if proc else ("sysfs_module" if sysmod else ""))
+    return DriverInfo(state=state, version=version, cuda_version=cuda, kernel_module=proc.kernel_module if proc else None,  # type: ignore[arg-type]
+                      kernel_module_version=module_version, modules_loaded=mods, nouveau_loaded=nouveau, hint=hint, source=source)
+
+
+def _secure_boot(system, mok: Optional[CommandResult]) -> Optional[bool]:
+    v = sb.parse_efivar(_safe(lambda: system.read_text(sb.EFIVAR)))
+    if v is None and mok is not None and (mok.stdout or mok.stderr):
+        v = sb.parse_mokutil(mok.stdout + "\n" + mok.stderr)
+    if v is None and _safe(lambda: system.list_dir("/sys/firmware")) is not None and not _safe(lambda: system.exists(sb.EFI_DIR)):
+        v = False  # legacy BIOS boot: no Secure Boot
+    return v
+
+
+def _headers(system, kernel: Optional[str]) -> Optional[bool]:
+    if not kernel:
+        return None
+    if _safe(lambda: system.list_dir(f"/lib/modules/{kernel}")) is None:
+        return None
+    return bool(_safe(lambda: system.exists(f"/lib/modules/{kernel}/build")))
+
+
+# ---------------------------------------------------------------- CUDA, cuDNN, env
+def _cuda(system, log: _Log, packages, nvcc_path, f_nvcc, driver: DriverInfo) -> CudaInfo:
+    t0 = time.perf_counter()
+    toolkits, active, dangling = _safe(lambda: cuda_toolkit.find_toolkits(system), ([], None, False))
+    uninstallers = _safe(lambda: cuda_toolkit.find_uninstallers(system, toolkits), []) or []
+    nvcc_version = None
+    if f_nvcc is not None:
+        r = _safe(lambda: f_nvcc.result(), None)
+        if r is not None and r.rc == 0:
+            nvcc_version = cuda_toolkit.parse_nvcc_version(r.stdout)
+    log.probe("cuda_toolkit", "ok" if toolkits or nvcc_version else "not_found", t0,
+              ", ".join(f"{t.path} ({t.version})" for t in toolkits))
+    t0 = time.perf_counter()
+    header = ver = None
+    for h in cudnn.HEADER_CANDIDATES + tuple(f"{t.path}/include/cudnn_version.h" for t in toolkits):
+        ver = cudnn.parse_cudnn_header(_safe(lambda: system.read_text(h)))
+        if ver:
+            header = h
+            break
+    libs = cudnn.libs_in_dirs(system, cudnn.LIB_DIRS + tuple(f"{t.path}/lib64" for t in toolkits))
+    cudnn_pkgs = tuple(p for p in packages if "cudnn" in p.name)
+    if ver is None:
+        ver = cudnn.version_from_libs(libs)
+    if ver is None:
+        for p in cudnn_pkgs:
+            m = re.match(r"(\d+\.\d+\.\d+)", p.version)
+            if m:
+                ver = m.group(1)
+                break
+    log.probe("cudnn", "ok" if ver or libs else "not_found", t0, ver or "")
+    cuda_pkgs = tuple(p for p in packages if "cudnn" not in p.name)
+    if dangling:
+        log.add("cuda_link_dangling", "warning", f"/usr/local/cuda points to {active}, which does not exist.",
+                evidence=[f"/usr/local/cuda -> {active}"], hint="Point /usr/local/cuda at an installed toolkit or remove the link.")
+    return CudaInfo(toolkits=tuple(toolkits), active_link=active, nvcc_path=nvcc_path, nvcc_version=nvcc_version,
+                    packages=cuda_pkgs, runfile_uninstallers=tuple(uninstallers),
+                    cudnn=CudnnInfo(version=ver, header=header, libraries=tuple(libs), packages=cudnn_pkgs))
+
+
+def _env(system, log: _Log, cuda: CudaInfo) -> EnvInfo:
+    t0 = time.perf_counter()
+    variables = {}
+    for k in envp.VARIABLES:
+        v = _safe(lambda: system.getenv(k))
+        if v is not None:
+            variables[k] = v
+    files = []
+    home = variables.get("HOME")
+    if home:
+        files += [f"{home}/{f}" for f in (".bashrc", ".profile", ".bash_profile", ".zshrc")]
+    files.append("/etc/environment")
+    files += [f"/etc/profile.d/{e}" for e in (_safe(lambda: system.list_dir("/etc/profile.d")) or []) if e.endswith(".sh")]
+    rc_lines = []
+    for f in files:
+        rc_lines += envp.cuda_lines(f, _safe(lambda: system.read_text(f)))
+    ld = _safe(lambda: envp.ld_conf_entries(system, cuda.active_link), []) or []
+    for var in ("CUDA_HOME", "CUDA_PATH"):
+        v = variables.get(var)
+        if v and not _safe(lambda: system.exists(v)):
+            log.add("env_cuda_home_missing", "warning", f"{var} points to {v}, which does not exist.",
+                    evidence=[f"{var}={v}"], hint=f"Set {var} to an installed toolkit (e.g. /usr/local/cuda) or remove it.")
+    log.probe("env", "ok", t0, f"{len(rc_lines)} CUDA line(s), {len(ld)} ld.so.conf.d CUDA entr(ies)")
+    return EnvInfo(variables=variables, rc_lines=tuple(rc_lines), ld_conf=tuple(ld))
+
+
+# ---------------------------------------------------------------- Python and torch
+def _pythons(system, log: _Log) -> list[PythonEnv]:
+    t0 = time.perf_counter()
+
+    def run_version(path: str) -> Optional[str]:
+        r = log.cmd(system, "python_version", [path, "--version"], TIMEOUTS["python"])
+        return pyenv.parse_python_version(r.stdout + r.stderr) if r.rc == 0 else None
+
+    out = pyenv.python_envs(system, run_version)
+    log.probe("pythons", "ok" if out else "not_found", t0, ", ".join(p.path for p in out))
+    return out
+
+
+def _torch(system, log: _Log, env: PythonEnv, gpus: list[Gpu]) -> PythonEnv:
+    r = log.cmd(system, "torch", pyenv.torch_argv(env.path), TIMEOUTS["torch"])
+    if r.timed_out:
+        from app.facts import TorchInfo
+
+        info = TorchInfo(error=f"the torch probe did not finish in {TIMEOUTS['torch']:g} s")
+    elif r.rc == 127:
+        from app.facts import TorchInfo
+
+        info = TorchInfo(error=f"{env.path} cannot be run")
+    else:
+        info = pyenv.parse_torch_probe(r.stdout, [g.compute_capability for g in gpus])
+    version = env.version
+    m = re.search(r'"python":\s*"([0-9.]+)"', r.stdout or "")
+    if m:
+        version = m.group(1)
+    return replace(env, torch=info, version=version)
+
+
+# ---------------------------------------------------------------- Windows
+def _detect_windows(system, log: _Log, source: str, created) -> Facts:
+    t0 = time.perf_counter()
+    try:
+        from app.detect.windows import detect_windows  # the wsl-windows engineer's probe
+
+        os_info, driver, gpus, win, findings = detect_windows(system)
+        log.probe("windows", "ok", t0)
+        for f in findings:
+            log.add(f.code, f.severity, f.message, f.evidence, f.hint)
+        gpus = [_complete(g) for g in gpus]
+        if not driver.cuda_version and driver.version:
+            driver = replace(driver, cuda_version=max_cuda_for_driver(driver.version, "windows"))
+        return Facts(os=os_info, driver=driver, gpus=tuple(gpus), windows=win, source=source, created=created)
+    except (ImportError, AttributeError):
+        log.probe("windows", "not_found", t0, "Windows detection is not available in this build")
+        log.add("windows_detection_unavailable", "warning", "This build cannot read Windows machines yet.")
+        from app.facts import OsInfo as _Os
+
+        return Facts(os=_Os(platform="windows", id="windows"), source=source, created=created)
+
+
+# ---------------------------------------------------------------- findings
+def _findings(f: Facts, log: _Log) -> None:
+    d, o = f.driver, f.os
+    names = ", ".join(g.name for g in f.gpus)
+    if not f.gpus and o.wsl == 0:
+        log.add("no_nvidia_gpu", "error", "No NVIDIA GPU was found on this machine.",
+                hint="Check that the card is seated and powered, and enabled in the firmware (BIOS/UEFI).")
+    if d.state == "not_installed" and f.gpus:
+        log.add("driver_not_installed", "error", f"The NVIDIA driver is not installed ({names} found).",
+                evidence=[g.pci_id or g.name for g in f.gpus], hint="Install the recommended NVIDIA driver, then reboot.")
+    elif d.state == "not_loaded":
+        log.add("driver_not_loaded", "error", "The NVIDIA driver is installed but its kernel module is not loaded.",
+                evidence=[f"modules loaded: {', '.join(d.modules_loaded) or 'none'}"],
+                hint="Reboot. If it still is not loaded, Secure Boot or a missing kernel build may be blocking it.")
+    elif d.state == "no_communication":
+        log.add("driver_no_communication", "error", "nvidia-smi could not talk to the NVIDIA driver.",
+                evidence=log.driver_evidence,
+                hint="Usually the kernel module did not load (Secure Boot, a kernel update without headers, or nouveau). Reboot, then check again.")
+    elif d.state == "mismatch":
+        log.add("driver_version_mismatch", "error", "The loaded NVIDIA kernel module and the driver's libraries have different versions.",
+                evidence=log.driver_evidence + ([f"kernel module {d.kernel_module_version}"] if d.kernel_module_version else []), hint=d.hint)
+    elif d.state == "nvml_failed":
+        log.add("nvml_init_failed", "error", "The NVIDIA management library (NVML) could not start.", evidence=log.driver_evidence,
+                hint="Reboot; if it persists, reinstall the driver.")
+    if d.nouveau_loaded:
+        sev = "error" if d.state in ("not_installed", "not_loaded", "no_communication") else "warning"
+        log.add("nouveau_loaded", sev, "The open-source nouveau driver is loaded; it blocks the NVIDIA driver.",
+                evidence=["nouveau in /proc/modules"], hint="Blacklist nouveau (the driver install step does this) and reboot.")
+    if d.state == "ok" and "nvidia" in d.modules_loaded and "nvidia_uvm" not in d.modules_loaded:
+        log.add("nvidia_uvm_not_loaded", "info", "The nvidia_uvm module is not loaded yet; CUDA loads it on first use.",
+                hint="If CUDA programs fail to start, run: sudo modprobe nvidia_uvm")
+    if d.secure_boot and d.state in ("not_installed", "not_loaded", "no_communication"):
+        log.add("secure_boot_enabled", "warning", "Secure Boot is on: the NVIDIA kernel module must be signed with an enrolled key.",
+                hint="The driver install will ask you to enrol a key (MOK) at the next boot.")
+    if d.kernel_headers_installed is False and d.state in ("not_installed", "not_loaded", "no_communication", "mismatch"):
+        log.add("kernel_headers_missing", "warning", f"Headers for the running kernel ({o.kernel}) are not installed.",
+                hint="Install them (e.g. linux-headers-$(uname -r)) so the driver module can be built.")
+    for g in f.gpus:
+        if g.compute_capability is None:
+            log.add("gpu_unknown_model", "info", f"The compute capability of {g.name or g.pci_id} is not known.",
+                    evidence=[g.pci_id or g.name], hint="Use --assume-gpu with its name or compute capability.")
+        if g.pcie_width_current and g.pcie_width_max and g.pcie_width_current < g.pcie_width_max:
+            log.add("gpu_pcie_width_reduced", "warning", f"{g.name} runs at PCIe x{g.pcie_width_current} but supports x{g.pcie_width_max}.",
+                    evidence=[g.bus_id or ""], hint="Check that the card sits in a full-width slot and is fully seated.")
+    if o.free_disk_mib is not None and o.free_disk_mib < LOW_DISK_MIB:
+        log.add("low_disk_space", "warning", f"Only {o.free_disk_mib // 1024} GiB free under /usr/local; CUDA needs about 10 GiB.",
+                hint="Free some space before installing the CUDA toolkit.")
+    if o.container:
+        log.add("container_detected", "info", f"Running inside a container ({o.container}); the driver belongs to the host.")
+    c = f.cuda
+    active_ver = next((t.version for t in c.toolkits if t.path == c.active_link), None)
+    if c.nvcc_version and active_ver and cuda_toolkit.major_minor(c.nvcc_version) != cuda_toolkit.major_minor(active_ver) \
+            and c.nvcc_path and not c.nvcc_path.startswith("/usr/local/cuda/"):
+        log.add("nvcc_path_mismatch", "warning", f"nvcc on PATH is CUDA {c.nvcc_version}, but /usr/local/cuda is {active_ver}.",
+                evidence=[c.nvcc_path], hint="Put /usr/local/cuda/bin first on PATH, or remove the other toolkit.")
+    if d.cuda_version:
+        newest = [t for t in c.toolkits if _vt(t.version) > _vt(d.cuda_version)]
+        for t in newest[-1:]:
+            log.add("toolkit_newer_than_driver", "warning", f"CUDA {t.version} is installed but the driver supports up to CUDA {d.cuda_version}.",
+                    evidence=[t.path], hint="Update the driver, or use a toolkit no newer than the driver supports.")
+    if len(c.toolkits) > 1:
+        log.add("cuda_multiple_toolkits", "info", f"{len(c.toolkits)} CUDA toolkits are installed.",
+                evidence=[f"{t.path} ({t.version})" for t in c.toolkits])
+    e = f.env
+    for entry in e.ld_conf:
+        if entry.status == "other_cuda":
+            log.add("ld_conf_stale_cuda", "warning", f"{entry.file} adds {entry.path}, a CUDA other than the active one.",
+                    evidence=[f"{entry.file}: {entry.path}", f"/usr/local/cuda -> {c.active_link}"],
+                    hint="Old CUDA libraries may load first and crash or slow programs silently; remove that file and run sudo ldconfig.")
+        elif entry.status == "missing":
+            log.add("ld_conf_missing_dir", "warning", f"{entry.file} adds {entry.path}, which does not exist.",
+                    evidence=[f"{entry.file}: {entry.path}"], hint="Remove that file and run sudo ldconfig.")
+    for var in ("PATH", "LD_LIBRARY_PATH"):
+        for p in (e.variables.get(var) or "").split(":"):
+            dd = envp.cuda_dir_of(p)
+            if dd and dd != "/usr/local/cuda" and c.active_link and dd != c.active_link and c.toolkits:
+                code = "env_path_other_cuda" if var == "PATH" else "ld_library_path_other_cuda"
+                log.add(code, "warning", f"{var} includes {p}, not the active CUDA ({c.active_link}).",
+                        evidence=[f"{var} contains {p}"], hint=f"Edit the line that sets {var} (see the CUDA lines in your shell start-up files).")
+    tp = f.python.torch if f.python else None
+    if tp is not None:
+        if tp.error and not tp.version:
+            log.add("torch_not_installed", "info", f"PyTorch is not installed in {f.python.path}.", evidence=[tp.error])
+        elif tp.version and tp.cuda is None and f.gpus:
+            log.add("torch_cpu_build", "warning", f"PyTorch {tp.version} in {f.python.path} is a CPU-only build.",
+                    hint="Install a CUDA build of PyTorch (the wizard's plan does this).")
+        elif tp.version and tp.available is False and f.gpus:
+            log.add("torch_cuda_unavailable", "error", f"PyTorch {tp.version} cannot use the GPU (torch.cuda.is_available() is False).",
+                    evidence=[tp.error or ""], hint="Usually the driver is too old for this PyTorch build, or not loaded.")
+        if tp.covers_all_gpus is False:
+            log.add("torch_arch_missing", "error", f"PyTorch {tp.version} has no kernels for this GPU's compute capability.",
+                    evidence=[f"arch list: {' '.join(tp.arch_list)}", "GPUs: " + ", ".join(f"{g.name} ({g.compute_capability})" for g in f.gpus)],
+                    hint="Install a PyTorch build whose CUDA version supports this GPU.")
+
+
+def _vt(v: Optional[str]) -> tuple[int, ...]:
+    return tuple(int(x) for x in re.findall(r"\d+", v or "")[:2]) or (0,)

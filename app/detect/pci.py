@@ -1,0 +1,123 @@
+"""PCI devices: /sys/bus/pci/devices/* (no tools needed) and `lspci -nn` (a user's paste)."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Optional
+
+SYSFS_PCI = "/sys/bus/pci/devices"
+LSPCI_ARGV = ["lspci", "-nn"]
+NVIDIA_VENDOR = "10de"
+ATTRS = ("vendor", "device", "subsystem_vendor", "subsystem_device", "class", "current_link_speed",
+         "current_link_width", "max_link_speed", "max_link_width")
+
+
+@dataclass(frozen=True)
+class PciDevice:
+    bus_id: str  # "0000:01:00.0"
+    vendor: str  # "10de"
+    device: str  # "2684"
+    class_code: str = ""  # "0300" (VGA), "0302" (3D controller)
+    subsystem_vendor: Optional[str] = None
+    subsystem_device: Optional[str] = None
+    description: str = ""  # lspci's text
+    driver: Optional[str] = None  # kernel driver bound (sysfs)
+    link_gen_current: Optional[int] = None
+    link_gen_max: Optional[int] = None
+    link_width_current: Optional[int] = None
+    link_width_max: Optional[int] = None
+
+    @property
+    def pci_id(self) -> str:
+        return f"{self.vendor}:{self.device}"
+
+    @property
+    def is_display(self) -> bool:
+        return self.class_code.startswith("03")
+
+
+_GT_TO_GEN = {"2.5": 1, "5.0": 2, "5": 2, "8.0": 3, "8": 3, "16.0": 4, "16": 4, "32.0": 5, "32": 5, "64.0": 6, "64": 6, "128.0": 7}
+
+
+def link_gen(speed: Optional[str]) -> Optional[int]:
+    """'32.0 GT/s PCIe' → 5; 'Unknown' → None."""
+    m = re.match(r"\s*([0-9.]+)\s*GT/s", speed or "")
+    return _GT_TO_GEN.get(m.group(1)) if m else None
+
+
+def _hex(v: Optional[str], width: int = 4) -> Optional[str]:
+    v = (v or "").strip().lower()
+    if v.startswith("0x"):
+        v = v[2:]
+    return v.zfill(width) if re.fullmatch(r"[0-9a-f]+", v or "-") else None
+
+
+def _int(v: Optional[str]) -> Optional[int]:
+    v = (v or "").strip()
+    return int(v) if v.isdigit() else None
+
+
+def parse_sysfs_device(bus_id: str, attrs: dict[str, Optional[str]], driver_link: Optional[str] = None) -> Optional[PciDevice]:
+    vendor, device = _hex(attrs.get("vendor")), _hex(attrs.get("device"))
+    if not vendor or not device:
+        return None
+    cls = _hex(attrs.get("class"), 6) or ""
+    return PciDevice(
+        bus_id=bus_id, vendor=vendor, device=device, class_code=cls[:4],
+        subsystem_vendor=_hex(attrs.get("subsystem_vendor")), subsystem_device=_hex(attrs.get("subsystem_device")),
+        driver=driver_link.rstrip("/").rsplit("/", 1)[-1] if driver_link else None,
+        link_gen_current=link_gen(attrs.get("current_link_speed")), link_gen_max=link_gen(attrs.get("max_link_speed")),
+        link_width_current=_int(attrs.get("current_link_width")), link_width_max=_int(attrs.get("max_link_width")),
+    )
+
+
+def read_sysfs_nvidia(system) -> Optional[list[PciDevice]]:
+    """NVIDIA display devices from sysfs; None when sysfs is not there (snapshot, Windows)."""
+    entries = system.list_dir(SYSFS_PCI)
+    if entries is None:
+        return None
+    out: list[PciDevice] = []
+    for bus in entries:
+        base = f"{SYSFS_PCI}/{bus}"
+        vendor = system.read_text(f"{base}/vendor")
+        if _hex(vendor) != NVIDIA_VENDOR:
+            continue
+        cls = system.read_text(f"{base}/class")
+        if not (_hex(cls, 6) or "").startswith("03"):
+            continue  # audio, USB-C controllers on the same card
+        attrs = {a: system.read_text(f"{base}/{a}") for a in ATTRS}
+        dev = parse_sysfs_device(bus, attrs, system.readlink(f"{base}/driver"))
+        if dev:
+            out.append(dev)
+    return out
+
+
+_LSPCI = re.compile(
+    r"^(?P<bus>(?:[0-9a-fA-F]{4,8}:)?[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7])\s+(?P<cls_name>[^\[]*?)\s*\[(?P<cls>[0-9a-fA-F]{4})\]:\s*"
+    r"(?P<desc>.*?)\s*\[(?P<ven>[0-9a-fA-F]{4}):(?P<dev>[0-9a-fA-F]{4})\](?:\s*\(rev (?P<rev>[0-9a-fA-F]+)\))?\s*$")
+
+
+def parse_lspci_nn(text: str) -> list[PciDevice]:
+    """Every device line of `lspci -nn`; lines that are not device lines are skipped."""
+    out: list[PciDevice] = []
+    for line in (text or "").splitlines():
+        m = _LSPCI.match(line.strip())
+        if not m:
+            continue
+        bus = m.group("bus")
+        if bus.count(":") == 1:
+            bus = "0000:" + bus
+        out.append(PciDevice(bus_id=bus.lower(), vendor=m.group("ven").lower(), device=m.group("dev").lower(),
+                             class_code=m.group("cls").lower(), description=m.group("desc").strip()))
+    return out
+
+
+def nvidia_display(devs: list[PciDevice]) -> list[PciDevice]:
+    return [d for d in devs if d.vendor == NVIDIA_VENDOR and d.is_display]
+
+
+def lspci_model_name(description: str) -> Optional[str]:
+    """'NVIDIA Corporation GA106 [GeForce RTX 3060 Lite Hash Rate]' → 'GeForce RTX 3060 Lite Hash Rate';
+    'NVIDIA Corporation Device 2c02' → None."""
+    m = re.search(r"\[([^\]]+)\]\s*$", description or "")
+    return m.group(1) if m else None

@@ -1,0 +1,132 @@
+"""Python interpreters and venvs, and the torch probe: the selected interpreter runs a short
+script in a subprocess (with a timeout) that prints one JSON line about its torch."""
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, Optional
+
+from app.facts import PythonEnv, TorchInfo
+
+TORCH_TIMEOUT_S = 90.0
+# Printed by the target interpreter; never imported here.
+TORCH_SCRIPT = (
+    "import json,sys\n"
+    "out={'python':sys.version.split()[0]}\n"
+    "try:\n"
+    " import torch\n"
+    "except Exception as e:\n"
+    " out['error']='torch not importable: %s: %s'%(type(e).__name__,e)\n"
+    " print(json.dumps(out));sys.exit(0)\n"
+    "out['version']=torch.__version__;out['cuda']=torch.version.cuda\n"
+    "try:\n"
+    " out['cudnn']=torch.backends.cudnn.version()\n"
+    "except Exception:\n"
+    " out['cudnn']=None\n"
+    "try:\n"
+    " out['available']=bool(torch.cuda.is_available());out['device_count']=torch.cuda.device_count()\n"
+    " out['arch_list']=list(torch.cuda.get_arch_list())\n"
+    " out['capabilities']=[list(torch.cuda.get_device_capability(i)) for i in range(out['device_count'])]\n"
+    "except Exception as e:\n"
+    " out['error']='%s: %s'%(type(e).__name__,e)\n"
+    "print(json.dumps(out))\n"
+)
+
+
+def torch_argv(python: str) -> list[str]:
+    return [python, "-c", TORCH_SCRIPT]
+
+
+def candidates(system) -> list[tuple[str, str]]:
+    """(path, kind) of interpreters worth offering: active venv/conda, python3 on PATH,
+    ~/.venv and the wizard's own venv."""
+    seen: list[tuple[str, str]] = []
+
+    def add(p: Optional[str], kind: str) -> None:
+        if p and p not in [s[0] for s in seen] and system.exists(p):
+            seen.append((p, kind))
+
+    venv = system.getenv("VIRTUAL_ENV")
+    if venv:
+        add(f"{venv}/bin/python", "venv")
+    conda = system.getenv("CONDA_PREFIX")
+    if conda:
+        add(f"{conda}/bin/python", "conda")
+    add(system.which("python3"), "system")
+    home = system.getenv("HOME")
+    if home:
+        for d in (".venv", "venv", ".local/share/gpu-wizard/venv"):
+            add(f"{home}/{d}/bin/python", "wizard" if "gpu-wizard" in d else "venv")
+    return seen
+
+
+def version_from_path(system, path: str) -> Optional[str]:
+    """'python3.12' in the path or in the link chain → '3.12' (no process needed)."""
+    cur = path
+    for _ in range(4):
+        m = re.search(r"python(\d\.\d+)$", cur)
+        if m:
+            return m.group(1)
+        t = system.readlink(cur)
+        if not t:
+            break
+        cur = t if t.startswith("/") else cur.rsplit("/", 1)[0] + "/" + t
+    return None
+
+
+def parse_python_version(text: str) -> Optional[str]:
+    m = re.search(r"Python\s+(\d+\.\d+(?:\.\d+)?)", text or "")
+    return m.group(1) if m else None
+
+
+def arch_covers(arch_list, cc: Optional[str]) -> Optional[bool]:
+    """Does a torch arch list ('sm_80', 'sm_90', 'compute_90', ...) run on compute capability cc?
+    SASS for X.y runs on X.z with z ≥ y; PTX (compute_XY) is JIT-compiled for any CC ≥ XY."""
+    if not cc or not arch_list:
+        return None
+    try:
+        maj, minor = (int(x) for x in cc.split("."))
+    except ValueError:
+        return None
+    for a in arch_list:
+        m = re.fullmatch(r"(sm|compute)_(\d+)(\d)[a-z]?", str(a))
+        if not m:
+            continue
+        am, an = int(m.group(2)), int(m.group(3))
+        if m.group(1) == "sm" and am == maj and an <= minor:
+            return True
+        if m.group(1) == "compute" and (am, an) <= (maj, minor):
+            return True
+    return False
+
+
+def parse_torch_probe(stdout: str, gpu_ccs: list[Optional[str]]) -> TorchInfo:
+    line = next((l for l in reversed((stdout or "").splitlines()) if l.strip().startswith("{")), "")
+    try:
+        data: dict[str, Any] = json.loads(line)
+    except ValueError:
+        return TorchInfo(error=f"the torch probe printed no result: {(stdout or '').strip()[:200]}")
+    if not isinstance(data, dict):
+        return TorchInfo(error="the torch probe printed an unexpected result")
+    cudnn = data.get("cudnn")
+    if isinstance(cudnn, int) and cudnn > 0:  # 91900 → 9.19.0, 8902 → 8.9.2
+        cudnn = f"{cudnn // 10000}.{cudnn // 100 % 100}.{cudnn % 100}" if cudnn >= 10000 else f"{cudnn // 1000}.{cudnn // 100 % 10}.{cudnn % 100}"
+    arch = tuple(a for a in data.get("arch_list") or () if isinstance(a, str))
+    ccs = [c for c in gpu_ccs if c]
+    caps = data.get("capabilities") or []
+    if not ccs and caps:
+        ccs = [f"{c[0]}.{c[1]}" for c in caps if isinstance(c, list) and len(c) == 2]
+    covers = None
+    if ccs and arch:
+        covers = all(arch_covers(arch, c) for c in ccs)
+    return TorchInfo(version=data.get("version"), cuda=data.get("cuda"), cudnn=cudnn if isinstance(cudnn, str) else None,
+                     available=data.get("available"), device_count=data.get("device_count"), arch_list=arch,
+                     covers_all_gpus=covers, error=data.get("error"))
+
+
+def python_envs(system, run_version) -> list[PythonEnv]:
+    out = []
+    for path, kind in candidates(system):
+        v = version_from_path(system, path) or run_version(path)
+        out.append(PythonEnv(path=path, version=v, kind=kind))
+    return out
