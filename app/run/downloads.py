@@ -1,0 +1,209 @@
+"""Downloads: resume through HTTP Range, progress, and a checksum check before anything uses the file.
+
+The file grows as `<name>.part`; only a complete file whose checksum matches is renamed to `<name>`.
+A mismatch deletes the partial file and raises, so nothing ever runs a corrupt or altered download.
+`file://` URLs work the same way (offline mirrors, tests).
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import shutil
+import time
+import urllib.parse
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Optional
+
+from .runner import CancelToken, Progress
+
+CHUNK = 1 << 20
+
+
+class DownloadError(Exception):
+    """A download that cannot be used; the message is one line for the user."""
+
+
+@dataclass(frozen=True)
+class DownloadResult:
+    path: str
+    sha256: str
+    size_bytes: int
+    resumed_from: int = 0
+    verified_by: str = ""  # "sha256", "sha256 (Packages)", "md5 (md5sum.txt)"
+
+
+def file_hashes(path: str | os.PathLike) -> tuple[str, str]:
+    sha, md5 = hashlib.sha256(), hashlib.md5()
+    with open(path, "rb") as fh:
+        while True:
+            b = fh.read(CHUNK)
+            if not b:
+                break
+            sha.update(b)
+            md5.update(b)
+    return sha.hexdigest(), md5.hexdigest()
+
+
+def parse_packages_checksum(index_text: str, file_name: str) -> Optional[str]:
+    """SHA256 of `file_name` from a Debian 'Packages' index (the stanza whose Filename ends with it)."""
+    for stanza in re.split(r"\n\s*\n", index_text):
+        fields: dict[str, str] = {}
+        for line in stanza.splitlines():
+            if ":" in line and not line.startswith(" "):
+                k, _, v = line.partition(":")
+                fields[k.strip()] = v.strip()
+        fn = fields.get("Filename", "")
+        if fn and (fn == file_name or fn.endswith("/" + file_name)) and fields.get("SHA256"):
+            return fields["SHA256"].lower()
+    return None
+
+
+def parse_sums(text: str, file_name: str) -> Optional[str]:
+    """'<hex>  <name>' lines (md5sum/sha256sum output, NVIDIA's md5sum.txt)."""
+    for line in text.splitlines():
+        parts = line.strip().split()
+        if len(parts) >= 2 and re.fullmatch(r"[0-9a-fA-F]{32}|[0-9a-fA-F]{64}", parts[0]):
+            name = parts[-1].lstrip("*")
+            if name == file_name or name.endswith("/" + file_name):
+                return parts[0].lower()
+    return None
+
+
+def _open(url: str, start: int, timeout: float, session=None):
+    """(stream of bytes, total size or None, whether the server honoured the resume offset)."""
+    parsed = urllib.parse.urlparse(url)
+    if parsed.scheme == "file":
+        path = urllib.parse.unquote(parsed.path)
+        try:
+            fh = open(path, "rb")
+        except OSError as e:
+            raise DownloadError(f"cannot read {url}: {e.strerror}") from None
+        total = os.fstat(fh.fileno()).st_size
+        fh.seek(min(start, total))
+
+        def gen():
+            with fh:
+                while True:
+                    b = fh.read(CHUNK)
+                    if not b:
+                        return
+                    yield b
+        return gen(), total, True, None
+    if parsed.scheme not in ("http", "https"):
+        raise DownloadError(f"unsupported address {url!r}: only https, http and file are allowed")
+    import requests
+
+    s = session or requests
+    headers = {"Range": f"bytes={start}-"} if start else {}
+    try:
+        r = s.get(url, headers=headers, stream=True, timeout=timeout)
+    except requests.RequestException as e:
+        raise DownloadError(f"cannot reach {parsed.netloc}: {type(e).__name__}") from None
+    if r.status_code == 416 and start:
+        r.close()
+        return iter(()), start, True, None
+    if r.status_code not in (200, 206):
+        r.close()
+        raise DownloadError(f"the server answered {r.status_code} for {url}")
+    resumed = r.status_code == 206
+    length = r.headers.get("Content-Length")
+    total = None
+    if r.status_code == 206:
+        m = re.search(r"/(\d+)$", r.headers.get("Content-Range", ""))
+        total = int(m.group(1)) if m else (start + int(length) if length else None)
+    elif length and length.isdigit():
+        total = int(length)
+    return r.iter_content(CHUNK), total, resumed, r
+
+
+def fetch_text(url: str, timeout: float = 60.0, limit: int = 64 << 20) -> str:
+    stream, _, _, resp = _open(url, 0, timeout)
+    data = bytearray()
+    try:
+        for b in stream:
+            data += b
+            if len(data) > limit:
+                raise DownloadError(f"{url} is larger than expected")
+    finally:
+        if resp is not None:
+            resp.close()
+    return data.decode("utf-8", errors="replace")
+
+
+def published_checksum(checksum_url: str, file_name: str) -> str:
+    text = fetch_text(checksum_url)
+    value = parse_packages_checksum(text, file_name) or parse_sums(text, file_name)
+    if not value:
+        raise DownloadError(f"{checksum_url} publishes no checksum for {file_name}")
+    return value
+
+
+def download(url: str, dest: str | os.PathLike, *, sha256: Optional[str] = None, checksum_url: Optional[str] = None,
+             on_progress: Optional[Callable[[Progress], None]] = None, cancel: Optional[CancelToken] = None,
+             timeout_s: float = 60.0, require_checksum: bool = True, min_free_mib: Optional[int] = None) -> DownloadResult:
+    """Fetch `url` to `dest`, resuming `dest.part`; verify before the file gets its final name."""
+    dest = Path(dest)
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    name = os.path.basename(urllib.parse.urlparse(url).path) or dest.name
+    want_md5 = None
+    verified_by = "sha256"
+    if not sha256 and checksum_url:
+        value = published_checksum(checksum_url, name)
+        if len(value) == 32:
+            want_md5, verified_by = value, f"md5 ({os.path.basename(checksum_url)})"
+        else:
+            sha256, verified_by = value, f"sha256 ({os.path.basename(checksum_url)})"
+    if not sha256 and not want_md5 and require_checksum:
+        raise DownloadError(f"no published checksum for {name}: refusing to use it")
+    sha256 = sha256.lower() if sha256 else None
+    if dest.exists():  # a finished earlier download: verify it again before use
+        got_sha, got_md5 = file_hashes(dest)
+        if (sha256 and got_sha == sha256) or (want_md5 and got_md5 == want_md5):
+            return DownloadResult(str(dest), got_sha, dest.stat().st_size, verified_by=verified_by)
+        dest.unlink()
+    part = dest.with_name(dest.name + ".part")
+    start = part.stat().st_size if part.exists() else 0
+    if min_free_mib:
+        free = shutil.disk_usage(dest.parent).free // (1 << 20)
+        if free < min_free_mib:
+            raise DownloadError(f"not enough free disk space in {dest.parent}: {free} MiB free, {min_free_mib} MiB needed")
+    stream, total, resumed, resp = _open(url, start, timeout_s)
+    if start and not resumed:
+        start = 0  # the server ignored Range: start over
+    got = start
+    last = 0.0
+    try:
+        with open(part, "ab" if start else "wb") as fh:
+            for chunk in stream:
+                if cancel is not None and cancel.cancelled:
+                    raise DownloadError("download cancelled; it resumes where it stopped")
+                fh.write(chunk)
+                got += len(chunk)
+                now = time.monotonic()
+                if on_progress is not None and now - last > 0.2:
+                    last = now
+                    frac = got / total if total else None
+                    on_progress(Progress(frac, f"{name}: {got >> 20} of {total >> 20 if total else '?'} MiB"))
+    except OSError as e:
+        raise DownloadError(f"download of {name} broke off at {got} bytes ({e.__class__.__name__}); run again to resume") from None
+    except Exception as e:
+        if isinstance(e, DownloadError):
+            raise
+        raise DownloadError(f"download of {name} broke off at {got} bytes ({e.__class__.__name__}); run again to resume") from None
+    finally:
+        if resp is not None:
+            resp.close()
+    if total is not None and got < total:
+        raise DownloadError(f"download of {name} is incomplete ({got} of {total} bytes); run again to resume")
+    got_sha, got_md5 = file_hashes(part)
+    if (sha256 and got_sha != sha256) or (want_md5 and got_md5 != want_md5):
+        part.unlink()
+        exp = sha256 or want_md5
+        raise DownloadError(f"checksum mismatch for {name} (expected {exp[:16]}…, got {(got_sha if sha256 else got_md5)[:16]}…): "
+                            "the file is corrupt or was altered, so it was deleted and nothing ran it")
+    os.replace(part, dest)
+    if on_progress is not None:
+        on_progress(Progress(1.0, f"{name}: verified ({verified_by})"))
+    return DownloadResult(str(dest), got_sha, got, resumed_from=start, verified_by=verified_by)

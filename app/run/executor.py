@@ -1,0 +1,271 @@
+"""Run a Plan: skip steps already done, stream every line, stop at the first failure with the state
+saved, resume later, and pause for a reboot when a step needs one (resuming at verification).
+
+Events (plain frozen dataclasses, each with a `type` string) go to one listener callable. It is
+called from worker threads, but never concurrently (the executor serialises delivery), so the
+GUI can forward each event into a Qt signal and the CLI can print it directly:
+
+    StepStarted(step_id, index, total, title, needs_root)
+    LineEvent(step_id, stream, text, final)          final=False: replaces the previous line
+    ProgressEvent(step_id, fraction, overall, message)
+    StepFinished(step_id, status, message, details, duration_s)   status: ok|skipped|error|cancelled
+    PlanFinished(status, message, failed_step, session_dir)       status: ok|error|cancelled|reboot_required
+"""
+from __future__ import annotations
+
+import os
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Optional, Union
+
+from app.plan.model import Plan, Step, is_done
+
+from .downloads import DownloadError, download
+from .edits import EditError, apply_edit, restore
+from .privileged import PolicyError
+from .runner import CancelToken, CommandOutcome, Line, Progress, run_command
+from .session import Session
+
+
+@dataclass(frozen=True)
+class StepStarted:
+    step_id: str
+    index: int
+    total: int
+    title: str
+    needs_root: bool = False
+    type: str = field(default="step_started", init=False)
+
+
+@dataclass(frozen=True)
+class LineEvent:
+    step_id: str
+    stream: str
+    text: str
+    final: bool = True
+    type: str = field(default="line", init=False)
+
+
+@dataclass(frozen=True)
+class ProgressEvent:
+    step_id: str
+    fraction: Optional[float]  # within the step, None when unknown
+    overall: float  # 0..1 over the whole plan, by step weight
+    message: str = ""
+    type: str = field(default="progress", init=False)
+
+
+@dataclass(frozen=True)
+class StepFinished:
+    step_id: str
+    status: str  # ok, skipped, error, cancelled
+    message: str = ""
+    details: str = ""
+    duration_s: float = 0.0
+    type: str = field(default="step_finished", init=False)
+
+
+@dataclass(frozen=True)
+class PlanFinished:
+    status: str  # ok, error, cancelled, reboot_required
+    message: str = ""
+    failed_step: Optional[str] = None
+    session_dir: str = ""
+    type: str = field(default="plan_finished", init=False)
+
+
+Event = Union[StepStarted, LineEvent, ProgressEvent, StepFinished, PlanFinished]
+Listener = Callable[[Event], None]
+
+
+class StepFailed(Exception):
+    def __init__(self, message: str, details: str = "", cancelled: bool = False):
+        super().__init__(message)
+        self.details = details
+        self.cancelled = cancelled
+
+
+def boot_id() -> Optional[str]:
+    try:
+        with open("/proc/sys/kernel/random/boot_id") as fh:
+            return fh.read().strip()
+    except OSError:
+        return None
+
+
+class Executor:
+    def __init__(self, plan: Plan, session: Session, *, system=None, privilege=None,
+                 listener: Optional[Listener] = None, cancel: Optional[CancelToken] = None,
+                 edit_root: str = "/", facts_json: Optional[dict] = None, boot_id_fn=boot_id):
+        from app.system import LiveSystem
+
+        self.plan = plan
+        self.session = session
+        self.system = system or LiveSystem()
+        self._privilege = privilege
+        self.listener = listener
+        self.cancel_token = cancel or CancelToken()
+        self.edit_root = edit_root
+        self.boot_id_fn = boot_id_fn
+        self._emit_lock = threading.Lock()
+        self._done_weight = 0
+        session.write_json("plan.json", plan.to_json())
+        if facts_json is not None:
+            session.write_json("facts.json", facts_json)
+        self.state = session.load_state()
+
+    # -- public ---------------------------------------------------------------------------
+    def cancel(self) -> None:
+        """Thread-safe: kills the running command's process group and stops the plan."""
+        self.cancel_token.cancel()
+
+    @property
+    def privilege(self):
+        if self._privilege is None:
+            from .privilege import choose_privilege
+
+            self._privilege = choose_privilege()
+        return self._privilege
+
+    def run(self) -> PlanFinished:
+        steps = self.plan.steps
+        total_w = max(1, self.plan.total_weight)
+        self.state["status"] = "running"
+        self.session.save_state(self.state)
+        try:
+            for i, step in enumerate(steps):
+                if self.cancel_token.cancelled:
+                    return self._finish("cancelled", "Cancelled before " + step.title, step.id)
+                if step.kind == "verify" and self.state.get("reboot_pending"):
+                    if self.boot_id_fn() == self.state.get("boot_id"):
+                        return self._finish("reboot_required",
+                                            "Restart the computer, then run the wizard again: it resumes at verification.",
+                                            None)
+                    self.state["reboot_pending"] = False
+                self._emit(StepStarted(step.id, i, len(steps), step.title, step.needs_root))
+                prev = self.state["steps"].get(step.id, {}).get("status")
+                if (prev == "ok" and step.kind != "verify") or is_done(step, self.system):
+                    self._record(step.id, "skipped" if prev != "ok" else "ok", "already done")
+                    self._done_weight += max(1, step.weight)
+                    self._emit(StepFinished(step.id, "skipped", "already done"))
+                    continue
+                t0 = time.monotonic()
+                try:
+                    self._run_step(step, total_w)
+                except StepFailed as e:
+                    status = "cancelled" if e.cancelled or self.cancel_token.cancelled else "error"
+                    self._record(step.id, status, str(e))
+                    self._emit(StepFinished(step.id, status, str(e), e.details, time.monotonic() - t0))
+                    msg = f"{step.title}: {e}"
+                    return self._finish(status, msg, step.id)
+                self._record(step.id, "ok", "")
+                if step.reboot_required:
+                    self.state["reboot_pending"] = True
+                    self.state["boot_id"] = self.boot_id_fn()
+                self._done_weight += max(1, step.weight)
+                self._emit(ProgressEvent(step.id, 1.0, self._done_weight / total_w, ""))
+                self._emit(StepFinished(step.id, "ok", "done", "", time.monotonic() - t0))
+            if self.state.get("reboot_pending") and self.boot_id_fn() == self.state.get("boot_id"):
+                return self._finish("reboot_required", "Restart the computer to finish; then run the wizard again to verify.", None)
+            return self._finish("ok", "All steps finished.", None)
+        finally:
+            self.session.flush()
+
+    # -- internals ------------------------------------------------------------------------
+    def _emit(self, ev: Event) -> None:
+        if self.listener is None:
+            return
+        with self._emit_lock:
+            self.listener(ev)
+
+    def _record(self, step_id: str, status: str, message: str) -> None:
+        self.state["steps"][step_id] = {"status": status, "message": message,
+                                        "at": time.strftime("%Y-%m-%dT%H:%M:%S")}
+        self.session.save_state(self.state)
+
+    def _finish(self, status: str, message: str, failed: Optional[str]) -> PlanFinished:
+        self.state["status"] = status
+        self.state["failed_step"] = failed
+        self.session.save_state(self.state)
+        self.session.flush()
+        ev = PlanFinished(status, message, failed, str(self.session.dir))
+        self._emit(ev)
+        return ev
+
+    def _run_step(self, step: Step, total_w: int) -> None:
+        base = self._done_weight / total_w
+        share = max(1, step.weight) / total_w
+
+        def on_line(ln: Line) -> None:
+            if ln.final:
+                self.session.write_output(step.id, ln.stream, ln.text)
+            self._emit(LineEvent(step.id, ln.stream, ln.text, ln.final))
+
+        def on_progress(p: Progress) -> None:
+            overall = base + share * (p.fraction if p.fraction is not None else 0.0)
+            self._emit(ProgressEvent(step.id, p.fraction, min(1.0, overall), p.message))
+
+        files: dict[str, dict[str, str]] = {}
+        for d in step.downloads:
+            if d.min_free_mib and step.kind == "run_runfile":
+                free = self.system.disk_free_mib("/usr/local")
+                if free is not None and free < d.min_free_mib // 2:
+                    raise StepFailed(f"not enough free disk space in /usr/local: {free} MiB free, about "
+                                     f"{d.min_free_mib // 2} MiB needed")
+            on_line(Line("stdout", f"Downloading {d.url}"))
+            t0 = time.monotonic()
+            try:
+                r = download(d.url, self.session.downloads / d.name, sha256=d.sha256, checksum_url=d.checksum_url,
+                             on_progress=on_progress, cancel=self.cancel_token, min_free_mib=d.min_free_mib)
+            except DownloadError as e:
+                self.session.log_command(step.id, ["download", d.url], 1, time.monotonic() - t0, str(e))
+                raise StepFailed(str(e), cancelled=self.cancel_token.cancelled) from None
+            self.session.log_command(step.id, ["download", d.url], 0, time.monotonic() - t0,
+                                     f"sha256 {r.sha256}, verified by {r.verified_by}")
+            on_line(Line("stdout", f"Verified {d.name} ({r.verified_by})"))
+            files[f"@download:{d.name}"] = {"path": r.path, "sha256": r.sha256}
+        for e in step.edits:
+            try:
+                if self.edit_root not in ("", "/") or not e.needs_root:
+                    rec = apply_edit(e, self.session.backups, self.edit_root)
+                else:
+                    rec = self.privilege.edit(step.kind, e, self.session.name)
+            except (OSError, EditError, PolicyError) as ex:
+                raise StepFailed(f"could not {e.describe()}: {ex}") from None
+            on_line(Line("stdout", e.describe() + (f" (backup: {rec.backup})" if rec.backup else " (new file)")))
+            self.session.log_command(step.id, ["edit", e.mode, e.path], 0, 0.0, f"backup {rec.backup}")
+        env = dict(step.env)
+        for argv in step.commands:
+            if self.cancel_token.cancelled:
+                raise StepFailed("cancelled", cancelled=True)
+            out = self._run_argv(step, list(argv), env, files, on_line, on_progress)
+            self.session.log_command(step.id, out.argv, out.rc, out.duration_s,
+                                     "timed out" if out.timed_out else ("cancelled" if out.cancelled else ""))
+            if not out.ok:
+                raise StepFailed(out.message, out.details, cancelled=out.cancelled)
+
+    def _run_argv(self, step: Step, argv: list[str], env: dict[str, str], files, on_line, on_progress) -> CommandOutcome:
+        if step.needs_root:
+            try:
+                return self.privilege.run(step.kind, argv, env, step.timeout_s, files, on_line, on_progress,
+                                          self.cancel_token)
+            except PolicyError as e:
+                raise StepFailed(f"refused by the privileged helper: {e}") from None
+            except Exception as e:  # PrivilegeError and friends: one clear line
+                raise StepFailed(str(e)) from None
+        mapping = {k: v["path"] for k, v in files.items()}
+        real = [mapping.get(a, a) for a in argv]
+        return run_command(real, on_line=on_line, on_progress=on_progress, env=env, cwd=step.cwd,
+                           timeout_s=step.timeout_s, cancel=self.cancel_token)
+
+
+def undo_edits(session: Session, privilege=None, edit_root: str = "/") -> list[str]:
+    """Put back every file the session edited (user files here, root files through the helper)."""
+    done = restore(session.backups, edit_root)
+    if privilege is not None:
+        try:
+            done += privilege.restore(session.name)
+        except PolicyError:
+            pass
+    return done

@@ -1,0 +1,217 @@
+"""Client side of privilege: pick how root steps run and talk to the helper.
+
+`choose_privilege()` → `DirectPrivilege` when already root; else a `HelperPrivilege` that starts
+the helper once, lazily on the first root request (so a plan without root steps never asks for a
+password): pkexec with our polkit action on a desktop session, `sudo -A` with SUDO_ASKPASS (the
+GUI passes its dialog program) where there is no polkit agent (WSL, SSH), plain sudo on a terminal.
+"""
+from __future__ import annotations
+
+import json
+import os
+import queue
+import shutil
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import Callable, Optional, Sequence
+
+from app.plan.model import Edit
+
+from .edits import EditRecord
+from .privileged import INSTALLED_HELPER, ROOT_BACKUPS, PolicyError, RootExecutor
+from .runner import CancelToken, CommandOutcome, Line, Progress
+
+HELPER_SCRIPT = Path(__file__).resolve().parents[2] / "installers" / "helper" / "gpu-wizard-helper"
+
+
+class PrivilegeError(Exception):
+    """Root rights could not be had (password dialog dismissed, no sudo...)."""
+
+
+class DirectPrivilege:
+    """Already root: the same checks, in this process."""
+
+    how = "already root"
+
+    def __init__(self, backups_root: str = ROOT_BACKUPS):
+        self.ex = RootExecutor(backups_root)
+
+    def run(self, kind: str, argv: Sequence[str], env: dict[str, str], timeout_s: Optional[float],
+            files: dict[str, dict[str, str]], on_line: Callable[[Line], None], on_progress: Callable[[Progress], None],
+            cancel: CancelToken) -> CommandOutcome:
+        return self.ex.run(kind, argv, env, timeout_s, files, on_line, on_progress, cancel)
+
+    def edit(self, kind: str, edit: Edit, session: str) -> EditRecord:
+        return self.ex.edit(kind, edit, session)
+
+    def restore(self, session: str, paths: Optional[list[str]] = None) -> list[str]:
+        return self.ex.restore(session, paths)
+
+    def close(self) -> None:
+        pass
+
+
+class HelperPrivilege:
+    """One helper process per run, JSON lines over its stdin/stdout."""
+
+    def __init__(self, launcher: Sequence[str], env: Optional[dict[str, str]] = None, how: str = "helper"):
+        self.launcher = list(launcher)
+        self.env = env
+        self.how = how
+        self.proc: Optional[subprocess.Popen] = None
+        self._lock = threading.Lock()
+        self._next = 0
+        self._waiters: dict[int, queue.Queue] = {}
+        self._handlers: dict[int, tuple[Callable, Callable]] = {}
+        self._ready = threading.Event()
+        self._reader: Optional[threading.Thread] = None
+        self._stderr: list[str] = []
+
+    def _start(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            return
+        try:
+            self.proc = subprocess.Popen(self.launcher, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                         env=self.env, text=True, bufsize=1, start_new_session=True)
+        except OSError as e:
+            raise PrivilegeError(f"cannot start the privileged helper ({self.how}): {e.strerror}") from None
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+        threading.Thread(target=self._read_err, daemon=True).start()
+        while not self._ready.wait(0.2):
+            if self.proc.poll() is not None:
+                self._reader.join(timeout=2)
+                if self._ready.is_set():
+                    break
+                err = " ".join(self._stderr[-3:]).strip()
+                raise PrivilegeError("administrator rights were not granted" + (f": {err}" if err else ""))
+
+    def _read_err(self) -> None:
+        assert self.proc and self.proc.stderr
+        for line in self.proc.stderr:
+            self._stderr.append(line.strip())
+            del self._stderr[:-20]
+
+    def _read(self) -> None:
+        assert self.proc and self.proc.stdout
+        for raw in self.proc.stdout:
+            try:
+                msg = json.loads(raw)
+            except json.JSONDecodeError:
+                continue
+            ev = msg.get("event")
+            if ev == "ready":
+                self._ready.set()
+                continue
+            rid = msg.get("id")
+            if ev == "line" and rid in self._handlers:
+                self._handlers[rid][0](Line(msg.get("stream", "stdout"), msg.get("text", ""), bool(msg.get("final", True))))
+            elif ev == "progress" and rid in self._handlers:
+                self._handlers[rid][1](Progress(msg.get("fraction"), msg.get("message", "")))
+            elif rid in self._waiters:
+                self._waiters[rid].put(msg)
+        for q in list(self._waiters.values()):  # helper gone: wake everyone
+            q.put({"event": "refused", "message": "the privileged helper stopped"})
+
+    def _send(self, obj: dict) -> None:
+        assert self.proc and self.proc.stdin
+        with self._lock:
+            try:
+                self.proc.stdin.write(json.dumps(obj) + "\n")
+                self.proc.stdin.flush()
+            except (BrokenPipeError, OSError):
+                raise PrivilegeError("the privileged helper stopped") from None
+
+    def _request(self, obj: dict, on_line=None, on_progress=None, cancel: Optional[CancelToken] = None) -> dict:
+        self._start()
+        with self._lock:
+            self._next += 1
+            rid = self._next
+        q: queue.Queue = queue.Queue()
+        self._waiters[rid] = q
+        if on_line or on_progress:
+            self._handlers[rid] = (on_line or (lambda _l: None), on_progress or (lambda _p: None))
+        try:
+            self._send({**obj, "id": rid})
+            sent_cancel = False
+            while True:
+                try:
+                    return q.get(timeout=0.1)
+                except queue.Empty:
+                    if cancel is not None and cancel.cancelled and not sent_cancel:
+                        self._send({"op": "cancel", "id": rid})
+                        sent_cancel = True
+        finally:
+            self._waiters.pop(rid, None)
+            self._handlers.pop(rid, None)
+
+    def run(self, kind, argv, env, timeout_s, files, on_line, on_progress, cancel) -> CommandOutcome:
+        msg = self._request({"op": "run", "kind": kind, "argv": list(argv), "env": env, "timeout_s": timeout_s,
+                             "files": files}, on_line, on_progress, cancel)
+        if msg.get("event") == "refused":
+            raise PolicyError(msg.get("message", "refused"))
+        return CommandOutcome(argv=msg.get("argv") or list(argv), rc=msg.get("rc"), duration_s=msg.get("duration_s") or 0.0,
+                              timed_out=bool(msg.get("timed_out")), cancelled=bool(msg.get("cancelled")),
+                              tail=list(msg.get("tail") or []), error=msg.get("error"))
+
+    def edit(self, kind: str, edit: Edit, session: str) -> EditRecord:
+        msg = self._request({"op": "edit", "kind": kind, "edit": edit.to_json(), "session": session})
+        if msg.get("event") != "edited":
+            raise PolicyError(msg.get("message", "refused"))
+        r = msg["record"]
+        return EditRecord(r["path"], r["existed"], r["backup"])
+
+    def restore(self, session: str, paths: Optional[list[str]] = None) -> list[str]:
+        msg = self._request({"op": "restore", "session": session, "paths": paths})
+        if msg.get("event") != "restored":
+            raise PolicyError(msg.get("message", "refused"))
+        return list(msg.get("paths") or [])
+
+    def close(self) -> None:
+        if self.proc is None:
+            return
+        try:
+            self._send({"op": "quit"})
+            self.proc.stdin.close()  # type: ignore[union-attr]
+        except (PrivilegeError, OSError):
+            pass
+        try:
+            self.proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+        self.proc = None
+
+
+def helper_program() -> str:
+    return INSTALLED_HELPER if os.path.exists(INSTALLED_HELPER) else str(HELPER_SCRIPT)
+
+
+def _is_wsl() -> bool:
+    try:
+        return "microsoft" in Path("/proc/version").read_text().lower()
+    except OSError:
+        return False
+
+
+def polkit_usable(env=os.environ) -> bool:
+    """pkexec needs an authentication agent: a local graphical session, not WSL or SSH."""
+    return (shutil.which("pkexec") is not None and bool(env.get("DISPLAY") or env.get("WAYLAND_DISPLAY"))
+            and not env.get("SSH_CONNECTION") and not _is_wsl())
+
+
+def choose_privilege(askpass: Optional[str] = None, prefer: Optional[str] = None, backups_root: str = ROOT_BACKUPS):
+    """DirectPrivilege when root; else HelperPrivilege via pkexec or sudo (askpass for a GUI)."""
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        return DirectPrivilege(backups_root)
+    prog = helper_program()
+    if prefer in (None, "pkexec") and polkit_usable() and prog == INSTALLED_HELPER:
+        return HelperPrivilege(["pkexec", prog], how="pkexec")
+    if shutil.which("sudo") is None:
+        raise PrivilegeError("this plan needs administrator rights, but neither pkexec nor sudo is available")
+    env = dict(os.environ)
+    if askpass:
+        env["SUDO_ASKPASS"] = askpass
+        return HelperPrivilege(["sudo", "-A", "--", sys.executable, prog], env=env, how="sudo (askpass)")
+    return HelperPrivilege(["sudo", "--", sys.executable, prog], env=env, how="sudo")

@@ -1,0 +1,324 @@
+"""Privileged steps: one helper process, started once per run, speaking JSON lines.
+
+The wizard (GUI or CLI) never runs as root. Steps that need root go as data to a helper started
+with pkexec (our polkit action, on a desktop), with sudo and an askpass program (WSL, SSH: no
+polkit agent), or run in-process when the wizard already is root. The helper accepts only the
+step kinds the wizard knows (app.plan.model.STEP_KINDS) and checks every argv and every edited
+path against that kind's allow-list below; downloaded files are copied into a root-owned folder
+and their sha256 checked again before a root command may use them. No password passes through
+the wizard: pkexec and sudo ask for it themselves.
+
+Protocol (one JSON object per line):
+  wizard → helper  {"id": 1, "op": "run", "kind": "install_toolkit", "argv": [...], "env": {...},
+                    "timeout_s": 600, "files": {"@download:x.deb": {"path": "...", "sha256": "..."}}}
+                   {"id": 2, "op": "edit", "kind": "write_env", "edit": {Edit}, "session": "<name>"}
+                   {"id": 3, "op": "restore", "session": "<name>", "paths": [...] | null}
+                   {"id": 1, "op": "cancel"}   {"op": "quit"}
+  helper → wizard  {"event": "ready", "uid": 0}
+                   {"id": 1, "event": "line", "stream": "stdout", "text": "...", "final": true}
+                   {"id": 1, "event": "progress", "fraction": 0.4, "message": "..."}
+                   {"id": 1, "event": "done", "rc": 0, "timed_out": false, "cancelled": false, "error": null, "tail": [...]}
+                   {"id": 2, "event": "edited", "record": {...}}   {"id": n, "event": "refused", "message": "..."}
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+from pathlib import Path
+from typing import Any, Callable, Optional, Sequence
+
+from app.plan.model import STEP_KINDS, Edit
+
+from .edits import EditRecord, apply_edit, restore
+from .runner import CancelToken, CommandOutcome, Line, Progress, run_command
+
+ROOT_BACKUPS = "/var/lib/gpu-wizard/backups"
+INSTALLED_HELPER = "/usr/lib/gpu-wizard/gpu-wizard-helper"
+POLKIT_ACTION = "org.gpuwizard.helper"
+
+
+class PolicyError(Exception):
+    """A request the helper refuses (one line)."""
+
+
+# --- allow-lists -------------------------------------------------------------------------
+
+_NVIDIA_PKG = re.compile(
+    r"^(cuda[a-z0-9.+-]*|nvidia-[a-z0-9.+:-]+|libnvidia-[a-z0-9.+-]+|libcudnn[a-z0-9.+-]*|cudnn[a-z0-9.+-]*"
+    r"|libcu[a-z]+[a-z0-9.+-]*|libnpp[a-z0-9.+-]*|libnvjpeg[a-z0-9.+-]*|libnvjitlink[a-z0-9.+-]*|libnvrtc[a-z0-9.+-]*"
+    r"|nsight-[a-z0-9.+-]+|linux-headers-[a-z0-9.+-]+|kernel-devel(-[a-z0-9._+-]+)?|kernel-headers(-[a-z0-9._+-]+)?|dkms)$")
+_CUDA_DIR = re.compile(r"^/(usr/local|opt)/cuda-\d+(\.\d+){0,2}$")
+_APT_OPTS = {"-y", "-q", "-qq", "--no-install-recommends", "--allow-downgrades"}
+_URL = re.compile(r"^(https|http|file)://[A-Za-z0-9._~:/?#@!$&'()*+,;=%-]+$")
+_STREAM = re.compile(r"^nvidia-driver:[a-z0-9.-]+$")
+
+EDIT_PATHS: dict[str, tuple[re.Pattern, ...]] = {
+    "set_repo_mirror": (re.compile(r"^/etc/apt/sources\.list\.d/cuda-[a-z0-9.-]+\.list$"),),
+    "add_repo": (re.compile(r"^/etc/yum\.repos\.d/cuda-[a-z0-9.-]+\.repo$"),),
+    "blacklist_nouveau": (re.compile(r"^/etc/modprobe\.d/blacklist-nouveau\.conf$"),),
+    "write_env": (re.compile(r"^/etc/profile\.d/cuda\.sh$"), re.compile(r"^/etc/ld\.so\.conf\.d/000-gpu-wizard-cuda\.conf$")),
+    "cleanup_cuda": (re.compile(r"^/etc/ld\.so\.conf\.d/[A-Za-z0-9._-]+\.conf$"), re.compile(r"^/etc/environment$"),
+                     re.compile(r"^/etc/profile\.d/[A-Za-z0-9._-]+\.sh$"), re.compile(r"^/etc/(bash\.bashrc|profile)$"),
+                     re.compile(r"^/root/\.(bashrc|profile|bash_profile|zshrc)$")),
+    "wsl_fix": (re.compile(r"^/etc/ld\.so\.conf\.d/[A-Za-z0-9._-]+\.conf$"), re.compile(r"^/etc/wsl\.conf$")),
+}
+# cleanup only removes lines or whole CUDA files, it never writes new content
+_EDIT_MODES = {"cleanup_cuda": {"remove_lines", "delete"}}
+_ENV_ALLOWED = {"DEBIAN_FRONTEND", "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "http_proxy", "https_proxy", "no_proxy"}
+
+
+def _pkgs(args: Sequence[str]) -> bool:
+    return bool(args) and all(_NVIDIA_PKG.match(a) for a in args)
+
+
+def _apt(argv: Sequence[str], subcommands: set[str]) -> bool:
+    rest = [a for a in argv[1:] if a not in _APT_OPTS]
+    if not rest or rest[0] not in subcommands:
+        return False
+    if rest[0] == "update":
+        return len(rest) == 1
+    return _pkgs(rest[1:])
+
+
+def _dnf(argv: Sequence[str], allowed: set[str]) -> bool:
+    rest = [a for a in argv[1:] if a != "-y"]
+    if not rest:
+        return False
+    if rest[0] == "makecache":
+        return "makecache" in allowed and len(rest) == 1
+    if rest[:2] == ["module", "install"]:
+        return "module" in allowed and len(rest) == 3 and bool(_STREAM.match(rest[2]))
+    if rest[0] == "config-manager":
+        return ("config-manager" in allowed and len(rest) == 3 and rest[1] == "--add-repo"
+                and bool(_URL.match(rest[2])) and rest[2].endswith(".repo"))
+    return rest[0] in allowed and _pkgs(rest[1:])
+
+
+def _download_arg(a: str, files: set[str]) -> bool:
+    return a in files
+
+
+def argv_allowed(kind: str, argv: Sequence[str], files: frozenset[str] = frozenset()) -> bool:
+    """The allow-list: may a root step of `kind` run `argv`? `files` are the verified downloads."""
+    if not argv:
+        return False
+    prog = argv[0]
+    n = len(argv)
+    if prog == "ldconfig":
+        return n == 1 and kind in ("write_env", "cleanup_cuda", "wsl_fix")
+    if kind == "update_index":
+        return (prog == "apt-get" and _apt(argv, {"update"})) or (prog == "dnf" and _dnf(argv, {"makecache"}))
+    if kind in ("install_driver", "install_toolkit", "install_cudnn"):
+        return (prog == "apt-get" and _apt(argv, {"install"})) or \
+               (prog == "dnf" and _dnf(argv, {"install"} | ({"module"} if kind == "install_driver" else set())))
+    if kind == "add_repo":
+        if prog == "dpkg":
+            return n == 3 and argv[1] == "-i" and _download_arg(argv[2], files) and argv[2].endswith(".deb")
+        return prog == "dnf" and _dnf(argv, {"config-manager"})
+    if kind == "blacklist_nouveau":
+        return tuple(argv) in (("update-initramfs", "-u"), ("dracut", "-f"))
+    if kind == "run_runfile":
+        return (prog == "sh" and n == 5 and _download_arg(argv[1], files) and argv[2:4] == ["--silent", "--toolkit"]
+                and bool(re.fullmatch(r"--toolkitpath=/usr/local/cuda-\d+\.\d+", argv[4])))
+    if kind == "cleanup_cuda":
+        if prog == "apt-get":
+            return _apt(argv, {"purge", "remove"})
+        if prog == "dnf":
+            return _dnf(argv, {"remove"})
+        if prog == "rm":
+            if list(argv[1:4]) == ["-rf", "--one-file-system", "--"] and n == 5:
+                return bool(_CUDA_DIR.match(argv[4]))
+            return list(argv) == ["rm", "-f", "--", "/usr/local/cuda"]
+        return False
+    return False
+
+
+def check_run(kind: str, argv: Sequence[str], env: dict[str, str], files: frozenset[str] = frozenset()) -> None:
+    if kind not in STEP_KINDS:
+        raise PolicyError(f"unknown step kind {kind!r}")
+    if not argv_allowed(kind, argv, files):
+        raise PolicyError(f"a {kind} step may not run: {' '.join(argv)[:200]}")
+    bad = set(env) - _ENV_ALLOWED
+    if bad:
+        raise PolicyError(f"environment variable(s) not allowed: {', '.join(sorted(bad))}")
+
+
+def check_edit(kind: str, edit: Edit) -> None:
+    if kind not in STEP_KINDS:
+        raise PolicyError(f"unknown step kind {kind!r}")
+    if os.path.normpath(edit.path) != edit.path or not os.path.isabs(edit.path):
+        raise PolicyError(f"not a clean absolute path: {edit.path!r}")
+    pats = EDIT_PATHS.get(kind, ())
+    if not any(p.match(edit.path) for p in pats):
+        raise PolicyError(f"a {kind} step may not edit {edit.path}")
+    modes = _EDIT_MODES.get(kind)
+    if modes and edit.mode not in modes:
+        raise PolicyError(f"a {kind} step may only remove lines from or delete {edit.path}")
+    if not edit.backup:
+        raise PolicyError("every edit is backed up")
+
+
+# --- root-side execution (shared by the helper process and the in-process root backend) -----
+
+def _sha256(path: str) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for b in iter(lambda: fh.read(1 << 20), b""):
+            h.update(b)
+    return h.hexdigest()
+
+
+def prepare_files(files: dict[str, dict[str, str]], workdir: str) -> dict[str, str]:
+    """Copy each download into a root-owned folder and check its sha256 there (after the copy, so
+    the file a root command runs is exactly the one checked). Returns placeholder → safe path."""
+    out = {}
+    for placeholder, spec in files.items():
+        src, want = spec.get("path") or "", (spec.get("sha256") or "").lower()
+        if not placeholder.startswith("@download:") or not re.fullmatch(r"[0-9a-f]{64}", want):
+            raise PolicyError(f"download {placeholder} has no sha256; refusing to use it as root")
+        name = os.path.basename(src)
+        dst = os.path.join(workdir, name)
+        try:
+            shutil.copyfile(src, dst)
+        except OSError as e:
+            raise PolicyError(f"cannot read the download {src}: {e.strerror}") from None
+        got = _sha256(dst)
+        if got != want:
+            os.unlink(dst)
+            raise PolicyError(f"checksum mismatch for {name}: the file changed after it was verified; refusing")
+        os.chmod(dst, 0o600)
+        out[placeholder] = dst
+    return out
+
+
+class RootExecutor:
+    """Runs checked requests as the current (root) user."""
+
+    def __init__(self, backups_root: str = ROOT_BACKUPS):
+        self.backups_root = backups_root
+
+    def run(self, kind: str, argv: Sequence[str], env: dict[str, str], timeout_s: Optional[float],
+            files: dict[str, dict[str, str]], on_line: Callable[[Line], None], on_progress: Callable[[Progress], None],
+            cancel: CancelToken) -> CommandOutcome:
+        check_run(kind, argv, env, frozenset(files))
+        workdir = tempfile.mkdtemp(prefix="gpu-wizard-root-")
+        os.chmod(workdir, 0o700)
+        try:
+            mapping = prepare_files(files, workdir)
+            real = [mapping.get(a, a) for a in argv]
+            return run_command(real, on_line=on_line, on_progress=on_progress, env=env, timeout_s=timeout_s, cancel=cancel)
+        finally:
+            shutil.rmtree(workdir, ignore_errors=True)
+
+    def _bdir(self, session: str) -> str:
+        if not re.fullmatch(r"[A-Za-z0-9._-]+", session or "") or session in (".", ".."):
+            raise PolicyError(f"bad session name {session!r}")
+        return os.path.join(self.backups_root, session)
+
+    def edit(self, kind: str, edit: Edit, session: str) -> EditRecord:
+        check_edit(kind, edit)
+        bdir = self._bdir(session)
+        os.makedirs(bdir, mode=0o700, exist_ok=True)
+        return apply_edit(edit, bdir)
+
+    def restore(self, session: str, paths: Optional[list[str]]) -> list[str]:
+        return restore(self._bdir(session), paths=set(paths) if paths else None)
+
+
+# --- the helper process (root side) ----------------------------------------------------------
+
+def serve(stdin=None, stdout=None, executor: Optional[RootExecutor] = None) -> int:
+    stdin = stdin or sys.stdin
+    stdout = stdout or sys.stdout
+    ex = executor or RootExecutor()
+    out_lock = threading.Lock()
+    cancels: dict[Any, CancelToken] = {}
+    workers: list[threading.Thread] = []
+
+    def send(obj: dict) -> None:
+        with out_lock:
+            stdout.write(json.dumps(obj) + "\n")
+            stdout.flush()
+
+    def do_run(req: dict, token: CancelToken) -> None:
+        rid = req.get("id")
+        try:
+            r = ex.run(str(req.get("kind")), [str(a) for a in req.get("argv") or []], dict(req.get("env") or {}),
+                       req.get("timeout_s"), dict(req.get("files") or {}),
+                       lambda ln: send({"id": rid, "event": "line", "stream": ln.stream, "text": ln.text, "final": ln.final}),
+                       lambda p: send({"id": rid, "event": "progress", "fraction": p.fraction, "message": p.message}),
+                       token)
+            send({"id": rid, "event": "done", "rc": r.rc, "timed_out": r.timed_out, "cancelled": r.cancelled,
+                  "error": r.error, "tail": r.tail[-20:], "argv": r.argv, "duration_s": r.duration_s})
+        except PolicyError as e:
+            send({"id": rid, "event": "refused", "message": str(e)})
+        except Exception as e:  # never leave the wizard waiting
+            send({"id": rid, "event": "refused", "message": f"helper error: {type(e).__name__}: {e}"})
+        finally:
+            cancels.pop(rid, None)
+
+    send({"event": "ready", "uid": os.geteuid() if hasattr(os, "geteuid") else None, "kinds": sorted(STEP_KINDS)})
+    for raw in stdin:
+        raw = raw.strip()
+        if not raw:
+            continue
+        try:
+            req = json.loads(raw)
+            op = req.get("op")
+        except (json.JSONDecodeError, AttributeError):
+            send({"event": "refused", "message": "not a JSON request"})
+            continue
+        rid = req.get("id")
+        if op == "quit":
+            break
+        if op == "cancel":
+            tok = cancels.get(rid)
+            if tok:
+                tok.cancel()
+            continue
+        if op == "run":
+            tok = CancelToken()
+            cancels[rid] = tok
+            t = threading.Thread(target=do_run, args=(req, tok), daemon=True)
+            workers.append(t)
+            t.start()
+            continue
+        try:
+            if op == "edit":
+                rec = ex.edit(str(req.get("kind")), Edit.from_json(req.get("edit")), str(req.get("session")))
+                send({"id": rid, "event": "edited", "record": rec.to_json()})
+            elif op == "restore":
+                done = ex.restore(str(req.get("session")), req.get("paths"))
+                send({"id": rid, "event": "restored", "paths": done})
+            elif op == "ping":
+                send({"id": rid, "event": "pong"})
+            else:
+                send({"id": rid, "event": "refused", "message": f"unknown request {op!r}"})
+        except PolicyError as e:
+            send({"id": rid, "event": "refused", "message": str(e)})
+        except Exception as e:
+            send({"id": rid, "event": "refused", "message": f"helper error: {type(e).__name__}: {e}"})
+    for tok in list(cancels.values()):
+        tok.cancel()
+    for t in workers:
+        t.join(timeout=10)
+    return 0
+
+
+def main() -> int:
+    if hasattr(os, "geteuid") and os.geteuid() != 0 and not os.environ.get("GPU_WIZARD_HELPER_UNPRIVILEGED_TEST"):
+        sys.stderr.write("gpu-wizard-helper: must run as root (through pkexec or sudo)\n")
+        return 2
+    os.umask(0o022)
+    return serve()
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

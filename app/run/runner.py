@@ -1,0 +1,301 @@
+"""The one runner: argv lists only (never a shell), LC_ALL=C, stdout and stderr streamed line by
+line to a callback, carriage-return progress folded into one updating line, progress parsed from
+apt's status fd, pip and percentages, a timeout, and cancel that kills the whole process group.
+
+Callbacks are called from reader threads, but never two at once (one lock serialises them), so a
+listener needs no locking of its own. Memory stays flat: only the last lines are kept (for the
+error details), everything else goes to the callback.
+"""
+from __future__ import annotations
+
+import codecs
+import os
+import re
+import signal
+import subprocess
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Callable, Optional, Sequence
+
+TAIL_LINES = 60
+_READ = 65536
+
+
+@dataclass(frozen=True)
+class Line:
+    stream: str  # "stdout", "stderr", or "status" (apt's status fd)
+    text: str
+    final: bool = True  # False: a carriage-return progress update that replaces the line on screen
+
+
+@dataclass(frozen=True)
+class Progress:
+    fraction: Optional[float]  # 0..1 within this command; None: unknown, only a message
+    message: str = ""
+
+
+@dataclass
+class CommandOutcome:
+    argv: list[str]
+    rc: Optional[int]
+    duration_s: float = 0.0
+    timed_out: bool = False
+    cancelled: bool = False
+    tail: list[str] = field(default_factory=list)
+    error: Optional[str] = None  # could not start
+
+    @property
+    def ok(self) -> bool:
+        return self.rc == 0 and not self.timed_out and not self.cancelled and self.error is None
+
+    @property
+    def message(self) -> str:
+        prog = os.path.basename(self.argv[0]) if self.argv else "command"
+        if self.error:
+            return f"{prog} could not start: {self.error}"
+        if self.cancelled:
+            return f"{prog} was cancelled"
+        if self.timed_out:
+            return f"{prog} did not finish in time and was stopped"
+        if self.rc == 0:
+            return f"{prog} finished"
+        if self.rc is not None and self.rc < 0:
+            return f"{prog} was killed by signal {-self.rc}"
+        return f"{prog} failed with exit code {self.rc}"
+
+    @property
+    def details(self) -> str:
+        return "\n".join(self.tail)
+
+
+class CancelToken:
+    """Shared between the executor, the runner and the GUI's Cancel button. Thread-safe."""
+
+    def __init__(self) -> None:
+        self._event = threading.Event()
+
+    def cancel(self) -> None:
+        self._event.set()
+
+    @property
+    def cancelled(self) -> bool:
+        return self._event.is_set()
+
+    def wait(self, timeout: float) -> bool:
+        return self._event.wait(timeout)
+
+
+# --- progress parsers ------------------------------------------------------------------
+
+_APT_STATUS = re.compile(r"^(pmstatus|dlstatus):[^:]*:([0-9.]+):(.*)$")
+_PERCENT = re.compile(r"(?<![\d.])(\d{1,3}(?:\.\d+)?)\s?%")
+_PIP_STAGES = (("Collecting ", 0.1), ("Downloading ", 0.3), ("Installing collected packages", 0.8),
+               ("Successfully installed", 1.0))
+
+
+def parse_apt_status(text: str) -> Optional[Progress]:
+    """apt's APT::Status-Fd lines: 'pmstatus:cuda-nvcc-12-8:42.8571:Unpacking cuda-nvcc-12-8 (amd64)'.
+    Downloads (dlstatus) count as the first 30%, installing as the rest."""
+    m = _APT_STATUS.match(text.strip())
+    if not m:
+        return None
+    pct = min(100.0, max(0.0, float(m.group(2)))) / 100.0
+    kind = m.group(1)
+    frac = 0.3 * pct if kind == "dlstatus" else 0.3 + 0.7 * pct
+    return Progress(frac, m.group(3).strip())
+
+
+def parse_pip_line(text: str) -> Optional[Progress]:
+    t = text.strip()
+    for prefix, frac in _PIP_STAGES:
+        if t.startswith(prefix):
+            return Progress(frac if prefix != "Collecting " and prefix != "Downloading " else None, t[:120])
+    return None
+
+
+def parse_percent(text: str) -> Optional[Progress]:
+    m = _PERCENT.search(text)
+    if not m:
+        return None
+    v = float(m.group(1))
+    return Progress(v / 100.0, text.strip()[:120]) if 0 <= v <= 100 else None
+
+
+def _is_apt(argv: Sequence[str]) -> bool:
+    return os.path.basename(argv[0]) in ("apt-get", "apt") and len(argv) > 1
+
+
+def _is_pip(argv: Sequence[str]) -> bool:
+    return "pip" in argv[:4] or (len(argv) > 2 and argv[1:3] == ["-m", "pip"])
+
+
+# --- the runner ----------------------------------------------------------------------
+
+def run_command(argv: Sequence[str], *, on_line: Optional[Callable[[Line], None]] = None,
+                on_progress: Optional[Callable[[Progress], None]] = None,
+                env: Optional[dict[str, str]] = None, cwd: Optional[str] = None,
+                timeout_s: Optional[float] = None, cancel: Optional[CancelToken] = None,
+                apt_status: bool = True, kill_grace_s: float = 3.0,
+                on_start: Optional[Callable[[subprocess.Popen], None]] = None) -> CommandOutcome:
+    """Run one argv to the end (or timeout, or cancel). Never raises for a failing command."""
+    argv = [str(a) for a in argv]
+    if not argv or not argv[0]:
+        raise ValueError("empty argv")
+    full_env = dict(os.environ)
+    full_env.update(env or {})
+    full_env["LC_ALL"] = "C"
+    full_env["LANG"] = "C"
+    full_env.setdefault("PYTHONUNBUFFERED", "1")
+    status_r = status_w = None
+    run_argv = list(argv)
+    if apt_status and _is_apt(argv):
+        status_r, status_w = os.pipe()
+        run_argv = [argv[0], "-o", f"APT::Status-Fd={status_w}", *argv[1:]]
+    lock = threading.Lock()
+    tail: deque[str] = deque(maxlen=TAIL_LINES)
+    pip = _is_pip(argv)
+    start = time.monotonic()
+
+    def emit(line: Line) -> None:
+        with lock:
+            if line.final and line.stream != "status":
+                tail.append(line.text)
+            prog: Optional[Progress] = None
+            if line.stream == "status":
+                prog = parse_apt_status(line.text)
+            elif pip and line.final:
+                prog = parse_pip_line(line.text)
+            elif not line.final:
+                prog = parse_percent(line.text)
+            if line.stream != "status" and on_line is not None:
+                on_line(line)
+            if prog is not None and on_progress is not None:
+                on_progress(prog)
+
+    try:
+        proc = subprocess.Popen(run_argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                env=full_env, cwd=cwd, start_new_session=True,
+                                pass_fds=(status_w,) if status_w is not None else ())
+    except OSError as e:
+        for fd in (status_r, status_w):
+            if fd is not None:
+                os.close(fd)
+        return CommandOutcome(argv=run_argv, rc=None, error=e.strerror or str(e), duration_s=time.monotonic() - start)
+    if status_w is not None:
+        os.close(status_w)
+    if on_start is not None:
+        on_start(proc)
+    readers = [threading.Thread(target=_pump, args=(proc.stdout.fileno(), "stdout", emit), daemon=True),
+               threading.Thread(target=_pump, args=(proc.stderr.fileno(), "stderr", emit), daemon=True)]
+    if status_r is not None:
+        readers.append(threading.Thread(target=_pump, args=(status_r, "status", emit), daemon=True))
+    for t in readers:
+        t.start()
+    timed_out = cancelled = False
+    deadline = None if not timeout_s else start + timeout_s
+    while True:
+        try:
+            proc.wait(timeout=0.05)
+            break
+        except subprocess.TimeoutExpired:
+            pass
+        if cancel is not None and cancel.cancelled:
+            cancelled = True
+        elif deadline is not None and time.monotonic() > deadline:
+            timed_out = True
+        if cancelled or timed_out:
+            kill_group(proc, kill_grace_s)
+            break
+    for t in readers:
+        t.join(timeout=5)
+    # once the main process is gone, a child still holding the pipes is killed too
+    if any(t.is_alive() for t in readers):
+        kill_group(proc, 0)
+        for t in readers:
+            t.join(timeout=2)
+    for f in (proc.stdout, proc.stderr):
+        try:
+            f.close()
+        except OSError:
+            pass
+    if status_r is not None:
+        try:
+            os.close(status_r)
+        except OSError:
+            pass
+    if timed_out:
+        emit(Line("stderr", f"[stopped after {timeout_s:g} s: the time limit for this step]"))
+    return CommandOutcome(argv=run_argv, rc=proc.returncode, duration_s=time.monotonic() - start,
+                          timed_out=timed_out, cancelled=cancelled, tail=list(tail))
+
+
+def kill_group(proc: subprocess.Popen, grace_s: float = 3.0) -> None:
+    """SIGTERM the whole process group, then SIGKILL whatever is left after `grace_s`."""
+    pgid = proc.pid
+    for sig, wait in ((signal.SIGTERM, grace_s), (signal.SIGKILL, 2.0)):
+        try:
+            os.killpg(pgid, sig)
+        except (ProcessLookupError, PermissionError):
+            break
+        end = time.monotonic() + wait
+        while time.monotonic() < end:
+            if proc.poll() is not None and not _group_alive(pgid):
+                return
+            time.sleep(0.02)
+    try:
+        proc.wait(timeout=2)
+    except subprocess.TimeoutExpired:
+        pass
+
+
+def _group_alive(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+        return True
+    except (ProcessLookupError, PermissionError):
+        return False
+
+
+def _pump(fd: int, stream: str, emit: Callable[[Line], None]) -> None:
+    """Read raw bytes, split on \\n and \\r, decode UTF-8 leniently, emit Lines."""
+    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+    buf = ""
+    while True:
+        try:
+            chunk = os.read(fd, _READ)
+        except OSError:
+            break
+        if not chunk:
+            break
+        buf += decoder.decode(chunk)
+        buf = _split(buf, stream, emit)
+    buf += decoder.decode(b"", final=True)
+    if buf:
+        emit(Line(stream, buf.rstrip("\r"), True))
+
+
+def _split(buf: str, stream: str, emit: Callable[[Line], None]) -> str:
+    start = 0
+    n = len(buf)
+    while start < n:
+        nl = buf.find("\n", start)
+        cr = buf.find("\r", start)
+        if nl < 0 and cr < 0:
+            break
+        if cr >= 0 and (nl < 0 or cr < nl):
+            if cr + 1 < n and buf[cr + 1] == "\n":  # CRLF: a normal line end
+                emit(Line(stream, buf[start:cr], True))
+                start = cr + 2
+                continue
+            if cr + 1 >= n:  # lone \r at the end of the chunk: wait to see whether \n follows
+                break
+            seg = buf[start:cr]
+            if seg:
+                emit(Line(stream, seg, False))
+            start = cr + 1
+            continue
+        emit(Line(stream, buf[start:nl], True))
+        start = nl + 1
+    return buf[start:]
