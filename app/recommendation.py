@@ -29,6 +29,11 @@ class TorchChoice(Model):
     driver_compat: Optional[Literal["full", "minor"]] = None  # how the driver runs this runtime
     arch_list: tuple[str, ...] = ()  # the variant's architectures on this OS
     reason: str = ""
+    torchvision: Optional[str] = None  # "0.24.1"
+    torchaudio: Optional[str] = None  # None from torch 2.12 on (no more torchaudio releases)
+    python: Optional[str] = None  # the Python "X.Y" this was solved for (None: unknown)
+    platform: Optional[str] = None  # "linux" | "windows": which wheels (WSL2 uses Linux wheels)
+    default_index: Optional[str] = None  # what plain `pip install torch` gives on this OS for this release
 
 
 @dataclass(frozen=True)
@@ -40,6 +45,8 @@ class DriverChoice(Model):
     package: Optional[str] = None  # "nvidia-driver-580-open"
     flavour: Optional[Literal["open", "proprietary"]] = None
     reason: str = ""
+    max_branch: Optional[str] = None  # the last branch that supports every GPU ("470" for Kepler), None: no cap
+    compat: Optional[Literal["full", "minor"]] = None  # how the (kept or target) driver runs the chosen wheel
 
 
 @dataclass(frozen=True)
@@ -53,6 +60,8 @@ class ToolkitChoice(Model):
     runfile_url: Optional[str] = None
     runfile_sha256: Optional[str] = None
     reason: str = ""
+    max_version: Optional[str] = None  # newest CUDA the driver runs (the toolkit never goes past it)
+    package_manager: Optional[str] = None  # "apt" | "dnf" | None (runfile / Windows installer)
 
 
 @dataclass(frozen=True)
@@ -69,6 +78,9 @@ class Alternative(Model):
     index: str
     reason: str
     rank: int = 0
+    index_url: Optional[str] = None
+    driver_compat: Optional[Literal["full", "minor"]] = None
+    needs_driver: Optional[str] = None  # least driver this alternative needs
 
 
 @dataclass(frozen=True)
@@ -81,3 +93,5 @@ class Recommendation(Model):
     alternatives: tuple[Alternative, ...] = ()
     refused: tuple[str, ...] = ()  # user choices refused, each with its reason
     db_version: Optional[str] = None  # which compat data bundle decided
+    platform: Optional[str] = None  # "linux" | "windows" | "wsl"
+    summary: str = ""  # one plain sentence

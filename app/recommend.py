@@ -1,0 +1,743 @@
+"""recommend(Facts, CompatDB, Choices) -> Recommendation: the joint solve over driver ×
+compute capability × OS × PyTorch × Python.
+
+Pure and fast: no I/O (the CompatDB is already loaded), no clock. The rules, in order:
+
+1. The GPUs fix the driver range: the newest branch that still supports every GPU (Kepler
+   ends at R470; Maxwell, Pascal and Volta at R580), the oldest that knows the newest GPU,
+   and the kernel-module flavour (open modules need Turing or newer; Blackwell needs them).
+2. A PyTorch release + CUDA variant is usable when it ships kernels for every GPU on this OS
+   (SASS of the same major and a lower-or-equal minor, or PTX the driver can JIT), supports
+   the target Python, and the driver runs its CUDA runtime, with full compatibility or with
+   minor-version compatibility (same CUDA major, driver above that major's floor).
+3. The newest usable release wins; within it, full compatibility before minor, then the
+   build plain `pip install torch` gives, then stable before experimental, then newer CUDA.
+4. A working driver is kept when it runs the newest usable release. Otherwise, on native
+   Linux the wizard upgrades it (or installs one) to the newest recommended branch the GPUs
+   allow; on Windows the user updates it; under WSL2 the driver lives on the Windows host.
+5. The toolkit is optional (the wheel brings its CUDA runtime); when wanted it matches the
+   wheel's CUDA where it can and is never newer than the driver supports.
+
+Every choice carries a reason; problems are warnings with stable codes.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Optional
+
+from app.choices import Choices
+from app.compat.db import PYTORCH_INDEX, CompatDB, TorchRelease, TorchVariant, cc_key, major_minor, vkey
+from app.facts import Facts, Gpu
+from app.recommendation import (
+    Alternative,
+    CudnnChoice,
+    DriverChoice,
+    Recommendation,
+    RecWarning,
+    ToolkitChoice,
+    TorchChoice,
+)
+
+NVIDIA_REPOS_BASE = "https://developer.download.nvidia.com/compute/cuda/repos"
+RUNFILE_BASE = "https://developer.download.nvidia.com/compute/cuda"
+_NEWEST_IN_BRANCH = ("999", "99", "99")  # stands for "the newest release of a branch" when the wizard installs it
+
+
+@dataclass(frozen=True)
+class Candidate:
+    release: TorchRelease
+    variant: Optional[TorchVariant]  # None: the CPU build
+    compat: Optional[str]  # "full" | "minor" | None (CPU)
+    coverage: tuple[str, ...] = ()  # "sass"/"ptx" per GPU
+
+    @property
+    def index(self) -> str:
+        return self.variant.variant if self.variant else "cpu"
+
+    def key(self) -> tuple:
+        rel = self.release
+        is_default = self.index == rel.default_for(self.variant.os if self.variant else "linux")
+        return (
+            vkey(rel.version),
+            self.compat == "full",
+            "ptx" not in self.coverage,
+            is_default,
+            bool(self.variant and self.variant.status == "stable"),
+            vkey(self.variant.cuda_runtime) if self.variant else (),
+        )
+
+
+class _Ctx:
+    """Everything the solve needs, read once from Facts and Choices."""
+
+    def __init__(self, facts: Facts, db: CompatDB, choices: Choices):
+        self.facts, self.db, self.choices = facts, db, choices
+        o = facts.os
+        self.platform = "windows" if o.platform == "windows" else ("wsl" if o.wsl == 2 else "linux")
+        self.wheel_os = "windows" if self.platform == "windows" else "linux"
+        py = choices.python_version or (facts.python.version if facts.python else None)
+        self.python = major_minor(py) if py else None
+        self.warnings: list[RecWarning] = []
+        self.refused: list[str] = []
+
+    def warn(self, code: str, message: str, severity: str = "warning") -> None:
+        if not any(w.code == code for w in self.warnings):
+            self.warnings.append(RecWarning(code=code, message=message, severity=severity))  # type: ignore[arg-type]
+
+
+# ------------------------------------------------------------------ helpers
+
+
+def _gpu_cc(g: Gpu) -> Optional[str]:
+    if g.compute_capability:
+        return g.compute_capability
+    try:  # the detection engineer's name table, when it knows the GPU
+        from app.compat.gpus import cc_from_name
+
+        return cc_from_name(g.name) if g.name else None
+    except Exception:  # noqa: BLE001 - a missing or broken name table must not break the solve
+        return None
+
+
+def _sm(cc: str) -> str:
+    return "sm_" + cc.replace(".", "")
+
+
+def _gpu_label(g: Gpu, cc: Optional[str]) -> str:
+    name = g.name or f"GPU {g.index}"
+    return f"{name} ({_sm(cc)})" if cc else name
+
+
+def windows_driver_to_nvidia(version: Optional[str]) -> Optional[str]:
+    """Windows' driver version '32.0.15.6094' -> NVIDIA's '560.94' (last five digits)."""
+    if not version:
+        return None
+    parts = version.split(".")
+    if len(parts) != 4 or not all(p.isdigit() for p in parts):
+        return None
+    digits = (parts[2] + parts[3].zfill(4))[-5:]
+    return f"{digits[:3]}.{digits[3:]}"
+
+
+def _index_url(choices: Choices, index: str) -> str:
+    base = (choices.mirrors.pytorch_index_url or PYTORCH_INDEX).rstrip("/")
+    return f"{base}/{index}"
+
+
+def _commands(choices: Choices, packages: tuple[str, ...], index_url: str, platform: str) -> tuple[str, str]:
+    m = choices.mirrors
+    py = "python" if platform == "windows" else "python3"
+    pip = [py, "-m", "pip", "install", *packages, "--index-url", index_url]
+    uv = ["uv", "pip", "install", *packages, "--index-url", index_url]
+    if m.pypi_index_url:
+        pip += ["--extra-index-url", m.pypi_index_url]
+        uv += ["--extra-index-url", m.pypi_index_url]
+    if m.https_proxy:
+        pip += ["--proxy", m.https_proxy]
+    if m.ca_bundle:
+        pip += ["--cert", m.ca_bundle]
+    env = []
+    if m.https_proxy:
+        env.append(f"HTTPS_PROXY={m.https_proxy}")
+    if m.ca_bundle:
+        env.append(f"SSL_CERT_FILE={m.ca_bundle}")
+    uv_cmd = " ".join(_quote(a) for a in uv)
+    if env and platform != "windows":
+        uv_cmd = " ".join(env) + " " + uv_cmd
+    return " ".join(_quote(a) for a in pip), uv_cmd
+
+
+def _quote(arg: str) -> str:
+    """Display quoting (the plan runs argv lists; this string is for reading and copying)."""
+    if arg and all(c.isalnum() or c in "-_./:=+@%,~" for c in arg):
+        return arg
+    return "'" + arg.replace("'", "'\"'\"'") + "'"
+
+
+# ------------------------------------------------------------------ the solve
+
+
+def _coverage(variant: TorchVariant, ccs: list[str]) -> Optional[tuple[str, ...]]:
+    out = []
+    for cc in ccs:
+        how = variant.covers(cc)
+        if how is None:
+            return None
+        out.append(how)
+    return tuple(out)
+
+
+def _candidates(cx: _Ctx, driver: Optional[str], ccs: list[str], releases: Iterable[TorchRelease],
+                variant_filter: Optional[str] = None) -> list[Candidate]:
+    """Every (release, variant) that covers all GPUs, supports the Python and runs on `driver`."""
+    db, plat = cx.db, cx.platform
+    out = []
+    for rel in releases:
+        if not rel.supports_python(cx.python):
+            continue
+        for v in db.variants(rel.release, cx.wheel_os):
+            if variant_filter and v.variant != variant_filter:
+                continue
+            cov = _coverage(v, ccs)
+            if cov is None:
+                continue
+            compat = db.driver_compat(driver, v.cuda_runtime, plat)
+            if compat is None:
+                continue
+            if "ptx" in cov and compat != "full":
+                continue  # an older driver cannot JIT PTX from a newer toolchain
+            out.append(Candidate(rel, v, compat, cov))
+    out.sort(key=Candidate.key, reverse=True)
+    return out
+
+
+def _best(cands: list[Candidate]) -> Optional[Candidate]:
+    return cands[0] if cands else None
+
+
+def _driver_range(cx: _Ctx, ccs: list[str]):
+    """(max_branch, min_branch, flavour, conflict message) the GPUs allow."""
+    db = cx.db
+    infos = [db.cc_info(c) for c in ccs]
+    caps = [i.last_driver_branch for i in infos if i and i.last_driver_branch]
+    mins = [i.min_driver_branch for i in infos if i and i.min_driver_branch]
+    max_branch = min(caps, key=vkey) if caps else None
+    min_branch = max(mins, key=vkey) if mins else None
+    kinds = {i.kernel_module for i in infos if i}
+    conflict = None
+    if "proprietary_only" in kinds and "open_required" in kinds:
+        conflict = "these GPUs need different kernel modules (open required by one, impossible on another)"
+        flavour = None
+    elif "proprietary_only" in kinds:
+        flavour = "proprietary"
+    elif kinds:
+        flavour = "open"
+    else:
+        flavour = None
+    if max_branch and min_branch and vkey(min_branch) > vkey(max_branch):
+        conflict = f"no driver branch supports all these GPUs (one needs R{min_branch} or newer, another ends at R{max_branch})"
+    return max_branch, min_branch, flavour, conflict
+
+
+def _target_branch(cx: _Ctx, max_branch: Optional[str], min_branch: Optional[str]) -> Optional[str]:
+    def ok(b: str) -> bool:
+        return (max_branch is None or vkey(b) <= vkey(max_branch)) and (min_branch is None or vkey(b) >= vkey(min_branch))
+
+    rec = [b.branch for b in cx.db.recommended_branches() if ok(b.branch)]
+    if rec:
+        return max(rec, key=vkey)
+    any_ok = [b.branch for b in cx.db.driver_branches if ok(b.branch)]
+    return max(any_ok, key=vkey) if any_ok else None
+
+
+def _branch_driver(branch: Optional[str]) -> Optional[str]:
+    return f"{branch}." + ".".join(_NEWEST_IN_BRANCH[1:]) if branch else None
+
+
+def recommend(facts: Facts, db: CompatDB, choices: Choices = Choices()) -> Recommendation:
+    cx = _Ctx(facts, db, choices)
+    plat = cx.platform
+    o = facts.os
+
+    if o.platform == "other":
+        cx.warn("platform_unsupported", "This operating system has no NVIDIA CUDA wheels; only the CPU build of PyTorch can be installed.")
+    if o.wsl == 1:
+        cx.warn("wsl1_no_gpu", "WSL 1 cannot use the GPU. Convert this distribution to WSL 2: wsl --set-version <distro> 2", "error")
+    if o.arch and o.arch.lower() not in ("x86_64", "amd64"):
+        cx.warn("arch_not_x86_64", f"The wheel tables describe x86_64; this machine is {o.arch}. Check the PyTorch index for {o.arch} builds.")
+
+    if cx.python is None:
+        cx.warn("python_unknown", "No target Python was found; the newest PyTorch is assumed. Use --python-version X.Y to solve for yours.", "info")
+    elif choices.python_version and facts.python and facts.python.version and major_minor(facts.python.version) != cx.python:
+        pass  # the user asked for another Python; the plan makes that venv
+
+    # ---- GPUs
+    gpus = list(facts.gpus) if o.platform != "other" and o.wsl != 1 else []
+    ccs: list[str] = []
+    labels: list[str] = []
+    unknown = []
+    for g in gpus:
+        cc = _gpu_cc(g)
+        info = db.cc_info(cc) if cc else None
+        if cc and info and info.tegra:
+            cx.warn("tegra_unsupported", f"{_gpu_label(g, cc)} is a Jetson/Tegra GPU: use NVIDIA JetPack's PyTorch builds, not these wheels.", "error")
+            continue
+        if not cc:
+            unknown.append(g.name or f"GPU {g.index}")
+            continue
+        ccs.append(cc)
+        labels.append(_gpu_label(g, cc))
+    if unknown:
+        cx.warn("gpu_unknown", f"Could not tell the compute capability of {', '.join(unknown)}; kernels cannot be checked for it. "
+                "Use --assume-gpu with a name or a compute capability such as 8.9.")
+    distinct_ccs = sorted(set(ccs), key=cc_key)
+    releases = list(db.torch_releases)
+
+    # ---- Choices: torch version / variant
+    want_release = None
+    if choices.torch_version:
+        want_release = db.torch_release(choices.torch_version)
+        if want_release is None:
+            cx.refused.append(f"PyTorch {choices.torch_version}: not a known release (known: "
+                              f"{', '.join(r.version for r in releases[:6])}, ...).")
+        elif not want_release.supports_python(cx.python):
+            cx.refused.append(f"PyTorch {want_release.version}: no wheels for Python {cx.python} (it supports {', '.join(want_release.python)}).")
+            want_release = None
+    want_variant = choices.torch_variant
+    if want_variant and want_variant != "cpu" and not any(v.variant == want_variant for v in db.torch_variants):
+        cx.refused.append(f"Variant {want_variant}: no PyTorch release is built for it.")
+        want_variant = None
+
+    # no NVIDIA GPU we can serve -> CPU build
+    if not distinct_ccs or want_variant == "cpu":
+        return _cpu_only(cx, want_release, reason_gpu=bool(gpus) and want_variant != "cpu")
+
+    # ---- driver range from the GPUs
+    max_branch, min_branch, flavour, conflict = _driver_range(cx, distinct_ccs)
+    if conflict:
+        cx.warn("mixed_gpus_driver_conflict", f"One driver cannot serve all GPUs: {conflict}. Use the newest GPU alone, or a separate machine.", "error")
+    target_branch = _target_branch(cx, max_branch, min_branch)
+
+    # current driver
+    d = facts.driver
+    cur = d.version
+    if plat != "linux" and not cur and d.windows_version:
+        cur = windows_driver_to_nvidia(d.windows_version)
+    cur_branch = str(vkey(cur)[0]) if vkey(cur) else None
+    broken = d.state in ("not_loaded", "mismatch", "no_communication", "nvml_failed")
+    if broken and cur:
+        cx.warn("driver_not_working", f"The NVIDIA driver {cur} is installed but not working ({d.state.replace('_', ' ')})."
+                + (f" {d.hint}" if d.hint else " A reboot usually fixes this; `gpu-wizard diagnose` finds the cause."))
+    if cur_branch and max_branch and vkey(cur_branch) > vkey(max_branch) and plat == "linux":
+        cx.warn("driver_branch_drops_gpu", f"Driver R{cur_branch} no longer supports {labels[0] if len(labels) == 1 else 'every GPU here'}; "
+                f"R{max_branch} is the last branch that does.", "error")
+        cur_usable = False
+    elif cur_branch and min_branch and vkey(cur_branch) < vkey(min_branch):
+        cx.warn("driver_too_old_for_gpu", f"Driver {cur} predates the newest GPU here; it needs R{min_branch} or newer.", "error")
+        cur_usable = False
+    else:
+        cur_usable = bool(cur)
+    if cur_usable and plat == "linux" and d.kernel_module and flavour:
+        if flavour == "open" and d.kernel_module == "proprietary" and any(db.cc_info(c).kernel_module == "open_required" for c in distinct_ccs if db.cc_info(c)):
+            cx.warn("open_module_required", "Blackwell GPUs need NVIDIA's open kernel modules; the proprietary module is loaded.", "error")
+            cur_usable = False
+        if flavour == "proprietary" and d.kernel_module == "open":
+            cx.warn("open_module_unsupported", "The open kernel module is loaded, but a GPU here is older than Turing and needs the proprietary module.", "error")
+            cur_usable = False
+
+    # which releases to consider
+    rel_pool = [want_release] if want_release else releases
+    variant_filter = want_variant if want_variant and want_variant != "cpu" else None
+
+    cur_cands = _candidates(cx, cur, distinct_ccs, rel_pool, variant_filter) if cur_usable else []
+    tgt_driver = _branch_driver(target_branch) if plat == "linux" else (_branch_driver(target_branch) if target_branch else None)
+    tgt_cands = _candidates(cx, tgt_driver, distinct_ccs, rel_pool, variant_filter) if tgt_driver else []
+    # the best any driver could do: for Windows/WSL (the user updates the driver) and for messages
+    any_cands = _candidates(cx, "9999", distinct_ccs, rel_pool, variant_filter)
+
+    # refuse an override that cannot work, then solve again without it
+    if (want_release or variant_filter) and not any_cands:
+        what = " ".join(x for x in [want_release.version if want_release else "", variant_filter or ""] if x)
+        cx.refused.append(f"PyTorch {what}: " + _why_no_candidate(cx, distinct_ccs, labels, want_release, variant_filter))
+        base = recommend(facts, db, choices.replace(torch_version=None, torch_variant=None))
+        return base.replace(refused=tuple(cx.refused) + base.refused)
+
+    best_cur, best_tgt, best_any = _best(cur_cands), _best(tgt_cands), _best(any_cands)
+    newest_cover = _best(_candidates(cx, "9999", distinct_ccs, releases))
+
+    # ---- pick driver action and the wheel
+    can_manage = plat == "linux" and choices.install_driver and not conflict
+    if plat == "wsl":
+        action = "host"
+    elif not cur:
+        action = "install" if plat == "linux" else "install"
+    else:
+        action = "keep"
+    chosen = best_cur
+    drv_target = None  # branch the wizard installs
+    newer_exists = best_any is not None and (best_cur is None or vkey(best_any.release.version) > vkey(best_cur.release.version))
+
+    if plat == "linux":
+        if not cur or not cur_usable:
+            if can_manage and target_branch:
+                action = "install" if not cur else ("upgrade" if vkey(cur_branch or "0") < vkey(target_branch) else "install")
+                drv_target = target_branch
+                chosen = best_tgt
+            else:
+                chosen = best_cur
+        elif best_tgt and (best_cur is None or vkey(best_tgt.release.version) > vkey(best_cur.release.version)) \
+                and vkey(target_branch or "0") > vkey(cur_branch or "0"):
+            if can_manage:
+                action, drv_target, chosen = "upgrade", target_branch, best_tgt
+            else:
+                chosen = best_cur
+    else:  # Windows and WSL2: the user updates the Windows driver
+        if best_cur is None:
+            chosen = best_any
+            if plat == "windows":
+                action = "install" if not cur else "upgrade"
+
+    if chosen is None and newest_cover is None:
+        return _no_release(cx, facts, labels, distinct_ccs, action, cur, target_branch, flavour, max_branch)
+
+    if chosen is None:
+        chosen = best_any  # nothing runs on what is here, and the wizard may not change the driver
+        if plat == "linux" and action == "keep":
+            action = "upgrade" if cur else "install"
+
+    # ---- warnings about the newest release
+    newest_for_py = next((r for r in releases if r.supports_python(cx.python)), None)
+    if cx.python and not any(r.supports_python(cx.python) for r in releases):
+        pass  # handled in _no_release / below
+    if newest_for_py and newest_cover and vkey(newest_cover.release.version) < vkey(newest_for_py.version):
+        dropped = [lab for lab, cc in zip(labels, ccs) if not any(v.covers(cc) for v in db.variants(newest_for_py.release, cx.wheel_os))]
+        if dropped:
+            cx.warn("gpu_dropped_by_newest", f"PyTorch {newest_for_py.version} has no kernels for {', '.join(dropped)}; "
+                    f"{newest_cover.release.version} is the newest release that does.")
+    if len(distinct_ccs) > 1:
+        for cc in distinct_ccs:
+            alone = _best(_candidates(cx, "9999", [cc], releases))
+            if alone and chosen and (vkey(alone.release.version), vkey(alone.variant.cuda_runtime)) > (vkey(chosen.release.version), vkey(chosen.variant.cuda_runtime)):
+                older = [lab for lab, c in zip(labels, ccs) if alone.variant.covers(c) is None]
+                if older:
+                    cx.warn("mixed_gpus_not_covered", f"PyTorch {alone.release.version}+{alone.index} has no kernels for {', '.join(older)}; "
+                            f"the choice below serves every GPU. Hide the older GPU (CUDA_VISIBLE_DEVICES) to use newer wheels.")
+                    break
+    if cx.python and newest_for_py is not None and releases and not releases[0].supports_python(cx.python):
+        newest = releases[0]
+        if vkey(cx.python) > max(vkey(p) for p in newest.python):
+            cx.warn("python_too_new", f"Python {cx.python} is newer than PyTorch supports (the newest release supports "
+                    f"{newest.python[0]}-{[p for p in newest.python if not p.endswith('t')][-1]}); {newest_for_py.version} is the newest with wheels for it.")
+        else:
+            cx.warn("python_too_old", f"PyTorch {newest.version} needs Python {newest.python[0]} or newer; with Python {cx.python} the newest is {newest_for_py.version}.")
+    elif cx.python and newest_for_py is None:
+        pass
+
+    # driver compat and min version for the chosen wheel
+    eff_driver = _branch_driver(drv_target) if drv_target else cur
+    compat = db.driver_compat(eff_driver, chosen.variant.cuda_runtime, plat) if eff_driver else None
+    if plat != "linux" and (compat is None):
+        compat = "full"  # the user installs a driver new enough: ask for the full-compat minimum
+    need_full = db.min_driver_full(chosen.variant.cuda_runtime, plat)
+    need_min = db.min_driver_for_runtime(chosen.variant.cuda_runtime, plat, compat or "full")
+
+    if best_any and chosen and vkey(best_any.release.version) > vkey(chosen.release.version):
+        need = db.min_driver_for_runtime(best_any.variant.cuda_runtime, plat, "minor") or "?"
+        where = "on Windows" if plat in ("windows", "wsl") else ""
+        extra = "" if not max_branch or vkey(max_branch) >= vkey(need.split(".")[0]) else ""
+        cx.warn("driver_too_old_for_newest", f"Driver {cur or 'none'} cannot run PyTorch {best_any.release.version}+{best_any.index}; "
+                f"it needs {need} or newer{(' ' + where) if where else ''}. {chosen.release.version} is the newest this driver runs.{extra}")
+    if compat == "minor":
+        cx.warn("minor_version_compat_only", f"Driver {eff_driver if not drv_target else 'R' + drv_target} runs CUDA {chosen.variant.cuda_runtime} only through "
+                f"minor-version compatibility (CUDA {chosen.variant.cuda_major}.x on a driver at or above {need_min}): PyTorch works; "
+                f"a few newer CUDA features and PTX JIT need {need_full} or newer.", "info")
+    if chosen.variant.confidence != "verified":
+        cx.warn("arch_list_unverified", f"The architecture list of {chosen.release.version}+{chosen.index} on {cx.wheel_os} is {chosen.variant.confidence}, "
+                "not read from the build itself; the verify step checks it on this machine.", "info")
+    if "ptx" in chosen.coverage:
+        cx.warn("ptx_jit_only", "This wheel has no compiled kernels for one GPU; the driver compiles them from PTX at first use (slow start).", "info")
+
+    torch = _torch_choice(cx, chosen, compat, labels)
+    if not conflict:
+        plain = chosen.release.default_for(cx.wheel_os)
+        newest_default_ok = _plain_pip_works(cx, distinct_ccs, eff_driver, newest_for_py)
+        if plat == "windows" or not newest_default_ok or newest_for_py is None:
+            cx.warn("plain_pip_wrong_build", _plain_pip_message(cx, newest_for_py, chosen))
+        elif plain != chosen.index and newest_for_py and chosen.release.version == newest_for_py.version:
+            pass  # plain pip would work too (its default build also runs); the explicit index stays
+
+    drv = _driver_choice(cx, action, cur, drv_target, flavour, max_branch, need_min, compat, labels, chosen, facts)
+    toolkit = _toolkit_choice(cx, chosen, eff_driver, drv_target, distinct_ccs)
+    cudnn = _cudnn_choice(cx, chosen, toolkit, distinct_ccs)
+    alts = _alternatives(cx, chosen, cur_cands if action in ("keep", "host") else tgt_cands, best_cur if action in ("upgrade", "install") else None, any_cands)
+    summary = f"PyTorch {torch.version}+{torch.index} for {', '.join(labels)}; driver: {drv.action}" + (f" R{drv.branch}" if drv.branch and drv.action in ("install", "upgrade") else "") + "."
+    return Recommendation(pytorch=torch, driver=drv, cuda_toolkit=toolkit, cudnn=cudnn, warnings=tuple(cx.warnings),
+                          alternatives=alts, refused=tuple(cx.refused), db_version=db.version, platform=plat, summary=summary)
+
+
+# ------------------------------------------------------------------ pieces
+
+
+def _why_no_candidate(cx: _Ctx, ccs: list[str], labels: list[str], rel: Optional[TorchRelease], variant: Optional[str]) -> str:
+    db = cx.db
+    rels = [rel] if rel else list(db.torch_releases)
+    vs = [v for r in rels for v in db.variants(r.release, cx.wheel_os) if not variant or v.variant == variant]
+    if not vs:
+        return f"it is not built for {cx.wheel_os}" + (f" as {variant}" if variant else "") + "."
+    missing = [lab for lab, cc in zip(labels, ccs) if not any(v.covers(cc) for v in vs)]
+    if missing:
+        return f"it ships no kernels for {', '.join(missing)} on {cx.wheel_os}."
+    if cx.python and not any(r.supports_python(cx.python) for r in rels):
+        return f"no wheels for Python {cx.python}."
+    return "no single build of it serves every GPU here."
+
+
+def _torch_choice(cx: _Ctx, c: Candidate, compat: Optional[str], labels: list[str]) -> TorchChoice:
+    rel, v = c.release, c.variant
+    pkgs = [f"torch=={rel.version}"]
+    if rel.torchvision:
+        pkgs.append(f"torchvision=={rel.torchvision}")
+    if rel.torchaudio:
+        pkgs.append(f"torchaudio=={rel.torchaudio}")
+    url = _index_url(cx.choices, c.index)
+    pip, uv = _commands(cx.choices, tuple(pkgs), url, cx.wheel_os)
+    if v is None:
+        reason = f"PyTorch {rel.version} CPU build" + (f" for Python {cx.python}" if cx.python else "") + "."
+    else:
+        how = {"full": "fully supports", "minor": "runs (minor-version compatibility)"}.get(compat or "", "needs a driver for")
+        reason = (f"Newest release with kernels for {', '.join(labels)} on {cx.wheel_os}"
+                  + (f" and Python {cx.python}" if cx.python else "")
+                  + f": {rel.version}+{c.index} (CUDA {v.cuda_runtime}); the driver {how} it.")
+    return TorchChoice(version=rel.version, index=c.index, index_url=url, packages=tuple(pkgs), command=pip, uv_command=uv,
+                       cuda_runtime=v.cuda_runtime if v else None, cudnn=v.cudnn if v else None,
+                       driver_compat=compat if v else None,  # type: ignore[arg-type]
+                       arch_list=v.sm_list() if v else (), reason=reason, torchvision=rel.torchvision, torchaudio=rel.torchaudio,
+                       python=cx.python, platform=cx.wheel_os, default_index=rel.default_for(cx.wheel_os))
+
+
+def _plain_pip_works(cx: _Ctx, ccs: list[str], driver: Optional[str], newest: Optional[TorchRelease]) -> bool:
+    if newest is None:
+        return False
+    plain = newest.default_for(cx.wheel_os)
+    if plain == "cpu":
+        return False
+    v = cx.db.variant(newest.release, plain, cx.wheel_os)
+    if v is None or _coverage(v, ccs) is None:
+        return False
+    return bool(driver) and cx.db.driver_compat(driver, v.cuda_runtime, cx.platform) is not None
+
+
+def _plain_pip_message(cx: _Ctx, newest: Optional[TorchRelease], chosen: Candidate) -> str:
+    if cx.wheel_os == "windows":
+        return ("Plain `pip install torch` on Windows installs the CPU-only build. Use the command below "
+                f"(it installs from the {chosen.index} index).")
+    plain = newest.default_for("linux") if newest else "?"
+    return (f"Plain `pip install torch` would install {newest.version if newest else 'the newest'}+{plain}, which cannot use the GPU here. "
+            f"Use the command below ({chosen.release.version} from the {chosen.index} index).")
+
+
+def _driver_choice(cx: _Ctx, action: str, cur: Optional[str], target: Optional[str], flavour: Optional[str], max_branch: Optional[str],
+                   need_min: Optional[str], compat: Optional[str], labels: list[str], chosen: Candidate, facts: Facts) -> DriverChoice:
+    db, plat, o = cx.db, cx.platform, facts.os
+    cap = f" R{max_branch} is the last branch that supports {', '.join(labels)}." if max_branch else ""
+    package = None
+    branch = target
+    if action in ("install", "upgrade") and plat == "linux" and target:
+        fl = flavour or "open"
+        package = db.driver_package((o.id or "").lower() or None, fl, target, tuple(x.lower() for x in o.id_like))
+        verb = "Install" if action == "install" else "Upgrade to"
+        why = "no NVIDIA driver is installed" if not cur else f"driver {cur} cannot run the newest PyTorch for this GPU"
+        reason = (f"{verb} driver branch R{target} ({'open' if fl == 'open' else 'proprietary'} kernel module): {why}; "
+                  f"R{target} runs {chosen.release.version}+{chosen.index} with {compat or 'full'} compatibility.{cap}")
+        if package is None:
+            reason += f" No package name is known for {o.id or 'this distribution'}: use NVIDIA's installer for R{target}."
+    elif action == "host":
+        branch = None
+        need = need_min or "?"
+        if cur and need_min and vkey(cur) >= vkey(need_min):
+            reason = (f"Under WSL 2 the driver lives on Windows: keep the Windows driver {cur} (it is at least {need}). "
+                      "Never install a Linux NVIDIA driver inside WSL.")
+        else:
+            reason = (f"Under WSL 2 the driver lives on Windows: install or update the NVIDIA Windows driver to {need} or newer "
+                      f"(now: {cur or 'none seen'}). Never install a Linux NVIDIA driver inside WSL.")
+    elif plat == "windows":
+        branch = str(vkey(need_min)[0]) if action != "keep" and need_min else None
+        if action == "keep":
+            reason = f"Keep driver {cur}: it runs {chosen.release.version}+{chosen.index}."
+        else:
+            reason = f"Install the NVIDIA Windows driver {need_min} or newer (from nvidia.com or Windows Update); now: {cur or 'none'}."
+    else:
+        if action == "keep":
+            branch = str(vkey(cur)[0]) if cur else None
+            reason = f"Keep driver {cur}: it runs {chosen.release.version}+{chosen.index} ({compat or 'full'} compatibility).{cap}"
+        else:
+            reason = f"A driver of {need_min} or newer is needed (the wizard was told not to change the driver)."
+    if flavour is None and plat == "linux":
+        fl_out = None
+    else:
+        fl_out = flavour if plat == "linux" else None
+    return DriverChoice(action=action, current_version=cur, min_version=need_min, branch=branch, package=package,  # type: ignore[arg-type]
+                        flavour=fl_out, reason=reason, max_branch=max_branch, compat=compat)  # type: ignore[arg-type]
+
+
+def _toolkit_choice(cx: _Ctx, chosen: Optional[Candidate], driver: Optional[str], target: Optional[str], ccs: list[str]) -> ToolkitChoice:
+    db, plat, o, ch = cx.db, cx.platform, cx.facts.os, cx.choices
+    wanted = bool(ch.want_toolkit)
+    if target:
+        b = db.branch(target)
+        max_cuda = b.max_cuda if b else db.max_cuda_for_driver(driver, plat)
+    else:
+        max_cuda = db.max_cuda_for_driver(driver, plat) if driver else None
+    # what the GPUs allow
+    lo, hi = (), None
+    for cc in ccs:
+        info = db.cc_info(cc)
+        if info and info.first_cuda and vkey(info.first_cuda) > lo:
+            lo = vkey(info.first_cuda)
+        if info and info.last_cuda and (hi is None or vkey(info.last_cuda) < hi):
+            hi = vkey(info.last_cuda)
+    repo = None
+    method = ch.install_method
+    if plat in ("linux", "wsl") and method != "runfile":
+        repo = db.repo_for((o.id or "").lower() or None, o.version_id, wsl=plat == "wsl", id_like=tuple(x.lower() for x in o.id_like),
+                           arch="x86_64")
+    pool = db.repo_toolkits(repo) if repo else db.cuda_versions()
+    ok = [c for c in pool if (max_cuda is None or vkey(c) <= vkey(max_cuda)) and vkey(c) >= lo and (hi is None or vkey(c) <= hi)]
+    if not ok or max_cuda is None:
+        why = ("no driver to run it" if max_cuda is None else
+               f"no CUDA toolkit {'in ' + repo.repo + ' ' if repo else ''}is both supported by the GPUs and at most CUDA {max_cuda} (the driver's limit)")
+        if wanted:
+            cx.warn("toolkit_unavailable", f"The CUDA toolkit cannot be installed: {why}.", "error" if wanted else "info")
+        return ToolkitChoice(wanted=wanted, reason=f"Not available: {why}.", max_version=max_cuda)
+    wheel = major_minor(chosen.variant.cuda_runtime) if chosen and chosen.variant else None
+    if wheel and wheel in ok:
+        ver = wheel
+        why = f"matches the CUDA {wheel} runtime inside the PyTorch wheel (for building extensions)"
+    else:
+        same_major = [c for c in ok if wheel and c.split(".")[0] == wheel.split(".")[0]]
+        ver = (same_major or ok)[-1]
+        why = (f"the newest CUDA {ver.split('.')[0]}.x the driver supports (the wheel's {wheel} is newer than the driver's limit {max_cuda} or not in the repository)"
+               if wheel else "the newest the driver supports")
+        if wheel and wanted:
+            cx.warn("toolkit_differs_from_wheel", f"nvcc {ver} differs from the wheel's CUDA {wheel}; extensions still build within CUDA {ver.split('.')[0]}.x.", "info")
+    opt = "" if wanted else "Optional (the PyTorch wheel brings its own CUDA runtime); if you want nvcc: "
+    if plat == "windows":
+        return ToolkitChoice(wanted=wanted, version=ver, reason=f"{opt}CUDA {ver} from NVIDIA's Windows installer: {why}.", max_version=max_cuda)
+    rel = db.cuda_release(ver)
+    newest_update = [r for r in db.cuda_releases if r.cuda == ver][-1] if rel else None
+    runfile = runfile_sha = None
+    if newest_update and plat == "linux":
+        runfile = f"{RUNFILE_BASE}/{newest_update.version}/local_installers/cuda_{newest_update.version}_{newest_update.linux_min_driver}_linux.run"
+    if repo is None:
+        if method == "runfile" or plat == "wsl":
+            pkg = None
+        else:
+            pkg = None
+            cx.warn("no_nvidia_repo", f"NVIDIA has no package repository for {o.pretty_name or o.id or 'this system'}; the toolkit would come from the runfile.", "info")
+        return ToolkitChoice(wanted=wanted, version=ver, package=None, runfile_url=runfile if plat == "linux" else None, runfile_sha256=runfile_sha,
+                             reason=f"{opt}CUDA {ver} ({'runfile' if runfile else 'installer'}): {why}.", max_version=max_cuda)
+    base = (ch.mirrors.nvidia_repo_url or NVIDIA_REPOS_BASE).rstrip("/")
+    url = f"{base}/{repo.repo}/{repo.arch}/"
+    keyring = (url + repo.keyring_url.rsplit("/", 1)[1]) if repo.keyring_url else None
+    pkg = repo.package_for(ver)
+    return ToolkitChoice(wanted=wanted, version=ver, package=pkg, repo=repo.repo, repo_url=url, keyring_url=keyring,
+                         runfile_url=runfile if plat == "linux" else None, runfile_sha256=None,
+                         reason=f"{opt}{pkg} from NVIDIA's {repo.repo} repository: {why}." + (" The WSL repository never installs a driver." if plat == "wsl" else ""),
+                         max_version=max_cuda, package_manager=repo.package_manager)
+
+
+def _cudnn_choice(cx: _Ctx, chosen: Optional[Candidate], toolkit: ToolkitChoice, ccs: list[str]) -> CudnnChoice:
+    if chosen is None or chosen.variant is None:
+        return CudnnChoice(reason="No cuDNN: CPU build.")
+    if cx.choices.want_system_cudnn and toolkit.version:
+        row = cx.db.cudnn_for(toolkit.version, ccs)
+        if row:
+            return CudnnChoice(version=row.cudnn, source="system", package=row.package,
+                               reason=f"System cuDNN {row.cudnn} ({row.package}) matches CUDA {toolkit.version} and supports every GPU here; "
+                                      f"PyTorch keeps using its own cuDNN {chosen.variant.cudnn}.")
+        cx.refused.append(f"System cuDNN: no cuDNN release known for CUDA {toolkit.version} supports every GPU here.")
+    return CudnnChoice(version=chosen.variant.cudnn, source="wheel", package=None,
+                       reason=f"cuDNN {chosen.variant.cudnn} comes with the PyTorch wheel (a pip dependency); no system cuDNN is needed.")
+
+
+def _alternatives(cx: _Ctx, chosen: Candidate, same_driver: list[Candidate], keep_driver_best: Optional[Candidate],
+                  any_cands: list[Candidate]) -> tuple[Alternative, ...]:
+    out: list[Alternative] = []
+    seen = {(chosen.release.version, chosen.index)}
+
+    def add(c: Candidate, reason: str) -> None:
+        if (c.release.version, c.index) in seen:
+            return
+        seen.add((c.release.version, c.index))
+        need = cx.db.min_driver_for_runtime(c.variant.cuda_runtime, cx.platform, c.compat or "full") if c.variant else None
+        out.append(Alternative(torch_version=c.release.version, index=c.index, reason=reason, rank=len(out) + 1,
+                               index_url=_index_url(cx.choices, c.index), driver_compat=c.compat, needs_driver=need))  # type: ignore[arg-type]
+
+    if keep_driver_best:
+        add(keep_driver_best, f"Keep the current driver: {keep_driver_best.release.version}+{keep_driver_best.index} is the newest it runs.")
+    for c in same_driver:
+        if c.release.version == chosen.release.version and c.index != chosen.index:
+            note = "minor-version compatibility" if c.compat == "minor" else "full compatibility"
+            add(c, f"Same release with CUDA {c.variant.cuda_runtime} ({note}).")
+    for c in any_cands:
+        if vkey(c.release.version) > vkey(chosen.release.version) and c.compat:
+            need = cx.db.min_driver_for_runtime(c.variant.cuda_runtime, cx.platform, "minor")
+            add(c, f"Newer, after a driver update to {need} or newer.")
+            break
+    older = [c for c in same_driver if vkey(c.release.version) < vkey(chosen.release.version)]
+    if older:
+        add(older[0], "The previous release, if a project pins an older PyTorch.")
+    newest = next((r for r in cx.db.torch_releases if r.supports_python(cx.python)), None)
+    if newest:
+        seen_cpu = (newest.version, "cpu")
+        if seen_cpu not in seen:
+            seen.add(seen_cpu)
+            out.append(Alternative(torch_version=newest.version, index="cpu", reason="CPU only (no GPU acceleration).", rank=len(out) + 1,
+                                   index_url=_index_url(cx.choices, "cpu")))
+    return tuple(out)
+
+
+def _cpu_only(cx: _Ctx, want_release: Optional[TorchRelease], reason_gpu: bool) -> Recommendation:
+    db = cx.db
+    rels = [want_release] if want_release else [r for r in db.torch_releases if r.supports_python(cx.python)]
+    if not rels:
+        return _no_python(cx)
+    rel = rels[0]
+    c = Candidate(rel, None, None)
+    torch = _torch_choice(cx, c, None, [])
+    if cx.choices.torch_variant == "cpu":
+        reason = "CPU build, as chosen."
+    elif reason_gpu:
+        reason = "No usable NVIDIA GPU was identified: CPU build."
+    else:
+        reason = "No NVIDIA GPU found: the CPU build of PyTorch."
+        cx.warn("no_nvidia_gpu", "No NVIDIA GPU was found; PyTorch will run on the CPU. If a GPU is installed, check that it is seated and powered (lspci lists it).", "info")
+    torch = torch.replace(reason=f"{reason} {torch.reason}")
+    action = "none"
+    drv_reason = "No NVIDIA GPU: no driver needed."
+    if cx.choices.torch_variant == "cpu" and cx.facts.gpus:
+        action = "keep" if cx.facts.driver.version else "none"
+        drv_reason = "CPU build chosen: the driver is left as it is."
+    return Recommendation(pytorch=torch, driver=DriverChoice(action=action, current_version=cx.facts.driver.version, reason=drv_reason),  # type: ignore[arg-type]
+                          cuda_toolkit=ToolkitChoice(reason="No CUDA toolkit without an NVIDIA GPU."),
+                          cudnn=CudnnChoice(reason="No cuDNN: CPU build."), warnings=tuple(cx.warnings), alternatives=(),
+                          refused=tuple(cx.refused), db_version=db.version, platform=cx.platform,
+                          summary=f"PyTorch {rel.version} CPU build.")
+
+
+def _no_python(cx: _Ctx) -> Recommendation:
+    db = cx.db
+    newest = db.torch_releases[0]
+    pys = [p for p in newest.python if not p.endswith("t")]
+    if cx.python and vkey(cx.python) > vkey(pys[-1]):
+        code, msg = "python_too_new", f"Python {cx.python} is newer than any PyTorch release supports (newest: {newest.version}, Python {pys[0]}-{pys[-1]}). Use Python {pys[-1]}."
+    else:
+        code, msg = "python_too_old", f"Python {cx.python} is older than any PyTorch release from 2.0 on supports. Use Python {pys[-1]}."
+    cx.warn(code, msg, "error")
+    return Recommendation(pytorch=TorchChoice(reason=msg, python=cx.python, platform=cx.wheel_os), driver=DriverChoice(action="none", current_version=cx.facts.driver.version,
+                          reason="Decided once a Python with PyTorch wheels is chosen."),
+                          warnings=tuple(cx.warnings), refused=tuple(cx.refused), db_version=db.version, platform=cx.platform, summary=msg)
+
+
+def _no_release(cx: _Ctx, facts: Facts, labels: list[str], ccs: list[str], action: str, cur: Optional[str], target_branch: Optional[str],
+                flavour: Optional[str], max_branch: Optional[str]) -> Recommendation:
+    db = cx.db
+    if cx.python and not any(r.supports_python(cx.python) for r in db.torch_releases):
+        return _no_python(cx)
+    oldest = db.torch_releases[-1]
+    msg = (f"No PyTorch release from {oldest.release} on ships kernels for {', '.join(labels)} on {cx.wheel_os}"
+           + (f" with Python {cx.python}" if cx.python else "") + ". Use the CPU build, or build PyTorch from source for this GPU.")
+    cx.warn("no_release_for_gpu", msg, "error")
+    newest = next((r for r in db.torch_releases if r.supports_python(cx.python)), None)
+    alts = ()
+    if newest:
+        alts = (Alternative(torch_version=newest.version, index="cpu", reason="CPU only (no GPU acceleration).", rank=1, index_url=_index_url(cx.choices, "cpu")),)
+    drv_action = action if action in ("keep", "host") else ("install" if cx.platform == "linux" and target_branch and cx.choices.install_driver else action)
+    package = db.driver_package((facts.os.id or "").lower() or None, flavour or "proprietary", target_branch, tuple(facts.os.id_like)) if drv_action == "install" and target_branch else None
+    drv = DriverChoice(action=drv_action, current_version=cur, branch=target_branch if drv_action == "install" else None, package=package,  # type: ignore[arg-type]
+                       flavour=flavour if cx.platform == "linux" else None, max_branch=max_branch,  # type: ignore[arg-type]
+                       reason=(f"R{max_branch} is the last driver branch for {', '.join(labels)}." if max_branch else "") + " The GPU works for CUDA programs built for it.")
+    return Recommendation(pytorch=TorchChoice(reason=msg, python=cx.python, platform=cx.wheel_os), driver=drv,
+                          cuda_toolkit=ToolkitChoice(reason="Not chosen: no PyTorch build uses this GPU."),
+                          cudnn=CudnnChoice(reason="No cuDNN: no PyTorch GPU build."), warnings=tuple(cx.warnings), alternatives=alts,
+                          refused=tuple(cx.refused), db_version=db.version, platform=cx.platform, summary=msg)
