@@ -255,9 +255,12 @@ def parse_video_controllers(text: Optional[str]) -> list[dict[str, Any]]:
         m = re.search(r"VEN_([0-9A-Fa-f]{4})&DEV_([0-9A-Fa-f]{4})", pnp)
         pci_id = f"{m.group(1).lower()}:{m.group(2).lower()}" if m else None
         drv = d.get("DriverVersion")
-        nvidia = bool(pci_id and pci_id.startswith("10de:")) or "nvidia" in str(d.get("AdapterCompatibility") or d.get("Name") or "").lower()
+        label = f"{d.get('AdapterCompatibility') or ''} {d.get('Name') or ''}".lower()
+        nvidia = bool(pci_id and pci_id.startswith("10de:")) or "nvidia" in label
+        # an NVIDIA GPU without its driver shows as "Microsoft Basic Display Adapter" with Microsoft's version
+        nvidia_driver = nvidia and "nvidia" in label and "basic display" not in label
         rows.append({"name": d.get("Name"), "pci_id": pci_id, "nvidia": nvidia, "driver_version": drv,
-                     "nvidia_version": map_windows_driver_version(drv) if nvidia else None,
+                     "nvidia_version": map_windows_driver_version(drv) if nvidia_driver else None,
                      "adapter_ram": d.get("AdapterRAM"), "error_code": d.get("ConfigManagerErrorCode"),
                      "status": d.get("Status")})
     return rows
@@ -417,7 +420,7 @@ def detect_windows(system) -> tuple[OsInfo, DriverInfo, list[Gpu], WindowsInfo, 
         gpus = merged
     gpus = [_fill_from_table(g) for g in gpus]
 
-    wmi_ver = next((v["driver_version"] for v in nv_vids if v["driver_version"]), None)
+    wmi_ver = next((v["driver_version"] for v in nv_vids if v["nvidia_version"]), None)
     nv_from_wmi = map_windows_driver_version(wmi_ver) if wmi_ver else None
     drv_version = banner.get("driver_version") or next((r["driver_version"] for r in query_rows if r["driver_version"]), None) or nv_from_wmi
     basic = any("basic display" in str(v["name"] or "").lower() for v in nv_vids)
@@ -461,27 +464,18 @@ def _bus(bus_id: Optional[str]) -> Optional[str]:
 
 
 def _fill_from_table(g: Gpu) -> Gpu:
-    """Compute capability and architecture from the bundled PCI/name table, where it exists
-    (app.compat.gpus is the detect-linux engineer's; optional so this module stands alone)."""
+    """Compute capability and architecture from the bundled PCI/name table (app.compat.gpus)."""
     if g.compute_capability and g.architecture:
         return g
     try:
-        from app.compat import gpus as table  # type: ignore
+        from app.compat import gpus as table
     except ImportError:
         return g
-    for fn_name in ("lookup", "lookup_gpu", "find"):
-        fn = getattr(table, fn_name, None)
-        if not callable(fn):
-            continue
-        try:
-            hit = fn(pci_id=g.pci_id, name=g.name)
-        except TypeError:
-            continue
-        except Exception:
-            return g
-        if hit is None:
-            return g
-        cc = getattr(hit, "compute_capability", None) or (hit.get("compute_capability") if isinstance(hit, dict) else None)
-        arch = getattr(hit, "architecture", None) or (hit.get("architecture") if isinstance(hit, dict) else None)
-        return g.replace(compute_capability=g.compute_capability or cc, architecture=g.architecture or arch)
-    return g
+    try:
+        hit = (table.lookup_pci(g.pci_id) if g.pci_id else None) or table.lookup_name(g.name)
+    except Exception:  # a broken table must not break detection
+        return g
+    if hit is None:
+        return g
+    return g.replace(compute_capability=g.compute_capability or hit.compute_capability,
+                     architecture=g.architecture or hit.architecture)
