@@ -78,13 +78,19 @@ def build_plan(facts: Facts, rec: Recommendation, choices: Optional[Choices] = N
         win = _optional("windows", "build_windows_plan")
         if win is None:
             warnings.append("Windows host steps are not available in this build; only the PyTorch steps are planned.")
-        else:
+            steps += build_pytorch_steps(facts, rec, choices)
+        else:  # the host plan ends by handing over to the wizard's Linux side inside WSL 2
             steps += win(facts, rec, choices)
-        steps += build_pytorch_steps(facts, rec, choices)
     else:
         if facts.os.wsl == 1:
             warnings.append("This is WSL 1, which cannot use the GPU: convert the distribution with `wsl --set-version <name> 2`.")
         steps += build_cleanup_steps(facts, rec, choices)
+        if platform == "wsl2":  # repairs first: a stray Linux driver breaks everything after it
+            wsl = _optional("wsl", "build_wsl_steps")
+            if wsl is None:
+                warnings.append("WSL-specific repair steps are not available in this build.")
+            else:
+                steps += wsl(facts, rec, choices)
         needs_repo = (wants_toolkit(rec, choices) and choices.install_method != "runfile") or choices.want_system_cudnn
         driver_steps = [] if platform == "wsl2" else build_driver_steps(facts, rec, choices)
         if driver_steps and any(s.kind == "install_driver" for s in driver_steps):
@@ -96,12 +102,6 @@ def build_plan(facts: Facts, rec: Recommendation, choices: Optional[Choices] = N
         steps += build_toolkit_steps(facts, rec, choices)
         steps += build_env_steps(facts, rec, choices)
         steps += build_cudnn_steps(facts, rec, choices)
-        if platform == "wsl2":
-            wsl = _optional("wsl", "build_wsl_steps")
-            if wsl is None:
-                warnings.append("WSL-specific repair steps are not available in this build.")
-            else:
-                steps += wsl(facts, rec, choices)
         steps += build_pytorch_steps(facts, rec, choices)
     if platform == "wsl2":
         for s in steps:

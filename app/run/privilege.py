@@ -205,6 +205,12 @@ def choose_privilege(askpass: Optional[str] = None, prefer: Optional[str] = None
     """DirectPrivilege when root; else HelperPrivilege via pkexec or sudo (askpass for a GUI)."""
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         return DirectPrivilege(backups_root)
+    if sys.platform.startswith("win"):
+        import ctypes
+
+        if ctypes.windll.shell32.IsUserAnAdmin():  # type: ignore[attr-defined]
+            return DirectPrivilege(os.path.join(os.environ.get("PROGRAMDATA", "C:\\ProgramData"), "gpu-wizard", "backups"))
+        raise PrivilegeError("these steps need administrator rights: start the wizard with 'Run as administrator'")
     prog = helper_program()
     if prefer in (None, "pkexec") and polkit_usable() and prog == INSTALLED_HELPER:
         return HelperPrivilege(["pkexec", prog], how="pkexec")

@@ -58,6 +58,11 @@ _CUDA_DIR = re.compile(r"^/(usr/local|opt)/cuda-\d+(\.\d+){0,2}$")
 _APT_OPTS = {"-y", "-q", "-qq", "--no-install-recommends", "--allow-downgrades"}
 _URL = re.compile(r"^(https|http|file)://[A-Za-z0-9._~:/?#@!$&'()*+,;=%-]+$")
 _STREAM = re.compile(r"^nvidia-driver:[a-z0-9.-]+$")
+# a Linux driver's libraries left inside WSL 2 (app/plan/wsl.py deletes them, backed up)
+_STRAY_DRIVER_LIB = re.compile(r"^/usr/lib(64)?(/[a-z0-9_-]+)?/lib(cuda|nvidia-[a-z-]+)\.so(\.[0-9]+)*$")
+_WSL_LINKS = "/usr/local/lib/wsl-driver-links"
+_WSL_LIB = "/usr/lib/wsl/lib"
+_WIN_FEATURES = {"/featurename:Microsoft-Windows-Subsystem-Linux", "/featurename:VirtualMachinePlatform"}
 
 EDIT_PATHS: dict[str, tuple[re.Pattern, ...]] = {
     "set_repo_mirror": (re.compile(r"^/etc/apt/sources\.list\.d/cuda-[a-z0-9.-]+\.list$"),),
@@ -67,10 +72,12 @@ EDIT_PATHS: dict[str, tuple[re.Pattern, ...]] = {
     "cleanup_cuda": (re.compile(r"^/etc/ld\.so\.conf\.d/[A-Za-z0-9._-]+\.conf$"), re.compile(r"^/etc/environment$"),
                      re.compile(r"^/etc/profile\.d/[A-Za-z0-9._-]+\.sh$"), re.compile(r"^/etc/(bash\.bashrc|profile)$"),
                      re.compile(r"^/root/\.(bashrc|profile|bash_profile|zshrc)$")),
-    "wsl_fix": (re.compile(r"^/etc/ld\.so\.conf\.d/[A-Za-z0-9._-]+\.conf$"), re.compile(r"^/etc/wsl\.conf$")),
+    "wsl_fix": (re.compile(r"^/etc/ld\.so\.conf\.d/[A-Za-z0-9._-]+\.conf$"), re.compile(r"^/etc/wsl\.conf$"),
+                re.compile(r"^/var/lib/gpu-wizard/[A-Za-z0-9._-]+\.txt$"), _STRAY_DRIVER_LIB),
 }
 # cleanup only removes lines or whole CUDA files, it never writes new content
 _EDIT_MODES = {"cleanup_cuda": {"remove_lines", "delete"}}
+_EDIT_DELETE_ONLY = (_STRAY_DRIVER_LIB,)
 _ENV_ALLOWED = {"DEBIAN_FRONTEND", "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "http_proxy", "https_proxy", "no_proxy"}
 
 
@@ -137,6 +144,23 @@ def argv_allowed(kind: str, argv: Sequence[str], files: frozenset[str] = frozens
                 return bool(_CUDA_DIR.match(argv[4]))
             return list(argv) == ["rm", "-f", "--", "/usr/local/cuda"]
         return False
+    if kind == "wsl_fix":
+        if prog == "apt-get":
+            return _apt(argv, {"purge", "remove"})
+        if list(argv) == ["mkdir", "-p", _WSL_LINKS]:
+            return True
+        if list(argv) == ["cp", "-as", "--remove-destination", _WSL_LIB + "/.", _WSL_LINKS + "/"]:
+            return True
+        if prog == "ln" and n == 4 and argv[1] == "-sfn":
+            target, link = argv[2], argv[3]
+            ok_target = (target.startswith(_WSL_LIB + "/") and "/.." not in target) or bool(re.fullmatch(r"lib[a-z_]+\.so(\.[0-9]+)*", target))
+            return ok_target and bool(re.fullmatch(re.escape(_WSL_LINKS) + r"/lib[a-z_]+\.so(\.[0-9]+)*", link))
+        return False
+    if kind == "windows_host":
+        if prog.lower() in ("dism.exe", "dism"):
+            return (n == 6 and argv[1:3] == ["/online", "/enable-feature"] and argv[3] in _WIN_FEATURES
+                    and argv[4:] == ["/all", "/norestart"])
+        return prog.lower() in ("wsl", "wsl.exe") and list(argv[1:]) == ["--update"]
     return False
 
 
@@ -158,6 +182,8 @@ def check_edit(kind: str, edit: Edit) -> None:
     pats = EDIT_PATHS.get(kind, ())
     if not any(p.match(edit.path) for p in pats):
         raise PolicyError(f"a {kind} step may not edit {edit.path}")
+    if any(p.match(edit.path) for p in _EDIT_DELETE_ONLY) and edit.mode != "delete":
+        raise PolicyError(f"{edit.path} may only be deleted (backed up), never written")
     modes = _EDIT_MODES.get(kind)
     if modes and edit.mode not in modes:
         raise PolicyError(f"a {kind} step may only remove lines from or delete {edit.path}")

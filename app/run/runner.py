@@ -233,6 +233,13 @@ def run_command(argv: Sequence[str], *, on_line: Optional[Callable[[Line], None]
 
 def kill_group(proc: subprocess.Popen, grace_s: float = 3.0) -> None:
     """SIGTERM the whole process group, then SIGKILL whatever is left after `grace_s`."""
+    if not hasattr(os, "killpg"):  # Windows: the whole tree with taskkill
+        subprocess.run(["taskkill", "/T", "/F", "/PID", str(proc.pid)], capture_output=True)
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        return
     pgid = proc.pid
     for sig, wait in ((signal.SIGTERM, grace_s), (signal.SIGKILL, 2.0)):
         try:

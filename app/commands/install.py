@@ -1,0 +1,150 @@
+"""`gpu-wizard install`: run the plan with live output. `--dry-run` prints every command and runs
+nothing; `--yes` runs it, resuming a half-finished session (a failure, a cancel, a restart) where
+it stopped; `--session DIR` picks the session; `--undo` puts back every file a session edited."""
+from __future__ import annotations
+
+import json
+import sys
+
+from app.cli import CliError
+
+from .plan import add_choice_arguments, make_plan, plan_text
+
+HELP = "run the install plan (--dry-run shows every command; --yes runs it and resumes an unfinished one)"
+
+
+def add_arguments(p) -> None:
+    p.add_argument("--dry-run", action="store_true", help="print every command of the plan; run nothing")
+    p.add_argument("--yes", "-y", action="store_true", help="run without asking")
+    p.add_argument("--session", metavar="DIR", default=None, help="resume (or undo) this session folder")
+    p.add_argument("--sessions-dir", metavar="DIR", default=None,
+                   help="where session folders go (default ~/.local/share/gpu-wizard/sessions)")
+    p.add_argument("--new", action="store_true", help="start a new session even if an unfinished one exists")
+    p.add_argument("--undo", action="store_true", help="restore every file the session edited from its backups")
+    p.add_argument("--askpass", metavar="PROGRAM", default=None, help="password dialog program for sudo (SUDO_ASKPASS)")
+    add_choice_arguments(p)
+
+
+class _Printer:
+    """Events → terminal. Carriage-return progress updates one line when stdout is a terminal."""
+
+    def __init__(self, out, total_hint: int = 0):
+        self.out = out
+        self.tty = out.isatty()
+        self.partial = False
+
+    def __call__(self, ev) -> None:
+        t = ev.type
+        w = self.out.write
+        if t == "line":
+            if not ev.final:
+                if self.tty:
+                    w("\r    " + ev.text[:150] + "\x1b[K")
+                    self.partial = True
+                    self.out.flush()
+                return
+            if self.partial:
+                w("\r\x1b[K")
+                self.partial = False
+            w(("    ! " if ev.stream == "stderr" else "    ") + ev.text + "\n")
+        elif t == "step_started":
+            w(f"==> [{ev.index + 1}/{ev.total}] {ev.title}{' (administrator)' if ev.needs_root else ''}\n")
+        elif t == "step_finished":
+            if self.partial:
+                w("\r\x1b[K")
+                self.partial = False
+            if ev.status == "skipped":
+                w("    skipped: already done\n")
+            elif ev.status == "ok":
+                w(f"    done in {ev.duration_s:.1f} s\n")
+            else:
+                w(f"    {ev.status.upper()}: {ev.message}\n")
+        elif t == "plan_finished":
+            w(f"\n{ev.status}: {ev.message}\nSession folder: {ev.session_dir}\n")
+        self.out.flush()
+
+
+def _open_session(args):
+    from app.run.session import Session, latest_unfinished
+
+    if args.session:
+        try:
+            return Session.open(args.session)
+        except FileNotFoundError as e:
+            raise CliError(str(e), 2) from None
+    if args.new:
+        return None
+    return latest_unfinished(args.sessions_dir)
+
+
+def run(args, ctx) -> int:
+    from app.plan import Plan
+    from app.run import Executor, Session, undo_edits
+    from app.model import ModelError
+
+    if args.undo:
+        if not args.session:
+            raise CliError("--undo needs --session DIR (the session whose edits to put back)", 2)
+        session = _open_session(args)
+        from app.run.privilege import choose_privilege
+
+        done = undo_edits(session, choose_privilege(args.askpass))
+        ctx.emit({"restored": done}, "\n".join(f"restored {p}" for p in done) or "nothing to restore")
+        return 0
+
+    resume = None if args.dry_run else _open_session(args)
+    if resume is not None:
+        try:
+            plan = Plan.from_json(resume.read_json("plan.json"))
+        except ModelError as e:
+            raise CliError(f"{resume.dir}/plan.json is not a usable plan: {e}", 2) from None
+        facts_json = None
+    else:
+        facts, _rec, _choices, plan = make_plan(args, ctx, dry_run=args.dry_run)
+        facts_json = facts.to_json()
+
+    if args.dry_run:
+        ctx.emit(plan.to_json(), plan_text(plan, full=True) + "\n\n(dry run: nothing was run)")
+        return 0
+    if ctx.snapshot_path:
+        raise CliError("cannot install onto a snapshot; use plan or install --dry-run with --snapshot", 2)
+    if not plan.steps:
+        ctx.emit({"status": "ok", "steps": []}, "Nothing to do.")
+        return 0
+    if not args.yes:
+        if not sys.stdin.isatty():
+            raise CliError("refusing to change the machine without --yes (see the plan with --dry-run)", 2)
+        sys.stdout.write(plan_text(plan) + "\n\nRun these steps? [y/N] ")
+        sys.stdout.flush()
+        if sys.stdin.readline().strip().lower() not in ("y", "yes"):
+            sys.stdout.write("Nothing was changed.\n")
+            return 1
+
+    session = resume or Session.create(args.sessions_dir)
+    out = sys.stderr if ctx.json else sys.stdout
+    if resume is not None:
+        out.write(f"Resuming the unfinished session {session.dir}\n")
+    privilege = None
+    if plan.needs_root:
+        from app.run.privilege import PrivilegeError, choose_privilege
+
+        try:
+            privilege = choose_privilege(args.askpass)
+        except PrivilegeError as e:
+            raise CliError(str(e), 1) from None
+    ex = Executor(plan, session, privilege=privilege, listener=_Printer(out), facts_json=facts_json)
+    try:
+        result = ex.run()
+    except KeyboardInterrupt:
+        ex.cancel()
+        raise
+    finally:
+        if privilege is not None:
+            privilege.close()
+        session.close()
+    if ctx.json:
+        state = session.load_state()
+        json.dump({"status": result.status, "message": result.message, "failed_step": result.failed_step,
+                   "session": str(session.dir), "steps": state.get("steps", {})}, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    return 0 if result.status in ("ok", "reboot_required") else 1

@@ -1,0 +1,115 @@
+"""`gpu-wizard plan`: the install plan for this machine (or a snapshot), before anything runs.
+`--json` prints the Plan, `--script` a commented bash script (`set -euo pipefail`)."""
+from __future__ import annotations
+
+import argparse
+import textwrap
+
+from app.cli import CliError
+
+HELP = "show the install plan: every step, why, and the exact commands (--json, --script)"
+
+
+def add_choice_arguments(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("choices")
+    g.add_argument("--venv", metavar="PATH", default=None, help="where the PyTorch virtual environment goes (default ~/.venvs/gpu)")
+    g.add_argument("--method", choices=("apt", "dnf", "runfile"), default=None, help="how the CUDA toolkit is installed")
+    g.add_argument("--toolkit", action="store_true", help="also install the CUDA toolkit (nvcc), for building extensions")
+    g.add_argument("--cudnn", action="store_true", help="also install cuDNN as a system package")
+    g.add_argument("--installer", choices=("pip", "uv"), default="pip", help="install PyTorch with pip (default) or uv")
+    g.add_argument("--torch", metavar="VERSION", default=None, help="a PyTorch version instead of the recommended one")
+    g.add_argument("--variant", metavar="INDEX", default=None, help="a PyTorch build instead of the recommended one (cu128, cu126, cpu)")
+    g.add_argument("--no-driver", action="store_true", help="never install or upgrade the driver")
+    g.add_argument("--no-cleanup", action="store_true", help="leave old CUDA toolkits and environment lines alone")
+    g.add_argument("--pypi-mirror", metavar="URL", default=None)
+    g.add_argument("--pytorch-mirror", metavar="URL", default=None, help="replaces https://download.pytorch.org/whl")
+    g.add_argument("--nvidia-mirror", metavar="URL", default=None, help="replaces https://developer.download.nvidia.com/compute/cuda/repos")
+    g.add_argument("--proxy", metavar="URL", default=None)
+    g.add_argument("--ca-bundle", metavar="FILE", default=None)
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--script", action="store_true", help="print the plan as a commented bash script")
+    add_choice_arguments(p)
+
+
+def choices_from_args(args, facts=None):
+    from app.choices import Choices, Mirrors
+
+    kw = {}
+    if args.venv:
+        kw["venv_path"] = args.venv
+    method = args.method
+    if method is None and facts is not None:
+        pm = facts.os.package_manager
+        method = "dnf" if pm in ("dnf", "yum") else "apt"
+    if method:
+        kw["install_method"] = method
+    kw.update(want_toolkit=bool(args.toolkit), want_system_cudnn=bool(args.cudnn), installer=args.installer,
+              torch_version=args.torch, torch_variant=args.variant, install_driver=not args.no_driver,
+              cleanup_old_cuda=not args.no_cleanup,
+              mirrors=Mirrors(pypi_index_url=args.pypi_mirror, pytorch_index_url=args.pytorch_mirror,
+                              nvidia_repo_url=args.nvidia_mirror, https_proxy=args.proxy, ca_bundle=args.ca_bundle))
+    if args.python_version if hasattr(args, "python_version") else None:
+        kw["python_version"] = args.python_version
+    return Choices(**kw)
+
+
+def make_plan(args, ctx, dry_run: bool = False):
+    """(facts, recommendation, choices, plan) for this machine or snapshot."""
+    from app.plan import PlanError, build_plan
+
+    facts = ctx.facts()
+    choices = choices_from_args(args, facts)
+    try:
+        from app.compat import load_db
+        from app.recommend import recommend
+    except ImportError as e:
+        raise CliError(f"the recommendation engine is not available: {e}", 1) from None
+    try:
+        rec = recommend(facts, load_db(), choices)
+    except Exception as e:  # a broken compat bundle → one clear line
+        raise CliError(f"cannot recommend: {e}", 1) from None
+    try:
+        plan = build_plan(facts, rec, choices, dry_run=dry_run)
+    except PlanError as e:
+        raise CliError(f"cannot plan: {e}", 1) from None
+    return facts, rec, choices, plan
+
+
+def plan_text(plan, full: bool = False) -> str:
+    lines = [f"Plan for {plan.facts_summary.get('os', plan.platform)} — {len(plan.steps)} step(s)"]
+    for k, v in plan.facts_summary.items():
+        lines.append(f"  {k}: {v}")
+    for w in plan.warnings:
+        lines.append(f"  warning: {w}")
+    for i, s in enumerate(plan.steps, 1):
+        lines.append("")
+        lines.append(f"{i}. {s.title}{'  [administrator]' if s.needs_root else ''}{'  [restart needed after]' if s.reboot_required else ''}")
+        lines += ["   " + ln for ln in textwrap.wrap(s.why, 92)]
+        for n in s.notes:
+            lines += ["   note: " + ln for ln in textwrap.wrap(n, 90)]
+        for r in s.removes:
+            lines.append(f"   removes: {r}")
+        for d in s.downloads:
+            lines.append(f"   download: {d.url}" + (f" (sha256 {d.sha256[:16]}…)" if d.sha256 else f" (checksum from {d.checksum_url})"))
+        for e in s.edits:
+            lines.append(f"   edit: {e.describe()}")
+        for a in s.argv_lines():
+            shown = a if full or "\n" not in a else a.split("\n", 1)[0] + " …'"
+            lines.append(f"   $ {shown}")
+    return "\n".join(lines)
+
+
+def run(args, ctx) -> int:
+    _, _, _, plan = make_plan(args, ctx)
+    if args.script:
+        if plan.platform == "windows":
+            raise CliError("the Windows host plan is not a bash script; use --json or run it from the wizard", 2)
+        from app.plan.script import plan_to_script
+
+        import sys
+        sys.stdout.write(plan_to_script(plan))
+        return 0
+    ctx.emit(plan.to_json(), plan_text(plan))
+    return 0

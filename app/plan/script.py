@@ -1,0 +1,106 @@
+"""A Plan as a commented bash script (`gpu-wizard plan --script`), for people who want to read it
+or run it themselves. Every argument is quoted with shlex; `bash -n` accepts the result."""
+from __future__ import annotations
+
+import shlex
+import textwrap
+
+from .model import Edit, Plan, Step
+
+_HEADER = """\
+#!/usr/bin/env bash
+# GPU Setup Wizard plan ({created}, platform {platform}).
+# Read every step before running it. Steps marked [root] run through sudo when you are not root.
+# Each file the script edits is first copied to <file>.gpu-wizard.bak; copy it back to undo.
+{facts}
+set -euo pipefail
+SUDO=()
+[[ $(id -u) -eq 0 ]] || SUDO=(sudo)
+DL="${{GPU_WIZARD_DOWNLOADS:-$HOME/.cache/gpu-wizard/downloads}}"
+mkdir -p "$DL"
+
+# fetch FILE URL SHA256|'' CHECKSUM_URL|'': download with resume, then check the published checksum
+fetch() {{
+  local file=$1 url=$2 want=$3 sums=$4 got
+  curl -fL --retry 3 -C - -o "$DL/$file" "$url"
+  if [[ -z $want && -n $sums ]]; then
+    want=$(curl -fsSL "$sums" | awk -v f="$file" '
+      $1 == "Filename:" {{ hit = ($2 == f || substr($2, length($2) - length(f)) == "/" f) }}
+      hit && $1 == "SHA256:" {{ print $2; exit }}
+      $1 ~ /^[0-9a-fA-F]+$/ && (length($1) == 32 || length($1) == 64) && ($2 == f || $2 ~ ("/" f "$")) {{ print $1; exit }}')
+  fi
+  [[ -n $want ]] || {{ echo "no published checksum for $file: refusing to use it" >&2; exit 1; }}
+  if [[ ${{#want}} -eq 32 ]]; then got=$(md5sum "$DL/$file" | cut -d' ' -f1); else got=$(sha256sum "$DL/$file" | cut -d' ' -f1); fi
+  if [[ ${{got,,}} != "${{want,,}}" ]]; then
+    rm -f "$DL/$file"
+    echo "checksum mismatch for $file: deleted, nothing ran it" >&2
+    exit 1
+  fi
+}}
+"""
+
+
+def _comment(text: str, width: int = 96) -> list[str]:
+    out = []
+    for para in text.splitlines() or [""]:
+        out += ["# " + ln for ln in (textwrap.wrap(para, width) or [""])]
+    return out
+
+
+def _arg(a: str) -> str:
+    if a.startswith("@download:"):
+        return '"$DL"/' + shlex.quote(a[len("@download:"):])
+    return shlex.quote(a)
+
+
+def _edit_lines(e: Edit, root: list[str]) -> list[str]:
+    sudo = '"${SUDO[@]}" ' if e.needs_root else ""
+    p = shlex.quote(e.path)
+    bak = shlex.quote(e.path + ".gpu-wizard.bak")
+    lines = [f"if [[ -e {p} ]]; then {sudo}cp -a {p} {bak}; fi"] if e.backup else []
+    if e.mode == "write":
+        lines += [f"{sudo}mkdir -p {shlex.quote(e.path.rsplit('/', 1)[0] or '/')}",
+                  f"printf '%s' {shlex.quote(e.content)} | {sudo}tee {p} >/dev/null"]
+    elif e.mode == "append":
+        lines.append(f"printf '%s' {shlex.quote(e.content)} | {sudo}tee -a {p} >/dev/null")
+    elif e.mode == "delete":
+        lines.append(f"{sudo}rm -f -- {p}")
+    else:
+        pats = " ".join(f"-e {shlex.quote(ln.strip())}" for ln in e.lines)
+        lines.append(f"if [[ -e {p} ]]; then {{ grep -vxF {pats} {bak} || true; }} | {sudo}tee {p} >/dev/null; fi")
+    return lines
+
+
+def _step_lines(i: int, step: Step) -> list[str]:
+    out = ["", f"# --- Step {i}: {step.id}{' [root]' if step.needs_root else ''} ---", f"# {step.title}"]
+    out += _comment(step.why)
+    for n in step.notes:
+        out += _comment("Note: " + n)
+    for r in step.removes:
+        out.append(f"#   removes: {r}")
+    if step.done_when:
+        out.append("# Skipped by the wizard when: " + "; ".join(c.describe().replace("\n", " ")[:160] for c in step.done_when))
+    if step.reboot_required:
+        out.append("# A restart is needed after this step.")
+    for d in step.downloads:
+        out.append(f"fetch {shlex.quote(d.name)} {shlex.quote(d.url)} {shlex.quote(d.sha256 or '')} {shlex.quote(d.checksum_url or '')}")
+    for e in step.edits:
+        out += _edit_lines(e, [])
+    envs = [f"{k}={v}" for k, v in sorted(step.env.items())]
+    for argv in step.commands:
+        words = [_arg(a) for a in argv]
+        prefix = '"${SUDO[@]}" ' if step.needs_root else ""
+        env = ("env " + " ".join(shlex.quote(x) for x in envs) + " ") if envs else ""
+        out.append(prefix + env + " ".join(words))
+    return out
+
+
+def plan_to_script(plan: Plan) -> str:
+    facts = "\n".join(f"#   {k}: {v}" for k, v in plan.facts_summary.items())
+    lines = [_HEADER.format(created=plan.created or "", platform=plan.platform, facts=("# Machine:\n" + facts) if facts else "#")]
+    for w in plan.warnings:
+        lines += _comment("Warning: " + w)
+    for i, s in enumerate(plan.steps, 1):
+        lines += _step_lines(i, s)
+    lines += ["", 'echo "All steps finished."', ""]
+    return "\n".join(lines)
