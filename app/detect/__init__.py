@@ -376,13 +376,18 @@ def _merge_pci(gpus: list[Gpu], devs: list, source: str) -> list[Gpu]:
     out = []
     for i, d in enumerate(sorted(devs, key=lambda d: d.bus_id)):
         model = gpu_table.lookup_pci(d.device)
-        name = model.name if model else (pcip.lspci_model_name(d.description) or f"NVIDIA device {d.pci_id}")
+        name = _display_name(model.name) if model else (pcip.lspci_model_name(d.description) or f"NVIDIA device {d.pci_id}")
         out.append(Gpu(index=i, name=name, pci_id=d.pci_id, bus_id=d.bus_id,
                        subsystem_id=f"{d.subsystem_vendor}:{d.subsystem_device}" if d.subsystem_vendor and d.subsystem_device else None,
                        pcie_gen_current=d.link_gen_current, pcie_gen_max=d.link_gen_max,
                        pcie_width_current=d.link_width_current, pcie_width_max=d.link_width_max,
                        source="pci_table" if model else source))
     return out
+
+
+def _display_name(table_name: str) -> str:
+    """How NVIDIA's tools spell a table name: 'GeForce RTX 4090' → 'NVIDIA GeForce RTX 4090'."""
+    return table_name if table_name.startswith(("Tesla", "Quadro", "NVIDIA")) else "NVIDIA " + table_name
 
 
 def _complete(g: Gpu) -> Gpu:
@@ -394,7 +399,7 @@ def _complete(g: Gpu) -> Gpu:
     arch = g.architecture or (model.architecture if model and model.compute_capability == cc else None) or gpu_table.architecture_for_cc(cc)
     name = g.name
     if model and (not name or smi.is_truncated_name(name) or name.startswith("NVIDIA device")):
-        name = ("NVIDIA " if not model.name.startswith(("Tesla", "Quadro")) else "") + model.name
+        name = _display_name(model.name)
     laptop = g.is_laptop
     if laptop is None:
         laptop = model.is_laptop if model else (bool(re.search(r"Laptop|Mobile|Max-Q", name)) or None)

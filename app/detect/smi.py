@@ -107,6 +107,8 @@ def parse_smi_query(text: str, fields=QUERY_FIELDS) -> list[dict[str, Any]]:
         row = dict(zip(fields, parts))
         if _int(row.get("index")) is None and "index" in fields:
             continue
+        if "pci.bus_id" in fields and _val(row["pci.bus_id"]) and normalize_bus_id(row["pci.bus_id"]) is None:
+            continue  # columns do not line up (a header, units, another field list): guess nothing
         out.append(row)
     return out
 
