@@ -90,8 +90,11 @@ def build_windows_plan(facts: Facts, rec: Recommendation, choices: Choices) -> l
             commands=tuple(("dism.exe", "/online", "/enable-feature", f"/featurename:{f}", "/all", "/norestart") for f in feats),
             reboot_required=True,
             notes=("DISM exits with 3010 when a restart is needed: that is success.",
-                   "After the restart, start the wizard again; it continues from the next step."),
+                   f"After the restart, start the wizard again: it updates WSL, installs {pick_distro(facts, choices)[0]} "
+                   "in WSL 2 and continues inside it."),
         ))
+        # Nothing WSL-related works before the restart: the next run plans the rest.
+        return steps
 
     # 3. WSL itself up to date, WSL 2 by default
     if wsl_missing or facts.finding("wsl_update_needed") or facts.finding("wsl_kernel_old"):
@@ -119,8 +122,11 @@ def build_windows_plan(facts: Facts, rec: Recommendation, choices: Choices) -> l
                 "wsl-ubuntu packages are built for.",
             commands=(("wsl", "--install", "-d", name, "--no-launch"),),
             done_when=(Check("command_ok", ("wsl", "-d", name, "--", "true")),),
-            notes=(f"Then open {name} from the Start menu once to create your Linux user name and password.",),
+            notes=(f"Then open {name} from the Start menu once to create your Linux user name and password.",
+                   f"Then continue inside it: {' '.join(linux_side_argv(name))}"),
         ))
+        # A fresh distro needs its first start (user name and password) before anything runs in it.
+        return steps
     elif existing.version != 2:
         steps.append(Step(
             id="set_wsl_distro_version", kind="windows_host", needs_root=False, weight=6, timeout_s=3600,
@@ -136,7 +142,7 @@ def build_windows_plan(facts: Facts, rec: Recommendation, choices: Choices) -> l
         why="Inside WSL 2 the Windows driver appears as /usr/lib/wsl/lib (libcuda, nvidia-smi); this shows it works "
             "before the Linux side installs anything.",
         commands=(("wsl", "-d", name, "--", "/usr/lib/wsl/lib/nvidia-smi"),),
-        notes=(f"Then continue inside the distro: wsl -d {name} -- {' '.join(LINUX_SIDE_CMD)}  "
+        notes=(f"Then continue inside the distro: {' '.join(linux_side_argv(name))}  "
                "(the wizard's Linux side plans the WSL 2 steps: no Linux driver, the toolkit only from NVIDIA's "
                "wsl-ubuntu repository, PyTorch).",),
     ))
