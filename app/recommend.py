@@ -290,7 +290,7 @@ def recommend(facts: Facts, db: CompatDB, choices: Choices = Choices()) -> Recom
 
     # no NVIDIA GPU we can serve -> CPU build
     if not distinct_ccs or want_variant == "cpu":
-        return _cpu_only(cx, want_release, reason_gpu=bool(gpus) and want_variant != "cpu")
+        return _cpu_only(cx, want_release, reason_gpu=bool(facts.gpus) and want_variant != "cpu")
 
     # ---- driver range from the GPUs
     max_branch, min_branch, flavour, conflict = _driver_range(cx, distinct_ccs)
@@ -373,7 +373,7 @@ def recommend(facts: Facts, db: CompatDB, choices: Choices = Choices()) -> Recom
                 chosen = best_cur
     else:  # Windows and WSL2: the user updates the Windows driver
         if best_cur is None:
-            chosen = best_any
+            chosen = best_tgt or best_any
             if plat == "windows":
                 action = "install" if not cur else "upgrade"
 

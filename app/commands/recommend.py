@@ -1,0 +1,115 @@
+"""`gpu-wizard recommend [--json]`: the driver, CUDA toolkit, cuDNN and PyTorch build that will
+work on this machine (or a snapshot, or an assumed machine), and why."""
+from __future__ import annotations
+
+from app.recommendation import Recommendation
+
+HELP = "recommend the driver, CUDA toolkit, cuDNN and PyTorch build for this machine, with reasons"
+
+
+def add_arguments(parser) -> None:
+    from app.config import add_mirror_arguments
+
+    parser.add_argument("--python", metavar="PATH", help="the target Python interpreter (default: the first found)")
+    parser.add_argument("--torch-version", metavar="V", help="use this PyTorch release (e.g. 2.9 or 2.9.1); refused with a reason if it cannot work")
+    parser.add_argument("--variant", metavar="INDEX", help="use this PyTorch build: cu126, cu128, cu130, ... or cpu")
+    parser.add_argument("--toolkit", action="store_true", help="also install the CUDA toolkit (nvcc), for building extensions")
+    parser.add_argument("--system-cudnn", action="store_true", help="also install cuDNN as a system package matching the toolkit")
+    parser.add_argument("--method", choices=("apt", "dnf", "runfile"), help="how the toolkit is installed (default: the distribution's package manager)")
+    parser.add_argument("--installer", choices=("pip", "uv"), default="pip", help="Python package installer (default: pip)")
+    parser.add_argument("--keep-driver", action="store_true", help="never install or upgrade the driver")
+    parser.add_argument("--db", metavar="PATH", help="compat data (a folder of tables or a bundle file) instead of the installed one")
+    add_mirror_arguments(parser)
+
+
+def build_choices(args, facts):
+    """Choices from the flags and the config file (mirrors, proxy, CA bundle)."""
+    from app.choices import Choices
+    from app.cli import CliError
+    from app.config import ConfigError, mirrors_from_args
+
+    try:
+        mirrors, _cfg = mirrors_from_args(args)
+    except ConfigError as e:
+        raise CliError(str(e), 2) from None
+    method = getattr(args, "method", None)
+    if method is None:
+        pm = facts.os.package_manager
+        method = "dnf" if pm in ("dnf", "yum") else "apt"
+    return Choices(
+        torch_version=getattr(args, "torch_version", None),
+        torch_variant=getattr(args, "variant", None),
+        python_version=getattr(args, "python_version", None),
+        want_toolkit=bool(getattr(args, "toolkit", False)),
+        want_system_cudnn=bool(getattr(args, "system_cudnn", False)),
+        install_driver=not getattr(args, "keep_driver", False),
+        install_method=method,
+        installer=getattr(args, "installer", None) or "pip",
+        mirrors=mirrors,
+    )
+
+
+def render(rec: Recommendation) -> str:
+    t, d, k, c = rec.pytorch, rec.driver, rec.cuda_toolkit, rec.cudnn
+    out = []
+    if t.version:
+        out.append(f"PyTorch:  {t.version} ({t.index}" + (f", CUDA {t.cuda_runtime}" if t.cuda_runtime else "") + ")")
+    else:
+        out.append("PyTorch:  none can use this GPU")
+    if t.reason:
+        out.append(f"          {t.reason}")
+    if t.command:
+        out.append(f"  install: {t.command}")
+        out.append(f"  with uv: {t.uv_command}")
+    drv = {"keep": "keep", "upgrade": "upgrade", "install": "install", "host": "on the Windows host", "none": "none needed"}[d.action]
+    line = f"Driver:   {drv}"
+    if d.package:
+        line += f" -> {d.package}"
+    if d.min_version:
+        line += f" (needs {d.min_version} or newer)"
+    out.append(line)
+    if d.reason:
+        out.append(f"          {d.reason.strip()}")
+    if k.version:
+        state = "wanted" if k.wanted else "optional"
+        out.append(f"Toolkit:  CUDA {k.version} ({state})" + (f" -> {k.package}" if k.package else ""))
+    else:
+        out.append("Toolkit:  none")
+    if k.reason:
+        out.append(f"          {k.reason}")
+    if c.version:
+        out.append(f"cuDNN:    {c.version} from the {'PyTorch wheel' if c.source == 'wheel' else 'system package ' + (c.package or '')}")
+    if rec.warnings:
+        out.append("")
+        out.append("Warnings:")
+        for w in rec.warnings:
+            out.append(f"  [{w.severity}] {w.message} ({w.code})")
+    if rec.refused:
+        out.append("")
+        out.append("Not possible as asked:")
+        for r in rec.refused:
+            out.append(f"  - {r}")
+    if rec.alternatives:
+        out.append("")
+        out.append("Alternatives:")
+        for a in rec.alternatives:
+            out.append(f"  {a.rank}. {a.torch_version}+{a.index}: {a.reason}")
+    out.append("")
+    out.append(f"(compat data {rec.db_version})")
+    return "\n".join(out)
+
+
+def run(args, ctx) -> int:
+    from app.cli import CliError
+    from app.compat import CompatDataError, load_db
+    from app.recommend import recommend
+
+    facts = ctx.facts()
+    choices = build_choices(args, facts)
+    try:
+        db = load_db(args.db) if getattr(args, "db", None) else load_db()
+    except CompatDataError as e:
+        raise CliError(str(e), 2) from None
+    rec = recommend(facts, db, choices)
+    ctx.emit(rec.to_json(), render(rec))
+    return 0
