@@ -19,7 +19,7 @@ def summary(f: Facts) -> str:
     lines.append(f"System:  {osname} ({o.arch or '?'}, kernel {o.kernel or '?'}{wsl})" + (f" in {o.container}" if o.container else ""))
     if f.gpus:
         for g in f.gpus:
-            mem = f", {g.memory_total_mib // 1024} GiB" if g.memory_total_mib else ""
+            mem = f", {round(g.memory_total_mib / 1024)} GiB" if g.memory_total_mib else ""
             cc = f"compute capability {g.compute_capability}" if g.compute_capability else "compute capability unknown"
             pcie = f", PCIe gen{g.pcie_gen_current} x{g.pcie_width_current}" if g.pcie_gen_current and g.pcie_width_current else ""
             lines.append(f"GPU {g.index}:   {g.name} [{g.pci_id or '?'}] ({cc}{mem}{pcie})")
@@ -33,7 +33,7 @@ def summary(f: Facts) -> str:
         tk = ", ".join(f"{t.version or '?'} ({t.path})" for t in c.toolkits)
         lines.append(f"CUDA:    {tk or 'none in /usr/local'}" + (f"; nvcc {c.nvcc_version}" if c.nvcc_version else ""))
     else:
-        lines.append("CUDA:    no toolkit installed")
+        lines.append("CUDA:    no toolkit found")
     if c.cudnn.version:
         lines.append(f"cuDNN:   {c.cudnn.version}")
     if f.python:
