@@ -335,7 +335,7 @@ def detect_windows(system) -> tuple[OsInfo, DriverInfo, list[Gpu], WindowsInfo, 
             code="wsl_not_installed", severity="warning",
             message="WSL (Windows Subsystem for Linux) is not installed; CUDA for Linux tools runs inside WSL 2.",
             evidence=tuple(x for x in (_clean(st.stdout or st.stderr).strip().splitlines()[:1]) if x),
-            hint="The plan installs it: wsl --install -d Ubuntu-24.04 (administrator rights, then a restart)."))
+            hint="The plan turns on the Windows features WSL needs (administrator rights, then a restart), then installs Ubuntu-24.04 in WSL 2."))
     else:
         if status["needs_vmp"]:
             findings.append(Finding(
