@@ -490,7 +490,7 @@ def main(argv=None):
     if args.sizes_mib:
         sizes = [float(x) for x in args.sizes_mib.split(",") if x.strip()]
     else:
-        sizes = [1, 16, 256] if args.quick else [1, 4, 16, 64, 256, 1024]
+        sizes = [4, 64, 1024] if args.quick else [1, 4, 16, 64, 256, 1024]
 
     usable = []
     props = {}

@@ -6,11 +6,14 @@ faster) and hands each `Sample` to a callback (the GUI's live charts) and to a l
         ...
     stats = s.stop()    # joins the thread; SamplerStats with the achieved rate and CPU cost
 
-Cheap by design: handles are looked up once; each tick makes about ten NVML calls per GPU.
-PCIe rx/tx are the exception: NVML measures them over a 20 ms window *per call* (it blocks,
-burning no CPU), so they are refreshed for one GPU per tick, round-robin, and the last value is
-carried in between; `SamplerStats.pcie_every_s` says how fresh they are. The thread's own CPU
-time (time.thread_time) over wall time gives `cpu_pct_of_core`.
+Cheap by design: handles are looked up once; each tick makes about eight NVML calls per GPU
+(utilization, memory, power, clocks, temperature, clock event reasons, PCIe byte counters).
+Values that change rarely (power limit, PCIe link generation and width) are re-read once a
+second. PCIe rx/tx come from NVML's cumulative byte counters (field values
+NVML_FI_DEV_PCIE_COUNT_RX/TX_BYTES, rate = difference over time) where the driver has them;
+else from nvmlDeviceGetPcieThroughput, which measures over a 20 ms window per call and costs
+CPU, so it is refreshed once a second too. `SamplerStats.pcie_every_s` says how fresh they are.
+The thread's own CPU time (time.thread_time) over wall time gives `cpu_pct_of_core`.
 """
 from __future__ import annotations
 
@@ -34,6 +37,10 @@ THROTTLE_BITS: tuple[tuple[int, str], ...] = (
 )
 
 
+FI_PCIE_TX_BYTES = 197  # nvml.h NVML_FI_DEV_PCIE_COUNT_TX_BYTES
+FI_PCIE_RX_BYTES = 198  # NVML_FI_DEV_PCIE_COUNT_RX_BYTES
+
+
 def throttle_names(mask: Optional[int]) -> tuple[str, ...]:
     if not mask:
         return ()
@@ -49,12 +56,14 @@ def _import_nvml() -> Any:
 class Sampler:
     def __init__(self, on_sample: Optional[Callable[[Sample], None]] = None, interval_s: float = 0.1,
                  nvml: Any = None, phase: Optional[Callable[[], Optional[str]]] = None, keep: bool = True,
-                 t0: Optional[float] = None):
+                 t0: Optional[float] = None, pcie: str = "auto", slow_every_s: float = 1.0):
         self.on_sample = on_sample
         self.interval_s = max(0.01, float(interval_s))
         self._nvml = nvml
         self._phase = phase
         self.keep = keep
+        self.pcie_mode = pcie  # "auto" (counters, else the 20 ms throughput call once a second), "counters", "throughput", "off"
+        self.slow_every_s = slow_every_s
         self.samples: list[Sample] = []
         self.reason = ""
         self._thread: Optional[threading.Thread] = None
@@ -66,6 +75,11 @@ class Sampler:
         self._count = 0
         self._ticks = 0
         self._pcie: dict[int, tuple[Optional[float], Optional[float]]] = {}
+        self._pcie_prev: dict[int, tuple[float, int, int]] = {}
+        self._counters_ok: dict[int, bool] = {}
+        self._slow: dict[int, tuple[Any, Any, Any]] = {}
+        self._last_slow = 0.0
+        self._reason_fn: Optional[str] = "nvmlDeviceGetCurrentClocksEventReasons"
         self._inited = False
 
     # ------------------------------------------------------------ lifecycle
@@ -131,7 +145,14 @@ class Sampler:
             ran=ran, reason=self.reason if not ran else "", interval_s=self.interval_s,
             rate_hz=round(self._ticks / wall, 2) if wall > 0 else None, count=self._count,
             cpu_pct_of_core=round(100.0 * self._cpu_s / wall, 3) if wall > 0 else None,
-            pcie_every_s=round(self.interval_s * max(1, len(self._handles)), 3) if ran else None)
+            pcie_every_s=self._pcie_every() if ran else None)
+
+    def _pcie_every(self) -> Optional[float]:
+        if self.pcie_mode == "off":
+            return None
+        if self.pcie_mode != "throughput" and self._counters_ok and all(self._counters_ok.values()):
+            return self.interval_s
+        return self.slow_every_s
 
     # ------------------------------------------------------------ the thread
     def _loop(self) -> None:
@@ -159,28 +180,64 @@ class Sampler:
         except Exception:
             return None
 
+    def _pcie_counters(self, h: Any) -> Optional[tuple[int, int]]:
+        """Cumulative (rx, tx) PCIe bytes from NVML field values, or None where unsupported."""
+        n = self._nvml
+        try:
+            vals = n.nvmlDeviceGetFieldValues(h, [FI_PCIE_RX_BYTES, FI_PCIE_TX_BYTES])
+        except Exception:
+            return None
+        out = []
+        for v in vals:
+            if getattr(v, "nvmlReturn", 1) != 0:
+                return None
+            out.append(int(getattr(v.value, "ullVal", 0)))
+        return (out[0], out[1]) if len(out) == 2 else None
+
     def _tick(self) -> None:
         n = self._nvml
-        t = time.monotonic() - (self._t0 or 0.0)
+        now = time.monotonic()
+        t = now - (self._t0 or 0.0)
         phase = None
         if self._phase is not None:
             try:
                 phase = self._phase()
             except Exception:
                 phase = None
-        pcie_turn = self._ticks % len(self._handles)
-        for k, (index, h) in enumerate(self._handles):
-            util = self._get("nvmlDeviceGetUtilizationRates", h)
-            mem = self._get("nvmlDeviceGetMemoryInfo", h)
-            power = self._get("nvmlDeviceGetPowerUsage", h)
-            limit = self._get("nvmlDeviceGetEnforcedPowerLimit", h)
-            mask = self._get("nvmlDeviceGetCurrentClocksEventReasons", h)
-            if mask is None:
-                mask = self._get("nvmlDeviceGetCurrentClocksThrottleReasons", h)
-            if k == pcie_turn:
+        slow = now - self._last_slow >= self.slow_every_s
+        if slow:
+            self._last_slow = now
+        for index, h in self._handles:
+            if slow or index not in self._slow:
+                self._slow[index] = (
+                    self._get("nvmlDeviceGetEnforcedPowerLimit", h),
+                    self._get("nvmlDeviceGetCurrPcieLinkGeneration", h),
+                    self._get("nvmlDeviceGetCurrPcieLinkWidth", h),
+                )
+            limit, gen, width = self._slow[index]
+            if self.pcie_mode in ("auto", "counters") and self._counters_ok.get(index, True):
+                c = self._pcie_counters(h)
+                if c is None:
+                    self._counters_ok[index] = False
+                else:
+                    self._counters_ok[index] = True
+                    prev = self._pcie_prev.get(index)
+                    self._pcie_prev[index] = (now, c[0], c[1])
+                    if prev is not None and now > prev[0] and c[0] >= prev[1] and c[1] >= prev[2]:
+                        dt = now - prev[0]
+                        self._pcie[index] = (round((c[0] - prev[1]) / dt / 1e6, 3), round((c[1] - prev[2]) / dt / 1e6, 3))
+            if (self.pcie_mode == "throughput" or (self.pcie_mode == "auto" and not self._counters_ok.get(index, True))) \
+                    and (slow or index not in self._pcie):
                 rx = self._get("nvmlDeviceGetPcieThroughput", h, getattr(n, "NVML_PCIE_UTIL_RX_BYTES", 1))
                 tx = self._get("nvmlDeviceGetPcieThroughput", h, getattr(n, "NVML_PCIE_UTIL_TX_BYTES", 0))
                 self._pcie[index] = (rx / 1000.0 if rx is not None else None, tx / 1000.0 if tx is not None else None)
+            util = self._get("nvmlDeviceGetUtilizationRates", h)
+            mem = self._get("nvmlDeviceGetMemoryInfo", h)
+            power = self._get("nvmlDeviceGetPowerUsage", h)
+            mask = self._get(self._reason_fn, h) if self._reason_fn else None
+            if mask is None and self._reason_fn == "nvmlDeviceGetCurrentClocksEventReasons":
+                self._reason_fn = "nvmlDeviceGetCurrentClocksThrottleReasons"  # older nvidia-ml-py
+                mask = self._get(self._reason_fn, h)
             rx_mbps, tx_mbps = self._pcie.get(index, (None, None))
             s = Sample(
                 t_s=round(t, 3), gpu_index=index,
@@ -193,8 +250,7 @@ class Sampler:
                 mem_clock_mhz=self._get("nvmlDeviceGetClockInfo", h, getattr(n, "NVML_CLOCK_MEM", 2)),
                 temp_c=self._get("nvmlDeviceGetTemperature", h, getattr(n, "NVML_TEMPERATURE_GPU", 0)),
                 pcie_rx_mbps=rx_mbps, pcie_tx_mbps=tx_mbps,
-                pcie_gen_current=self._get("nvmlDeviceGetCurrPcieLinkGeneration", h),
-                pcie_width_current=self._get("nvmlDeviceGetCurrPcieLinkWidth", h),
+                pcie_gen_current=gen, pcie_width_current=width,
                 throttle_reasons=throttle_names(mask), phase=phase)
             self._count += 1
             if self.keep:

@@ -111,8 +111,9 @@ def layer_from_checks(name: str, checks: Sequence[Check], skip_reason: str, deta
     if not checks:
         return Layer(name=name, status="skip", reason=skip_reason, details=tuple(details))  # type: ignore[arg-type]
     status = worst(c.status for c in checks)
-    lead = next(c for c in checks if c.status == status)
-    others = [c.message for c in checks if c is not lead and c.status in ("warn", "fail")]
+    lead = next((c for c in checks if c.status == status and c.code.endswith("_ok")), None) \
+        or next(c for c in checks if c.status == status)
+    others = [c.message for c in checks if c is not lead and c.status != "skip"]
     return Layer(name=name, status=status, reason=lead.message, details=tuple(others) + tuple(details),  # type: ignore[arg-type]
                  checks=tuple(checks))
 
@@ -312,6 +313,10 @@ def load_checks(d: DeviceInfo, c: Optional[Compute], samples: Sequence[Sample]) 
                              hint="Check cooling: fans, airflow, dust, and the power cables to the card."))
         capped = [s for s in busy if "sw_power_cap" in s.throttle_reasons]
         low_limit = bool(d.power_limit_w and d.power_default_limit_w and d.power_limit_w < POWER_LIMIT_MIN_FRACTION * d.power_default_limit_w)
+        if capped and not low_limit and len(capped) >= THROTTLE_SHARE * len(busy):
+            out.append(Check(code="at_power_limit", status="pass", gpu_index=g, value=len(capped) / len(busy),
+                             message=f"{_gpu_name(d)} ran at its power limit in {len(capped) / len(busy):.0%} of samples under "
+                                     "load (its default limit: normal at full load)."))
         if capped and low_limit and len(capped) >= THROTTLE_SHARE * len(busy):
             out.append(Check(code="power_capped", status="warn", gpu_index=g, value=d.power_limit_w, limit=d.power_default_limit_w,
                              message=f"{_gpu_name(d)} was held back by its power limit ({d.power_limit_w:g} W, default "
