@@ -1,0 +1,189 @@
+"""Walk the wizard page by page with fake engine parts and a fake runner."""
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QWizard
+
+from tests.ui.fakes import FakeRunner, make_plan
+from ui.state import PAGE_IDS, SEQUENCES
+
+
+def _next(qtbot, w, expect: str, timeout=5000):
+    qtbot.waitUntil(lambda: w.button(QWizard.WizardButton.NextButton).isEnabled(), timeout=timeout)
+    qtbot.mouseClick(w.button(QWizard.WizardButton.NextButton), Qt.MouseButton.LeftButton)
+    assert w.current_page_id == expect
+
+
+def test_setup_path_walks_every_page(qtbot, make_wizard, tmp_path):
+    w, services, runner = make_wizard()
+    assert w.current_page_id == "welcome"
+    _next(qtbot, w, "system")
+    sysp = w.pages["system"]
+    qtbot.waitUntil(lambda: sysp.isComplete(), timeout=5000)
+    assert sysp.tree.topLevelItemCount() == 5  # GPU, driver, OS, CUDA, Python
+    assert "NVIDIA H200" in sysp.tree.topLevelItem(0).child(0).text(1)
+    assert sysp.findings.count() == 2
+    _next(qtbot, w, "recommendation")
+    rec = w.pages["recommendation"]
+    qtbot.waitUntil(lambda: rec.isComplete(), timeout=5000)
+    assert "2.9.1" in rec.cards["pytorch"][1].text()
+    assert "Newest PyTorch" in rec.cards["pytorch"][1].text()
+    _next(qtbot, w, "plan")
+    plan = w.pages["plan"]
+    qtbot.waitUntil(lambda: plan.tree.topLevelItemCount() == 4, timeout=5000)
+    assert not plan.isComplete(), "nothing runs before the user confirms"
+    assert runner.runs == []
+    assert plan.tree.topLevelItem(1).text(2) == "administrator"
+    assert "echo 'step 0'" in plan.detail.toPlainText() or "echo" in plan.detail.toPlainText()
+    script = tmp_path / "plan.sh"
+    plan.export_script(str(script))
+    assert "sudo echo 'step 1'" in script.read_text()
+    plan.confirm.setChecked(True)
+    _next(qtbot, w, "install")
+    inst = w.pages["install"]
+    qtbot.waitUntil(lambda: inst.result == "ok", timeout=5000)
+    assert inst.log.line_count() == 4 * 50
+    assert inst.progress.value() == 1000
+    assert all(s.status == "ok" for s in inst.state.steps)
+    _next(qtbot, w, "verify")
+    ver = w.pages["verify"]
+    qtbot.mouseClick(ver.start_btn, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: ver.state.verification is not None, timeout=10000)
+    assert len(ver.state.series) == 100
+    assert ver.layers.count() == 4
+    assert ver.bars[0].value == pytest.approx(53.1)
+    _next(qtbot, w, "summary")
+    summ = w.pages["summary"]
+    assert summ.headline.text() == "PyTorch runs on the GPU, with warnings."
+    assert summ.changes.count() == 4
+
+
+def test_failing_step_then_retry_runs_only_the_rest(qtbot, make_wizard):
+    runner = FakeRunner(fail_once=("install_thing2",))
+    w, _s, _r = make_wizard(runner=runner)
+    w.session.path = "setup"
+    for page in ("system", "recommendation", "plan"):
+        _next(qtbot, w, page)
+    w.pages["plan"].confirm.setChecked(True)
+    _next(qtbot, w, "install")
+    inst = w.pages["install"]
+    qtbot.waitUntil(lambda: inst.result == "failed", timeout=5000)
+    assert [s.status for s in inst.state.steps] == ["ok", "ok", "failed", "pending"]
+    assert not inst.isComplete()
+    assert inst.retry_btn.isEnabled() and inst.trouble_btn.isVisibleTo(inst)
+    errs = [i for i, e in enumerate(inst.log.model.is_err) if e]
+    assert inst.log.model.lines[errs[-1]].startswith("E: Unable to locate package")
+    qtbot.mouseClick(inst.retry_btn, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: inst.result == "ok", timeout=5000)
+    assert runner.runs == [None, ["install_thing2", "install_thing3"]]
+    assert inst.isComplete()
+
+
+def test_cancel_stops_the_run_and_retry_resumes(qtbot, make_wizard):
+    runner = FakeRunner(block_on="install_thing1")
+    w, _s, _r = make_wizard(runner=runner)
+    for page in ("system", "recommendation", "plan"):
+        _next(qtbot, w, page)
+    w.pages["plan"].confirm.setChecked(True)
+    _next(qtbot, w, "install")
+    inst = w.pages["install"]
+    qtbot.waitUntil(runner.blocked.is_set, timeout=5000)
+    qtbot.waitUntil(lambda: inst.cancel_btn.isEnabled(), timeout=5000)
+    qtbot.mouseClick(inst.cancel_btn, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: inst.result == "cancelled", timeout=5000)
+    assert inst.state.step("install_thing1").status == "cancelled"
+    assert inst.retry_btn.isEnabled()
+    inst.retry()
+    qtbot.waitUntil(lambda: inst.result == "ok", timeout=5000)
+    assert runner.runs[-1] == ["install_thing1", "install_thing2", "install_thing3"]
+
+
+def test_reboot_prompt_writes_resume_and_next_start_opens_verification(qtbot, make_wizard, tmp_path, monkeypatch):
+    from PySide6.QtWidgets import QMessageBox
+
+    runner = FakeRunner(reboot_after="install_thing0")
+    w, services, _r = make_wizard(runner=runner)
+    for page in ("system", "recommendation", "plan"):
+        _next(qtbot, w, page)
+    w.pages["plan"].confirm.setChecked(True)
+    _next(qtbot, w, "install")
+    inst = w.pages["install"]
+    qtbot.waitUntil(lambda: inst.result == "ok", timeout=5000)
+    box = inst._reboot_box
+    assert isinstance(box, QMessageBox) and box.isVisible()
+    later = [b for b in box.buttons() if box.buttonRole(b) == QMessageBox.ButtonRole.RejectRole][0]
+    later.click()
+    resume = tmp_path / "state" / "gpu-wizard" / "resume.json"
+    assert resume.exists()
+    # the next start after a reboot (another boot id) resumes at verification
+    import ui.main
+    import ui.state
+
+    monkeypatch.setattr(ui.state, "current_boot_id", lambda: "another-boot")
+    monkeypatch.setattr(ui.main, "build_wizard", ui.main.build_wizard)
+    from ui.main import build_wizard
+    from ui.wizard import Services
+
+    w2 = build_wizard(lang="en", services=Services(state_dir=str(tmp_path / "state"), detect=services.detect,
+                                                   verify_runner=services.verify_runner))
+    qtbot.addWidget(w2)
+    w2.show()
+    assert w2.current_page_id == "verify"
+    assert w2.session.resumed
+    assert not resume.exists()
+    w2.shutdown()
+
+
+def test_verify_only_path_skips_install(qtbot, make_wizard):
+    w, _s, runner = make_wizard()
+    w.pages["welcome"].path_buttons["verify"].setChecked(True)
+    _next(qtbot, w, "system")
+    _next(qtbot, w, "verify")
+    ver = w.pages["verify"]
+    qtbot.mouseClick(ver.start_btn, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: ver.stop_btn.isEnabled(), timeout=5000)
+    qtbot.mouseClick(ver.stop_btn, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not ver.state.running, timeout=5000)
+    assert ver.state.verification is not None and ver.state.verification.cancelled
+    _next(qtbot, w, "summary")
+    assert runner.runs == []
+
+
+def test_refused_choice_is_shown_and_blocks_confirmation(qtbot, make_wizard):
+    w, services, _r = make_wizard()
+    _next(qtbot, w, "system")
+    _next(qtbot, w, "recommendation")
+    rec = w.pages["recommendation"]
+    qtbot.waitUntil(rec.isComplete, timeout=5000)
+    rec.adv_toggle.setChecked(True)
+    rec.torch_version.setCurrentText("1.0")
+    assert not rec.isComplete(), "edited but not applied"
+    qtbot.mouseClick(rec.apply_btn, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not rec.state.busy, timeout=5000)
+    assert rec.refused.isVisibleTo(rec)
+    assert "PyTorch 1.0 has no build" in rec.refused.text()
+    assert not rec.isComplete()
+    assert not w.button(QWizard.WizardButton.NextButton).isEnabled()
+    assert services.recommend.calls[-1].torch_version == "1.0"
+    qtbot.mouseClick(rec.reset_btn, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(rec.isComplete, timeout=5000)
+    assert not rec.refused.isVisibleTo(rec)
+
+
+def test_sequences_are_data_over_known_pages():
+    for path, seq in SEQUENCES.items():
+        assert seq[0] == "welcome"
+        assert set(seq) <= set(PAGE_IDS)
+        assert len(seq) == len(set(seq))
+
+
+def test_plan_confirmation_is_reset_when_coming_back(qtbot, make_wizard):
+    w, _s, runner = make_wizard(plan=make_plan(2))
+    for page in ("system", "recommendation", "plan"):
+        _next(qtbot, w, page)
+    plan = w.pages["plan"]
+    plan.confirm.setChecked(True)
+    w.back()
+    w.next()
+    assert w.current_page_id == "plan" and not plan.isComplete()

@@ -1,0 +1,235 @@
+"""Engine work off the GUI thread, and engine callbacks back as Qt signals.
+
+- `Tasks.submit(fn, ...)` runs a blocking engine call on a QThread and delivers its result
+  (or error) on the GUI thread. `fn` gets a `threading.Event` as `cancel=` when it accepts one.
+- `RunBridge` is the listener the install runner calls from its worker thread. Step events go
+  straight through as queued signals; output lines (thousands a second) are buffered and
+  flushed to the GUI every `FLUSH_MS` as one `lines` signal, so the event loop never drowns.
+- `SampleBridge` does the same for verification samples (charts refresh at most 10 Hz).
+
+Every thread and timer made here is registered, and `Tasks.shutdown()` stops and joins them:
+the tests fail any test that leaves one running.
+"""
+from __future__ import annotations
+
+import inspect
+import threading
+import traceback
+from collections import deque
+from typing import Any, Callable, Optional
+
+from PySide6.QtCore import QObject, QThread, QTimer, Signal, Slot
+
+FLUSH_MS = 40
+
+
+class _Worker(QThread):
+    done = Signal(object)
+    failed = Signal(str, str)
+
+    def __init__(self, fn: Callable[..., Any], args: tuple, kwargs: dict, parent: QObject):
+        super().__init__(parent)
+        self.fn, self.args, self.kwargs = fn, args, kwargs
+
+    def run(self) -> None:  # on the worker thread
+        try:
+            result = self.fn(*self.args, **self.kwargs)
+        except Exception as e:  # noqa: BLE001 - every engine error reaches the user as a message
+            self.failed.emit(str(e) or e.__class__.__name__, traceback.format_exc())
+        else:
+            # always a fresh list: PySide6 6.12 mis-counts references of None sent through a
+            # queued Signal(object), which crashes the interpreter after a few dozen results
+            self.done.emit([result])
+
+
+class Task:
+    """One submitted call. `cancel()` sets the event the call was given; `is_running()` stays
+    valid after the worker thread object is gone."""
+
+    def __init__(self, cancel: threading.Event):
+        self.cancel_event = cancel
+        self._running = True
+
+    def cancel(self) -> None:
+        self.cancel_event.set()
+
+    def is_running(self) -> bool:
+        return self._running
+
+    def _ended(self) -> None:
+        self._running = False
+
+
+class Tasks(QObject):
+    """Runs engine calls on worker threads; owns them until they end."""
+
+    def __init__(self, parent: Optional[QObject] = None):
+        super().__init__(parent)
+        self._live: set[_Worker] = set()
+        self._events: dict[_Worker, threading.Event] = {}
+
+    def submit(self, fn: Callable[..., Any], *args: Any, on_done: Optional[Callable[[Any], None]] = None,
+               on_error: Optional[Callable[[str, str], None]] = None, **kwargs: Any) -> Task:
+        cancel = threading.Event()
+        try:
+            if "cancel" in inspect.signature(fn).parameters:
+                kwargs.setdefault("cancel", cancel)
+        except (TypeError, ValueError):
+            pass
+        w = _Worker(fn, args, kwargs, self)
+        task = Task(cancel)
+        # `done`/`failed` are emitted from run(), before `finished`: the task counts as running
+        # until its result has been delivered
+        def delivered(box: list) -> None:
+            task._ended()
+            if on_done is not None:
+                on_done(box[0])
+
+        def errored(message: str, details: str) -> None:
+            task._ended()
+            if on_error is not None:
+                on_error(message, details)
+
+        def ended() -> None:
+            task._ended()
+            self._reap(w)
+
+        w.done.connect(delivered)
+        w.failed.connect(errored)
+        w.finished.connect(ended)
+        self._live.add(w)
+        self._events[w] = cancel
+        w.start()
+        return task
+
+    def _reap(self, w: _Worker) -> None:
+        self._live.discard(w)
+        self._events.pop(w, None)
+        w.deleteLater()
+
+    @property
+    def busy(self) -> bool:
+        return any(w.isRunning() for w in self._live)
+
+    def shutdown(self, timeout_ms: int = 5000) -> bool:
+        """Cancel everything and wait for the threads to end (window closing, test teardown)."""
+        for e in self._events.values():
+            e.set()
+        ok = True
+        for w in list(self._live):
+            ok = w.wait(timeout_ms) and ok
+            self._live.discard(w)
+            self._events.pop(w, None)
+        return ok
+
+
+class RunBridge(QObject):
+    """Listener for the install runner (called on its thread) → Qt signals on the GUI thread.
+
+    Everything goes through one ordered queue drained by a GUI-thread timer, so a step's
+    lines always arrive before its `stepFinished`, and lines come in batches."""
+
+    stepStarted = Signal(str)
+    stepFinished = Signal(str, str, str)  # step id, status, message
+    lines = Signal(list)  # [(stream, text), ...] batched
+    runFinished = Signal(str)  # "ok", "failed", "cancelled"
+    rebootRequired = Signal()
+
+    def __init__(self, parent: Optional[QObject] = None):
+        super().__init__(parent)
+        self._q: deque[tuple] = deque()
+        self._lock = threading.Lock()
+        self._timer = QTimer(self)
+        self._timer.setInterval(FLUSH_MS)
+        self._timer.timeout.connect(self.flush)
+
+    # --- called from the runner's thread -------------------------------------------------
+    def step_started(self, step_id: str) -> None:
+        with self._lock:
+            self._q.append(("start", step_id))
+
+    def output(self, step_id: str, stream: str, text: str) -> None:
+        with self._lock:
+            self._q.append(("line", stream, text))
+
+    def step_finished(self, step_id: str, status: str, message: str = "") -> None:
+        with self._lock:
+            self._q.append(("finish", step_id, status, message))
+
+    def reboot_required(self) -> None:
+        with self._lock:
+            self._q.append(("reboot",))
+
+    def finished(self, status: str) -> None:
+        with self._lock:
+            self._q.append(("done", status))
+
+    # --- GUI thread ----------------------------------------------------------------------
+    def start(self) -> None:
+        self._timer.start()
+
+    def stop(self) -> None:
+        self._timer.stop()
+        self.flush()
+
+    @property
+    def active(self) -> bool:
+        return self._timer.isActive()
+
+    @Slot()
+    def flush(self) -> None:
+        with self._lock:
+            if not self._q:
+                return
+            items = list(self._q)
+            self._q.clear()
+        batch: list[tuple[str, str]] = []
+        for it in items:
+            if it[0] == "line":
+                batch.append((it[1], it[2]))
+                continue
+            if batch:
+                self.lines.emit(batch)
+                batch = []
+            if it[0] == "start":
+                self.stepStarted.emit(it[1])
+            elif it[0] == "finish":
+                self.stepFinished.emit(it[1], it[2], it[3])
+            elif it[0] == "reboot":
+                self.rebootRequired.emit()
+            elif it[0] == "done":
+                self.runFinished.emit(it[1])
+        if batch:
+            self.lines.emit(batch)
+
+
+class SampleBridge(QObject):
+    """Verification samples from the sampler thread → at most one `samples` signal per tick."""
+
+    samples = Signal(list)  # [(t_s, {metric: value}), ...]
+
+    def __init__(self, interval_ms: int = 100, parent: Optional[QObject] = None):
+        super().__init__(parent)
+        self._buf: list[tuple[float, dict]] = []
+        self._lock = threading.Lock()
+        self._timer = QTimer(self)
+        self._timer.setInterval(interval_ms)
+        self._timer.timeout.connect(self.flush)
+
+    def sample(self, t_s: float, values: dict) -> None:  # sampler thread
+        with self._lock:
+            self._buf.append((t_s, values))
+
+    def start(self) -> None:
+        self._timer.start()
+
+    def stop(self) -> None:
+        self._timer.stop()
+        self.flush()
+
+    @Slot()
+    def flush(self) -> None:
+        with self._lock:
+            batch, self._buf = self._buf, []
+        if batch:
+            self.samples.emit(batch)

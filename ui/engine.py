@@ -1,0 +1,357 @@
+"""The GUI's one door into the engine (app/). Plain Python, no Qt: every function here is
+blocking and is called on a worker thread through ui.bridge.Tasks.
+
+The GUI shows what these return; it never decides compatibility itself. An engine part
+that is missing raises `EngineUnavailable` with a plain message the page shows.
+"""
+from __future__ import annotations
+
+import importlib
+import json
+import shlex
+import threading
+import time
+from pathlib import Path
+from typing import Any, Callable, Optional, Protocol
+
+from app.choices import Choices
+from app.facts import Facts
+from app.recommendation import Recommendation
+from ui.state import Source
+
+
+class EngineUnavailable(RuntimeError):
+    """This part of the engine is not available in this build."""
+
+
+def _module(name: str):
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as e:
+        if e.name and (e.name == name or name.startswith(e.name)):
+            raise EngineUnavailable(f"{name} is not available in this build") from None
+        raise
+
+
+# ---------------------------------------------------------------------------------------------
+# Sources: this machine, a snapshot, or a report's JSON
+
+def load_source(path: str) -> tuple[Source, Any, Optional[dict]]:
+    """(Source, System, report data or None) for a snapshot file or a report's JSON.
+    Raises app.system.SnapshotError (one clear line) for a file that is neither."""
+    from app.system import SnapshotError, SnapshotSystem, load_snapshot_data
+
+    p = Path(path)
+    report = None
+    try:
+        raw = json.loads(p.read_bytes().decode("utf-8-sig"))
+        if isinstance(raw, dict):
+            fmt = raw.get("format")
+            if (isinstance(fmt, str) and fmt.startswith("gpu-wizard-report")) or ("facts" in raw and "files" not in raw):
+                report = raw
+    except (OSError, ValueError):
+        pass  # load_snapshot_data gives the clear message
+    if report is not None and not isinstance(report.get("snapshot"), dict):
+        if not isinstance(report.get("facts"), dict):
+            raise SnapshotError(f"{p.name} is a report without the machine's facts or snapshot")
+        system = None
+        created = report.get("created") or report["facts"].get("created")
+    else:
+        data = load_snapshot_data(p)
+        system = SnapshotSystem(data, name=p.name)
+        created = (report or {}).get("created") or data.get("created")
+    note = None
+    for holder in (report or {}, (report or {}).get("snapshot") or {}, getattr(system, "data", {}) or {}):
+        if isinstance(holder, dict) and isinstance(holder.get("note"), str) and holder.get("note"):
+            note = holder["note"]
+            break
+    return Source("report" if report is not None else "snapshot", str(p), created, note), system, report
+
+
+def live_system():
+    from app.system import LiveSystem
+
+    return LiveSystem()
+
+
+def detect_facts(system: Any, overrides: Optional[dict] = None, report: Optional[dict] = None, torch: bool = True) -> Facts:
+    if system is None and report is not None:
+        facts = Facts.from_json(report["facts"])
+    else:
+        from app.detect import detect
+
+        facts = detect(system, torch_probe=torch)
+    ov = {k: v for k, v in (overrides or {}).items() if v}
+    if ov:
+        mod = _module("app.overrides")
+        facts = mod.apply_overrides(facts, **ov)
+    return facts
+
+
+def save_snapshot(system: Any, path: str, note: str = "") -> str:
+    """Record this machine (or copy the loaded snapshot) to `path`."""
+    from app.system import RecordingSystem, SnapshotSystem, write_json_atomic
+
+    if isinstance(system, SnapshotSystem):
+        write_json_atomic(path, system.data)
+        return path
+    try:
+        snap = _module("app.commands.snapshot")
+        if hasattr(snap, "record_snapshot"):
+            snap.record_snapshot(path, note=note)
+            return path
+    except EngineUnavailable:
+        pass
+    from app.detect import detect
+
+    rec = RecordingSystem(system)
+    detect(rec, torch_probe=False)
+    write_json_atomic(path, rec.snapshot(note=note))
+    return path
+
+
+# ---------------------------------------------------------------------------------------------
+# Recommend and plan
+
+def recommend(facts: Facts, choices: Choices) -> Recommendation:
+    compat = _module("app.compat")
+    rec = _module("app.recommend")
+    db = compat.load_db()
+    return rec.recommend(facts, db, choices)
+
+
+def build_plan(facts: Facts, rec: Recommendation, choices: Choices):
+    plan = _module("app.plan")
+    if not hasattr(plan, "build_plan"):
+        raise EngineUnavailable("app.plan.build_plan is not available in this build")
+    return plan.build_plan(facts, rec, choices)
+
+
+def plan_script(plan: Any) -> str:
+    """The plan as a bash script (the engine's own export when it has one)."""
+    try:
+        mod = _module("app.plan.script")
+        for name in ("to_script", "plan_script", "render_script"):
+            if hasattr(mod, name):
+                return getattr(mod, name)(plan)
+    except EngineUnavailable:
+        pass
+    lines = ["#!/usr/bin/env bash", "# GPU Setup Wizard plan. Review before running.", "set -euo pipefail", ""]
+    for s in getattr(plan, "steps", ()):
+        lines.append(f"# --- {s.id}: {s.title}")
+        for w in s.why.splitlines():
+            lines.append(f"# {w}")
+        for argv in s.commands:
+            cmd = shlex.join(argv)
+            lines.append(("sudo " if s.needs_root else "") + cmd)
+        lines.append("")
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------------------------
+# Install: backends the Install page drives on a worker thread
+
+class RunListener(Protocol):
+    """What a backend calls while it runs (ui.bridge.RunBridge implements it)."""
+
+    def step_started(self, step_id: str) -> None: ...
+    def output(self, step_id: str, stream: str, text: str) -> None: ...
+    def step_finished(self, step_id: str, status: str, message: str = "") -> None: ...
+    def reboot_required(self) -> None: ...
+    def finished(self, status: str) -> None: ...
+
+
+class InstallBackend(Protocol):
+    session_dir: Optional[str]
+
+    def run(self, plan: Any, listener: RunListener, cancel: threading.Event, only: Optional[list[str]] = None) -> str:
+        """Run the plan's steps (or only those ids), blocking; returns "ok", "failed" or "cancelled"."""
+        ...
+
+
+class DryRunBackend:
+    """A recorded machine is never changed: walks the plan and says what each step would run,
+    every line labelled as a dry run."""
+
+    def __init__(self, step_delay_s: float = 0.25):
+        self.step_delay_s = step_delay_s
+        self.session_dir: Optional[str] = None
+
+    def run(self, plan: Any, listener: RunListener, cancel: threading.Event, only: Optional[list[str]] = None) -> str:
+        reboot = False
+        for s in getattr(plan, "steps", ()):
+            if only is not None and s.id not in only:
+                continue
+            if cancel.is_set():
+                listener.finished("cancelled")
+                return "cancelled"
+            listener.step_started(s.id)
+            listener.output(s.id, "stdout", f"[dry run] {s.title}")
+            for argv in s.commands:
+                listener.output(s.id, "stdout", "[dry run] would run: " + ("sudo " if s.needs_root else "") + shlex.join(argv))
+            for e in getattr(s, "edits", ()):
+                listener.output(s.id, "stdout", "[dry run] would " + e.describe())
+            if cancel.wait(self.step_delay_s):
+                listener.step_finished(s.id, "cancelled", "cancelled")
+                listener.finished("cancelled")
+                return "cancelled"
+            listener.step_finished(s.id, "ok", "dry run")
+            reboot = reboot or bool(getattr(s, "reboot_required", False))
+        if reboot:
+            listener.output("", "stdout", "[dry run] a real install would ask to restart the computer here")
+        listener.finished("ok")
+        return "ok"
+
+
+class EngineBackend:
+    """The real executor from app/run (argv only, session folder, privileged helper), its
+    events forwarded to the listener. A retry re-opens the same session folder: the executor
+    skips the steps that finished and continues with the failed one."""
+
+    STATUS = {"ok": "ok", "skipped": "skipped", "error": "failed", "cancelled": "cancelled"}
+
+    def __init__(self, facts: Optional[Facts] = None, sessions_base: Optional[str] = None):
+        self.facts = facts
+        self.sessions_base = sessions_base
+        self.session_dir: Optional[str] = None
+
+    def run(self, plan: Any, listener: RunListener, cancel: threading.Event, only: Optional[list[str]] = None) -> str:
+        run = _module("app.run")
+        if self.session_dir:
+            session = run.Session.open(self.session_dir)
+        else:
+            session = run.Session.create(self.sessions_base, label="install")
+            self.session_dir = str(session.dir)
+        token = run.CancelToken()
+        done = threading.Event()
+
+        def watch() -> None:
+            while not done.is_set():
+                if cancel.wait(0.1):
+                    token.cancel()
+                    return
+
+        def on_event(ev: Any) -> None:
+            kind = getattr(ev, "type", "")
+            if kind == "step_started":
+                listener.step_started(ev.step_id)
+            elif kind == "line" and ev.final:
+                listener.output(ev.step_id, ev.stream, ev.text)
+            elif kind == "step_finished":
+                if ev.details and ev.status == "error":
+                    for line in ev.details.splitlines()[-20:]:
+                        listener.output(ev.step_id, "stderr", line)
+                listener.step_finished(ev.step_id, self.STATUS.get(ev.status, "failed"), ev.message)
+
+        watcher = threading.Thread(target=watch, name="gpu-wizard-cancel-watch", daemon=True)
+        watcher.start()
+        try:
+            ex = run.Executor(plan, session, listener=on_event, cancel=token,
+                              facts_json=self.facts.to_json() if self.facts is not None else None)
+            result = ex.run()
+        finally:
+            done.set()
+            watcher.join(1)
+        self.session_dir = result.session_dir or self.session_dir
+        if result.status == "reboot_required":
+            listener.reboot_required()
+            status = "ok"
+        else:
+            status = {"ok": "ok", "cancelled": "cancelled"}.get(result.status, "failed")
+        if status == "failed" and result.message:
+            listener.output("", "stderr", result.message)
+        listener.finished(status)
+        return status
+
+
+# ---------------------------------------------------------------------------------------------
+# Verify
+
+class SampleListener(Protocol):
+    def sample(self, t_s: float, values: dict) -> None: ...
+
+
+def target_python(venv_path: Optional[str]) -> Optional[str]:
+    """The venv's interpreter when it exists (after an install), else None (the engine's default)."""
+    if not venv_path:
+        return None
+    import os
+
+    p = Path(os.path.expanduser(venv_path)) / "bin" / "python"
+    return str(p) if p.exists() else None
+
+
+def run_verification(listener: SampleListener, seconds: float, cancel: threading.Event, python: Optional[str] = None,
+                     on_progress: Optional[Callable[[dict], None]] = None, gpu_count: int = 0):
+    """Runs app.verify on this machine (blocking, on a worker thread), streaming NVML samples
+    to `listener`; `cancel` stops the probe (its process group is killed)."""
+    session = _module("app.verify.session")
+
+    def on_sample(s: Any) -> None:
+        listener.sample(float(s.t_s), s.to_json())
+
+    run = session.VerifyRun(session.VerifyOptions(python=python, seconds=seconds), on_progress=on_progress,
+                            on_sample=on_sample, facts_gpu_count=gpu_count)
+    run.start()
+    while run._thread is not None and run._thread.is_alive():
+        if cancel.wait(0.1):
+            run.cancel()
+            run.wait(30)
+            break
+    return run.wait(30)
+
+
+def replay_verification(verification: Any, listener: SampleListener, cancel: threading.Event, speed: float = 10.0):
+    """Plays a recorded verification's samples back (walkthrough), `speed` times faster."""
+    start = time.monotonic()
+    for s in getattr(verification, "samples", ()):
+        delay = s.t_s / speed - (time.monotonic() - start)
+        if delay > 0 and cancel.wait(delay):
+            break
+        listener.sample(s.t_s, s.to_json())
+    return verification
+
+
+def verification_from_report(report: Optional[dict]):
+    if not report or not isinstance(report.get("verification"), dict):
+        return None
+    from app.verify.model import Verification
+
+    return Verification.from_json(report["verification"])
+
+
+# ---------------------------------------------------------------------------------------------
+# Diagnose and report
+
+def diagnose(text: str, facts: Optional[Facts]):
+    mod = _module("app.diagnose")
+    fn = getattr(mod, "diagnose", None)
+    if fn is None:
+        raise EngineUnavailable("app.diagnose is not available in this build")
+    return fn(text, facts)
+
+
+def fix_plan(diagnosis: Any, facts: Optional[Facts]):
+    """The diagnosis's fix as a Plan the Plan page shows (nothing runs before confirm)."""
+    mod = _module("app.diagnose")
+    fn = getattr(mod, "fix_plan", None)
+    if fn is not None:
+        return fn(diagnosis, facts)
+    steps = getattr(diagnosis, "fix_steps", None) or getattr(diagnosis, "steps", None)
+    if steps:
+        from app.plan.model import Plan
+
+        return Plan(steps=tuple(steps))
+    raise EngineUnavailable("this diagnosis has no fix the wizard can run")
+
+
+def export_report(path: str, fmt: str, *, facts: Optional[Facts], recommendation: Any = None, plan: Any = None,
+                  install: Any = None, verification: Any = None, diagnosis: Any = None, session_dir: Optional[str] = None,
+                  snapshot: Optional[dict] = None) -> str:
+    mod = _module("app.report")
+    fn = getattr(mod, "write_report", None)
+    if fn is None:
+        raise EngineUnavailable("app.report is not available in this build")
+    fn(path, fmt=fmt, facts=facts, recommendation=recommendation, plan=plan, outcomes=install,
+       verification=verification, diagnosis=diagnosis, session_dir=session_dir, snapshot=snapshot)
+    return path

@@ -1,0 +1,107 @@
+"""Translations: English in the source, Simplified Chinese from resources/translations.
+
+Every user-visible string in ui/ goes through `tr()` (or `N_()` for a string defined before
+a translator exists, translated later with `tr()`). One context for the whole GUI keeps the
+catalogue simple: resources/translations/update_ts.py extracts these calls, and a test
+checks each has a non-empty zh_CN translation. Engine text (findings, reasons) is English;
+`engine_text()` translates it by code where a mapping exists, else shows the English.
+"""
+from __future__ import annotations
+
+import locale
+import os
+from typing import Optional
+
+from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
+
+from app.paths import resource
+
+CONTEXT = "gpu_wizard"
+LANGUAGES = ("en", "zh_CN")
+
+
+def tr(text: str, disambiguation: Optional[str] = None, n: int = -1) -> str:
+    return QCoreApplication.translate(CONTEXT, text, disambiguation, n)
+
+
+def N_(text: str) -> str:
+    """Mark a string for the catalogue without translating it now."""
+    return text
+
+
+def normalise_lang(lang: Optional[str]) -> str:
+    """"zh", "zh_CN.UTF-8", "zh-Hans" → "zh_CN"; anything else → "en"."""
+    if not lang:
+        return "en"
+    low = lang.replace("-", "_").lower()
+    return "zh_CN" if low.startswith("zh") else "en"
+
+
+def system_language() -> str:
+    for var in ("LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"):
+        v = os.environ.get(var)
+        if v and v not in ("C", "POSIX", "C.UTF-8"):
+            return normalise_lang(v.split(":")[0])
+    try:
+        return normalise_lang(QLocale.system().name())
+    except Exception:  # noqa: BLE001 - no locale is fine
+        return normalise_lang((locale.getlocale()[0] or ""))
+
+
+def qm_path(lang: str):
+    return resource("translations", f"gpu_wizard_{lang}.qm")
+
+
+class Translator:
+    """Installs the wizard's and Qt's own translators; switchable at run time (Qt sends a
+    LanguageChange event to every widget, pages re-translate themselves)."""
+
+    def __init__(self, app: QCoreApplication):
+        self.app = app
+        self.lang = "en"
+        self._ours = QTranslator(app)
+        self._qt = QTranslator(app)
+        self._installed = False
+
+    def set_language(self, lang: str) -> bool:
+        lang = normalise_lang(lang)
+        if self._installed:
+            self.app.removeTranslator(self._ours)
+            self.app.removeTranslator(self._qt)
+            self._installed = False
+        ok = True
+        if lang != "en":
+            ok = self._ours.load(str(qm_path(lang)))
+            self._qt.load(f"qtbase_{lang}", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath))
+            if ok:
+                self.app.installTranslator(self._qt)
+                self.app.installTranslator(self._ours)
+                self._installed = True
+        self.lang = lang if ok else "en"
+        return ok
+
+
+# Engine codes we can say in the user's language (the engine's English is the fallback).
+FINDING_TEXT = {
+    "no_nvidia_gpu": N_("No NVIDIA GPU was found."),
+    "driver_not_installed": N_("The NVIDIA driver is not installed."),
+    "driver_not_loaded": N_("The NVIDIA driver is installed but not loaded."),
+    "driver_mismatch": N_("The driver's library and kernel module versions differ; a reboot usually fixes this."),
+    "driver_no_communication": N_("nvidia-smi cannot talk to the driver."),
+    "nouveau_loaded": N_("The open-source nouveau driver is loaded and blocks the NVIDIA driver."),
+    "secure_boot_enabled": N_("Secure Boot is on: the NVIDIA kernel module must be signed."),
+    "torch_cpu_only": N_("The installed PyTorch is a CPU-only build."),
+    "torch_not_installed": N_("PyTorch is not installed in the target Python."),
+    "wsl_libcuda_not_symlink": N_("A WSL library file that should be a link is a copy."),
+    "ld_conf_stale_cuda": N_("The library search path points at an old CUDA version."),
+    "multiple_cuda_toolkits": N_("Several CUDA toolkits are installed."),
+    "low_disk_space": N_("Little free disk space for the toolkit."),
+}
+
+
+def engine_text(code: Optional[str], english: str) -> str:
+    """A finding's or warning's message in the current language when we know its code."""
+    src = FINDING_TEXT.get(code or "")
+    if src is None:
+        return english
+    return tr(src)

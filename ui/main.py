@@ -1,0 +1,95 @@
+"""Start the wizard's window: `gpu-wizard` with no subcommand calls `run_gui()`.
+
+Fast first page: only Qt and the Welcome page's needs are imported before the window shows;
+detection starts on the System page, on a worker thread.
+"""
+from __future__ import annotations
+
+import os
+import sys
+import time
+from typing import Optional, Sequence
+
+_T0 = time.perf_counter()
+SMOKE_ENV = "GPU_WIZARD_SMOKE_TEST"  # installers/smoke.py: print when the first window shows, then quit
+
+
+def make_app(argv: Optional[Sequence[str]] = None):
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QGuiApplication
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance()
+    if app is None:
+        QGuiApplication.setHighDpiScaleFactorRoundingPolicy(Qt.HighDpiScaleFactorRoundingPolicy.PassThrough)
+        app = QApplication(list(argv or [sys.argv[0]]))
+        app.setApplicationName("gpu-wizard")
+        app.setApplicationDisplayName("GPU Setup Wizard")
+        app.setDesktopFileName("gpu-wizard")
+    return app
+
+
+def build_wizard(snapshot: Optional[str] = None, lang: Optional[str] = None, assume_driver: Optional[str] = None,
+                 assume_gpus: tuple[str, ...] = (), python_version: Optional[str] = None, services=None,
+                 state_dir: Optional[str] = None):
+    """The wizard window for these options (tests and the screenshot script use this too)."""
+    from ui import engine
+    from ui.i18n import Translator, normalise_lang, system_language
+    from ui.pages.install_page import resume_path
+    from ui.state import ResumeInfo, Session, current_boot_id
+    from ui.wizard import Services, Wizard
+
+    app = make_app()
+    translator = getattr(app, "_gpu_wizard_translator", None)
+    if translator is None:
+        translator = Translator(app)
+        app._gpu_wizard_translator = translator  # type: ignore[attr-defined]
+    translator.set_language(normalise_lang(lang) if lang else system_language())
+    session = Session(lang=translator.lang,
+                      overrides={"assume_driver": assume_driver, "assume_gpus": tuple(assume_gpus),
+                                 "python_version": python_version})
+    services = services or Services(state_dir=state_dir)
+    start = None
+    if snapshot:
+        source, system, report = engine.load_source(snapshot)  # SnapshotError: one clear line
+        session.source, session.report_data = source, report
+        services.system, services.report = system, report
+        session.path = "walkthrough"
+    else:
+        rp = resume_path(services.state_dir)
+        info = ResumeInfo.load(rp)
+        if info is not None and info.boot_id != current_boot_id():
+            start = info.page  # after the reboot: continue at verification
+            session.resumed = True
+            session.session_dir = info.session_dir
+            session.path = "setup"
+            try:
+                rp.unlink()
+            except OSError:
+                pass
+    return Wizard(session, services, translator, start_page=start)
+
+
+def run_gui(snapshot: Optional[str] = None, lang: Optional[str] = None, assume_driver: Optional[str] = None,
+            assume_gpus: tuple[str, ...] = (), python_version: Optional[str] = None) -> int:
+    app = make_app()
+    from app.system import SnapshotError
+
+    try:
+        wizard = build_wizard(snapshot, lang, assume_driver, assume_gpus, python_version)
+    except SnapshotError as e:
+        sys.stderr.write(f"gpu-wizard: error: {e}\n")
+        return 2
+    wizard.show()
+    if os.environ.get(SMOKE_ENV):
+        from PySide6.QtCore import QTimer
+
+        def shown() -> None:
+            print(f"first window shown after {(time.perf_counter() - _T0) * 1000:.0f} ms", flush=True)
+            wizard.close()
+            app.quit()
+
+        QTimer.singleShot(0, shown)
+    rc = app.exec()
+    wizard.shutdown()
+    return int(rc)

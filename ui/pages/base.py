@@ -1,0 +1,83 @@
+"""What every page shares: the session, the worker tasks, a banner, re-translation."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Optional
+
+from PySide6.QtCore import QEvent
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget, QWizardPage
+
+from ui.i18n import tr
+from ui.state import PageId, machine_summary
+from ui.widgets.banner import Banner
+
+if TYPE_CHECKING:
+    from ui.wizard import Wizard
+
+
+class BasePage(QWizardPage):
+    page_id: PageId = "welcome"
+
+    def __init__(self, wizard: "Wizard"):
+        super().__init__()
+        self.w = wizard
+        self.session = wizard.session
+        self.tasks = wizard.tasks
+        self.setObjectName(f"page_{self.page_id}")
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        self.source_banner = Banner(self)
+        self.source_banner.setObjectName("source_banner")
+        outer.addWidget(self.source_banner)
+        self.error_banner = Banner(self)
+        outer.addWidget(self.error_banner)
+        self.body = QWidget(self)
+        outer.addWidget(self.body, 1)
+        self.layout_ = QVBoxLayout(self.body)
+        self.layout_.setContentsMargins(0, 4, 0, 0)
+
+    # --- helpers ------------------------------------------------------------------------
+    def show_error(self, message: str, kind: str = "error") -> None:
+        self.error_banner.show_message(message, kind)
+
+    def clear_error(self) -> None:
+        self.error_banner.hide()
+
+    def busy_label(self) -> QLabel:
+        lab = QLabel(self)
+        lab.hide()
+        return lab
+
+    def update_source_banner(self) -> None:
+        src = self.session.source
+        if not src.recorded:
+            self.source_banner.hide()
+            return
+        machine = machine_summary(self.session.facts) or src.name
+        when = src.created or tr("an unknown time")
+        text = tr("Walkthrough of a recorded machine: {machine}, recorded {when} ({file}). "
+                  "Read-only: nothing runs on this computer; installs are a dry run.").format(
+            machine=machine, when=when, file=src.name)
+        if src.note:
+            text += " " + tr("Note: {note}").format(note=src.note)
+        self.source_banner.show_message(text, "info")
+
+    # --- Qt -----------------------------------------------------------------------------
+    def initializePage(self) -> None:  # noqa: N802
+        self.update_source_banner()
+        self.enter()
+
+    def enter(self) -> None:
+        """Called each time the page is shown going forward."""
+
+    def retranslate(self) -> None:
+        """Set every visible text (called at build and on every language change)."""
+
+    def changeEvent(self, e: QEvent) -> None:  # noqa: N802
+        if e.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+            if self.session.source.recorded:
+                self.update_source_banner()
+        super().changeEvent(e)
+
+    def shutdown(self) -> None:
+        """Stop timers and work (the window is closing)."""

@@ -1,0 +1,287 @@
+"""Install: runs the confirmed plan on a worker thread; step list, progress with time left,
+live log; cancel, retry the failed step, open the session folder; reboot prompt and resume."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Optional
+
+from PySide6.QtCore import QProcess, Qt, QTimer, QUrl
+from PySide6.QtGui import QDesktopServices
+from PySide6.QtWidgets import (QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QMessageBox, QProgressBar,
+                               QPushButton, QSplitter)
+
+from ui.bridge import RunBridge, Task
+from ui.i18n import N_, tr
+from ui.pages.base import BasePage
+from ui.state import InstallState, ResumeInfo, current_boot_id, format_duration
+from ui.widgets.icons import status_icon
+from ui.widgets.log_view import LogView
+
+STATUS_WORDS = {"pending": N_("waiting"), "running": N_("running"), "ok": N_("done"), "failed": N_("failed"),
+                "skipped": N_("already done"), "cancelled": N_("cancelled")}
+
+
+def resume_path(state_dir: Optional[str] = None) -> Path:
+    base = state_dir or os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
+    return Path(base) / "gpu-wizard" / "resume.json"
+
+
+class InstallPage(BasePage):
+    page_id = "install"
+
+    def __init__(self, wizard):
+        super().__init__(wizard)
+        self.state = InstallState()
+        self.bridge: Optional[RunBridge] = None
+        self.task: Optional[Task] = None
+        self.backend: Any = None
+        self._ran_plan: Any = None
+        self.result: Optional[str] = None
+        self.status = QLabel(self)
+        self.status.setWordWrap(True)
+        self.progress = QProgressBar(self)
+        self.progress.setObjectName("install_progress")
+        self.progress.setRange(0, 1000)
+        self.time_left = QLabel(self)
+        top = QHBoxLayout()
+        top.addWidget(self.progress, 1)
+        top.addWidget(self.time_left)
+        self.layout_.addWidget(self.status)
+        self.layout_.addLayout(top)
+        self.steps = QListWidget(self)
+        self.steps.setObjectName("install_steps")
+        self.log = LogView(self)
+        self.log.setObjectName("install_log")
+        split = QSplitter(Qt.Orientation.Horizontal, self)
+        split.addWidget(self.steps)
+        split.addWidget(self.log)
+        split.setStretchFactor(0, 1)
+        split.setStretchFactor(1, 3)
+        self.layout_.addWidget(split, 1)
+        row = QHBoxLayout()
+        self.cancel_btn = QPushButton(self)
+        self.cancel_btn.setObjectName("cancel_install")
+        self.cancel_btn.clicked.connect(self.cancel)
+        self.retry_btn = QPushButton(self)
+        self.retry_btn.setObjectName("retry_step")
+        self.retry_btn.clicked.connect(self.retry)
+        self.folder_btn = QPushButton(self)
+        self.folder_btn.setObjectName("open_session")
+        self.folder_btn.clicked.connect(self.open_session_folder)
+        self.trouble_btn = QPushButton(self)
+        self.trouble_btn.setObjectName("troubleshoot_failure")
+        self.trouble_btn.clicked.connect(self.troubleshoot)
+        for b in (self.cancel_btn, self.retry_btn, self.folder_btn, self.trouble_btn):
+            row.addWidget(b)
+        row.addStretch(1)
+        self.layout_.addLayout(row)
+        self.tick = QTimer(self)
+        self.tick.setInterval(1000)
+        self.tick.timeout.connect(self._update_progress)
+        self._buttons()
+
+    # --- running -------------------------------------------------------------------------
+    def enter(self) -> None:
+        plan = self.session.plan
+        if plan is None or plan is self._ran_plan:
+            self._buttons()
+            return
+        self.state = InstallState.from_steps(plan.steps)
+        self.session.install = self.state
+        self.log.clear()
+        self._fill_steps()
+        self._start(None)
+
+    def _start(self, only: Optional[list[str]]) -> None:
+        self.clear_error()
+        self.result = None
+        self._ran_plan = self.session.plan
+        self.backend = self.w.services.backend_for(self.session)
+        self.bridge = RunBridge(self)
+        self.bridge.stepStarted.connect(self._step_started)
+        self.bridge.stepFinished.connect(self._step_finished)
+        self.bridge.lines.connect(self.log.append_lines)
+        self.bridge.rebootRequired.connect(self._reboot_required)
+        self.bridge.runFinished.connect(self._finished)
+        self.bridge.start()
+        self.tick.start()
+        self.task = self.tasks.submit(self.backend.run, self.session.plan, self.bridge, only=only,
+                                      on_error=self._crashed)
+        self._buttons()
+        self._update_progress()
+
+    def cancel(self) -> None:
+        if self.task is not None and self.task.is_running():
+            self.state.cancelled = True
+            self.task.cancel()
+            self.status.setText(tr("Cancelling: stopping the running command…"))
+            self.cancel_btn.setEnabled(False)
+
+    def retry(self) -> None:
+        if self.running:
+            return
+        only = self.state.remaining_ids()
+        self.state.reset_for_retry()
+        self._fill_steps()
+        self.log.append_lines([("stdout", "— " + tr("retrying from the failed step") + " —")])
+        self._start(only)
+
+    @property
+    def running(self) -> bool:
+        return self.task is not None and self.task.is_running()
+
+    def _step_started(self, step_id: str) -> None:
+        self.state.start_step(step_id)
+        self._refresh_step(step_id)
+        self._update_progress()
+
+    def _step_finished(self, step_id: str, status: str, message: str) -> None:
+        if status not in ("ok", "failed", "skipped", "cancelled"):
+            status = "failed"
+        self.state.finish_step(step_id, status, message)  # type: ignore[arg-type]
+        self._refresh_step(step_id)
+        self._update_progress()
+
+    def _reboot_required(self) -> None:
+        self.state.reboot_needed = True
+
+    def _finished(self, status: str) -> None:
+        self.result = status
+        self._stop_bridge()
+        self.session.session_dir = getattr(self.backend, "session_dir", None) or self.session.session_dir
+        for s in self.state.steps:  # anything the runner never reached stays visible as such
+            if s.status == "running":
+                s.status = "cancelled" if status == "cancelled" else "failed"
+        self._fill_steps()
+        self._update_progress()
+        self._buttons()
+        self.completeChanged.emit()
+        if status == "ok" and self.state.reboot_needed and not self.session.dry_run:
+            self.ask_reboot()
+
+    def _crashed(self, message: str, details: str) -> None:
+        self.log.append_lines([("stderr", line) for line in details.splitlines()[-20:]])
+        self.show_error(tr("The installer stopped with an error: {error}").format(error=message))
+        self._finished("failed")
+
+    def _stop_bridge(self) -> None:
+        self.tick.stop()
+        if self.bridge is not None:
+            self.bridge.stop()
+
+    # --- reboot and resume ---------------------------------------------------------------
+    def ask_reboot(self, box: Optional[QMessageBox] = None) -> Optional[bool]:
+        info = ResumeInfo(page="verify", session_dir=self.session.session_dir, boot_id=current_boot_id(),
+                          written=None)
+        info.save(resume_path(self.w.services.state_dir))
+        box = box or QMessageBox(self)
+        box.setIcon(QMessageBox.Icon.Question)
+        box.setWindowTitle(tr("Restart needed"))
+        box.setText(tr("The new driver is used after a restart. Restart now? The wizard continues with the "
+                       "verification when you start it again."))
+        now = box.addButton(tr("Restart &now"), QMessageBox.ButtonRole.AcceptRole)
+        box.addButton(tr("&Later"), QMessageBox.ButtonRole.RejectRole)
+        self._reboot_box = box
+        box.finished.connect(lambda _r: self._reboot_answer(box.clickedButton() is now))
+        box.open()
+        return None
+
+    def _reboot_answer(self, now: bool) -> None:
+        if now:
+            QProcess.startDetached("systemctl", ["reboot"])
+        else:
+            self.show_error(tr("Restart later: the wizard will continue with the verification after the restart."), "warning")
+
+    # --- other actions -------------------------------------------------------------------
+    def open_session_folder(self) -> None:
+        d = self.session.session_dir
+        if d:
+            QDesktopServices.openUrl(QUrl.fromLocalFile(d))
+
+    def troubleshoot(self) -> None:
+        failed = self.state.failed_step
+        lines = self.log.model.lines[-400:]
+        self.session.error_text = "\n".join(lines)
+        if failed is not None and failed.message:
+            self.session.error_text += "\n" + failed.message
+        self.w.jump_to("troubleshoot")
+
+    def isComplete(self) -> bool:  # noqa: N802
+        return self.result == "ok" and (self.state.finished_ok or self.state.reboot_needed)
+
+    def shutdown(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+        self._stop_bridge()
+
+    # --- rendering -----------------------------------------------------------------------
+    def _fill_steps(self) -> None:
+        self.steps.clear()
+        for s in self.state.steps:
+            it = QListWidgetItem()
+            it.setData(Qt.ItemDataRole.UserRole, s.id)
+            self.steps.addItem(it)
+            self._render_item(it, s)
+
+    def _refresh_step(self, step_id: str) -> None:
+        for i, s in enumerate(self.state.steps):
+            if s.id == step_id:
+                self._render_item(self.steps.item(i), s)
+
+    def _render_item(self, it: QListWidgetItem, s) -> None:
+        word = tr(STATUS_WORDS[s.status])
+        it.setText(f"{s.title}\n{word}" + (f": {s.message}" if s.message and s.status == "failed" else ""))
+        it.setIcon(status_icon(s.status))
+        it.setData(Qt.ItemDataRole.AccessibleTextRole, f"{s.title}: {word}")
+
+    def _update_progress(self) -> None:
+        self.progress.setValue(int(self.state.fraction() * 1000))
+        self.progress.setFormat(f"{self.state.fraction() * 100:.0f}%")
+        left = self.state.time_left_s()
+        running = self.running or (self.bridge is not None and self.bridge.active)
+        self.time_left.setText(tr("Time left: {t}").format(t=format_duration(left)) if running else "")
+        self.retranslate_status()
+
+    def _buttons(self) -> None:
+        running = self.running
+        failed = self.result in ("failed", "cancelled")
+        self.cancel_btn.setEnabled(running)
+        self.retry_btn.setEnabled(failed and not running)
+        self.trouble_btn.setVisible(self.result == "failed")
+        self.folder_btn.setEnabled(bool(self.session.session_dir))
+
+    def retranslate_status(self) -> None:
+        dry = self.session.dry_run
+        if self.result == "ok":
+            txt = tr("Dry run finished: nothing was changed.") if dry else tr("All steps finished.")
+            if self.state.reboot_needed and not dry:
+                txt += " " + tr("Restart the computer to use the new driver.")
+        elif self.result == "cancelled":
+            txt = tr("Cancelled. Press Retry to continue from the step that was stopped.")
+        elif self.result == "failed":
+            f = self.state.failed_step
+            txt = tr("A step failed: {step}. Read the log, then Retry or Troubleshoot.").format(step=f.title if f else "?")
+        elif self.running:
+            cur = next((s for s in self.state.steps if s.status == "running"), None)
+            txt = (tr("Dry run: ") if dry else "") + (tr("Running: {step}").format(step=cur.title) if cur else tr("Starting…"))
+        else:
+            txt = tr("Nothing to install.") if not self.state.steps else ""
+        self.status.setText(txt)
+
+    def retranslate(self) -> None:
+        self.setTitle(tr("Install") if not self.session.dry_run else tr("Install (dry run)"))
+        self.setSubTitle(tr("The confirmed plan runs step by step. You can cancel at any time."))
+        self.steps.setAccessibleName(tr("Steps"))
+        self.progress.setAccessibleName(tr("Overall progress"))
+        self.cancel_btn.setText(tr("&Cancel"))
+        self.cancel_btn.setAccessibleName(tr("Cancel the installation"))
+        self.retry_btn.setText(tr("&Retry failed step"))
+        self.retry_btn.setAccessibleName(tr("Retry the failed step"))
+        self.folder_btn.setText(tr("Open &session folder"))
+        self.folder_btn.setAccessibleName(tr("Open the folder with this session's logs"))
+        self.trouble_btn.setText(tr("&Troubleshoot this error"))
+        self.trouble_btn.setAccessibleName(tr("Troubleshoot this error"))
+        if self.state.steps:
+            self._fill_steps()
+        self.retranslate_status()

@@ -1,0 +1,157 @@
+"""Summary: the verdict, what was changed, export the report and the snapshot."""
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+from typing import Any, Optional
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QPushButton
+
+from ui import engine
+from ui.i18n import N_, tr
+from ui.pages.base import BasePage
+from ui.widgets.icons import status_icon
+
+HEADLINES = {"pass": N_("PyTorch runs on the GPU at full speed."),
+             "warn": N_("PyTorch runs on the GPU, with warnings."),
+             "fail": N_("Something does not work yet."),
+             "skip": N_("Not verified.")}
+
+
+@dataclass
+class SummaryState:
+    """Qt-free: the verdict and the list of changes, from the session."""
+
+    verification: Any = None
+    install: Any = None
+    dry_run: bool = False
+
+    @property
+    def verdict(self) -> str:
+        v = self.verification
+        if v is not None:
+            return v.status
+        if self.install is not None and self.install.failed_step is not None:
+            return "fail"
+        return "skip"
+
+    def changes(self) -> list[tuple[str, str]]:
+        """(status, step title) for every step that ran."""
+        if self.install is None:
+            return []
+        return [(s.status, s.title) for s in self.install.steps if s.status != "pending"]
+
+
+class SummaryPage(BasePage):
+    page_id = "summary"
+
+    def __init__(self, wizard):
+        super().__init__(wizard)
+        self.state = SummaryState()
+        self.headline = QLabel(self)
+        self.headline.setObjectName("verdict")
+        self.headline.setWordWrap(True)
+        f = self.headline.font()
+        f.setPointSizeF(f.pointSizeF() * 1.4)
+        f.setBold(True)
+        self.headline.setFont(f)
+        self.icon = QLabel(self)
+        top = QHBoxLayout()
+        top.addWidget(self.icon)
+        top.addWidget(self.headline, 1)
+        self.layout_.addLayout(top)
+        self.detail = QLabel(self)
+        self.detail.setWordWrap(True)
+        self.detail.setTextFormat(Qt.TextFormat.RichText)
+        self.layout_.addWidget(self.detail)
+        self.changes_label = QLabel(self)
+        self.changes = QListWidget(self)
+        self.changes.setObjectName("changes")
+        self.changes_label.setBuddy(self.changes)
+        self.layout_.addWidget(self.changes_label)
+        self.layout_.addWidget(self.changes, 1)
+        row = QHBoxLayout()
+        self.report_btn = QPushButton(self)
+        self.report_btn.setObjectName("export_report")
+        self.report_btn.clicked.connect(self._export_report)
+        self.snapshot_btn = QPushButton(self)
+        self.snapshot_btn.setObjectName("export_snapshot")
+        self.snapshot_btn.clicked.connect(self._export_snapshot)
+        row.addWidget(self.report_btn)
+        row.addWidget(self.snapshot_btn)
+        row.addStretch(1)
+        self.layout_.addLayout(row)
+
+    def enter(self) -> None:
+        s = self.session
+        self.state = SummaryState(s.verification, s.install, s.dry_run)
+        self.render()
+
+    def _export_report(self) -> None:
+        path, flt = QFileDialog.getSaveFileName(self, tr("Export the report"), "gpu-wizard-report.html",
+                                                tr("HTML report (*.html);;Markdown (*.md);;JSON (*.json)"))
+        if path:
+            self.export_report(path)
+
+    def export_report(self, path: str):
+        fmt = "md" if path.endswith(".md") else "json" if path.endswith(".json") else "html"
+        s = self.session
+        snap = getattr(self.w.services.system, "data", None)
+        self.report_btn.setEnabled(False)
+        return self.tasks.submit(engine.export_report, path, fmt, facts=s.facts, recommendation=s.recommendation,
+                                 plan=s.plan, install=s.install, verification=s.verification, diagnosis=s.diagnosis,
+                                 session_dir=s.session_dir, snapshot=snap,
+                                 on_done=lambda p: self._exported(p), on_error=lambda m, d: self._export_failed(m))
+
+    def _exported(self, path: str) -> None:
+        self.report_btn.setEnabled(True)
+        self.show_error(tr("Report written: {path}").format(path=path), "ok")
+
+    def _export_failed(self, message: str) -> None:
+        self.report_btn.setEnabled(True)
+        self.show_error(tr("The report could not be written: {error}").format(error=message))
+
+    def _export_snapshot(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, tr("Save a snapshot"), "gpu-wizard-snapshot.json", tr("Snapshots (*.json)"))
+        if path:
+            self.w.pages["system"].save_snapshot_to(path)
+            self.show_error(tr("Saving the snapshot…"), "info")
+
+    def render(self) -> None:
+        v = self.state.verdict
+        self.icon.setPixmap(status_icon(v).pixmap(40, 40))
+        self.headline.setText(tr(HEADLINES.get(v, HEADLINES["skip"])))
+        self.headline.setAccessibleName(self.headline.text())
+        parts = []
+        ver = self.state.verification
+        if ver is not None:
+            b, c = ver.bandwidth, ver.compute
+            if b.h2d_pinned_gbps:
+                parts.append(tr("Host to GPU: {v:.1f} GB/s").format(v=b.h2d_pinned_gbps))
+            if b.d2d_gbps:
+                parts.append(tr("GPU memory: {v:.0f} GB/s").format(v=b.d2d_gbps))
+            best = max(c.matmul_tflops.items(), key=lambda kv: kv[1], default=None)
+            if best:
+                parts.append(tr("Matrix multiply: {v:.0f} TFLOP/s ({dtype})").format(v=best[1], dtype=best[0]))
+            if ver.torch.version:
+                parts.append(tr("PyTorch {v}").format(v=html.escape(ver.torch.version)))
+        if self.state.dry_run:
+            parts.append(tr("Dry run: nothing was changed on this computer."))
+        self.detail.setText("<br>".join(parts))
+        self.changes.clear()
+        for status, title in self.state.changes():
+            self.changes.addItem(QListWidgetItem(status_icon(status), title))
+        if not self.state.changes():
+            self.changes.addItem(QListWidgetItem(status_icon("info"), tr("Nothing was installed in this session.")))
+
+    def retranslate(self) -> None:
+        self.setTitle(tr("Summary"))
+        self.setSubTitle(tr("The verdict, and what changed."))
+        self.changes_label.setText(tr("&What was done:"))
+        self.changes.setAccessibleName(tr("What was done"))
+        self.report_btn.setText(tr("Export &report…"))
+        self.report_btn.setAccessibleName(tr("Export the report"))
+        self.snapshot_btn.setText(tr("Save s&napshot…"))
+        self.snapshot_btn.setAccessibleName(tr("Save a snapshot of this machine"))
+        self.render()

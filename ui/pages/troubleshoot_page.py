@@ -1,0 +1,199 @@
+"""Troubleshoot: paste an error or open a log; the diagnosis with its evidence; a button that
+turns its fix into a plan (shown on the Plan page; nothing runs before the user confirms)."""
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+from typing import Any, Optional
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFontDatabase
+from PySide6.QtWidgets import (QFileDialog, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QSplitter, QTextBrowser,
+                               QVBoxLayout, QWidget)
+
+from ui import engine
+from ui.i18n import tr
+from ui.pages.base import BasePage
+
+MAX_LOG_BYTES = 16 * 1024 * 1024  # a bigger log is read from its end (errors are at the end)
+
+
+@dataclass
+class TroubleshootState:
+    """Qt-free: the text diagnosed and the engine's diagnosis."""
+
+    text: str = ""
+    diagnosis: Any = None
+    busy: bool = False
+
+    @property
+    def top(self):
+        d = self.diagnosis
+        return d.matches[0] if d is not None and getattr(d, "matches", None) else None
+
+    @property
+    def has_fix(self) -> bool:
+        t = self.top
+        return t is not None and bool(t.fix_steps)
+
+
+def read_log(path: str) -> str:
+    """The log's text (its last 16 MiB), undecodable bytes replaced: never fails on odd input."""
+    with open(path, "rb") as f:
+        f.seek(0, 2)
+        size = f.tell()
+        f.seek(max(0, size - MAX_LOG_BYTES))
+        return f.read().decode("utf-8", errors="replace")
+
+
+class TroubleshootPage(BasePage):
+    page_id = "troubleshoot"
+
+    def __init__(self, wizard):
+        super().__init__(wizard)
+        self.state = TroubleshootState()
+        self.input_label = QLabel(self)
+        self.input = QPlainTextEdit(self)
+        self.input.setObjectName("error_text")
+        self.input.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.input_label.setBuddy(self.input)
+        self.input.textChanged.connect(lambda: self.diagnose_btn.setEnabled(bool(self.input.toPlainText().strip())))
+        row = QHBoxLayout()
+        self.open_btn = QPushButton(self)
+        self.open_btn.setObjectName("open_log")
+        self.open_btn.clicked.connect(self._open_log)
+        self.diagnose_btn = QPushButton(self)
+        self.diagnose_btn.setObjectName("diagnose")
+        self.diagnose_btn.setEnabled(False)
+        self.diagnose_btn.clicked.connect(self.diagnose)
+        row.addWidget(self.open_btn)
+        row.addStretch(1)
+        row.addWidget(self.diagnose_btn)
+        top = QWidget(self)
+        tl = QVBoxLayout(top)
+        tl.setContentsMargins(0, 0, 0, 0)
+        tl.addWidget(self.input_label)
+        tl.addWidget(self.input, 1)
+        tl.addLayout(row)
+        self.result = QTextBrowser(self)
+        self.result.setObjectName("diagnosis")
+        self.result.setOpenLinks(False)
+        bottom = QWidget(self)
+        bl = QVBoxLayout(bottom)
+        bl.setContentsMargins(0, 0, 0, 0)
+        bl.addWidget(self.result, 1)
+        fix_row = QHBoxLayout()
+        self.fix_btn = QPushButton(self)
+        self.fix_btn.setObjectName("make_fix_plan")
+        self.fix_btn.clicked.connect(self.make_fix_plan)
+        self.fix_btn.setEnabled(False)
+        fix_row.addStretch(1)
+        fix_row.addWidget(self.fix_btn)
+        bl.addLayout(fix_row)
+        split = QSplitter(Qt.Orientation.Vertical, self)
+        split.addWidget(top)
+        split.addWidget(bottom)
+        self.layout_.addWidget(split, 1)
+
+    def enter(self) -> None:
+        if self.session.error_text and not self.input.toPlainText().strip():
+            self.input.setPlainText(self.session.error_text)
+            self.diagnose()
+
+    def _open_log(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, tr("Open a log"), "", tr("Logs (*.log *.txt);;All files (*)"))
+        if path:
+            self.open_log(path)
+
+    def open_log(self, path: str) -> None:
+        try:
+            self.input.setPlainText(read_log(path))
+        except OSError as e:
+            self.show_error(tr("The log cannot be read: {error}").format(error=e.strerror or str(e)))
+            return
+        self.diagnose()
+
+    def diagnose(self) -> None:
+        text = self.input.toPlainText()
+        if not text.strip() or self.state.busy:
+            return
+        self.state.text = text
+        self.state.busy = True
+        self.clear_error()
+        self.diagnose_btn.setEnabled(False)
+        self.fix_btn.setEnabled(False)
+        self.result.setPlainText(tr("Looking for the cause…"))
+        self.tasks.submit(self.w.services.diagnose, text, self.session.facts, on_done=self._got, on_error=self._failed)
+
+    def _got(self, d: Any) -> None:
+        self.state.busy = False
+        self.state.diagnosis = self.session.diagnosis = d
+        self.diagnose_btn.setEnabled(True)
+        self.fix_btn.setEnabled(self.state.has_fix)
+        self.render()
+        self.completeChanged.emit()
+
+    def _failed(self, message: str, _d: str) -> None:
+        self.state.busy = False
+        self.diagnose_btn.setEnabled(True)
+        self.result.setPlainText("")
+        self.show_error(tr("The diagnosis failed: {error}").format(error=message))
+
+    def make_fix_plan(self) -> None:
+        d = self.state.diagnosis
+        if d is None:
+            return
+        try:
+            plan = engine.fix_plan(d, self.session.facts)
+        except Exception as e:  # noqa: BLE001 - shown to the user
+            self.show_error(tr("This fix cannot be turned into a plan: {error}").format(error=str(e)))
+            return
+        self.session.plan = plan
+        self.session.plan_confirmed = False
+        self.session.path = "troubleshoot"
+        self.w.jump_to("plan")
+
+    def isComplete(self) -> bool:  # noqa: N802
+        return False  # leave by the fix button (a plan) or Back; a diagnosis alone ends here
+
+    def render(self) -> None:
+        d = self.state.diagnosis
+        e = html.escape
+        if d is None:
+            self.result.setHtml("")
+            return
+        if not d.matches:
+            self.result.setHtml("<p>" + e(d.message or tr("No known cause matched this text.")) + "</p>")
+            return
+        out = []
+        for i, m in enumerate(d.matches[:3]):
+            head = tr("Most likely cause") if i == 0 else tr("Also possible")
+            out.append(f"<h3>{e(head)} ({m.confidence * 100:.0f}%)</h3><p><b>{e(m.root_cause)}</b></p>")
+            if m.excerpt:
+                line = tr("line {n}").format(n=m.line) if m.line else ""
+                out.append(f"<pre>{e(m.excerpt)}</pre><p><i>{e(line)}</i></p>")
+            if m.evidence:
+                out.append("<p>" + e(tr("Evidence:")) + "</p><ul>")
+                for ev in m.evidence:
+                    mark = "✔" if ev.supports else "✘"
+                    out.append(f"<li>{mark} {e(ev.message)}</li>")
+                out.append("</ul>")
+            out.append("<p>" + e(tr("Fix:")) + " " + e(m.fix) + "</p>")
+            for argv in m.commands:
+                out.append("<pre>" + e(" ".join(argv)) + "</pre>")
+        self.result.setHtml("".join(out))
+
+    def retranslate(self) -> None:
+        self.setTitle(tr("Troubleshoot"))
+        self.setSubTitle(tr("Paste an error message or open a log; the wizard finds the cause and a fix."))
+        self.input_label.setText(tr("&Error text or log:"))
+        self.input.setPlaceholderText(tr("Paste the error here, e.g. the last lines of a failed training run."))
+        self.input.setAccessibleName(tr("Error text"))
+        self.open_btn.setText(tr("&Open a log…"))
+        self.open_btn.setAccessibleName(tr("Open a log file"))
+        self.diagnose_btn.setText(tr("&Diagnose"))
+        self.diagnose_btn.setAccessibleName(tr("Find the cause"))
+        self.result.setAccessibleName(tr("Diagnosis"))
+        self.fix_btn.setText(tr("Make a &plan of this fix"))
+        self.fix_btn.setAccessibleName(tr("Turn the fix into a plan"))
+        self.render()

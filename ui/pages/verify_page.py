@@ -1,0 +1,272 @@
+"""Verify and stress: live charts while the GPU is under load, bandwidth against the
+theoretical ceilings, and each layer's verdict (all judged by app.verify, shown here)."""
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (QComboBox, QGroupBox, QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QPushButton,
+                               QSplitter, QVBoxLayout, QWidget)
+
+from ui import engine
+from ui.bridge import SampleBridge, Task
+from ui.i18n import N_, engine_text, tr
+from ui.pages.base import BasePage
+from ui.state import DURATIONS_S, SampleSeries, sample_dict
+from ui.widgets.charts import BandwidthBar, ChartPanel
+from ui.widgets.icons import status_icon
+
+LAYER_TITLES = {"device": N_("GPU device"), "bandwidth": N_("Bandwidth"), "pytorch": N_("PyTorch"), "load": N_("Under load")}
+VERDICT = {"pass": N_("passed"), "warn": N_("warning"), "fail": N_("failed"), "skip": N_("skipped")}
+
+
+@dataclass
+class VerifyState:
+    """Qt-free: the samples of the GPU shown, and the verification result."""
+
+    seconds: float = 5
+    gpu_index: int = 0
+    series: SampleSeries = field(default_factory=SampleSeries)
+    verification: Any = None
+    running: bool = False
+    error: Optional[str] = None
+
+    def add_samples(self, batch: list) -> int:
+        n = 0
+        for item in batch:
+            if isinstance(item, tuple):
+                t, values = item
+                gpu = int(values.get("gpu_index") or 0)
+            else:
+                t, gpu, values = sample_dict(item)
+            if gpu == self.gpu_index:
+                self.series.add(t, values)
+                n += 1
+        return n
+
+    def bandwidth_rows(self) -> list[tuple[str, Optional[float], Optional[float]]]:
+        """(English label, measured GB/s, ceiling GB/s) as app.verify reported them."""
+        v = self.verification
+        if v is None:
+            return []
+        b = v.bandwidth
+        return [("Host to GPU (pinned)", b.h2d_pinned_gbps, b.pcie_theoretical_gbps),
+                ("GPU to host (pinned)", b.d2h_pinned_gbps, b.pcie_theoretical_gbps),
+                ("Host to GPU (pageable)", b.h2d_pageable_gbps, b.pcie_theoretical_gbps),
+                ("GPU memory (device to device)", b.d2d_gbps, b.memory_theoretical_gbps)]
+
+
+BANDWIDTH_LABELS = {"Host to GPU (pinned)": N_("Host to GPU (pinned)"), "GPU to host (pinned)": N_("GPU to host (pinned)"),
+                    "Host to GPU (pageable)": N_("Host to GPU (pageable)"),
+                    "GPU memory (device to device)": N_("GPU memory (device to device)")}
+
+
+class VerifyPage(BasePage):
+    page_id = "verify"
+
+    def __init__(self, wizard):
+        super().__init__(wizard)
+        self.state = VerifyState()
+        self.bridge: Optional[SampleBridge] = None
+        self.task: Optional[Task] = None
+        self._progress_msg = ""
+        row = QHBoxLayout()
+        self.duration_label = QLabel(self)
+        self.duration = QComboBox(self)
+        self.duration.setObjectName("duration")
+        for s in DURATIONS_S:
+            self.duration.addItem("", s)
+        self.duration.setCurrentIndex(DURATIONS_S.index(5))
+        self.duration_label.setBuddy(self.duration)
+        self.start_btn = QPushButton(self)
+        self.start_btn.setObjectName("start_verify")
+        self.start_btn.clicked.connect(self.start)
+        self.stop_btn = QPushButton(self)
+        self.stop_btn.setObjectName("stop_verify")
+        self.stop_btn.clicked.connect(self.stop)
+        self.status = QLabel(self)
+        self.status.setWordWrap(True)
+        row.addWidget(self.duration_label)
+        row.addWidget(self.duration)
+        row.addWidget(self.start_btn)
+        row.addWidget(self.stop_btn)
+        row.addWidget(self.status, 1)
+        self.layout_.addLayout(row)
+        self.charts = ChartPanel(self)
+        self.charts.setObjectName("charts")
+        right = QWidget(self)
+        rl = QVBoxLayout(right)
+        rl.setContentsMargins(0, 0, 0, 0)
+        self.bw_box = QGroupBox(right)
+        bl = QVBoxLayout(self.bw_box)
+        self.bars = [BandwidthBar(self.bw_box) for _ in range(4)]
+        for b in self.bars:
+            bl.addWidget(b)
+        self.layers_box = QGroupBox(right)
+        ll = QVBoxLayout(self.layers_box)
+        self.layers = QListWidget(self.layers_box)
+        self.layers.setObjectName("verdicts")
+        self.layers.setWordWrap(True)
+        ll.addWidget(self.layers)
+        rl.addWidget(self.bw_box)
+        rl.addWidget(self.layers_box, 1)
+        split = QSplitter(Qt.Orientation.Horizontal, self)
+        split.addWidget(self.charts)
+        split.addWidget(right)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
+        self.layout_.addWidget(split, 1)
+        self._buttons()
+
+    # --- flow ----------------------------------------------------------------------------
+    def enter(self) -> None:
+        s = self.session
+        if s.verification is None and s.source.recorded:
+            s.verification = engine.verification_from_report(s.report_data)
+        if s.verification is not None and self.state.verification is None:
+            self.show_result(s.verification, replayed=True)
+        self._buttons()
+        self.retranslate_status()
+
+    def start(self) -> None:
+        if self.state.running:
+            return
+        runner = self._runner()
+        if runner is None:
+            self.show_error(tr("A walkthrough has no GPU to test, and the report recorded no verification."), "info")
+            return
+        self.clear_error()
+        self.state.seconds = float(self.duration.currentData())
+        self.state.series.clear()
+        self.state.verification = None
+        self.state.running = True
+        self._progress_msg = ""
+        self.charts.refresh(self.state.series)
+        self.layers.clear()
+        self.bridge = SampleBridge(100, self)
+        self.bridge.samples.connect(self._on_samples)
+        self.bridge.start()
+        self.task = self.tasks.submit(runner, self.bridge, self.state.seconds, on_done=self._done, on_error=self._failed)
+        self._buttons()
+        self.retranslate_status()
+
+    def _runner(self):
+        svc = self.w.services
+        if svc.verify_runner is not None:
+            return svc.verify_runner
+        s = self.session
+        if s.source.recorded:
+            recorded = engine.verification_from_report(s.report_data)
+            if recorded is None or not recorded.samples:
+                return None
+            return lambda listener, seconds, cancel: engine.replay_verification(recorded, listener, cancel)
+        python = engine.target_python(s.choices.venv_path)
+        gpus = len(s.facts.gpus) if s.facts else 0
+        return lambda listener, seconds, cancel: engine.run_verification(
+            listener, seconds, cancel, python=python, gpu_count=gpus, on_progress=self._progress)
+
+    def _progress(self, ev: dict) -> None:  # worker thread: only store, the 10 Hz tick shows it
+        if ev.get("event") == "progress" and ev.get("message"):
+            self._progress_msg = str(ev["message"])
+
+    def stop(self) -> None:
+        if self.task is not None and self.task.is_running():
+            self.task.cancel()
+            self.status.setText(tr("Stopping…"))
+
+    def _on_samples(self, batch: list) -> None:
+        self.state.add_samples(batch)
+        self.charts.refresh(self.state.series)
+        if self._progress_msg:
+            self.status.setText(self._progress_msg)
+
+    def _done(self, v: Any) -> None:
+        self._stop_bridge()
+        self.state.running = False
+        if v is not None:
+            self.session.verification = v
+            self.show_result(v)
+        self._buttons()
+        self.completeChanged.emit()
+
+    def _failed(self, message: str, _d: str) -> None:
+        self._stop_bridge()
+        self.state.running = False
+        self.state.error = message
+        self.show_error(tr("The verification could not run: {error}").format(error=message))
+        self._buttons()
+        self.retranslate_status()
+        self.completeChanged.emit()
+
+    def _stop_bridge(self) -> None:
+        if self.bridge is not None:
+            self.bridge.stop()
+
+    def show_result(self, v: Any, replayed: bool = False) -> None:
+        self.state.verification = v
+        if replayed or not len(self.state.series):
+            self.state.series.clear()
+            self.state.add_samples(list(getattr(v, "samples", ())))
+            self.charts.refresh(self.state.series)
+        self.render_result()
+
+    def isComplete(self) -> bool:  # noqa: N802
+        return not self.state.running
+
+    def shutdown(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+        self._stop_bridge()
+
+    # --- rendering -----------------------------------------------------------------------
+    def render_result(self) -> None:
+        v = self.state.verification
+        for bar, row in zip(self.bars, self.state.bandwidth_rows() or [(k, None, None) for k in BANDWIDTH_LABELS]):
+            label, val, ceil = row
+            bar.set_values(tr(BANDWIDTH_LABELS[label]), val, ceil)
+        self.layers.clear()
+        if v is not None:
+            for layer in v.layers:
+                title = tr(LAYER_TITLES.get(layer.name, layer.name))
+                verdict = tr(VERDICT.get(layer.status, layer.status))
+                codes = [c.code for c in layer.checks if c.status == layer.status]
+                reason = engine_text(codes[0] if codes else None, layer.reason)
+                it = QListWidgetItem(status_icon(layer.status), f"{title}: {verdict}\n{reason}")
+                it.setToolTip("\n".join(layer.details))
+                self.layers.addItem(it)
+        self.retranslate_status()
+
+    def _buttons(self) -> None:
+        self.start_btn.setEnabled(not self.state.running)
+        self.stop_btn.setEnabled(self.state.running)
+        self.duration.setEnabled(not self.state.running)
+
+    def retranslate_status(self) -> None:
+        v = self.state.verification
+        if self.state.running:
+            self.status.setText(self._progress_msg or tr("Testing the GPU…"))
+        elif v is not None:
+            overall = tr(VERDICT.get(v.status, v.status))
+            self.status.setText(tr("Result: {verdict}").format(verdict=overall) + (" " + tr("(stopped early)") if v.cancelled else ""))
+        elif self.session.source.recorded:
+            self.status.setText(tr("Nothing runs in a walkthrough."))
+        else:
+            self.status.setText(tr("Press Start to test the GPU."))
+
+    def retranslate(self) -> None:
+        self.setTitle(tr("Verify and stress"))
+        self.setSubTitle(tr("Proves PyTorch uses the GPU at the speed the hardware allows."))
+        self.duration_label.setText(tr("&Load per test:"))
+        for i, s in enumerate(DURATIONS_S):
+            self.duration.setItemText(i, tr("{n} s").format(n=s))
+        self.duration.setAccessibleName(tr("Load duration per test"))
+        self.start_btn.setText(tr("&Start"))
+        self.start_btn.setAccessibleName(tr("Start the test"))
+        self.stop_btn.setText(tr("S&top"))
+        self.stop_btn.setAccessibleName(tr("Stop the test"))
+        self.bw_box.setTitle(tr("Bandwidth against the theoretical ceiling"))
+        self.layers_box.setTitle(tr("Verdicts"))
+        self.layers.setAccessibleName(tr("Verdicts"))
+        self.render_result()

@@ -1,0 +1,188 @@
+"""Welcome: what the wizard does, which path to take, which language, which machine."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Optional
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (QButtonGroup, QComboBox, QFileDialog, QFormLayout, QHBoxLayout, QLabel, QListWidget,
+                               QListWidgetItem, QPushButton, QRadioButton, QVBoxLayout, QWidget)
+
+from app.paths import demo_snapshots
+from ui import engine
+from ui.i18n import tr
+from ui.pages.base import BasePage
+from ui.state import PathId
+
+
+@dataclass
+class WelcomeState:
+    """Qt-free: the chosen path and the recorded machine to open, if any."""
+
+    path: PathId = "setup"
+    file: Optional[str] = None
+    demos: list[Path] = field(default_factory=demo_snapshots)
+
+    def can_continue(self) -> bool:
+        return self.path != "walkthrough" or bool(self.file)
+
+
+PATH_ORDER: tuple[PathId, ...] = ("setup", "verify", "troubleshoot", "walkthrough")
+
+
+class WelcomePage(BasePage):
+    page_id = "welcome"
+
+    def __init__(self, wizard):
+        super().__init__(wizard)
+        self.state = WelcomeState(path=self.session.path,
+                                  file=self.session.source.path if self.session.source.recorded else None)
+        self.intro = QLabel(self)
+        self.intro.setWordWrap(True)
+        self.intro.setTextFormat(Qt.TextFormat.RichText)
+        self.layout_.addWidget(self.intro)
+
+        self.paths_box = QWidget(self)
+        pl = QVBoxLayout(self.paths_box)
+        pl.setContentsMargins(0, 8, 0, 8)
+        self.path_group = QButtonGroup(self)
+        self.path_buttons: dict[str, QRadioButton] = {}
+        self.path_help: dict[str, QLabel] = {}
+        for i, pid in enumerate(PATH_ORDER):
+            rb = QRadioButton(self.paths_box)
+            rb.setObjectName(f"path_{pid}")
+            self.path_group.addButton(rb, i)
+            self.path_buttons[pid] = rb
+            help_ = QLabel(self.paths_box)
+            help_.setWordWrap(True)
+            help_.setIndent(24)
+            help_.setEnabled(False)
+            self.path_help[pid] = help_
+            pl.addWidget(rb)
+            pl.addWidget(help_)
+        self.path_buttons[self.state.path].setChecked(True)
+        self.path_group.idToggled.connect(self._path_toggled)
+        self.layout_.addWidget(self.paths_box)
+
+        # recorded machine: a demo, or a file
+        self.file_row = QWidget(self)
+        fl = QVBoxLayout(self.file_row)
+        fl.setContentsMargins(24, 0, 0, 0)
+        self.demo_label = QLabel(self.file_row)
+        self.demo_list = QListWidget(self.file_row)
+        self.demo_list.setObjectName("demo_list")
+        self.demo_list.setMaximumHeight(120)
+        for p in self.state.demos:
+            it = QListWidgetItem(p.stem)
+            it.setData(Qt.ItemDataRole.UserRole, str(p))
+            self.demo_list.addItem(it)
+        self.demo_label.setBuddy(self.demo_list)
+        self.demo_list.currentItemChanged.connect(self._demo_chosen)
+        row = QHBoxLayout()
+        self.open_btn = QPushButton(self.file_row)
+        self.open_btn.setObjectName("open_file")
+        self.open_btn.clicked.connect(self._open_file)
+        self.file_label = QLabel(self.file_row)
+        self.file_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        row.addWidget(self.open_btn)
+        row.addWidget(self.file_label, 1)
+        fl.addWidget(self.demo_label)
+        fl.addWidget(self.demo_list)
+        fl.addLayout(row)
+        self.layout_.addWidget(self.file_row)
+        self.layout_.addStretch(1)
+
+        form = QFormLayout()
+        self.lang_label = QLabel(self)
+        self.lang = QComboBox(self)
+        self.lang.setObjectName("language")
+        self.lang.addItem("English", "en")
+        self.lang.addItem("简体中文", "zh_CN")
+        self.lang.setCurrentIndex(1 if self.session.lang == "zh_CN" else 0)
+        self.lang.currentIndexChanged.connect(self._lang_changed)
+        self.lang_label.setBuddy(self.lang)
+        form.addRow(self.lang_label, self.lang)
+        self.layout_.addLayout(form)
+        self._sync()
+
+    # --- state ---------------------------------------------------------------------------
+    def _path_toggled(self, idx: int, on: bool) -> None:
+        if on:
+            self.state.path = PATH_ORDER[idx]
+            self._sync()
+
+    def _demo_chosen(self, item: Optional[QListWidgetItem], _prev=None) -> None:
+        if item is not None:
+            self.choose_file(item.data(Qt.ItemDataRole.UserRole))
+
+    def _open_file(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, tr("Open a snapshot or report"), str(Path.home()),
+                                              tr("Snapshots and reports (*.json);;All files (*)"))
+        if path:
+            self.choose_file(path)
+
+    def choose_file(self, path: str) -> None:
+        self.state.file = path
+        if self.state.path != "walkthrough":
+            self.path_buttons["walkthrough"].setChecked(True)
+        self._sync()
+
+    def _sync(self) -> None:
+        walk = self.state.path == "walkthrough"
+        self.file_row.setVisible(walk or bool(self.session.source.recorded))
+        self.file_label.setText(Path(self.state.file).name if self.state.file else tr("No file chosen"))
+        self.completeChanged.emit()
+
+    def _lang_changed(self, _i: int) -> None:
+        self.w.set_language(self.lang.currentData())
+
+    def isComplete(self) -> bool:  # noqa: N802
+        return self.state.can_continue()
+
+    def validatePage(self) -> bool:  # noqa: N802
+        """Opening the chosen file happens here (fast: one JSON read); detection runs later."""
+        self.clear_error()
+        s = self.session
+        s.path = self.state.path
+        if self.state.file and (self.state.path == "walkthrough" or s.source.recorded):
+            if self.state.file != s.source.path:
+                try:
+                    source, system, report = engine.load_source(self.state.file)
+                except (ValueError, OSError) as e:
+                    self.show_error(tr("This file cannot be opened: {error}").format(error=str(e)))
+                    return False
+                s.source, s.report_data = source, report
+                self.w.services.system, self.w.services.report = system, report
+                s.facts = s.recommendation = s.plan = s.install = s.verification = None
+                s.plan_confirmed = False
+        self.w.retranslate()
+        return True
+
+    # --- text ----------------------------------------------------------------------------
+    def retranslate(self) -> None:
+        self.setTitle(tr("Welcome"))
+        self.setSubTitle(tr("Set up an NVIDIA GPU for PyTorch, and prove it runs at full speed."))
+        steps = [tr("look at this computer: GPU, driver, CUDA, Python and PyTorch"),
+                 tr("recommend versions that work together, and say why"),
+                 tr("show every command before anything runs; you confirm"),
+                 tr("install with a live log, asking for administrator rights only where needed"),
+                 tr("test the GPU under load with live charts, and write a report")]
+        self.intro.setText(tr("This wizard will:") + "<ol>" + "".join(f"<li>{x}</li>" for x in steps) + "</ol>")
+        names = {"setup": tr("Set up this computer"), "verify": tr("Only verify what is installed"),
+                 "troubleshoot": tr("Troubleshoot an error"), "walkthrough": tr("Open a snapshot or report")}
+        helps = {"setup": tr("Detect, recommend, plan, install, then verify and stress the GPU."),
+                 "verify": tr("Nothing is installed: check the GPU, PyTorch and the bandwidth."),
+                 "troubleshoot": tr("Paste an error message or open a log; get the cause and a fix."),
+                 "walkthrough": tr("Support: see a user's machine page by page, read-only. Or try a demo machine.")}
+        for pid in PATH_ORDER:
+            self.path_buttons[pid].setText(names[pid])
+            self.path_buttons[pid].setAccessibleName(names[pid])
+            self.path_help[pid].setText(helps[pid])
+        self.demo_label.setText(tr("&Demo machines:"))
+        self.demo_list.setAccessibleName(tr("Demo machines"))
+        self.open_btn.setText(tr("&Open a file…"))
+        self.open_btn.setAccessibleName(tr("Open a snapshot or report file"))
+        self.lang_label.setText(tr("&Language:"))
+        self.lang.setAccessibleName(tr("Language"))
+        self._sync()

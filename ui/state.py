@@ -1,0 +1,426 @@
+"""Qt-free state of the wizard and of each page (typed, testable without a display).
+
+The page sequence is data: `PAGE_IDS` is the one ordered list of pages, and each path the
+user can take on the Welcome page is an ordered list of those ids (`SEQUENCES`). Pages are
+thin QWizardPages over the state objects here; nothing in this module imports Qt.
+"""
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal, Optional
+
+from app.choices import Choices
+from app.facts import Facts, Finding
+from app.recommendation import Recommendation
+
+PageId = Literal["welcome", "system", "recommendation", "plan", "install", "verify", "summary", "troubleshoot"]
+PathId = Literal["setup", "verify", "troubleshoot", "walkthrough"]
+
+PAGE_IDS: tuple[PageId, ...] = ("welcome", "system", "recommendation", "plan", "install", "verify", "summary", "troubleshoot")
+
+SEQUENCES: dict[PathId, tuple[PageId, ...]] = {
+    "setup": ("welcome", "system", "recommendation", "plan", "install", "verify", "summary"),
+    "verify": ("welcome", "system", "verify", "summary"),
+    "troubleshoot": ("welcome", "troubleshoot", "plan", "install", "verify", "summary"),
+    "walkthrough": ("welcome", "system", "recommendation", "plan", "install", "verify", "summary"),
+}
+
+
+def next_page(path: PathId, current: PageId) -> Optional[PageId]:
+    seq = SEQUENCES[path]
+    if current not in seq:  # e.g. Troubleshoot reached from a failure: continue with its plan
+        seq = SEQUENCES["troubleshoot"]
+    i = seq.index(current)
+    return seq[i + 1] if i + 1 < len(seq) else None
+
+
+# ---------------------------------------------------------------------------------------------
+# Where the facts come from
+
+@dataclass(frozen=True)
+class Source:
+    """This machine, or a recorded one (a snapshot, or a report's JSON): read-only walkthrough
+    and dry-run installs for a recorded one."""
+
+    kind: Literal["live", "snapshot", "report"] = "live"
+    path: Optional[str] = None
+    created: Optional[str] = None
+    note: Optional[str] = None
+
+    @property
+    def recorded(self) -> bool:
+        return self.kind != "live"
+
+    @property
+    def name(self) -> str:
+        return Path(self.path).name if self.path else ""
+
+
+def machine_summary(facts: Optional[Facts]) -> str:
+    """One line naming the machine: 'NVIDIA GeForce RTX 4090 · Ubuntu 24.04 LTS'."""
+    if facts is None:
+        return ""
+    parts = []
+    if facts.gpus:
+        names = [g.name for g in facts.gpus]
+        parts.append(names[0] if len(set(names)) == 1 and len(names) == 1 else
+                     (f"{len(names)}× {names[0]}" if len(set(names)) == 1 else ", ".join(names)))
+    osname = facts.os.pretty_name or " ".join(x for x in (facts.os.id, facts.os.version_id) if x)
+    if osname:
+        parts.append(osname + (" (WSL2)" if facts.os.wsl == 2 and "WSL" not in osname else ""))
+    return " · ".join(parts)
+
+
+# ---------------------------------------------------------------------------------------------
+# System page: facts grouped, each group with a status
+
+Status = Literal["ok", "warning", "error", "unknown"]
+GROUPS = ("gpu", "driver", "os", "cuda", "python")
+
+_GROUP_OF_PREFIX = (
+    ("gpu", "gpu"), ("no_nvidia", "gpu"), ("pci", "gpu"), ("driver", "driver"), ("nouveau", "driver"),
+    ("secure_boot", "driver"), ("kernel", "driver"), ("nvml", "driver"), ("smi", "driver"), ("module", "driver"),
+    ("wsl", "os"), ("windows", "os"), ("os", "os"), ("disk", "os"), ("low_disk", "os"), ("container", "os"),
+    ("cuda", "cuda"), ("cudnn", "cuda"), ("toolkit", "cuda"), ("ld_", "cuda"), ("multiple_cuda", "cuda"),
+    ("env", "cuda"), ("nvcc", "cuda"), ("path", "cuda"),
+    ("python", "python"), ("torch", "python"), ("pip", "python"), ("venv", "python"), ("conda", "python"),
+)
+
+
+def group_of(finding: Finding) -> str:
+    for prefix, group in _GROUP_OF_PREFIX:
+        if finding.code.startswith(prefix):
+            return group
+    return "os"
+
+
+@dataclass(frozen=True)
+class FactRow:
+    label: str  # English label, translated by the page (see ui/pages/system_page.py LABELS)
+    value: str
+
+
+@dataclass(frozen=True)
+class FactGroup:
+    key: str  # one of GROUPS
+    status: Status
+    rows: tuple[FactRow, ...]
+    findings: tuple[Finding, ...]
+
+
+def _worst(findings: tuple[Finding, ...], base: Status) -> Status:
+    sev = {f.severity for f in findings}
+    if "error" in sev:
+        return "error"
+    if "warning" in sev:
+        return "warning"
+    return base
+
+
+def _yn(v: Optional[bool]) -> str:
+    return "—" if v is None else ("yes" if v else "no")
+
+
+def group_facts(facts: Facts) -> tuple[FactGroup, ...]:
+    """Shows the detected values; the status of a group is the worst finding detection made
+    about it (the GUI judges nothing itself), or 'unknown' when nothing was detected."""
+    by_group: dict[str, list[Finding]] = {g: [] for g in GROUPS}
+    for f in facts.findings:
+        by_group[group_of(f)].append(f)
+    out = []
+    # GPU
+    rows = []
+    for g in facts.gpus:
+        detail = ", ".join(x for x in (
+            f"compute {g.compute_capability}" if g.compute_capability else "",
+            g.architecture or "",
+            f"{g.memory_total_mib} MiB" if g.memory_total_mib else "",
+            f"PCIe gen {g.pcie_gen_current}×{g.pcie_width_current}" if g.pcie_gen_current and g.pcie_width_current else "",
+        ) if x)
+        rows.append(FactRow(f"GPU {g.index}", g.name + (f" ({detail})" if detail else "")))
+    out.append(FactGroup("gpu", _worst(tuple(by_group["gpu"]), "ok" if facts.gpus else "unknown"), tuple(rows), tuple(by_group["gpu"])))
+    # Driver
+    d = facts.driver
+    rows = [FactRow("State", d.state)]
+    if d.version:
+        rows.append(FactRow("Version", d.version))
+    if d.cuda_version:
+        rows.append(FactRow("Newest CUDA it supports", d.cuda_version))
+    if d.kernel_module:
+        rows.append(FactRow("Kernel module", d.kernel_module))
+    if d.secure_boot is not None:
+        rows.append(FactRow("Secure Boot", _yn(d.secure_boot)))
+    base: Status = {"ok": "ok", "host": "ok", "unknown": "unknown"}.get(d.state, "error")  # type: ignore[assignment]
+    out.append(FactGroup("driver", _worst(tuple(by_group["driver"]), base), tuple(rows), tuple(by_group["driver"])))
+    # OS / WSL
+    o = facts.os
+    rows = []
+    name = o.pretty_name or " ".join(x for x in (o.id, o.version_id) if x)
+    if name:
+        rows.append(FactRow("System", name))
+    if o.kernel:
+        rows.append(FactRow("Kernel", o.kernel))
+    if o.wsl:
+        rows.append(FactRow("WSL", str(o.wsl)))
+    if o.container:
+        rows.append(FactRow("Container", o.container))
+    if o.free_disk_mib is not None:
+        rows.append(FactRow("Free disk", f"{o.free_disk_mib / 1024:.1f} GiB"))
+    out.append(FactGroup("os", _worst(tuple(by_group["os"]), "ok" if name else "unknown"), tuple(rows), tuple(by_group["os"])))
+    # CUDA and cuDNN
+    c = facts.cuda
+    rows = [FactRow("Toolkit", f"{t.version or '?'} ({t.path})") for t in c.toolkits]
+    if c.nvcc_version:
+        rows.append(FactRow("nvcc", c.nvcc_version))
+    if c.cudnn.version:
+        rows.append(FactRow("cuDNN", c.cudnn.version))
+    if not rows:
+        rows.append(FactRow("Toolkit", "none (optional: PyTorch brings its own CUDA runtime)"))
+    out.append(FactGroup("cuda", _worst(tuple(by_group["cuda"]), "ok"), tuple(rows), tuple(by_group["cuda"])))
+    # Python and PyTorch
+    rows = []
+    p = facts.python
+    if p:
+        rows.append(FactRow("Python", f"{p.version or '?'} ({p.path})"))
+        t = p.torch
+        if t and t.version:
+            rows.append(FactRow("PyTorch", t.version + (f", CUDA {t.cuda}" if t.cuda else ", CPU only")))
+            if t.available is not None:
+                rows.append(FactRow("GPU usable from PyTorch", _yn(t.available)))
+        else:
+            rows.append(FactRow("PyTorch", "not installed"))
+    out.append(FactGroup("python", _worst(tuple(by_group["python"]), "ok" if p else "unknown"), tuple(rows), tuple(by_group["python"])))
+    return tuple(out)
+
+
+# ---------------------------------------------------------------------------------------------
+# Install page: step progress, time left, retry, resume
+
+StepStatus = Literal["pending", "running", "ok", "failed", "skipped", "cancelled"]
+
+
+@dataclass
+class StepProgress:
+    id: str
+    title: str
+    weight: float = 1.0
+    status: StepStatus = "pending"
+    started: Optional[float] = None
+    finished: Optional[float] = None
+    message: str = ""
+    needs_root: bool = False
+
+
+@dataclass
+class InstallState:
+    steps: list[StepProgress] = field(default_factory=list)
+    started: Optional[float] = None
+    reboot_needed: bool = False
+    cancelled: bool = False
+
+    @classmethod
+    def from_steps(cls, steps) -> "InstallState":
+        return cls([StepProgress(s.id, s.title, max(float(s.weight or 1.0), 0.1), needs_root=s.needs_root) for s in steps])
+
+    def step(self, step_id: str) -> Optional[StepProgress]:
+        return next((s for s in self.steps if s.id == step_id), None)
+
+    def start_step(self, step_id: str, now: Optional[float] = None) -> None:
+        now = time.monotonic() if now is None else now
+        if self.started is None:
+            self.started = now
+        s = self.step(step_id)
+        if s:
+            s.status, s.started, s.finished, s.message = "running", now, None, ""
+
+    def finish_step(self, step_id: str, status: StepStatus, message: str = "", now: Optional[float] = None) -> None:
+        s = self.step(step_id)
+        if s:
+            s.status, s.finished, s.message = status, (time.monotonic() if now is None else now), message
+
+    @property
+    def total_weight(self) -> float:
+        return sum(s.weight for s in self.steps) or 1.0
+
+    def fraction(self) -> float:
+        done = sum(s.weight for s in self.steps if s.status in ("ok", "skipped"))
+        return min(done / self.total_weight, 1.0)
+
+    def time_left_s(self, now: Optional[float] = None) -> Optional[float]:
+        """Remaining weight at the rate seen so far; None until one step has finished."""
+        now = time.monotonic() if now is None else now
+        finished = [s for s in self.steps if s.status == "ok" and s.started is not None and s.finished is not None]
+        if not finished:
+            return None
+        spent = sum(s.finished - s.started for s in finished)  # type: ignore[operator]
+        rate = sum(s.weight for s in finished) / max(spent, 1e-3)  # weight per second
+        left = sum(s.weight for s in self.steps if s.status in ("pending", "running", "failed", "cancelled")) / rate
+        running = next((s for s in self.steps if s.status == "running" and s.started is not None), None)
+        if running is not None:
+            left -= min(now - running.started, running.weight / rate)  # type: ignore[operator]
+        return max(left, 0.0)
+
+    @property
+    def failed_step(self) -> Optional[StepProgress]:
+        return next((s for s in self.steps if s.status == "failed"), None)
+
+    @property
+    def finished_ok(self) -> bool:
+        return bool(self.steps) and all(s.status in ("ok", "skipped") for s in self.steps)
+
+    @property
+    def running(self) -> bool:
+        return any(s.status == "running" for s in self.steps)
+
+    def remaining_ids(self) -> list[str]:
+        """What a retry (or resume) runs: the failed or cancelled step and everything after it."""
+        return [s.id for s in self.steps if s.status not in ("ok", "skipped")]
+
+    def reset_for_retry(self) -> None:
+        for s in self.steps:
+            if s.status in ("failed", "cancelled", "running"):
+                s.status, s.message, s.started, s.finished = "pending", "", None, None
+        self.cancelled = False
+
+
+def format_duration(seconds: Optional[float]) -> str:
+    if seconds is None:
+        return "—"
+    s = int(round(seconds))
+    if s < 60:
+        return f"{s} s"
+    if s < 3600:
+        return f"{s // 60} min {s % 60:02d} s"
+    return f"{s // 3600} h {(s % 3600) // 60:02d} min"
+
+
+# ---------------------------------------------------------------------------------------------
+# Resume after a reboot
+
+@dataclass(frozen=True)
+class ResumeInfo:
+    """Written when a driver install asks for a reboot; read at the next start to continue at
+    verification. `boot_id` tells a real reboot from a plain restart of the wizard."""
+
+    page: PageId = "verify"
+    session_dir: Optional[str] = None
+    boot_id: Optional[str] = None
+    snapshot: Optional[str] = None
+    written: Optional[str] = None
+
+    def save(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(self.__dict__, indent=2), encoding="utf-8")
+        tmp.replace(path)
+
+    @classmethod
+    def load(cls, path: Path) -> Optional["ResumeInfo"]:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            page = data.get("page", "verify")
+            if page not in PAGE_IDS:
+                return None
+            return cls(page=page, session_dir=data.get("session_dir"), boot_id=data.get("boot_id"),
+                       snapshot=data.get("snapshot"), written=data.get("written"))
+        except (OSError, ValueError, AttributeError):
+            return None  # absent or corrupt: start from the beginning, nothing lost
+
+
+def current_boot_id() -> Optional[str]:
+    try:
+        return Path("/proc/sys/kernel/random/boot_id").read_text().strip() or None
+    except OSError:
+        return None
+
+
+# ---------------------------------------------------------------------------------------------
+# Verify page: samples for the charts
+
+# (chart key, title (English; translated by the page), unit, scale, metric names plotted).
+# Metric names are app.verify.model.Sample's fields; `scale` converts to the chart's unit.
+CHARTS: tuple[tuple[str, str, str, float, tuple[str, ...]], ...] = (
+    ("utilization", "Utilization", "%", 1.0, ("util_pct", "mem_util_pct")),
+    ("memory", "Memory used", "GiB", 1 / 1024, ("mem_used_mib",)),
+    ("power", "Power", "W", 1.0, ("power_w",)),
+    ("pcie", "PCIe throughput", "GB/s", 1 / 1000, ("pcie_rx_mbps", "pcie_tx_mbps")),
+    ("clocks", "Clocks", "MHz", 1.0, ("sm_clock_mhz", "mem_clock_mhz")),
+)
+CHART_METRICS = tuple(m for c in CHARTS for m in c[4])
+
+
+@dataclass
+class SampleSeries:
+    """The last `capacity` samples of one GPU's metrics, time in seconds from the start."""
+
+    capacity: int = 3000
+    t: list[float] = field(default_factory=list)
+    values: dict[str, list[float]] = field(default_factory=lambda: {m: [] for m in CHART_METRICS})
+
+    def add(self, t: float, sample: dict[str, Any]) -> None:
+        self.t.append(float(t))
+        for m in CHART_METRICS:
+            v = sample.get(m)
+            self.values[m].append(float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else float("nan"))
+        if len(self.t) > self.capacity:
+            cut = len(self.t) - self.capacity
+            del self.t[:cut]
+            for m in CHART_METRICS:
+                del self.values[m][:cut]
+
+    def clear(self) -> None:
+        self.t.clear()
+        for v in self.values.values():
+            v.clear()
+
+    def __len__(self) -> int:
+        return len(self.t)
+
+
+def sample_dict(sample: Any) -> tuple[float, int, dict[str, Any]]:
+    """(t_s, gpu_index, metrics) from an app.verify Sample or a plain dict."""
+    if isinstance(sample, dict):
+        d = sample
+    else:
+        d = {m: getattr(sample, m, None) for m in (*CHART_METRICS, "t_s", "gpu_index")}
+    return float(d.get("t_s") or 0.0), int(d.get("gpu_index") or 0), d
+
+
+DURATIONS_S = (2, 5, 10, 30)  # sustained load per test (app.verify VerifyOptions.seconds)
+
+
+# ---------------------------------------------------------------------------------------------
+# The whole session
+
+@dataclass
+class Session:
+    """Everything the pages share, passed typed (never by string keys)."""
+
+    path: PathId = "setup"
+    source: Source = field(default_factory=Source)
+    overrides: dict[str, Any] = field(default_factory=dict)
+    lang: str = "en"
+    facts: Optional[Facts] = None
+    choices: Choices = field(default_factory=Choices)
+    recommendation: Optional[Recommendation] = None
+    plan: Any = None  # app.plan.model.Plan
+    plan_confirmed: bool = False
+    install: Optional[InstallState] = None
+    session_dir: Optional[str] = None
+    verification: Any = None  # app.verify model
+    diagnosis: Any = None  # app.diagnose model
+    error_text: str = ""
+    report_data: Optional[dict[str, Any]] = None  # a report's JSON, in a walkthrough
+    resumed: bool = False
+
+    @property
+    def dry_run(self) -> bool:
+        """A recorded machine is never changed: installs are a labelled dry run."""
+        return self.source.recorded
+
+    @property
+    def read_only(self) -> bool:
+        return self.source.recorded
