@@ -190,7 +190,7 @@ def _detect(system, log: _Log, torch_probe: bool, python: Optional[str]) -> Fact
         env = _env(system, log, cuda)
 
         mok = _safe(lambda: f_mok.result(), None) if f_mok else None
-        secure = _secure_boot(system, mok)
+        secure = _secure_boot(system, log, mok)
         headers = _headers(system, os_info.kernel)
         driver = replace(driver, secure_boot=secure, kernel_headers_installed=headers)
 
@@ -450,8 +450,13 @@ def _driver(system, log: _Log, drv: dict, proc, sysmod, loaded, packages, gpus: 
                       kernel_module_version=module_version, modules_loaded=mods, nouveau_loaded=nouveau, hint=hint, source=source)
 
 
-def _secure_boot(system, mok: Optional[CommandResult]) -> Optional[bool]:
-    v = sb.parse_efivar(_safe(lambda: system.read_text(sb.EFIVAR)))
+def _secure_boot(system, log: _Log, mok: Optional[CommandResult]) -> Optional[bool]:
+    v = None
+    if mok is not None and (mok.stdout or mok.stderr):
+        v = sb.parse_mokutil(mok.stdout + "\n" + mok.stderr)
+    if v is None and _safe(lambda: system.exists(sb.EFIVAR)):
+        r = log.cmd(system, "secure_boot_efivar", sb.od_argv(), TIMEOUTS["short"])
+        v = sb.parse_od_efivar(r.stdout) if r.rc == 0 else None
     if v is None and mok is not None and (mok.stdout or mok.stderr):
         v = sb.parse_mokutil(mok.stdout + "\n" + mok.stderr)
     if v is None and _safe(lambda: system.list_dir("/sys/firmware")) is not None and not _safe(lambda: system.exists(sb.EFI_DIR)):

@@ -98,6 +98,9 @@ def parse_smi_query(text: str, fields=QUERY_FIELDS) -> list[dict[str, Any]]:
         if not line.strip() or parse_smi_error(line):
             continue
         parts = [p.strip() for p in line.split(",")]
+        heads = [re.sub(r"\s*\[.*\]$", "", p).lower() for p in parts]
+        if sum(h in fields or h.replace("gpu_", "") in fields for h in heads) * 2 >= len(parts):
+            continue  # the csv header line ("name, utilization.gpu [%], ...")
         if len(parts) > n and "name" in fields:  # a name with a comma in it: join the surplus back
             i = fields.index("name")
             extra = len(parts) - n

@@ -196,3 +196,26 @@ def test_hung_nvidia_smi_is_killed_at_its_timeout(tmp_path, monkeypatch):
     assert [p.status for p in probe(f, "nvidia_smi_table")] == ["skipped"]  # not a second hang
     t = f.finding("probe_timeout")
     assert t.severity == "warning" and "nvidia_smi_query" in t.message
+
+
+def test_fresh_install_blockers_secure_boot_headers_nouveau():
+    efivar = "/sys/firmware/efi/efivars/SecureBoot-8be4df61-93ca-11d2-aa0d-00e098032b8c"
+    s = snapshot({"/proc/version": "Linux version 6.8.0-45-generic (buildd@lcy02-amd64-075) (x86_64-linux-gnu-gcc-13) #45-Ubuntu SMP\n",
+                  "/proc/modules": "nouveau 2265088 3 - Live 0x0000000000000000\nsnd 1 0 - Live 0x0\n", efivar: ""},
+                 {"lspci -nn": read("lspci-nodriver-rtx3060", "lspci-nn.out"), f"od -An -t u1 {efivar}": "   6   0   0   0   1\n"},
+                 dirs={"/lib/modules/6.8.0-45-generic": ["kernel", "modules.dep"], "/sys/firmware": ["efi"], "/sys/firmware/efi": ["efivars"]})
+    f = detect(s)
+    d = f.driver
+    assert (d.state, d.secure_boot, d.kernel_headers_installed, d.nouveau_loaded) == ("not_installed", True, False, True)
+    codes = {x.code: x.severity for x in f.findings}
+    assert codes["driver_not_installed"] == "error" and codes["nouveau_loaded"] == "error"
+    assert codes["secure_boot_enabled"] == "warning" and codes["kernel_headers_missing"] == "warning"
+    assert f.os.kernel == "6.8.0-45-generic"
+
+
+def test_headers_present_and_legacy_bios():
+    s = snapshot({"/proc/version": "Linux version 6.8.0-45-generic (b@h) #45-Ubuntu SMP\n"},
+                 links={"/lib/modules/6.8.0-45-generic/build": "/usr/src/linux-headers-6.8.0-45-generic"},
+                 dirs={"/lib/modules/6.8.0-45-generic": ["build", "kernel"], "/sys/firmware": ["acpi", "dmi"]})
+    d = detect(s).driver
+    assert d.kernel_headers_installed is True and d.secure_boot is False

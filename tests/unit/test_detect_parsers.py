@@ -155,6 +155,8 @@ def test_secure_boot():
     assert secure_boot.parse_mokutil("SecureBoot enabled\n") is True
     assert secure_boot.parse_mokutil("SecureBoot disabled\nPlatform is in Setup Mode\n") is False
     assert secure_boot.parse_mokutil("EFI variables are not supported on this system\n") is False
+    assert secure_boot.parse_od_efivar(" 6 0 0 0 1\n") is True and secure_boot.parse_od_efivar(" 22 0 0 0 0\n") is False
+    assert secure_boot.parse_od_efivar("od: cannot open") is None
     assert secure_boot.parse_efivar("\x06\x00\x00\x00\x01") is True and secure_boot.parse_efivar("\x06\x00\x00\x00\x00") is False
 
 
@@ -220,3 +222,20 @@ def test_garbage_and_non_utf8_output_parse_what_they_can():
     assert smi.parse_smi_query("\x00\x01,,,\n\ufffd\n") == []
     assert pci.parse_lspci_nn("\ufffd\ufffd\n01:00.0 VGA [zz]\n") == []
     assert osr.parse_os_release('ID="ubuntu\nbroken\n=x\nVERSION_ID=22.04') .get("VERSION_ID") == "22.04"
+
+
+def test_smi_table_err_field_truncated_datacenter_name():
+    t = smi.parse_smi_table(read("smi-err-v100-azure", "nvidia-smi.out"))
+    [g] = t.gpus
+    assert (g["index"], g["name"], g["bus_id"]) == (1, "Tesla V100-PCIE...", "8ed0:00:00.0")
+    assert g["power_limit_w"] == 250.0 and g["memory_total_mib"] == 16160 and g["ecc_errors"] == 0
+    from app.compat.gpus import cc_from_name
+    assert cc_from_name(g["name"]) == "7.0"
+
+
+def test_smi_query_unknown_error_field_and_header_line():
+    fields = ("name", "utilization.gpu", "utilization.memory", "temperature.gpu", "power.draw", "power.limit", "fan.speed",
+              "clocks.current.graphics", "clocks.current.memory", "power.default_limit")
+    rows = smi.parse_smi_query(read("smi-query-unknown-error", "query.out"), fields)
+    assert [r["name"] for r in rows] == ["GeForce RTX 2080 Ti"]  # the header line is not a GPU
+    assert smi._float(rows[0]["power.default_limit"]) is None and smi._float(rows[0]["power.limit"]) == 210.0
