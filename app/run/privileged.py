@@ -65,8 +65,8 @@ _WSL_LIB = "/usr/lib/wsl/lib"
 _WIN_FEATURES = {"/featurename:Microsoft-Windows-Subsystem-Linux", "/featurename:VirtualMachinePlatform"}
 
 EDIT_PATHS: dict[str, tuple[re.Pattern, ...]] = {
-    "set_repo_mirror": (re.compile(r"^/etc/apt/sources\.list\.d/cuda-[a-z0-9.-]+\.list$"),),
-    "add_repo": (re.compile(r"^/etc/yum\.repos\.d/cuda-[a-z0-9.-]+\.repo$"),),
+    "set_repo_mirror": (re.compile(r"^/etc/apt/sources\.list\.d/cuda-[a-z0-9._-]+\.list$"),),
+    "add_repo": (re.compile(r"^/etc/yum\.repos\.d/cuda-[a-z0-9._-]+\.repo$"),),
     "blacklist_nouveau": (re.compile(r"^/etc/modprobe\.d/blacklist-nouveau\.conf$"),),
     "write_env": (re.compile(r"^/etc/profile\.d/cuda\.sh$"), re.compile(r"^/etc/ld\.so\.conf\.d/000-gpu-wizard-cuda\.conf$")),
     "cleanup_cuda": (re.compile(r"^/etc/ld\.so\.conf\.d/[A-Za-z0-9._-]+\.conf$"), re.compile(r"^/etc/environment$"),

@@ -7,7 +7,6 @@ import json
 import os
 import re
 import secrets
-import shlex
 import threading
 import time
 from pathlib import Path
@@ -82,7 +81,8 @@ class Session:
             return None
 
     def log_command(self, step_id: str, argv: list[str], rc: Optional[int], duration_s: float, note: str = "") -> None:
-        line = f"{_now()}\t{step_id}\trc={rc if rc is not None else '-'}\t{duration_s:.2f}s\t{redact(shlex.join(argv))}"
+        # argv as a JSON list: one line per command even when an argument holds a newline
+        line = f"{_now()}\t{step_id}\trc={rc if rc is not None else '-'}\t{duration_s:.2f}s\t{redact(json.dumps(argv))}"
         if note:
             line += f"\t# {redact(note)}"
         with self._lock, open(self.dir / "commands.log", "a", encoding="utf-8") as fh:
