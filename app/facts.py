@@ -103,7 +103,7 @@ class OsInfo(Model):
     memory_total_mib: Optional[int] = None
     is_root: Optional[bool] = None
     wsl_memory_limit_mib: Optional[int] = None  # [wsl2] memory= in the Windows user's .wslconfig, when set
-    wslconfig_path: Optional[str] = None  # the .wslconfig read (/mnt/c/Users/<user>/.wslconfig or C:\\Users\\...)
+    wslconfig_path: Optional[str] = None  # the user's .wslconfig (/mnt/c/Users/<user>/.wslconfig or C:\\Users\\...), read if it exists
     wsl_distro: Optional[str] = None  # WSL_DISTRO_NAME inside WSL ("Ubuntu-22.04")
 
 

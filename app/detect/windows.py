@@ -369,10 +369,9 @@ def detect_windows(system) -> tuple[OsInfo, DriverInfo, list[Gpu], WindowsInfo, 
 
         path = prof.rstrip("\\") + "\\.wslconfig"
         text = system.read_text(path)
-        if text is not None:
-            cfg = parse_wslconfig(text)
-            limit = parse_size_mib(cfg["memory"]) if "memory" in cfg else None
-            os_info = os_info.replace(wslconfig_path=path, wsl_memory_limit_mib=limit)
+        cfg = parse_wslconfig(text) if text is not None else {}
+        limit = parse_size_mib(cfg["memory"]) if "memory" in cfg else None
+        os_info = os_info.replace(wslconfig_path=path, wsl_memory_limit_mib=limit)
 
     # ---- GPU and driver: WMI first (works without a working NVIDIA driver), then nvidia-smi.exe
     vids = parse_video_controllers(_run(system, PS_VIDEO_ARGV, 30).stdout)

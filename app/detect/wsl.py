@@ -255,25 +255,31 @@ def detect_wsl(system, os_info: OsInfo, *, packages: Optional[Sequence[PackageIn
             code="wsl_memory_low", severity="warning",
             message=f"WSL 2 may use only {seen} MiB of memory; training usually needs at least {MIN_MEMORY_MIB} MiB (and about twice the GPU memory).",
             evidence=tuple(e for e in ev if e),
-            hint="On Windows, put 'memory=16GB' (or more) under [wsl2] in %UserProfile%\\.wslconfig, then run 'wsl --shutdown' and reopen the distro."))
+            hint=(f"The plan raises 'memory=' under [wsl2] in {cfg_path} (backed up); then run 'wsl --shutdown' on Windows and reopen the distro."
+                  if cfg_path else "On Windows, put 'memory=16GB' (or more) under [wsl2] in %UserProfile%\\.wslconfig, then run 'wsl --shutdown' and reopen the distro.")))
     return os_info.replace(**updates), findings
 
 
 def _read_wslconfig(system) -> tuple[Optional[str], dict[str, str]]:
-    """The Windows user's .wslconfig through /mnt/c, when the drive is mounted and readable.
-    With several users, the first one that has the file (the distro cannot know which Windows
-    user started it); USERPROFILE passed through WSLENV wins when present."""
+    """The Windows user's .wslconfig through /mnt/c: (path, its [wsl2] settings). USERPROFILE
+    (passed through WSLENV) wins; else the first user folder that has the file (the distro
+    cannot know which Windows user started it). When none has one, the path where it would
+    go if that is unambiguous (one user folder), with no settings; else (None, {})."""
     prof = system.getenv("USERPROFILE")
-    candidates: list[str] = []
+    prof_path = None
     if prof and re.match(r"^[A-Za-z]:\\", prof):
-        candidates.append(f"/mnt/{prof[0].lower()}/" + prof[3:].replace("\\", "/") + "/.wslconfig")
-    for user in system.list_dir(WINDOWS_USERS_DIR) or []:
-        if user.lower() not in _SKIP_USERS:
-            candidates.append(f"{WINDOWS_USERS_DIR}/{user}/.wslconfig")
+        prof_path = f"/mnt/{prof[0].lower()}/" + prof[3:].replace("\\", "/").rstrip("/") + "/.wslconfig"
+    candidates: list[str] = [prof_path] if prof_path else []
+    users = [u for u in (system.list_dir(WINDOWS_USERS_DIR) or []) if u.lower() not in _SKIP_USERS]
+    candidates += [f"{WINDOWS_USERS_DIR}/{u}/.wslconfig" for u in users]
     for path in candidates:
         text = system.read_text(path)
         if text is not None:
             return path, parse_wslconfig(text)
+    if prof_path:
+        return prof_path, {}
+    if len(users) == 1:
+        return candidates[-1], {}
     return None, {}
 
 
@@ -282,3 +288,21 @@ def wsl_needs_memory_mib(gpu_memory_mib: Sequence[int]) -> int:
     buffers, data loaders), never less than 8 GiB."""
     biggest = max((m for m in gpu_memory_mib if m), default=0)
     return max(MIN_MEMORY_MIB, 2 * biggest)
+
+
+def wsl_memory_target_mib(mem_total_mib: Optional[int], limit_mib: Optional[int], host_mib: Optional[int],
+                          gpu_memory_mib: Sequence[int]) -> Optional[int]:
+    """The `memory=` (MiB, whole GiB) to give WSL 2 so training fits, or None when nothing
+    helps. WSL 2 gets half the host's memory unless .wslconfig says otherwise, so inside WSL
+    the host is about twice MemTotal; 4 GiB always stay with Windows."""
+    current = limit_mib or mem_total_mib
+    if current is None:
+        return None
+    need = wsl_needs_memory_mib(gpu_memory_mib)
+    if current >= need:
+        return None
+    if host_mib is None and limit_mib is None and mem_total_mib:
+        host_mib = 2 * mem_total_mib
+    need_gib = -(-need // 1024) * 1024  # whole GiB, rounded up
+    target = need_gib if host_mib is None else min(need_gib, (host_mib - 4096) // 1024 * 1024)
+    return target if target > current else None

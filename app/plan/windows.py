@@ -13,10 +13,12 @@ from typing import Optional
 
 from app.choices import Choices
 from app.detect.windows import DRIVER_DOWNLOAD_URL
+from app.detect.wsl import wsl_memory_target_mib
 from app.facts import Facts, WslDistro
 from app.recommendation import Recommendation
 
 from .model import Check, Step
+from .wsl import memory_step
 
 DEFAULT_DISTRO = "Ubuntu-24.04"
 WSL_FEATURES = ("Microsoft-Windows-Subsystem-Linux", "VirtualMachinePlatform")
@@ -135,7 +137,17 @@ def build_windows_plan(facts: Facts, rec: Recommendation, choices: Choices) -> l
             commands=(("wsl", "--set-version", name, "2"),),
         ))
 
-    # 5. hand over to the Linux side inside the distro
+    # 5. memory WSL 2 may use (the .wslconfig in the user's profile; no administrator rights)
+    host = facts.os.memory_total_mib
+    gmem = [g.memory_total_mib for g in facts.gpus if g.memory_total_mib]
+    if host and facts.os.wslconfig_path:
+        limit = facts.os.wsl_memory_limit_mib
+        target = wsl_memory_target_mib(host // 2, limit, host, gmem)
+        if target:
+            steps.append(memory_step(facts.os.wslconfig_path, target, limit, limit or host // 2, kind="windows_host",
+                                     after="Then run 'wsl --shutdown' so WSL restarts with the new setting."))
+
+    # 6. hand over to the Linux side inside the distro
     steps.append(Step(
         id="check_wsl_gpu", kind="windows_host", needs_root=False, weight=1, timeout_s=120,
         title=f"Check that {name} sees the GPU",

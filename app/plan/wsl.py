@@ -7,6 +7,9 @@ the driver (the Windows host's driver serves WSL). This module adds the repairs:
 - `remove_wsl_linux_driver`: a Linux NVIDIA driver installed inside WSL by mistake shadows the
   Windows driver's libcuda. Its packages are purged; what was removed (name=version) is written
   to a record first, so it can be put back; stray driver libraries are moved aside (backed up).
+- `configure_wsl_memory`: WSL 2 gets half the Windows memory by default; training wants about
+  twice the GPU's memory. `memory=` goes under [wsl2] in the user's .wslconfig (backed up);
+  it takes effect after `wsl --shutdown`. Also planned from the Windows side.
 - `fix_wsl_libcuda_links`: silences "ldconfig: /usr/lib/wsl/lib/libcuda.so.1 is not a symbolic
   link" by giving ldconfig a folder of proper links to the Windows driver's libraries instead of
   the mounted folder of copies, and telling WSL not to regenerate its ld.so.conf entry. Both
@@ -17,7 +20,7 @@ from __future__ import annotations
 import re
 
 from app.choices import Choices
-from app.detect.wsl import LINUX_DRIVER_PACKAGE_RE, WSL_LDCONF, WSL_LIB_DIR
+from app.detect.wsl import LINUX_DRIVER_PACKAGE_RE, WSL_LDCONF, WSL_LIB_DIR, wsl_memory_target_mib
 from app.facts import Facts
 from app.recommendation import Recommendation
 
@@ -108,4 +111,30 @@ def build_wsl_steps(facts: Facts, rec: Recommendation, choices: Choices) -> list
                    "if you already have an [automount] section, merge the line into it.",
                    "Restoring the two backed-up files undoes this step."),
         ))
+    gmem = [g.memory_total_mib for g in facts.gpus if g.memory_total_mib]
+    target = wsl_memory_target_mib(facts.os.memory_total_mib, facts.os.wsl_memory_limit_mib, None, gmem)
+    if target and facts.os.wslconfig_path:
+        steps.append(memory_step(facts.os.wslconfig_path, target, facts.os.wsl_memory_limit_mib, facts.os.memory_total_mib,
+                                 kind="wsl_fix", after="Then run 'wsl.exe --shutdown' (it closes this distro) and open it again."))
     return steps
+
+
+def memory_step(path: str, target_mib: int, old_limit_mib, current_mib, *, kind: str, after: str) -> Step:
+    """Raise WSL 2's memory in .wslconfig: drop an old `memory=` line, append ours under [wsl2]."""
+    gb = target_mib // 1024
+    edits = []
+    if old_limit_mib:
+        old = [f"memory={old_limit_mib // 1024}GB", f"memory = {old_limit_mib // 1024}GB",
+               f"memory={old_limit_mib}MB", f"memory = {old_limit_mib}MB"]
+        edits.append(Edit(path=path, mode="remove_lines", lines=tuple(old), needs_root=False))
+    edits.append(Edit(path=path, mode="append", needs_root=False,
+                      content=f"\n# GPU Setup Wizard: memory for training (about twice the GPU's memory)\n[wsl2]\nmemory={gb}GB\n"))
+    return Step(
+        id="configure_wsl_memory", kind=kind, needs_root=False, weight=1, timeout_s=60,
+        title=f"Let WSL 2 use {gb} GB of memory",
+        why=f"WSL 2 may use {current_mib} MiB now; training needs room for the data loaders and pinned buffers, "
+            "about twice the GPU's memory. The setting lives in your Windows user's .wslconfig.",
+        edits=tuple(edits), backups=(path,),
+        done_when=(Check("file_contains", (path, f"memory={gb}GB")),),
+        notes=(after, "Restoring the backed-up .wslconfig undoes this step."),
+    )

@@ -78,7 +78,7 @@ def test_existing_wsl2_ubuntu_goes_straight_to_the_gpu_check(db):
     d = _with_wsl((WIN / "wsl_l_v_ubuntu2204.txt").read_text(), (WIN / "wsl_status_2022.txt").read_text())
     facts, _, plan = _plan(d, db)
     host = [s.id for s in plan.steps if s.kind == "windows_host"]
-    assert host == ["check_wsl_gpu"]
+    assert host == ["configure_wsl_memory", "check_wsl_gpu"]  # 16 GB laptop: WSL 2 gets 8, the 8 GB GPU wants 16
     s = plan.step("check_wsl_gpu")
     assert s.commands == (("wsl", "-d", "Ubuntu-22.04", "--", "/usr/lib/wsl/lib/nvidia-smi"),)
     assert "wsl -d Ubuntu-22.04 -- gpu-wizard install" in s.notes[0]
@@ -90,7 +90,7 @@ def test_wsl1_ubuntu_is_converted_and_default_version_set(db):
     d = _with_wsl(listing, "Default Distribution: Ubuntu\nDefault Version: 1\n")
     _, _, plan = _plan(d, db)
     host = [s.id for s in plan.steps if s.kind == "windows_host"]
-    assert host == ["set_wsl_default_version", "set_wsl_distro_version", "check_wsl_gpu"]
+    assert host == ["set_wsl_default_version", "set_wsl_distro_version", "configure_wsl_memory", "check_wsl_gpu"]
     assert plan.step("set_wsl_distro_version").commands == (("wsl", "--set-version", "Ubuntu", "2"),)
     assert not plan.step("set_wsl_distro_version").needs_root
 
@@ -130,3 +130,19 @@ def test_builder_ignores_linux_facts(db):
 
     assert build_windows_plan(Facts(), Recommendation(), Choices()) == []
     assert pick_distro(Facts(), Choices()) == (DEFAULT_DISTRO, None)
+
+
+def test_wsl_memory_from_the_windows_side(db):
+    d = _with_wsl((WIN / "wsl_l_v_ubuntu2204.txt").read_text(), (WIN / "wsl_status_2022.txt").read_text())
+    facts, _, plan = _plan(d, db)
+    assert facts.os.wslconfig_path == "C:\\Users\\alex\\.wslconfig" and facts.os.memory_total_mib == 16110
+    s = plan.step("configure_wsl_memory")
+    assert not s.needs_root and s.backups == ("C:\\Users\\alex\\.wslconfig",)
+    assert [e.mode for e in s.edits] == ["append"]
+    assert s.edits[0].content.endswith("[wsl2]\nmemory=11GB\n")  # 16 GB host keeps 4 GB for Windows
+    # a .wslconfig that already allows enough: no step
+    d["files"]["C:\\Users\\alex\\.wslconfig"] = "[wsl2]\nmemory=12GB\n"
+    d["commands"][r"C:\Windows\System32\nvidia-smi.exe"]["stdout"] = (WIN / "smi_win_610_kmd_rtx3050.out").read_text()
+    d["commands"].pop(command_key([r"C:\Windows\System32\nvidia-smi.exe", *W.SMI_QUERY_ARGS]))
+    facts, _, plan = _plan(d, db)
+    assert facts.os.wsl_memory_limit_mib == 12288 and plan.step("configure_wsl_memory") is None

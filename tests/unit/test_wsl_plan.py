@@ -125,7 +125,7 @@ def test_wsl_builder_on_its_own_and_outside_wsl2():
     from app.recommendation import Recommendation
 
     steps = build_wsl_steps(facts, Recommendation(), Choices())
-    assert [s.id for s in steps] == ["fix_wsl_libcuda_links"]
+    assert [s.id for s in steps] == ["fix_wsl_libcuda_links", "configure_wsl_memory"]
     assert all(isinstance(s, Step) for s in steps)
     assert build_wsl_steps(facts.replace(os=facts.os.replace(wsl=0)), Recommendation(), Choices()) == []
 
@@ -149,3 +149,35 @@ def test_wsl1_gets_no_gpu_plan(db):
 
 def test_dpkg_query_key_in_the_demo_is_the_probes_argv():
     assert command_key(DPKG_QUERY_ARGV) in DEMO["commands"]
+
+
+def test_wsl_memory_step_inside_the_distro(db):
+    facts, _, plan = _plan(DEMO, db)
+    assert facts.os.wslconfig_path == "/mnt/c/Users/alex/.wslconfig"  # the one Windows user; file not there yet
+    s = plan.step("configure_wsl_memory")
+    assert not s.needs_root and s.kind == "wsl_fix"
+    # WSL has 7841 MiB (half of a ~16 GB laptop); the 8 GB GPU wants 16; 4 GB stay with Windows: 11 GB
+    assert s.edits[-1].content.endswith("[wsl2]\nmemory=11GB\n") and s.edits[-1].mode == "append"
+    assert s.done_when[0].args == ("/mnt/c/Users/alex/.wslconfig", "memory=11GB")
+    assert validate_step(s) == []
+
+
+def test_wsl_memory_replaces_an_old_limit(db):
+    d = copy.deepcopy(DEMO)
+    d["files"]["/proc/meminfo"] = "MemTotal:        4015232 kB\n"
+    d["files"]["/mnt/c/Users/alex/.wslconfig"] = "[wsl2]\nmemory=4GB\n"
+    _, _, plan = _plan(d, db)
+    s = plan.step("configure_wsl_memory")
+    assert s.edits[0].mode == "remove_lines" and "memory=4GB" in s.edits[0].lines
+    assert s.edits[1].content.endswith("memory=16GB\n")  # the host size is unknown behind a limit: ask for the need
+
+
+def test_memory_target_rules():
+    from app.detect.wsl import wsl_memory_target_mib
+
+    assert wsl_memory_target_mib(7841, None, None, [8188]) == 11 * 1024
+    assert wsl_memory_target_mib(32000, None, None, [8188]) is None
+    assert wsl_memory_target_mib(None, None, None, [8188]) is None
+    assert wsl_memory_target_mib(3900, 4096, None, [8188]) == 16 * 1024  # 16376 MiB rounds up to 16 GiB
+    assert wsl_memory_target_mib(8055, None, 16110, [8188]) == 11 * 1024
+    assert wsl_memory_target_mib(3000, None, 6000, [4096]) is None  # a 6 GB host cannot give more than it has
