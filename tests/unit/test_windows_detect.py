@@ -229,3 +229,24 @@ def test_empty_windows_snapshot_never_raises():
     assert driver.state == "not_installed" and gpus == []
     assert win.wsl_installed is False
     assert {"no_nvidia_gpu", "wsl_not_installed"} <= {f.code for f in findings}
+
+
+def test_localized_utf16_wsl_output_decodes():
+    # wsl.exe in Chinese (MicrosoftDocs/WSL#439): CJK text has few NUL bytes, the decoder must still see UTF-16
+    zh = "版权所有 (c) Microsoft Corporation。保留所有权利。\r\n用法: wsl.exe [参数] [选项...] [CommandLine]\r\n"
+    for raw in (zh.encode("utf-16-le"), b"\xff\xfe" + zh.encode("utf-16-le")):
+        assert decode_output(raw) == zh
+    assert W.parse_wsl_list(decode_output(zh.encode("utf-16-le"))) == []
+
+
+def test_recorded_windows_snapshot_replays_the_same_facts():
+    """What `gpu-wizard snapshot` records on Windows (RecordingSystem) replays to the same answer."""
+    from app.system import RecordingSystem
+
+    rec = RecordingSystem(_system(_with_wsl(DEMO, text("wsl_l_v_ubuntu2204.txt"), text("wsl_status_2022.txt"))))
+    first = W.detect_windows(rec)
+    snap = rec.snapshot(note="replay test")
+    assert snap["platform"] == "windows"
+    assert command_key(W.WSL_LIST_ARGV) in snap["commands"] and r"C:\Windows\System32\nvidia-smi.exe" in snap["files"]
+    again = W.detect_windows(SnapshotSystem(json.loads(json.dumps(snap))))
+    assert again == first
