@@ -248,8 +248,6 @@ def recommend(facts: Facts, db: CompatDB, choices: Choices = Choices()) -> Recom
 
     if cx.python is None:
         cx.warn("python_unknown", "No target Python was found; the newest PyTorch is assumed. Use --python-version X.Y to solve for yours.", "info")
-    elif choices.python_version and facts.python and facts.python.version and major_minor(facts.python.version) != cx.python:
-        pass  # the user asked for another Python; the plan makes that venv
 
     # ---- GPUs
     gpus = list(facts.gpus) if o.platform != "other" and o.wsl != 1 else []
@@ -347,15 +345,9 @@ def recommend(facts: Facts, db: CompatDB, choices: Choices = Choices()) -> Recom
 
     # ---- pick driver action and the wheel
     can_manage = plat == "linux" and choices.install_driver and not conflict
-    if plat == "wsl":
-        action = "host"
-    elif not cur:
-        action = "install" if plat == "linux" else "install"
-    else:
-        action = "keep"
+    action = "host" if plat == "wsl" else ("keep" if cur else "install")
     chosen = best_cur
     drv_target = None  # branch the wizard installs
-    newer_exists = best_any is not None and (best_cur is None or vkey(best_any.release.version) > vkey(best_cur.release.version))
 
     if plat == "linux":
         if not cur or not cur_usable:
@@ -387,8 +379,6 @@ def recommend(facts: Facts, db: CompatDB, choices: Choices = Choices()) -> Recom
 
     # ---- warnings about the newest release
     newest_for_py = next((r for r in releases if r.supports_python(cx.python)), None)
-    if cx.python and not any(r.supports_python(cx.python) for r in releases):
-        pass  # handled in _no_release / below
     if newest_for_py and newest_cover and vkey(newest_cover.release.version) < vkey(newest_for_py.version):
         dropped = [lab for lab, cc in zip(labels, ccs) if not any(v.covers(cc) for v in db.variants(newest_for_py.release, cx.wheel_os))]
         if dropped:
@@ -410,8 +400,6 @@ def recommend(facts: Facts, db: CompatDB, choices: Choices = Choices()) -> Recom
                     f"{newest.python[0]}-{[p for p in newest.python if not p.endswith('t')][-1]}); {newest_for_py.version} is the newest with wheels for it.")
         else:
             cx.warn("python_too_old", f"PyTorch {newest.version} needs Python {newest.python[0]} or newer; with Python {cx.python} the newest is {newest_for_py.version}.")
-    elif cx.python and newest_for_py is None:
-        pass
 
     # driver compat and min version for the chosen wheel
     eff_driver = _branch_driver(drv_target) if drv_target else cur
@@ -423,10 +411,9 @@ def recommend(facts: Facts, db: CompatDB, choices: Choices = Choices()) -> Recom
 
     if best_any and chosen and vkey(best_any.release.version) > vkey(chosen.release.version):
         need = db.min_driver_for_runtime(best_any.variant.cuda_runtime, plat, "minor") or "?"
-        where = "on Windows" if plat in ("windows", "wsl") else ""
-        extra = "" if not max_branch or vkey(max_branch) >= vkey(need.split(".")[0]) else ""
+        where = " on Windows" if plat in ("windows", "wsl") else ""
         cx.warn("driver_too_old_for_newest", f"Driver {cur or 'none'} cannot run PyTorch {best_any.release.version}+{best_any.index}; "
-                f"it needs {need} or newer{(' ' + where) if where else ''}. {chosen.release.version} is the newest this driver runs.{extra}")
+                f"it needs {need} or newer{where}. {chosen.release.version} is the newest this driver runs.")
     if compat == "minor":
         cx.warn("minor_version_compat_only", f"Driver {eff_driver if not drv_target else 'R' + drv_target} runs CUDA {chosen.variant.cuda_runtime} only through "
                 f"minor-version compatibility (CUDA {chosen.variant.cuda_major}.x on a driver at or above {need_min}): PyTorch works; "
@@ -438,13 +425,8 @@ def recommend(facts: Facts, db: CompatDB, choices: Choices = Choices()) -> Recom
         cx.warn("ptx_jit_only", "This wheel has no compiled kernels for one GPU; the driver compiles them from PTX at first use (slow start).", "info")
 
     torch = _torch_choice(cx, chosen, compat, labels)
-    if not conflict:
-        plain = chosen.release.default_for(cx.wheel_os)
-        newest_default_ok = _plain_pip_works(cx, distinct_ccs, eff_driver, newest_for_py)
-        if plat == "windows" or not newest_default_ok or newest_for_py is None:
-            cx.warn("plain_pip_wrong_build", _plain_pip_message(cx, newest_for_py, chosen))
-        elif plain != chosen.index and newest_for_py and chosen.release.version == newest_for_py.version:
-            pass  # plain pip would work too (its default build also runs); the explicit index stays
+    if not conflict and (plat == "windows" or not _plain_pip_works(cx, distinct_ccs, eff_driver, newest_for_py)):
+        cx.warn("plain_pip_wrong_build", _plain_pip_message(cx, newest_for_py, chosen))
 
     drv = _driver_choice(cx, action, cur, drv_target, flavour, max_branch, need_min, compat, labels, chosen, facts)
     toolkit = _toolkit_choice(cx, chosen, eff_driver, drv_target, distinct_ccs)
@@ -552,12 +534,8 @@ def _driver_choice(cx: _Ctx, action: str, cur: Optional[str], target: Optional[s
             reason = f"Keep driver {cur}: it runs {chosen.release.version}+{chosen.index} ({compat or 'full'} compatibility).{cap}"
         else:
             reason = f"A driver of {need_min} or newer is needed (the wizard was told not to change the driver)."
-    if flavour is None and plat == "linux":
-        fl_out = None
-    else:
-        fl_out = flavour if plat == "linux" else None
     return DriverChoice(action=action, current_version=cur, min_version=need_min, branch=branch, package=package,  # type: ignore[arg-type]
-                        flavour=fl_out, reason=reason, max_branch=max_branch, compat=compat)  # type: ignore[arg-type]
+                        flavour=flavour if plat == "linux" else None, reason=reason, max_branch=max_branch, compat=compat)  # type: ignore[arg-type]
 
 
 def _toolkit_choice(cx: _Ctx, chosen: Optional[Candidate], driver: Optional[str], target: Optional[str], ccs: list[str]) -> ToolkitChoice:
@@ -587,7 +565,7 @@ def _toolkit_choice(cx: _Ctx, chosen: Optional[Candidate], driver: Optional[str]
         why = ("no driver to run it" if max_cuda is None else
                f"no CUDA toolkit {'in ' + repo.repo + ' ' if repo else ''}is both supported by the GPUs and at most CUDA {max_cuda} (the driver's limit)")
         if wanted:
-            cx.warn("toolkit_unavailable", f"The CUDA toolkit cannot be installed: {why}.", "error" if wanted else "info")
+            cx.warn("toolkit_unavailable", f"The CUDA toolkit cannot be installed: {why}.", "error")
         return ToolkitChoice(wanted=wanted, reason=f"Not available: {why}.", max_version=max_cuda)
     wheel = major_minor(chosen.variant.cuda_runtime) if chosen and chosen.variant else None
     if wheel and wheel in ok:
@@ -605,16 +583,13 @@ def _toolkit_choice(cx: _Ctx, chosen: Optional[Candidate], driver: Optional[str]
         return ToolkitChoice(wanted=wanted, version=ver, reason=f"{opt}CUDA {ver} from NVIDIA's Windows installer: {why}.", max_version=max_cuda)
     rel = db.cuda_release(ver)
     newest_update = [r for r in db.cuda_releases if r.cuda == ver][-1] if rel else None
-    runfile = runfile_sha = None
+    runfile = None
     if newest_update and plat == "linux":
         runfile = f"{RUNFILE_BASE}/{newest_update.version}/local_installers/cuda_{newest_update.version}_{newest_update.linux_min_driver}_linux.run"
     if repo is None:
-        if method == "runfile" or plat == "wsl":
-            pkg = None
-        else:
-            pkg = None
+        if method != "runfile" and plat == "linux":
             cx.warn("no_nvidia_repo", f"NVIDIA has no package repository for {o.pretty_name or o.id or 'this system'}; the toolkit would come from the runfile.", "info")
-        return ToolkitChoice(wanted=wanted, version=ver, package=None, runfile_url=runfile if plat == "linux" else None, runfile_sha256=runfile_sha,
+        return ToolkitChoice(wanted=wanted, version=ver, package=None, runfile_url=runfile, runfile_sha256=None,
                              reason=f"{opt}CUDA {ver} ({'runfile' if runfile else 'installer'}): {why}.", max_version=max_cuda)
     base = (ch.mirrors.nvidia_repo_url or NVIDIA_REPOS_BASE).rstrip("/")
     url = f"{base}/{repo.repo}/{repo.arch}/"

@@ -7,6 +7,7 @@ names a version.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -42,6 +43,7 @@ class CompatDataError(ValueError):
 _NUM = re.compile(r"\d+")
 
 
+@functools.lru_cache(maxsize=8192)
 def vkey(version: Optional[str]) -> tuple[int, ...]:
     """'580.159.04' -> (580, 159, 4); '12.8' -> (12, 8); junk -> (). Comparable tuples."""
     if not version:
@@ -57,6 +59,7 @@ def major_minor(version: Optional[str]) -> Optional[str]:
     return f"{k[0]}.{k[1]}"
 
 
+@functools.lru_cache(maxsize=1024)
 def cc_key(cc: str) -> tuple[int, int]:
     k = vkey(cc)
     return (k[0], k[1] if len(k) > 1 else 0)
@@ -330,17 +333,26 @@ class CompatDB:
         return db
 
     def _check_links(self) -> None:
+        self._build_index()
         releases = {r.release for r in self.torch_releases}
         for v in self.torch_variants:
             if v.release not in releases:
                 raise CompatDataError(f"pytorch_variants: {v.release} {v.variant} names a release missing from pytorch_releases")
             if not self.cuda_release(v.cuda_runtime):
                 raise CompatDataError(f"pytorch_variants: {v.release} {v.variant} bundles CUDA {v.cuda_runtime}, missing from cuda_releases")
+
+    def _build_index(self) -> None:
         by_rel: dict[str, list[TorchVariant]] = {}
         for v in self.torch_variants:
             by_rel.setdefault(v.release, []).append(v)
         self._index["variants"] = by_rel
         self._index["cc"] = {c.cc: c for c in self.compute_capabilities}
+        exact: dict[tuple, CudaRelease] = {}
+        ga: dict[tuple, CudaRelease] = {}
+        for r in self.cuda_releases:  # sorted oldest first: the first row of an X.Y is its GA
+            exact.setdefault(vkey(r.version)[:3], r)
+            ga.setdefault(vkey(r.cuda)[:2], r)
+        self._index["cuda_exact"], self._index["cuda_ga"] = exact, ga
 
     # -- CUDA and drivers
 
@@ -348,8 +360,8 @@ class CompatDB:
         """The row of an exact toolkit version ('12.8.1'); for 'X.Y' the GA (lowest) row."""
         k = vkey(version)
         if len(k) >= 3:
-            return next((r for r in self.cuda_releases if vkey(r.version) == k[:3]), None)
-        return next((r for r in self.cuda_releases if vkey(r.cuda) == k[:2]), None)
+            return self._index["cuda_exact"].get(k[:3])
+        return self._index["cuda_ga"].get(k[:2])
 
     def cuda_versions(self) -> list[str]:
         """Every known CUDA X.Y, oldest first."""
