@@ -287,7 +287,8 @@ def load_snapshot_data(path: str | os.PathLike) -> dict[str, Any]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
-        what = "truncated" if e.pos >= len(text.rstrip()) - 1 else "not valid JSON"
+        cut = e.pos >= len(text.rstrip()) - 1 or e.msg.startswith("Unterminated string")
+        what = "truncated" if cut else "not valid JSON"
         raise SnapshotError(f"{p.name} is not a usable snapshot: the JSON is {what} (line {e.lineno}, column {e.colno})") from None
     return validate_snapshot(data, p.name)
 

@@ -96,6 +96,7 @@ def test_snapshot_semantics():
 
 @pytest.mark.parametrize("content, needle", [
     (b'{"format": "gpu-wizard-snapshot/1", "files": {', "truncated"),
+    (b'{"format": "gpu-wizard-snapshot/1", "files": {"/proc/version": "Linux vers', "truncated"),
     (b"hello, this is not json", "not valid JSON"),
     (b'{"format": "something-else/3"}', "not a gpu-wizard snapshot"),
     (b'{"format": "gpu-wizard-snapshot/9"}', "update the wizard"),
