@@ -86,6 +86,34 @@ class StepFailed(Exception):
         self.cancelled = cancelled
 
 
+class RootedSystem:
+    """A System whose file answers come from under `root` (a temporary root for edits); commands
+    and everything else go to `inner`. Lets is_done judge the files the executor edited there."""
+
+    def __init__(self, inner, root: str):
+        self.inner = inner
+        self.root = root.rstrip("/")
+        self.platform = inner.platform
+
+    def _p(self, path: str) -> str:
+        return self.root + "/" + path.lstrip("/")
+
+    def read_text(self, path):
+        return self.inner.read_text(self._p(path))
+
+    def exists(self, path):
+        return self.inner.exists(self._p(path))
+
+    def list_dir(self, path):
+        return self.inner.list_dir(self._p(path))
+
+    def readlink(self, path):
+        return self.inner.readlink(self._p(path))
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+
 def boot_id() -> Optional[str]:
     try:
         with open("/proc/sys/kernel/random/boot_id") as fh:
@@ -103,6 +131,8 @@ class Executor:
         self.plan = plan
         self.session = session
         self.system = system or LiveSystem()
+        if edit_root not in ("", "/"):
+            self.system = RootedSystem(self.system, edit_root)
         self._privilege = privilege
         self.listener = listener
         self.cancel_token = cancel or CancelToken()
