@@ -25,7 +25,9 @@ METRIC_LABELS = {
     "power_w": N_("Power draw"), "pcie_rx_mbps": N_("To GPU"), "pcie_tx_mbps": N_("From GPU"),
     "sm_clock_mhz": N_("SM clock"), "mem_clock_mhz": N_("Memory clock"),
 }
-CHART_TITLES = {key: N_(title) for key, title, *_ in CHARTS}
+CHART_TITLES = {"utilization": N_("Utilization"), "memory": N_("Memory used"), "power": N_("Power"),
+                "pcie": N_("PCIe throughput"), "clocks": N_("Clocks")}
+assert set(CHART_TITLES) == {c[0] for c in CHARTS}
 
 
 class ChartPanel(QWidget):

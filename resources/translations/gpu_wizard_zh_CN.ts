@@ -1,0 +1,1582 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>gpu_wizard</name>
+    <message>
+        <location filename="../../ui/pages/recommendation_page.py" line="339"/>
+        <source>&amp;Advanced</source>
+        <translation>高级(&amp;A)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/install_page.py" line="277"/>
+        <source>&amp;Cancel</source>
+        <translation>取消(&amp;C)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/wizard.py" line="123"/>
+        <source>&amp;Close</source>
+        <translation>关闭(&amp;C)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/plan_page.py" line="203"/>
+        <source>&amp;Copy commands</source>
+        <translation>复制命令(&amp;C)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/welcome_page.py" line="182"/>
+        <source>&amp;Demo machines:</source>
+        <translation>演示机器(&amp;D)：</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="194"/>
+        <source>&amp;Diagnose</source>
+        <translation>诊断(&amp;D)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="189"/>
+        <source>&amp;Error text or log:</source>
+        <translation>错误文本或日志(&amp;E)：</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/plan_page.py" line="205"/>
+        <source>&amp;Export as script…</source>
+        <translation>导出为脚本(&amp;E)…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/system_page.py" line="200"/>
+        <source>&amp;Findings:</source>
+        <translation>发现(&amp;F)：</translation>
+    </message>
+    <message>
+        <location filename="../../ui/wizard.py" line="124"/>
+        <source>&amp;Finish</source>
+        <translation>完成(&amp;F)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/welcome_page.py" line="186"/>
+        <source>&amp;Language:</source>
+        <translation>语言(&amp;L)：</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/install_page.py" line="184"/>
+        <source>&amp;Later</source>
+        <translation>稍后(&amp;L)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/verify_page.py" line="261"/>
+        <source>&amp;Load per test:</source>
+        <translation>每项测试负载时长(&amp;L)：</translation>
+    </message>
+    <message>
+        <location filename="../../ui/wizard.py" line="121"/>
+        <source>&amp;Next &gt;</source>
+        <translation>下一步(&amp;N) &gt;</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/welcome_page.py" line="184"/>
+        <source>&amp;Open a file…</source>
+        <translation>打开文件(&amp;O)…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="192"/>
+        <source>&amp;Open a log…</source>
+        <translation>打开日志(&amp;O)…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/system_page.py" line="202"/>
+        <source>&amp;Re-scan</source>
+        <translation>重新扫描(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/install_page.py" line="279"/>
+        <source>&amp;Retry failed step</source>
+        <translation>重试失败的步骤(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/system_page.py" line="204"/>
+        <source>&amp;Save snapshot…</source>
+        <translation>保存快照(&amp;S)…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/verify_page.py" line="265"/>
+        <source>&amp;Start</source>
+        <translation>开始(&amp;S)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/install_page.py" line="283"/>
+        <source>&amp;Troubleshoot this error</source>
+        <translation>排查此错误(&amp;T)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/summary_page.py" line="151"/>
+        <source>&amp;What was done:</source>
+        <translation>已完成的操作(&amp;W)：</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/verify_page.py" line="252"/>
+        <source>(stopped early)</source>
+        <translation>（提前停止）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/wizard.py" line="122"/>
+        <source>&lt; &amp;Back</source>
+        <translation>&lt; 上一步(&amp;B)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n.py" line="95"/>
+        <source>A WSL library file that should be a link is a copy.</source>
+        <translation>WSL 中本应是符号链接的库文件是一个副本。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/install_page.py" line="264"/>
+        <source>A step failed: {step}. Read the log, then Retry or Troubleshoot.</source>
+        <translation>步骤失败：{step}。请阅读日志，然后重试或排查。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/verify_page.py" line="138"/>
+        <source>A walkthrough has no GPU to test, and the report recorded no verification.</source>
+        <translation>查看模式下没有可测试的 GPU，且报告中没有记录验证结果。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/recommendation_page.py" line="350"/>
+        <source>A&amp;pply</source>
+        <translation>应用(&amp;P)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/install_page.py" line="257"/>
+        <source>All steps finished.</source>
+        <translation>所有步骤已完成。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/recommendation_page.py" line="342"/>
+        <source>Also install the CUDA &amp;toolkit (nvcc):</source>
+        <translation>同时安装 CUDA 工具包（nvcc）(&amp;T)：</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="170"/>
+        <source>Also possible</source>
+        <translation>其他可能</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/log_view.py" line="229"/>
+        <source>Auto-scroll paused: follow the end</source>
+        <translation>自动滚动已暂停：跟随末尾</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/recommendation_page.py" line="353"/>
+        <source>Back to the recommendation</source>
+        <translation>恢复为推荐值</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/verify_page.py" line="21"/>
+        <source>Bandwidth</source>
+        <translation>带宽</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/verify_page.py" line="269"/>
+        <source>Bandwidth against the theoretical ceiling</source>
+        <translation>带宽与理论上限对比</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/plan_page.py" line="186"/>
+        <source>Building the plan…</source>
+        <translation>正在制定计划…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/system_page.py" line="18"/>
+        <source>CUDA and cuDNN</source>
+        <translation>CUDA 与 cuDNN</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/recommendation_page.py" line="290"/>
+        <source>CUDA runtime {v}</source>
+        <translation>CUDA 运行时 {v}</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/recommendation_page.py" line="335"/>
+        <source>CUDA toolkit</source>
+        <translation>CUDA 工具包</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/install_page.py" line="278"/>
+        <source>Cancel the installation</source>
+        <translation>取消安装</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/install_page.py" line="261"/>
+        <source>Cancelled. Press Retry to continue from the step that was stopped.</source>
+        <translation>已取消。按“重试”从中断的步骤继续。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/install_page.py" line="118"/>
+        <source>Cancelling: stopping the running command…</source>
+        <translation>正在取消：停止正在运行的命令…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/recommendation_page.py" line="303"/>
+        <source>Change it, or press Reset to go back to the recommendation.</source>
+        <translation>请修改它，或按“重置”恢复为推荐值。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/charts.py" line="108"/>
+        <source>Chart: {title}</source>
+        <translation>图表：{title}</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/recommendation_page.py" line="351"/>
+        <source>Check these choices</source>
+        <translation>检查这些选项</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/charts.py" line="29"/>
+        <source>Clocks</source>
+        <translation>频率</translation>
+    </message>
+    <message>
+        <location filename="../../ui/wizard.py" line="127"/>
+        <source>Close the wizard</source>
+        <translation>关闭向导</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/plan_page.py" line="202"/>
+        <source>Commands and explanation of the selected step</source>
+        <translation>所选步骤的命令与说明</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/recommendation_page.py" line="328"/>
+        <source>Compatibility data: {v}</source>
+        <translation>兼容性数据：{v}</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/plan_page.py" line="208"/>
+        <source>Confirm the plan</source>
+        <translation>确认计划</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/system_page.py" line="22"/>
+        <source>Container</source>
+        <translation>容器</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/plan_page.py" line="204"/>
+        <source>Copy all commands to the clipboard</source>
+        <translation>将所有命令复制到剪贴板</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/welcome_page.py" line="183"/>
+        <source>Demo machines</source>
+        <translation>演示机器</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/system_page.py" line="203"/>
+        <source>Detect again</source>
+        <translation>重新检测</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/welcome_page.py" line="174"/>
+        <source>Detect, recommend, plan, install, then verify and stress the GPU.</source>
+        <translation>检测、推荐、计划、安装，然后验证并对 GPU 进行压力测试。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/system_page.py" line="198"/>
+        <source>Detected</source>
+        <translation>检测值</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/system_page.py" line="199"/>
+        <source>Detected facts</source>
+        <translation>检测结果</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/system_page.py" line="125"/>
+        <source>Detection failed: {error}</source>
+        <translation>检测失败：{error}</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/system_page.py" line="191"/>
+        <source>Detection finished: {n} findings.</source>
+        <translation>检测完成：{n} 条发现。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="196"/>
+        <source>Diagnosis</source>
+        <translation>诊断</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/system_page.py" line="17"/>
+        <source>Driver</source>
+        <translation>驱动</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/install_page.py" line="257"/>
+        <source>Dry run finished: nothing was changed.</source>
+        <translation>演练结束：未做任何更改。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/install_page.py" line="267"/>
+        <source>Dry run: </source>
+        <translation>演练：</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/summary_page.py" line="140"/>
+        <source>Dry run: nothing was changed on this computer.</source>
+        <translation>演练：本计算机上未做任何更改。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/plan_page.py" line="192"/>
+        <source>Dry run: nothing will be changed on this computer.</source>
+        <translation>演练：不会更改本计算机上的任何内容。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="191"/>
+        <source>Error text</source>
+        <translation>错误文本</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/plan_page.py" line="199"/>
+        <source>Every step and command, before anything runs.</source>
+        <translation>在执行任何操作之前，列出每个步骤和命令。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="176"/>
+        <source>Evidence:</source>
+        <translation>证据：</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/summary_page.py" line="153"/>
+        <source>Export &amp;report…</source>
+        <translation>导出报告(&amp;R)…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/plan_page.py" line="155"/>
+        <source>Export the plan as a script</source>
+        <translation>将计划导出为脚本</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/plan_page.py" line="206"/>
+        <source>Export the plan as a shell script</source>
+        <translation>将计划导出为 Shell 脚本</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/summary_page.py" line="92"/>
+        <source>Export the report</source>
+        <translation>导出报告</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="195"/>
+        <source>Find the cause</source>
+        <translation>查找原因</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/system_page.py" line="201"/>
+        <source>Findings</source>
+        <translation>发现</translation>
+    </message>
+    <message>
+        <location filename="../../ui/wizard.py" line="128"/>
+        <source>Finish</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="181"/>
+        <source>Fix:</source>
+        <translation>修复：</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/log_view.py" line="230"/>
+        <source>Follow the end of the log</source>
+        <translation>跟随日志末尾</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/log_view.py" line="229"/>
+        <source>Following the end</source>
+        <translation>正在跟随末尾</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/system_page.py" line="22"/>
+        <source>Free disk</source>
+        <translation>可用磁盘空间</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/charts.py" line="25"/>
+        <source>From GPU</source>
+        <translation>传出 GPU</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/system_page.py" line="17"/>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <location filename="../../ui/wizard.py" line="120"/>
+        <source>GPU Setup Wizard</source>
+        <translation>GPU 配置向导</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/verify_page.py" line="21"/>
+        <source>GPU device</source>
+        <translation>GPU 设备</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/verify_page.py" line="63"/>
+        <source>GPU memory (device to device)</source>
+        <translation>GPU 显存（设备到设备）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/summary_page.py" line="133"/>
+        <source>GPU memory: {v:.0f} GB/s</source>
+        <translation>GPU 显存：{v:.0f} GB/s</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/verify_page.py" line="61"/>
+        <source>GPU to host (pinned)</source>
+        <translation>GPU 到主机（锁页内存）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/system_page.py" line="24"/>
+        <source>GPU usable from PyTorch</source>
+        <translation>PyTorch 能否使用 GPU</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/summary_page.py" line="93"/>
+        <source>HTML report (*.html);;Markdown (*.md);;JSON (*.json)</source>
+        <translation>HTML 报告 (*.html);;Markdown (*.md);;JSON (*.json)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/recommendation_page.py" line="345"/>
+        <source>HTTPS &amp;proxy:</source>
+        <translation>HTTPS 代理(&amp;P)：</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/verify_page.py" line="62"/>
+        <source>Host to GPU (pageable)</source>
+        <translation>主机到 GPU（可分页内存）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/verify_page.py" line="61"/>
+        <source>Host to GPU (pinned)</source>
+        <translation>主机到 GPU（锁页内存）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/summary_page.py" line="131"/>
+        <source>Host to GPU: {v:.1f} GB/s</source>
+        <translation>主机到 GPU：{v:.1f} GB/s</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/plan_page.py" line="207"/>
+        <source>I have read the plan: r&amp;un it</source>
+        <translation>我已阅读计划：执行(&amp;U)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/plan_page.py" line="207"/>
+        <source>I have read the plan: r&amp;un it as a dry run</source>
+        <translation>我已阅读计划：以演练方式执行(&amp;U)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/install_page.py" line="273"/>
+        <source>Install</source>
+        <translation>安装</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/install_page.py" line="273"/>
+        <source>Install (dry run)</source>
+        <translation>安装（演练）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/log_view.py" line="231"/>
+        <source>Installation log</source>
+        <translation>安装日志</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/system_page.py" line="22"/>
+        <source>Kernel</source>
+        <translation>内核</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/system_page.py" line="21"/>
+        <source>Kernel module</source>
+        <translation>内核模块</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/welcome_page.py" line="187"/>
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n.py" line="98"/>
+        <source>Little free disk space for the toolkit.</source>
+        <translation>工具包可用的磁盘空间不足。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/verify_page.py" line="264"/>
+        <source>Load duration per test</source>
+        <translation>每项测试的负载时长</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="104"/>
+        <source>Logs (*.log *.txt);;All files (*)</source>
+        <translation>日志 (*.log *.txt);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/system_page.py" line="187"/>
+        <source>Looking at this computer…</source>
+        <translation>正在检查本计算机…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="125"/>
+        <source>Looking for the cause…</source>
+        <translation>正在查找原因…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="197"/>
+        <source>Make a &amp;plan of this fix</source>
+        <translation>将此修复生成计划(&amp;P)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/summary_page.py" line="136"/>
+        <source>Matrix multiply: {v:.0f} TFLOP/s ({dtype})</source>
+        <translation>矩阵乘法：{v:.0f} TFLOP/s（{dtype}）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/charts.py" line="26"/>
+        <source>Memory clock</source>
+        <translation>显存频率</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/charts.py" line="24"/>
+        <source>Memory controller</source>
+        <translation>显存控制器</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/charts.py" line="28"/>
+        <source>Memory used</source>
+        <translation>显存占用</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="170"/>
+        <source>Most likely cause</source>
+        <translation>最可能的原因</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/recommendation_page.py" line="344"/>
+        <source>NVIDIA &amp;repository mirror:</source>
+        <translation>NVIDIA 软件源镜像(&amp;R)：</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/recommendation_page.py" line="335"/>
+        <source>NVIDIA driver</source>
+        <translation>NVIDIA 驱动</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/system_page.py" line="29"/>
+        <source>NVML failed</source>
+        <translation>NVML 失败</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/system_page.py" line="20"/>
+        <source>Newest CUDA it supports</source>
+        <translation>支持的最高 CUDA 版本</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/log_view.py" line="227"/>
+        <source>Next</source>
+        <translation>下一个</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/log_view.py" line="228"/>
+        <source>Next match</source>
+        <translation>下一个匹配</translation>
+    </message>
+    <message>
+        <location filename="../../ui/wizard.py" line="125"/>
+        <source>Next page</source>
+        <translation>下一页</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n.py" line="86"/>
+        <source>No NVIDIA GPU was found.</source>
+        <translation>未找到 NVIDIA GPU。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/welcome_page.py" line="134"/>
+        <source>No file chosen</source>
+        <translation>未选择文件</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="166"/>
+        <source>No known cause matched this text.</source>
+        <translation>没有已知原因与此文本匹配。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/plan_page.py" line="131"/>
+        <source>No plan: {error}</source>
+        <translation>无法制定计划：{error}</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/recommendation_page.py" line="184"/>
+        <source>No recommendation: {error}</source>
+        <translation>无法给出推荐：{error}</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/summary_page.py" line="19"/>
+        <source>Not verified.</source>
+        <translation>尚未验证。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/base.py" line="61"/>
+        <source>Note: {note}</source>
+        <translation>备注：{note}</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/system_page.py" line="169"/>
+        <source>Nothing detected</source>
+        <translation>未检测到任何内容</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/welcome_page.py" line="175"/>
+        <source>Nothing is installed: check the GPU, PyTorch and the bandwidth.</source>
+        <translation>不安装任何内容：检查 GPU、PyTorch 和带宽。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/verify_page.py" line="254"/>
+        <source>Nothing runs in a walkthrough.</source>
+        <translation>查看模式下不会执行任何操作。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/install_page.py" line="269"/>
+        <source>Nothing to install.</source>
+        <translation>没有需要安装的内容。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/system_page.py" line="182"/>
+        <source>Nothing to report: detection found no problems.</source>
+        <translation>一切正常：检测未发现问题。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/summary_page.py" line="146"/>
+        <source>Nothing was installed in this session.</source>
+        <translation>本次会话未安装任何内容。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/welcome_page.py" line="172"/>
+        <source>Only verify what is installed</source>
+        <translation>仅验证已安装的内容</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/install_page.py" line="281"/>
+        <source>Open &amp;session folder</source>
+        <translation>打开会话文件夹(&amp;S)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="104"/>
+        <source>Open a log</source>
+        <translation>打开日志</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="193"/>
+        <source>Open a log file</source>
+        <translation>打开日志文件</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/welcome_page.py" line="120"/>
+        <source>Open a snapshot or report</source>
+        <translation>打开快照或报告</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/welcome_page.py" line="185"/>
+        <source>Open a snapshot or report file</source>
+        <translation>打开快照或报告文件</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/install_page.py" line="282"/>
+        <source>Open the folder with this session's logs</source>
+        <translation>打开包含本次会话日志的文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/system_page.py" line="17"/>
+        <source>Operating system and WSL</source>
+        <translation>操作系统与 WSL</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/install_page.py" line="276"/>
+        <source>Overall progress</source>
+        <translation>总体进度</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/recommendation_page.py" line="343"/>
+        <source>P&amp;yPI mirror URL:</source>
+        <translation>PyPI 镜像地址(&amp;Y)：</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/charts.py" line="29"/>
+        <source>PCIe throughput</source>
+        <translation>PCIe 吞吐量</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/welcome_page.py" line="176"/>
+        <source>Paste an error message or open a log; get the cause and a fix.</source>
+        <translation>粘贴错误信息或打开日志；获取原因和修复方法。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="188"/>
+        <source>Paste an error message or open a log; the wizard finds the cause and a fix.</source>
+        <translation>粘贴错误信息或打开日志；向导会找出原因和修复方法。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="190"/>
+        <source>Paste the error here, e.g. the last lines of a failed training run.</source>
+        <translation>在此粘贴错误，例如训练失败时的最后几行输出。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/plan_page.py" line="198"/>
+        <source>Plan</source>
+        <translation>计划</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/plan_page.py" line="166"/>
+        <source>Plan exported: {path}</source>
+        <translation>计划已导出：{path}</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/plan_page.py" line="201"/>
+        <source>Plan steps</source>
+        <translation>计划步骤</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/charts.py" line="28"/>
+        <source>Power</source>
+        <translation>功耗</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/charts.py" line="25"/>
+        <source>Power draw</source>
+        <translation>功耗</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/verify_page.py" line="256"/>
+        <source>Press Start to test the GPU.</source>
+        <translation>按“开始”测试 GPU。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/log_view.py" line="225"/>
+        <source>Previous</source>
+        <translation>上一个</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/log_view.py" line="226"/>
+        <source>Previous match</source>
+        <translation>上一个匹配</translation>
+    </message>
+    <message>
+        <location filename="../../ui/wizard.py" line="126"/>
+        <source>Previous page</source>
+        <translation>上一页</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/verify_page.py" line="260"/>
+        <source>Proves PyTorch uses the GPU at the speed the hardware allows.</source>
+        <translation>证明 PyTorch 能以硬件允许的速度使用 GPU。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/recommendation_page.py" line="335"/>
+        <source>PyTorch</source>
+        <translation>PyTorch</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/recommendation_page.py" line="344"/>
+        <source>PyTorch &amp;index URL:</source>
+        <translation>PyTorch 索引地址(&amp;I)：</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/recommendation_page.py" line="341"/>
+        <source>PyTorch &amp;version:</source>
+        <translation>PyTorch 版本(&amp;V)：</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n.py" line="94"/>
+        <source>PyTorch is not installed in the target Python.</source>
+        <translation>目标 Python 中未安装 PyTorch。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/summary_page.py" line="16"/>
+        <source>PyTorch runs on the GPU at full speed.</source>
+        <translation>PyTorch 在 GPU 上全速运行。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/summary_page.py" line="17"/>
+        <source>PyTorch runs on the GPU, with warnings.</source>
+        <translation>PyTorch 可在 GPU 上运行，但有警告。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/recommendation_page.py" line="341"/>
+        <source>PyTorch va&amp;riant:</source>
+        <translation>PyTorch 变体(&amp;R)：</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/summary_page.py" line="138"/>
+        <source>PyTorch {v}</source>
+        <translation>PyTorch {v}</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/system_page.py" line="23"/>
+        <source>Python</source>
+        <translation>Python</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/system_page.py" line="18"/>
+        <source>Python and PyTorch</source>
+        <translation>Python 与 PyTorch</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/system_page.py" line="188"/>
+        <source>Reading the recorded machine…</source>
+        <translation>正在读取已记录的机器…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/recommendation_page.py" line="333"/>
+        <source>Recommendation</source>
+        <translation>推荐</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/recommendation_page.py" line="328"/>
+        <source>Recommended for this machine.</source>
+        <translation>为本机推荐。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/summary_page.py" line="109"/>
+        <source>Report written: {path}</source>
+        <translation>报告已写入：{path}</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/recommendation_page.py" line="352"/>
+        <source>Rese&amp;t</source>
+        <translation>重置(&amp;T)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/install_page.py" line="183"/>
+        <source>Restart &amp;now</source>
+        <translation>立即重启(&amp;N)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/install_page.py" line="194"/>
+        <source>Restart later: the wizard will continue with the verification after the restart.</source>
+        <translation>稍后重启：重启后向导将继续进行验证。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/install_page.py" line="180"/>
+        <source>Restart needed</source>
+        <translation>需要重启</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/install_page.py" line="259"/>
+        <source>Restart the computer to use the new driver.</source>
+        <translation>请重启计算机以使用新驱动。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/verify_page.py" line="252"/>
+        <source>Result: {verdict}</source>
+        <translation>结果：{verdict}</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/install_page.py" line="280"/>
+        <source>Retry the failed step</source>
+        <translation>重试失败的步骤</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/plan_page.py" line="200"/>
+        <source>Rights</source>
+        <translation>权限</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/install_page.py" line="267"/>
+        <source>Running: {step}</source>
+        <translation>正在运行：{step}</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/verify_page.py" line="267"/>
+        <source>S&amp;top</source>
+        <translation>停止(&amp;T)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/charts.py" line="26"/>
+        <source>SM clock</source>
+        <translation>SM 频率</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/summary_page.py" line="116"/>
+        <source>Save a snapshot</source>
+        <translation>保存快照</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/summary_page.py" line="156"/>
+        <source>Save a snapshot of this machine</source>
+        <translation>保存本机的快照</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/summary_page.py" line="155"/>
+        <source>Save s&amp;napshot…</source>
+        <translation>保存快照(&amp;N)…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/summary_page.py" line="119"/>
+        <source>Saving the snapshot…</source>
+        <translation>正在保存快照…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/log_view.py" line="224"/>
+        <source>Search the log</source>
+        <translation>搜索日志</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/log_view.py" line="223"/>
+        <source>Search the log (Ctrl+F)</source>
+        <translation>搜索日志（Ctrl+F）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/system_page.py" line="21"/>
+        <source>Secure Boot</source>
+        <translation>安全启动</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n.py" line="92"/>
+        <source>Secure Boot is on: the NVIDIA kernel module must be signed.</source>
+        <translation>安全启动已开启：NVIDIA 内核模块必须签名。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/welcome_page.py" line="165"/>
+        <source>Set up an NVIDIA GPU for PyTorch, and prove it runs at full speed.</source>
+        <translation>为 PyTorch 配置 NVIDIA GPU，并证明它能全速运行。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/welcome_page.py" line="172"/>
+        <source>Set up this computer</source>
+        <translation>配置本计算机</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n.py" line="97"/>
+        <source>Several CUDA toolkits are installed.</source>
+        <translation>安装了多个 CUDA 工具包。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/plan_page.py" line="155"/>
+        <source>Shell scripts (*.sh)</source>
+        <translation>Shell 脚本 (*.sh)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/recommendation_page.py" line="340"/>
+        <source>Show advanced choices</source>
+        <translation>显示高级选项</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/system_page.py" line="144"/>
+        <source>Snapshot saved: {path}</source>
+        <translation>快照已保存：{path}</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/summary_page.py" line="116"/>
+        <source>Snapshots (*.json)</source>
+        <translation>快照 (*.json)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/welcome_page.py" line="121"/>
+        <source>Snapshots and reports (*.json);;All files (*)</source>
+        <translation>快照和报告 (*.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/summary_page.py" line="18"/>
+        <source>Something does not work yet.</source>
+        <translation>仍有部分功能无法正常工作。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/verify_page.py" line="266"/>
+        <source>Start the test</source>
+        <translation>开始测试</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/install_page.py" line="267"/>
+        <source>Starting…</source>
+        <translation>正在启动…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/system_page.py" line="20"/>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/plan_page.py" line="200"/>
+        <source>Step</source>
+        <translation>步骤</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/install_page.py" line="275"/>
+        <source>Steps</source>
+        <translation>步骤</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/verify_page.py" line="268"/>
+        <source>Stop the test</source>
+        <translation>停止测试</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/verify_page.py" line="177"/>
+        <source>Stopping…</source>
+        <translation>正在停止…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/summary_page.py" line="149"/>
+        <source>Summary</source>
+        <translation>总结</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/welcome_page.py" line="177"/>
+        <source>Support: see a user's machine page by page, read-only. Or try a demo machine.</source>
+        <translation>技术支持：逐页只读查看用户的机器。也可以试用演示机器。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/system_page.py" line="21"/>
+        <source>System</source>
+        <translation>系统</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/recommendation_page.py" line="343"/>
+        <source>Target &amp;virtual environment:</source>
+        <translation>目标虚拟环境(&amp;V)：</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/verify_page.py" line="249"/>
+        <source>Testing the GPU…</source>
+        <translation>正在测试 GPU…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n.py" line="88"/>
+        <source>The NVIDIA driver is installed but not loaded.</source>
+        <translation>NVIDIA 驱动已安装，但未加载。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n.py" line="87"/>
+        <source>The NVIDIA driver is not installed.</source>
+        <translation>未安装 NVIDIA 驱动。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/recommendation_page.py" line="325"/>
+        <source>The advanced choices do not work on this machine (see below).</source>
+        <translation>这些高级选项在本机上不可用（见下文）。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/plan_page.py" line="152"/>
+        <source>The commands are on the clipboard.</source>
+        <translation>命令已复制到剪贴板。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/install_page.py" line="274"/>
+        <source>The confirmed plan runs step by step. You can cancel at any time.</source>
+        <translation>已确认的计划将逐步执行。您可以随时取消。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="140"/>
+        <source>The diagnosis failed: {error}</source>
+        <translation>诊断失败：{error}</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n.py" line="89"/>
+        <source>The driver's library and kernel module versions differ; a reboot usually fixes this.</source>
+        <translation>驱动库与内核模块版本不一致；通常重启即可解决。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n.py" line="93"/>
+        <source>The installed PyTorch is a CPU-only build.</source>
+        <translation>已安装的 PyTorch 是仅 CPU 版本。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/install_page.py" line="165"/>
+        <source>The installer stopped with an error: {error}</source>
+        <translation>安装程序因错误而停止：{error}</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n.py" line="96"/>
+        <source>The library search path points at an old CUDA version.</source>
+        <translation>库搜索路径指向旧版 CUDA。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="112"/>
+        <source>The log cannot be read: {error}</source>
+        <translation>无法读取日志：{error}</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/install_page.py" line="181"/>
+        <source>The new driver is used after a restart. Restart now? The wizard continues with the verification when you start it again.</source>
+        <translation>新驱动在重启后生效。现在重启吗？再次启动向导时将继续进行验证。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n.py" line="91"/>
+        <source>The open-source nouveau driver is loaded and blocks the NVIDIA driver.</source>
+        <translation>已加载开源 nouveau 驱动，它会阻止 NVIDIA 驱动。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/summary_page.py" line="113"/>
+        <source>The report could not be written: {error}</source>
+        <translation>无法写入报告：{error}</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/plan_page.py" line="164"/>
+        <source>The script could not be written: {error}</source>
+        <translation>无法写入脚本：{error}</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/system_page.py" line="148"/>
+        <source>The snapshot could not be saved: {error}</source>
+        <translation>无法保存快照：{error}</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/summary_page.py" line="150"/>
+        <source>The verdict, and what changed.</source>
+        <translation>结论，以及所做的更改。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/verify_page.py" line="198"/>
+        <source>The verification could not run: {error}</source>
+        <translation>无法运行验证：{error}</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/plan_page.py" line="115"/>
+        <source>There is no recommendation to plan from.</source>
+        <translation>没有可用于制定计划的推荐。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/recommendation_page.py" line="302"/>
+        <source>This choice cannot be used:</source>
+        <translation>此选项无法使用：</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/welcome_page.py" line="153"/>
+        <source>This file cannot be opened: {error}</source>
+        <translation>无法打开此文件：{error}</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="149"/>
+        <source>This fix cannot be turned into a plan: {error}</source>
+        <translation>无法将此修复生成计划：{error}</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/welcome_page.py" line="171"/>
+        <source>This wizard will:</source>
+        <translation>本向导将：</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/install_page.py" line="243"/>
+        <source>Time left: {t}</source>
+        <translation>剩余时间：{t}</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/charts.py" line="25"/>
+        <source>To GPU</source>
+        <translation>传入 GPU</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/system_page.py" line="23"/>
+        <source>Toolkit</source>
+        <translation>工具包</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/recommendation_page.py" line="342"/>
+        <source>Toolkit install &amp;method:</source>
+        <translation>工具包安装方式(&amp;M)：</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="187"/>
+        <source>Troubleshoot</source>
+        <translation>故障排查</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/welcome_page.py" line="173"/>
+        <source>Troubleshoot an error</source>
+        <translation>排查错误</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/install_page.py" line="284"/>
+        <source>Troubleshoot this error</source>
+        <translation>排查此错误</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="198"/>
+        <source>Turn the fix into a plan</source>
+        <translation>将修复方法生成计划</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/verify_page.py" line="21"/>
+        <source>Under load</source>
+        <translation>负载测试</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/charts.py" line="24"/>
+        <source>Used</source>
+        <translation>已用</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/charts.py" line="28"/>
+        <source>Utilization</source>
+        <translation>利用率</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/verify_page.py" line="270"/>
+        <source>Verdicts</source>
+        <translation>结论</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/verify_page.py" line="259"/>
+        <source>Verify and stress</source>
+        <translation>验证与压力测试</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/system_page.py" line="20"/>
+        <source>Version</source>
+        <translation>版本</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/recommendation_page.py" line="334"/>
+        <source>Versions that work together on this machine, and why.</source>
+        <translation>在本机上可以协同工作的版本，以及原因。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/system_page.py" line="22"/>
+        <source>WSL</source>
+        <translation>WSL</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/base.py" line="57"/>
+        <source>Walkthrough of a recorded machine: {machine}, recorded {when} ({file}). Read-only: nothing runs on this computer; installs are a dry run.</source>
+        <translation>正在查看已记录的机器：{machine}，记录于 {when}（{file}）。只读：本机不会执行任何操作；安装为演练。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/recommendation_page.py" line="338"/>
+        <source>Warnings</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/welcome_page.py" line="164"/>
+        <source>Welcome</source>
+        <translation>欢迎</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/system_page.py" line="198"/>
+        <source>What</source>
+        <translation>项目</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/system_page.py" line="197"/>
+        <source>What this computer has now. Nothing has been changed.</source>
+        <translation>本计算机的当前状态。尚未做任何更改。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/system_page.py" line="177"/>
+        <source>What to do: {hint}</source>
+        <translation>处理方法：{hint}</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/summary_page.py" line="152"/>
+        <source>What was done</source>
+        <translation>已完成的操作</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/recommendation_page.py" line="315"/>
+        <source>Why:</source>
+        <translation>原因：</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/recommendation_page.py" line="321"/>
+        <source>Working out what fits this machine…</source>
+        <translation>正在计算适合本机的配置…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/recommendation_page.py" line="323"/>
+        <source>You changed the advanced choices: press Apply to check them.</source>
+        <translation>您修改了高级选项：请按“应用”进行检查。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/plan_page.py" line="172"/>
+        <source>administrator</source>
+        <translation>管理员</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/install_page.py" line="22"/>
+        <source>already done</source>
+        <translation>已完成（跳过）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/base.py" line="56"/>
+        <source>an unknown time</source>
+        <translation>未知时间</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/recommendation_page.py" line="285"/>
+        <source>bundled with PyTorch</source>
+        <translation>随 PyTorch 附带</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/install_page.py" line="22"/>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/recommendation_page.py" line="335"/>
+        <source>cuDNN</source>
+        <translation>cuDNN</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/install_page.py" line="21"/>
+        <source>done</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <location filename="../../ui/wizard.py" line="120"/>
+        <source>dry run</source>
+        <translation>演练</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/install_page.py" line="21"/>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/system_page.py" line="34"/>
+        <source>fine</source>
+        <translation>正常</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/recommendation_page.py" line="281"/>
+        <source>install CUDA {v}</source>
+        <translation>安装 CUDA {v}</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/recommendation_page.py" line="270"/>
+        <source>install the driver</source>
+        <translation>安装驱动</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/welcome_page.py" line="169"/>
+        <source>install with a live log, asking for administrator rights only where needed</source>
+        <translation>安装时实时显示日志，仅在需要时请求管理员权限</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/system_page.py" line="27"/>
+        <source>installed, not loaded</source>
+        <translation>已安装，未加载</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/recommendation_page.py" line="269"/>
+        <source>keep the installed driver</source>
+        <translation>保留已安装的驱动</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/system_page.py" line="28"/>
+        <source>library and kernel module differ</source>
+        <translation>库与内核模块不一致</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="173"/>
+        <source>line {n}</source>
+        <translation>第 {n} 行</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/welcome_page.py" line="166"/>
+        <source>look at this computer: GPU, driver, CUDA, Python and PyTorch</source>
+        <translation>检查本计算机：GPU、驱动、CUDA、Python 和 PyTorch</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/plan_page.py" line="178"/>
+        <source>needs administrator rights</source>
+        <translation>需要管理员权限</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/recommendation_page.py" line="278"/>
+        <source>needs at least {v}</source>
+        <translation>至少需要 {v}</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/system_page.py" line="34"/>
+        <source>needs attention</source>
+        <translation>需要注意</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/system_page.py" line="30"/>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/recommendation_page.py" line="294"/>
+        <source>no PyTorch release can use this GPU here</source>
+        <translation>没有可在此处使用该 GPU 的 PyTorch 版本</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/system_page.py" line="32"/>
+        <source>none (optional: PyTorch brings its own CUDA runtime)</source>
+        <translation>无（可选：PyTorch 自带 CUDA 运行时）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/system_page.py" line="34"/>
+        <source>not detected</source>
+        <translation>未检测到</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/system_page.py" line="27"/>
+        <source>not installed</source>
+        <translation>未安装</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/charts.py" line="137"/>
+        <source>not measured</source>
+        <translation>未测量</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/recommendation_page.py" line="283"/>
+        <source>not needed: the PyTorch wheel brings its own CUDA runtime</source>
+        <translation>不需要：PyTorch 安装包自带 CUDA 运行时</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/system_page.py" line="28"/>
+        <source>not responding</source>
+        <translation>无响应</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/recommendation_page.py" line="271"/>
+        <source>nothing to do</source>
+        <translation>无需操作</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/system_page.py" line="23"/>
+        <source>nvcc</source>
+        <translation>nvcc</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n.py" line="90"/>
+        <source>nvidia-smi cannot talk to the driver.</source>
+        <translation>nvidia-smi 无法与驱动通信。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/system_page.py" line="30"/>
+        <source>open</source>
+        <translation>开源</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/verify_page.py" line="22"/>
+        <source>passed</source>
+        <translation>通过</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/system_page.py" line="34"/>
+        <source>problem</source>
+        <translation>有问题</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/system_page.py" line="31"/>
+        <source>proprietary</source>
+        <translation>专有</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/system_page.py" line="29"/>
+        <source>provided by the Windows host</source>
+        <translation>由 Windows 主机提供</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/welcome_page.py" line="167"/>
+        <source>recommend versions that work together, and say why</source>
+        <translation>推荐可协同工作的版本，并说明原因</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/recommendation_page.py" line="243"/>
+        <source>recommended</source>
+        <translation>推荐</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/install_page.py" line="127"/>
+        <source>retrying from the failed step</source>
+        <translation>从失败的步骤重试</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/install_page.py" line="21"/>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/charts.py" line="109"/>
+        <source>seconds</source>
+        <translation>秒</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/welcome_page.py" line="168"/>
+        <source>show every command before anything runs; you confirm</source>
+        <translation>在执行前显示每条命令，由您确认</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/verify_page.py" line="22"/>
+        <source>skipped</source>
+        <translation>已跳过</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/recommendation_page.py" line="285"/>
+        <source>system package</source>
+        <translation>系统软件包</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/welcome_page.py" line="170"/>
+        <source>test the GPU under load with live charts, and write a report</source>
+        <translation>用实时图表对 GPU 进行负载测试，并生成报告</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/recommendation_page.py" line="270"/>
+        <source>the Windows host provides the driver</source>
+        <translation>驱动由 Windows 主机提供</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/system_page.py" line="29"/>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/recommendation_page.py" line="269"/>
+        <source>upgrade the driver</source>
+        <translation>升级驱动</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/install_page.py" line="21"/>
+        <source>waiting</source>
+        <translation>等待中</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/verify_page.py" line="22"/>
+        <source>warning</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/system_page.py" line="27"/>
+        <source>working</source>
+        <translation>正常</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/system_page.py" line="30"/>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/log_view.py" line="188"/>
+        <source>{n} matches</source>
+        <translation>{n} 个匹配</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/verify_page.py" line="263"/>
+        <source>{n} s</source>
+        <translation>{n} 秒</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/plan_page.py" line="190"/>
+        <source>{n} steps; {r} need administrator rights (you will be asked once).</source>
+        <translation>共 {n} 个步骤；其中 {r} 个需要管理员权限（只会询问一次）。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/charts.py" line="139"/>
+        <source>{v:.1f} of {c:.1f} {u} ({p:.0f}%)</source>
+        <translation>{v:.1f} / {c:.1f} {u}（{p:.0f}%）</translation>
+    </message>
+</context>
+</TS>
