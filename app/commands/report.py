@@ -1,0 +1,104 @@
+"""`gpu-wizard report -o FILE`: one file support staff can read (HTML, Markdown or JSON) with the
+machine's facts, the recommendation and why, the install plan and each step's outcome, the log
+around a failure, verification results with charts, any diagnosis, and the machine's snapshot.
+Private values are replaced by placeholders unless --no-redact."""
+from __future__ import annotations
+
+import os
+import sys
+
+from app.cli import CliError
+
+HELP = "write a shareable report (HTML, Markdown or JSON) of this machine and what the wizard did; redacted"
+
+
+def add_arguments(p) -> None:
+    p.add_argument("-o", "--output", metavar="FILE", required=True, help="where to write the report")
+    p.add_argument("--format", choices=("html", "md", "json"), default=None,
+                   help="html (default; one self-contained file), md or json; default: from the file's extension")
+    p.add_argument("--session", metavar="DIR", default=None,
+                   help="an install session folder (plan, step outcomes, log); 'last' for the newest one")
+    p.add_argument("--verification", metavar="FILE", default=None, help="a `verify --json` result to include")
+    p.add_argument("--diagnosis", metavar="FILE", default=None, help="a `diagnose --json` result to include")
+    p.add_argument("--no-redact", action="store_true",
+                   help="keep user names, host names, addresses, serials, UUIDs and secrets (not for sharing)")
+    p.add_argument("--no-snapshot", action="store_true", help="leave the machine's snapshot out")
+
+
+def _recommend(facts, notes: list[str]):
+    try:
+        from app.compat import load_db
+        from app.recommend import recommend
+    except ImportError:
+        return None
+    try:
+        return recommend(facts, load_db())
+    except Exception as e:  # a report is still worth writing without it
+        notes.append(f"No recommendation: {type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}")
+        return None
+
+
+def _last_session():
+    try:
+        from app.run.session import sessions_dir
+    except ImportError:
+        return None
+    root = sessions_dir()
+    if not root.is_dir():
+        return None
+    dirs = sorted((p for p in root.iterdir() if (p / "plan.json").is_file()), reverse=True)
+    return str(dirs[0]) if dirs else None
+
+
+def run(args, ctx) -> int:
+    from app.report import ReportInputError, build_report, format_for_path, write_report
+
+    out = args.output
+    parent = os.path.dirname(os.path.abspath(out))
+    if not os.path.isdir(parent):
+        raise CliError(f"cannot write {out}: folder {parent} does not exist", 2)
+    fmt = args.format or format_for_path(out)
+    session = args.session
+    if session == "last":
+        session = _last_session()
+        if session is None:
+            raise CliError("no install session found (run `gpu-wizard install` first, or give --session DIR)", 2)
+    if session is not None and not os.path.isdir(session):
+        raise CliError(f"session folder not found: {session}", 2)
+    for flag, path in (("--verification", args.verification), ("--diagnosis", args.diagnosis)):
+        if path is not None and not os.path.isfile(path):
+            raise CliError(f"{flag} {path}: file not found", 2)
+
+    live = not ctx.snapshot_path
+    snapshot = None
+    if live and not args.no_snapshot:
+        # Record what detection reads while it runs, so the report carries a replayable snapshot.
+        from app.system import LiveSystem, RecordingSystem
+
+        ctx._system = RecordingSystem(LiveSystem())
+    facts = ctx.facts()
+    if not args.no_snapshot:
+        if live:
+            snapshot = ctx.system.snapshot(note="recorded by gpu-wizard report")
+        else:
+            snapshot = ctx.system.data
+    notes: list[str] = []
+    rec = _recommend(facts, notes)
+    if args.no_redact:
+        sys.stderr.write("gpu-wizard: warning: --no-redact: the report keeps user names, host names, addresses, "
+                         "serial numbers and secrets; do not share it publicly\n")
+    try:
+        report = build_report(facts=facts, recommendation=rec, session=session, verification=args.verification,
+                              diagnosis=args.diagnosis, snapshot=snapshot, redact=not args.no_redact, live=live,
+                              notes=notes)
+    except ReportInputError as e:
+        raise CliError(str(e), 2) from None
+    try:
+        write_report(report, out, fmt)
+    except OSError as e:
+        raise CliError(f"cannot write {out}: {e.strerror or e}", 1) from None
+    size = os.path.getsize(out)
+    ctx.emit({"output": out, "format": fmt, "bytes": size, "redacted": not args.no_redact, "overall": report.overall},
+             f"wrote {out} ({fmt}, {size / 1024:.0f} KiB{', redacted' if not args.no_redact else ', NOT redacted'}): "
+             f"{report.overall.upper()}" + (f" — {report.headline[0]}" if report.headline else ""))
+    return 0
