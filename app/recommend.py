@@ -38,6 +38,16 @@ from app.recommendation import (
     TorchChoice,
 )
 
+# Every warning code recommend() can emit (stable: the GUI translates by code, tests rely on them).
+WARNING_CODES = frozenset({
+    "platform_unsupported", "wsl1_no_gpu", "arch_not_x86_64", "python_unknown", "python_too_new", "python_too_old",
+    "no_nvidia_gpu", "gpu_unknown", "tegra_unsupported", "no_release_for_gpu", "gpu_dropped_by_newest",
+    "mixed_gpus_not_covered", "mixed_gpus_driver_conflict", "driver_not_working", "driver_branch_drops_gpu",
+    "driver_too_old_for_gpu", "driver_too_old_for_newest", "open_module_required", "open_module_unsupported",
+    "minor_version_compat_only", "arch_list_unverified", "ptx_jit_only", "plain_pip_wrong_build",
+    "toolkit_unavailable", "toolkit_differs_from_wheel", "no_nvidia_repo",
+})
+
 NVIDIA_REPOS_BASE = "https://developer.download.nvidia.com/compute/cuda/repos"
 RUNFILE_BASE = "https://developer.download.nvidia.com/compute/cuda"
 _NEWEST_IN_BRANCH = ("999", "99", "99")  # stands for "the newest release of a branch" when the wizard installs it
@@ -306,22 +316,23 @@ def recommend(facts: Facts, db: CompatDB, choices: Choices = Choices()) -> Recom
     if broken and cur:
         cx.warn("driver_not_working", f"The NVIDIA driver {cur} is installed but not working ({d.state.replace('_', ' ')})."
                 + (f" {d.hint}" if d.hint else " A reboot usually fixes this; `gpu-wizard diagnose` finds the cause."))
+    drv_why = ""
     if cur_branch and max_branch and vkey(cur_branch) > vkey(max_branch) and plat == "linux":
         cx.warn("driver_branch_drops_gpu", f"Driver R{cur_branch} no longer supports {labels[0] if len(labels) == 1 else 'every GPU here'}; "
                 f"R{max_branch} is the last branch that does.", "error")
-        cur_usable = False
+        cur_usable, drv_why = False, f"R{cur_branch} does not support {', '.join(labels)}"
     elif cur_branch and min_branch and vkey(cur_branch) < vkey(min_branch):
         cx.warn("driver_too_old_for_gpu", f"Driver {cur} predates the newest GPU here; it needs R{min_branch} or newer.", "error")
-        cur_usable = False
+        cur_usable, drv_why = False, f"driver {cur} predates this GPU (it needs R{min_branch} or newer)"
     else:
         cur_usable = bool(cur)
     if cur_usable and plat == "linux" and d.kernel_module and flavour:
         if flavour == "open" and d.kernel_module == "proprietary" and any(db.cc_info(c).kernel_module == "open_required" for c in distinct_ccs if db.cc_info(c)):
             cx.warn("open_module_required", "Blackwell GPUs need NVIDIA's open kernel modules; the proprietary module is loaded.", "error")
-            cur_usable = False
+            cur_usable, drv_why = False, "Blackwell GPUs need the open kernel module"
         if flavour == "proprietary" and d.kernel_module == "open":
             cx.warn("open_module_unsupported", "The open kernel module is loaded, but a GPU here is older than Turing and needs the proprietary module.", "error")
-            cur_usable = False
+            cur_usable, drv_why = False, "GPUs older than Turing need the proprietary kernel module"
 
     # which releases to consider
     rel_pool = [want_release] if want_release else releases
@@ -361,6 +372,8 @@ def recommend(facts: Facts, db: CompatDB, choices: Choices = Choices()) -> Recom
                 and vkey(target_branch or "0") > vkey(cur_branch or "0"):
             if can_manage:
                 action, drv_target, chosen = "upgrade", target_branch, best_tgt
+                drv_why = (f"driver {cur} cannot run PyTorch {best_tgt.release.version}+{best_tgt.index}, the newest for this GPU"
+                           + (f" (it runs {best_cur.release.version} at most)" if best_cur else ""))
             else:
                 chosen = best_cur
     else:  # Windows and WSL2: the user updates the Windows driver
@@ -428,7 +441,7 @@ def recommend(facts: Facts, db: CompatDB, choices: Choices = Choices()) -> Recom
     if not conflict and (plat == "windows" or not _plain_pip_works(cx, distinct_ccs, eff_driver, newest_for_py)):
         cx.warn("plain_pip_wrong_build", _plain_pip_message(cx, newest_for_py, chosen))
 
-    drv = _driver_choice(cx, action, cur, drv_target, flavour, max_branch, need_min, compat, labels, chosen, facts)
+    drv = _driver_choice(cx, action, cur, drv_target, flavour, max_branch, need_min, compat, labels, chosen, facts, drv_why)
     toolkit = _toolkit_choice(cx, chosen, eff_driver, drv_target, distinct_ccs)
     cudnn = _cudnn_choice(cx, chosen, toolkit, distinct_ccs)
     alts = _alternatives(cx, chosen, cur_cands if action in ("keep", "host") else tgt_cands, best_cur if action in ("upgrade", "install") else None, any_cands)
@@ -499,7 +512,8 @@ def _plain_pip_message(cx: _Ctx, newest: Optional[TorchRelease], chosen: Candida
 
 
 def _driver_choice(cx: _Ctx, action: str, cur: Optional[str], target: Optional[str], flavour: Optional[str], max_branch: Optional[str],
-                   need_min: Optional[str], compat: Optional[str], labels: list[str], chosen: Candidate, facts: Facts) -> DriverChoice:
+                   need_min: Optional[str], compat: Optional[str], labels: list[str], chosen: Candidate, facts: Facts,
+                   why: str = "") -> DriverChoice:
     db, plat, o = cx.db, cx.platform, facts.os
     cap = f" R{max_branch} is the last branch that supports {', '.join(labels)}." if max_branch else ""
     package = None
@@ -508,7 +522,7 @@ def _driver_choice(cx: _Ctx, action: str, cur: Optional[str], target: Optional[s
         fl = flavour or "open"
         package = db.driver_package((o.id or "").lower() or None, fl, target, tuple(x.lower() for x in o.id_like))
         verb = "Install" if action == "install" else "Upgrade to"
-        why = "no NVIDIA driver is installed" if not cur else f"driver {cur} cannot run the newest PyTorch for this GPU"
+        why = "no NVIDIA driver is installed" if not cur else (why or f"driver {cur} is not usable")
         reason = (f"{verb} driver branch R{target} ({'open' if fl == 'open' else 'proprietary'} kernel module): {why}; "
                   f"R{target} runs {chosen.release.version}+{chosen.index} with {compat or 'full'} compatibility.{cap}")
         if package is None:

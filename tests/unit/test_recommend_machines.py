@@ -98,7 +98,7 @@ CASES = [
     Case("h100_r535_u2204", machine("u2204", [H100] * 8, "535.129.03", "3.11"), "2.14.0", "cu126", "keep", compat="minor",
          warns=("minor_version_compat_only", "plain_pip_wrong_build"), min_version="525.60.13"),
     Case("a100_r450_upgrade", machine("u2004", [A100], "450.80.02", "3.10"), "2.14.0", "cu130", "upgrade", branch="580",
-         package="nvidia-driver-580-open", reason="cannot run the newest PyTorch"),
+         package="nvidia-driver-580-open", reason="cannot run PyTorch 2.14.0+cu130, the newest for this GPU"),
     Case("a100_r450_keep_driver", machine("u2004", [A100], "450.80.02", "3.10"), "2.7.1", "cu118", "keep", compat="minor",
          warns=("driver_too_old_for_newest", "minor_version_compat_only"), choices=Choices(install_driver=False)),
     Case("a100_r450_51_below_floor", machine("u2004", [A100], "450.51.06", "3.10"), "2.14.0", "cu130", "upgrade", branch="580",
@@ -144,7 +144,7 @@ CASES = [
     Case("gtx1080ti_no_driver_proprietary", machine("u2404", [GTX1080TI], None, "3.12"), "2.14.0", "cu126", "install", compat="full",
          branch="580", package="nvidia-driver-580"),
     Case("gtx1080ti_r590_drops_pascal", machine("u2404", [GTX1080TI], "590.44.01", "3.12"), "2.14.0", "cu126", "install", branch="580",
-         package="nvidia-driver-580", warns=("driver_branch_drops_gpu",)),
+         package="nvidia-driver-580", warns=("driver_branch_drops_gpu",), reason="R590 does not support"),
     Case("gtx980_r470_upgrade", machine("u2204", [GTX980], "470.239.06", "3.11"), "2.14.0", "cu126", "upgrade", branch="580",
          package="nvidia-driver-580"),
     Case("titanv_r580", machine("u2404", [TITANV], "580.82.07", "3.12"), "2.14.0", "cu126", "keep", compat="full"),
@@ -241,3 +241,18 @@ def test_table_is_broad():
     assert {"3.0", "3.5", "3.7", "5.2", "6.1", "7.0", "7.5", "8.0", "8.6", "8.9", "9.0", "10.0", "12.0"} <= ccs
     pys = {c.facts.python.version for c in CASES if c.facts.python}
     assert {"3.9", "3.10", "3.11", "3.12", "3.13"} <= pys
+
+
+def test_every_emitted_code_is_registered(db):
+    import re
+    from pathlib import Path
+
+    from app.recommend import WARNING_CODES
+
+    src = Path(__import__("app.recommend", fromlist=["x"]).__file__).read_text(encoding="utf-8")
+    emitted = set(re.findall(r'warn\(\s*"([a-z0-9_]+)"', src)) | set(re.findall(r'code, msg = "([a-z0-9_]+)"', src))
+    emitted |= set(re.findall(r'code, msg = \(?"([a-z0-9_]+)"', src))
+    assert emitted == WARNING_CODES
+    seen = {w.code for c in CASES for w in recommend(c.facts, db, c.choices).warnings}
+    assert seen <= WARNING_CODES
+    assert len(seen) >= 15  # the table exercises most of them
