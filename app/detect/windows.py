@@ -15,6 +15,7 @@ import json
 import re
 from typing import Any, Optional
 
+from app.detect import smi
 from app.facts import DriverInfo, Finding, Gpu, OsInfo, WindowsInfo, WslDistro
 
 VER_ARGV = ["cmd", "/c", "ver"]
@@ -32,8 +33,8 @@ PS_SYSTEM_ARGV = _PS + ["$cs = Get-CimInstance -ClassName Win32_ComputerSystem; 
                         "TotalPhysicalMemory=$cs.TotalPhysicalMemory} | ConvertTo-Json -Compress"]
 SMI_PATHS = (r"C:\Windows\System32\nvidia-smi.exe",
              r"C:\Program Files\NVIDIA Corporation\NVSMI\nvidia-smi.exe")
-SMI_QUERY_ARGS = ["--query-gpu=index,name,pci.bus_id,pci.device_id,memory.total,driver_version,compute_cap",
-                  "--format=csv,noheader,nounits"]
+# nvidia-smi.exe answers the same queries as on Linux (app/detect/smi.py parses both)
+SMI_QUERY_FIELDS = smi.BASIC_FIELDS + ("compute_cap",)
 # Windows 10 21H2 (build 19044) is the first Windows 10 Microsoft supports for CUDA in WSL 2; any Windows 11 works.
 MIN_WIN10_BUILD_FOR_WSL_CUDA = 19044
 WIN11_FIRST_BUILD = 22000
@@ -80,69 +81,6 @@ def map_windows_driver_version(wmi_version: Optional[str]) -> Optional[str]:
     if len(tail) < 5:
         return None
     return f"{int(tail[:3])}.{tail[3:]}"
-
-
-def parse_smi_banner(text: Optional[str]) -> dict[str, Optional[str]]:
-    """{"smi_version", "driver_version", "cuda_version"} from an nvidia-smi table's banner.
-    Handles "Driver Version:"/"CUDA Version:" and the newer "KMD Version:"/"CUDA UMD Version:";
-    "ERR!" or "N/A" for CUDA gives None (not a fault by itself)."""
-    t = _clean(text)
-    out: dict[str, Optional[str]] = {"smi_version": None, "driver_version": None, "cuda_version": None}
-    m = re.search(r"NVIDIA-SMI\s+([\d.]+)", t)
-    if m:
-        out["smi_version"] = m.group(1)
-    m = re.search(r"(?:Driver|KMD) Version:\s*([\d.]+)", t)
-    if m:
-        out["driver_version"] = m.group(1)
-    m = re.search(r"CUDA (?:UMD )?Version:\s*(\d+\.\d+)", t)
-    if m:
-        out["cuda_version"] = m.group(1)
-    return out
-
-
-_ROW_RE = re.compile(r"^\|\s*(\d+)\s+(.+?)\s+(WDDM|TCC|MCDM|On|Off|N/A)\s*\|\s*([0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.[0-7])")
-_MEM_RE = re.compile(r"(\d+)MiB\s*/\s*(\d+)MiB")
-
-
-def parse_smi_table_gpus(text: Optional[str]) -> list[dict[str, Any]]:
-    """GPU rows of the plain nvidia-smi table: index, name (may end in "..."), bus_id,
-    driver_model (WDDM/TCC on Windows), memory_total_mib."""
-    gpus: list[dict[str, Any]] = []
-    lines = _clean(text).splitlines()
-    for i, line in enumerate(lines):
-        m = _ROW_RE.match(line.strip())
-        if not m:
-            continue
-        g: dict[str, Any] = {"index": int(m.group(1)), "name": m.group(2).strip(), "bus_id": m.group(4),
-                             "driver_model": m.group(3) if m.group(3) in ("WDDM", "TCC", "MCDM") else None,
-                             "memory_total_mib": None}
-        if i + 1 < len(lines):
-            mm = _MEM_RE.search(lines[i + 1])
-            if mm:
-                g["memory_total_mib"] = int(mm.group(2))
-        gpus.append(g)
-    return gpus
-
-
-def parse_smi_query(text: Optional[str]) -> list[dict[str, Any]]:
-    """Rows of `--query-gpu=index,name,pci.bus_id,pci.device_id,memory.total,driver_version,compute_cap`
-    (csv,noheader,nounits). "[N/A]"/"N/A" fields become None."""
-    rows = []
-    for line in _clean(text).splitlines():
-        parts = [p.strip() for p in line.split(",")]
-        if len(parts) < 6 or not parts[0].isdigit():
-            continue
-        na = lambda v: None if v in ("", "N/A", "[N/A]", "[Not Supported]") else v  # noqa: E731
-        dev = na(parts[3])
-        pci_id = None
-        if dev and re.fullmatch(r"0x[0-9A-Fa-f]{8}", dev):
-            pci_id = f"{dev[6:10].lower()}:{dev[2:6].lower()}"
-        mem = na(parts[4])
-        rows.append({"index": int(parts[0]), "name": parts[1], "bus_id": na(parts[2]), "pci_id": pci_id,
-                     "memory_total_mib": int(float(mem)) if mem and re.fullmatch(r"[\d.]+", mem) else None,
-                     "driver_version": na(parts[5]),
-                     "compute_capability": na(parts[6]) if len(parts) > 6 else None})
-    return rows
 
 
 def parse_wsl_status(text: Optional[str], rc: int) -> dict[str, Any]:
@@ -377,28 +315,26 @@ def detect_windows(system) -> tuple[OsInfo, DriverInfo, list[Gpu], WindowsInfo, 
     vids = parse_video_controllers(_run(system, PS_VIDEO_ARGV, 30).stdout)
     nv_vids = [v for v in vids if v["nvidia"]]
     smi_path = find_nvidia_smi(system)
-    banner: dict[str, Optional[str]] = {}
-    table_gpus: list[dict] = []
-    query_rows: list[dict] = []
+    table = smi.SmiTable()
+    query_rows: list[dict[str, Any]] = []
     if smi_path:
-        q = _run(system, [smi_path, *SMI_QUERY_ARGS], 20)
+        q = _run(system, smi.query_argv(SMI_QUERY_FIELDS, exe=smi_path), 20)
         if q.ok:
-            query_rows = parse_smi_query(q.stdout)
+            query_rows = [smi.gpu_fields_from_query(r) for r in smi.parse_smi_query(q.stdout, SMI_QUERY_FIELDS)]
         t = _run(system, [smi_path], 20)
         if t.stdout:
-            banner = parse_smi_banner(t.stdout)
-            table_gpus = parse_smi_table_gpus(t.stdout)
+            table = smi.parse_smi_table(t.stdout)
     win = win.replace(nvidia_smi_path=smi_path)
 
     gpus: list[Gpu] = []
     if query_rows:
         for r in query_rows:
-            gpus.append(Gpu(index=r["index"], name=r["name"], pci_id=r["pci_id"], bus_id=_bus(r["bus_id"]),
+            gpus.append(Gpu(index=r["index"], name=r["name"], pci_id=r["pci_id"], bus_id=r["bus_id"],
                             compute_capability=r["compute_capability"], memory_total_mib=r["memory_total_mib"],
                             is_laptop="laptop" in r["name"].lower(), source="nvidia_smi_query"))
-    elif table_gpus:
-        for r in table_gpus:
-            gpus.append(Gpu(index=r["index"], name=r["name"], bus_id=_bus(r["bus_id"]), memory_total_mib=r["memory_total_mib"],
+    elif table.gpus:
+        for r in table.gpus:
+            gpus.append(Gpu(index=r["index"], name=r["name"], bus_id=r["bus_id"], memory_total_mib=r["memory_total_mib"],
                             is_laptop="laptop" in r["name"].lower() or None, source="nvidia_smi_table"))
     else:
         for i, v in enumerate(nv_vids):
@@ -421,10 +357,10 @@ def detect_windows(system) -> tuple[OsInfo, DriverInfo, list[Gpu], WindowsInfo, 
 
     wmi_ver = next((v["driver_version"] for v in nv_vids if v["nvidia_version"]), None)
     nv_from_wmi = map_windows_driver_version(wmi_ver) if wmi_ver else None
-    drv_version = banner.get("driver_version") or next((r["driver_version"] for r in query_rows if r["driver_version"]), None) or nv_from_wmi
+    drv_version = table.driver_version or next((r["driver_version"] for r in query_rows if r.get("driver_version")), None) or nv_from_wmi
     basic = any("basic display" in str(v["name"] or "").lower() for v in nv_vids)
     broken = [v for v in nv_vids if isinstance(v["error_code"], int) and v["error_code"] != 0]
-    if banner.get("driver_version") or query_rows:
+    if table.driver_version or query_rows:
         state = "ok"
     elif nv_vids and (basic or not wmi_ver or broken):
         state = "not_installed"  # Microsoft Basic Display Adapter, or Device Manager shows a problem code
@@ -432,8 +368,8 @@ def detect_windows(system) -> tuple[OsInfo, DriverInfo, list[Gpu], WindowsInfo, 
         state = "ok" if not smi_path else "unknown"  # WMI sees a working NVIDIA driver; nvidia-smi.exe failed
     else:
         state = "not_installed"
-    driver = DriverInfo(state=state, version=drv_version, cuda_version=banner.get("cuda_version"),
-                        windows_version=wmi_ver, source="nvidia_smi" if banner or query_rows else ("wmi" if wmi_ver else ""))
+    driver = DriverInfo(state=state, version=drv_version, cuda_version=table.cuda_version,
+                        windows_version=wmi_ver, source="nvidia_smi" if table.driver_version or query_rows else ("wmi" if wmi_ver else ""))
 
     if not nv_vids and not gpus:
         findings.append(Finding(code="no_nvidia_gpu", severity="error",
@@ -445,21 +381,11 @@ def detect_windows(system) -> tuple[OsInfo, DriverInfo, list[Gpu], WindowsInfo, 
                                 evidence=tuple(f"{v['name']} ({v['pci_id']}): driver {v['driver_version']}, error code {v['error_code']}" for v in nv_vids),
                                 hint=f"Install the NVIDIA Game Ready or Studio driver for your GPU: {DRIVER_DOWNLOAD_URL}"))
     for g in gpus:
-        if any(r.get("driver_model") == "TCC" for r in table_gpus if r["index"] == g.index):
+        if any(r.get("driver_model") == "TCC" for r in table.gpus if r["index"] == g.index):
             findings.append(Finding(code="windows_gpu_tcc_mode", severity="warning",
                                     message=f"GPU {g.index} ({g.name}) is in TCC mode; WSL 2 shares only GPUs in WDDM mode.",
                                     hint=f"As administrator: nvidia-smi -i {g.index} -dm 0 (then restart)."))
     return os_info, driver, gpus, win, findings
-
-
-def _bus(bus_id: Optional[str]) -> Optional[str]:
-    """"00000000:01:00.0" → "0000:01:00.0" (the form Linux and the rest of Facts use)."""
-    if not bus_id:
-        return None
-    m = re.fullmatch(r"([0-9A-Fa-f]{4,8}):([0-9A-Fa-f]{2}):([0-9A-Fa-f]{2})\.([0-7])", bus_id)
-    if not m:
-        return bus_id
-    return f"{m.group(1)[-4:]}:{m.group(2)}:{m.group(3)}.{m.group(4)}".lower()
 
 
 def _fill_from_table(g: Gpu) -> Gpu:

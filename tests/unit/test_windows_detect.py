@@ -4,6 +4,7 @@ import json
 
 import pytest
 
+from app.detect import smi
 from app.detect import windows as W
 from app.facts import WslDistro
 from app.paths import resource
@@ -57,15 +58,18 @@ def test_driver_version_mapping_rejects_non_nvidia_shapes():
     ("smi_win_555_l40s_tcc.out", "555.85", "12.5", [("NVIDIA L40S", "TCC", 46068)]),
 ])
 def test_windows_nvidia_smi_tables(name, driver, cuda, rows):
-    t = text(name)
-    b = W.parse_smi_banner(t)
-    assert (b["driver_version"], b["cuda_version"]) == (driver, cuda)
-    assert [(g["name"], g["driver_model"], g["memory_total_mib"]) for g in W.parse_smi_table_gpus(t)] == rows
+    """nvidia-smi.exe tables (Driver-Model column, TCC/WDDM) through the shared table parser."""
+    t = smi.parse_smi_table(text(name))
+    assert (t.driver_version, t.cuda_version, t.error) == (driver, cuda, None)
+    assert [(g["name"], g["driver_model"], g["memory_total_mib"]) for g in t.gpus] == rows
 
 
-def test_smi_query_rows():
-    rows = W.parse_smi_query("0, NVIDIA GeForce RTX 4060 Laptop GPU, 00000000:01:00.0, 0x28A010DE, 8188, 591.86, 8.9\n"
-                             "1, Quadro RTX 6000, 00000000:73:00.0, 0x1E3010DE, [N/A], 570.211.01, [N/A]\n")
+def test_smi_query_rows_as_windows_asks_them():
+    argv = smi.query_argv(W.SMI_QUERY_FIELDS, exe=W.SMI_PATHS[0])
+    assert argv[0] == r"C:\Windows\System32\nvidia-smi.exe" and argv[1].endswith(",compute_cap")
+    out = ("0, NVIDIA GeForce RTX 4060 Laptop GPU, 00000000:01:00.0, 0x28A010DE, 591.86, 8188, 8.9\n"
+           "1, Quadro RTX 6000, 00000000:73:00.0, 0x1E3010DE, 570.211.01, [N/A], [N/A]\n")
+    rows = [smi.gpu_fields_from_query(r) for r in smi.parse_smi_query(out, W.SMI_QUERY_FIELDS)]
     assert rows[0]["pci_id"] == "10de:28a0" and rows[0]["compute_capability"] == "8.9" and rows[0]["memory_total_mib"] == 8188
     assert rows[1]["pci_id"] == "10de:1e30" and rows[1]["memory_total_mib"] is None and rows[1]["compute_capability"] is None
 
@@ -207,9 +211,9 @@ def test_no_nvidia_driver_yet():
 
 def test_tcc_gpu_is_flagged_and_table_only_machine():
     d = copy.deepcopy(DEMO)
-    smi = r"C:\Windows\System32\nvidia-smi.exe"
-    d["commands"].pop(command_key([smi, *W.SMI_QUERY_ARGS]))
-    d["commands"][smi]["stdout"] = text("smi_win_555_l40s_tcc.out")
+    exe = W.SMI_PATHS[0]
+    d["commands"].pop(command_key(smi.query_argv(W.SMI_QUERY_FIELDS, exe=exe)))
+    d["commands"][exe]["stdout"] = text("smi_win_555_l40s_tcc.out")
     d["commands"][command_key(W.PS_VIDEO_ARGV)]["stdout"] = ""
     _, driver, gpus, _, findings = W.detect_windows(_system(d))
     assert driver.version == "555.85" and gpus[0].name == "NVIDIA L40S" and gpus[0].source == "nvidia_smi_table"

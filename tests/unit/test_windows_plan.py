@@ -8,6 +8,7 @@ import pytest
 from app.choices import Choices
 from app.compat.db import load_db
 from app.detect import detect
+from app.detect import smi as smi_mod
 from app.detect import windows as W
 from app.paths import resource
 from app.plan import build_plan
@@ -66,7 +67,7 @@ def test_old_driver_points_to_the_download(db):
     d = _with_wsl((WIN / "wsl_l_v_ubuntu2204.txt").read_text(), (WIN / "wsl_status_2022.txt").read_text())
     smi = r"C:\Windows\System32\nvidia-smi.exe"
     d["commands"][smi]["stdout"] = (WIN / "smi_win_517_two_gpus.out").read_text()
-    d["commands"].pop(command_key([smi, *W.SMI_QUERY_ARGS]))
+    d["commands"].pop(command_key(smi_mod.query_argv(W.SMI_QUERY_FIELDS, exe=smi)))
     facts, rec, plan = _plan(d, db)
     assert facts.driver.version == "517.48"
     s = plan.step("update_nvidia_windows_driver")
@@ -143,6 +144,6 @@ def test_wsl_memory_from_the_windows_side(db):
     # a .wslconfig that already allows enough: no step
     d["files"]["C:\\Users\\alex\\.wslconfig"] = "[wsl2]\nmemory=12GB\n"
     d["commands"][r"C:\Windows\System32\nvidia-smi.exe"]["stdout"] = (WIN / "smi_win_610_kmd_rtx3050.out").read_text()
-    d["commands"].pop(command_key([r"C:\Windows\System32\nvidia-smi.exe", *W.SMI_QUERY_ARGS]))
+    d["commands"].pop(command_key(smi_mod.query_argv(W.SMI_QUERY_FIELDS, exe=W.SMI_PATHS[0])))
     facts, _, plan = _plan(d, db)
     assert facts.os.wsl_memory_limit_mib == 12288 and plan.step("configure_wsl_memory") is None

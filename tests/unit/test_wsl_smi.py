@@ -7,7 +7,7 @@ import json
 import pytest
 
 from app.detect import detect
-from app.detect.windows import parse_smi_banner, parse_smi_table_gpus
+from app.detect.smi import parse_smi_table
 from app.paths import resource
 from tests.conftest import FIXTURES
 
@@ -27,14 +27,16 @@ CASES = [
 
 @pytest.mark.parametrize("name,smi,driver,cuda", CASES)
 def test_banner_gives_the_windows_driver(name, smi, driver, cuda):
-    b = parse_smi_banner((WSL / name).read_text())
-    assert b == {"smi_version": smi, "driver_version": driver, "cuda_version": cuda}
+    t = parse_smi_table((WSL / name).read_text())
+    assert (t.smi_version, t.driver_version, t.cuda_version, t.error) == (smi, driver, cuda, None)
 
 
 def test_table_rows_with_na_fields():
-    gpus = parse_smi_table_gpus((WSL / "smi_wsl_535_gtx1650.out").read_text())
-    assert gpus == [{"index": 0, "name": "NVIDIA GeForce GTX 1650 ...", "bus_id": "00000000:02:00.0",
-                     "driver_model": None, "memory_total_mib": 4096}]
+    t = parse_smi_table((WSL / "smi_wsl_535_gtx1650.out").read_text())
+    g = t.gpus[0]
+    assert (g["index"], g["name"], g["bus_id"], g["memory_total_mib"], g["driver_model"]) == \
+        (0, "NVIDIA GeForce GTX 1650 ...", "0000:02:00.0", 4096, None)
+    assert g["ecc_errors"] is None  # "N/A" is unknown, not an error count
 
 
 def _wsl_snapshot_with_table(table: str) -> SnapshotSystem:
