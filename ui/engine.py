@@ -36,36 +36,46 @@ def _module(name: str):
 # ---------------------------------------------------------------------------------------------
 # Sources: this machine, a snapshot, or a report's JSON
 
+def _is_report(path: Path) -> bool:
+    try:
+        with open(path, "rb") as f:
+            head = f.read(4096).decode("utf-8-sig", errors="replace").lstrip()
+    except OSError:
+        return False
+    return head.startswith("<") or '"gpu-wizard-report/' in head
+
+
 def load_source(path: str) -> tuple[Source, Any, Optional[dict]]:
-    """(Source, System, report data or None) for a snapshot file or a report's JSON.
-    Raises app.system.SnapshotError (one clear line) for a file that is neither."""
-    from app.system import SnapshotError, SnapshotSystem, load_snapshot_data
+    """(Source, System or None, report or None) for a snapshot file, or a report (its .json or
+    the .html that embeds it). Raises app.system.SnapshotError (one clear line) otherwise.
+    The report dict is app.report.load_report_json's: typed stage values where they load."""
+    from app.system import SnapshotSystem, load_snapshot_data
 
     p = Path(path)
-    report = None
-    try:
-        raw = json.loads(p.read_bytes().decode("utf-8-sig"))
-        if isinstance(raw, dict):
-            fmt = raw.get("format")
-            if (isinstance(fmt, str) and fmt.startswith("gpu-wizard-report")) or ("facts" in raw and "files" not in raw):
-                report = raw
-    except (OSError, ValueError):
-        pass  # load_snapshot_data gives the clear message
-    if report is not None and not isinstance(report.get("snapshot"), dict):
-        if not isinstance(report.get("facts"), dict):
+    if _is_report(p):
+        report = _module("app.report").load_report_json(p)
+        snap = report.get("snapshot")
+        system = SnapshotSystem(snap, name=p.name) if isinstance(snap, dict) else None
+        if system is None and report.get("facts") is None:
+            from app.system import SnapshotError
+
             raise SnapshotError(f"{p.name} is a report without the machine's facts or snapshot")
-        system = None
-        created = report.get("created") or report["facts"].get("created")
-    else:
-        data = load_snapshot_data(p)
-        system = SnapshotSystem(data, name=p.name)
-        created = (report or {}).get("created") or data.get("created")
-    note = None
-    for holder in (report or {}, (report or {}).get("snapshot") or {}, getattr(system, "data", {}) or {}):
-        if isinstance(holder, dict) and isinstance(holder.get("note"), str) and holder.get("note"):
-            note = holder["note"]
-            break
-    return Source("report" if report is not None else "snapshot", str(p), created, note), system, report
+        note = report.get("machine") or None
+        return Source("report", str(p), report.get("created"), note), system, report
+    data = load_snapshot_data(p)
+    note = data.get("note") if isinstance(data.get("note"), str) and data.get("note") else None
+    return Source("snapshot", str(p), data.get("created"), note), SnapshotSystem(data, name=p.name), None
+
+
+def report_value(report: Optional[dict], key: str, cls: Any) -> Any:
+    """A stage value from a loaded report, typed (None when absent or unreadable)."""
+    v = (report or {}).get(key)
+    if isinstance(v, dict):
+        try:
+            return cls.from_json(v)
+        except Exception:  # noqa: BLE001 - an older/newer shape: show what the engine can
+            return None
+    return v
 
 
 def live_system():
@@ -75,8 +85,9 @@ def live_system():
 
 
 def detect_facts(system: Any, overrides: Optional[dict] = None, report: Optional[dict] = None, torch: bool = True) -> Facts:
-    if system is None and report is not None:
-        facts = Facts.from_json(report["facts"])
+    recorded = report_value(report, "facts", Facts) if report is not None else None
+    if recorded is not None:  # a report: the facts as the user's wizard saw them
+        facts = recorded
     else:
         from app.detect import detect
 
@@ -188,7 +199,9 @@ class DryRunBackend:
             listener.step_started(s.id)
             listener.output(s.id, "stdout", f"[dry run] {s.title}")
             for argv in s.commands:
-                listener.output(s.id, "stdout", "[dry run] would run: " + ("sudo " if s.needs_root else "") + shlex.join(argv))
+                cmd = "would run: " + ("sudo " if s.needs_root else "") + shlex.join(argv)
+                for i, part in enumerate(cmd.splitlines()):  # an inline script spans lines
+                    listener.output(s.id, "stdout", ("[dry run] " if i == 0 else "[dry run]     ") + part)
             for e in getattr(s, "edits", ()):
                 listener.output(s.id, "stdout", "[dry run] would " + e.describe())
             if cancel.wait(self.step_delay_s):
@@ -313,11 +326,9 @@ def replay_verification(verification: Any, listener: SampleListener, cancel: thr
 
 
 def verification_from_report(report: Optional[dict]):
-    if not report or not isinstance(report.get("verification"), dict):
-        return None
     from app.verify.model import Verification
 
-    return Verification.from_json(report["verification"])
+    return report_value(report, "verification", Verification)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -345,13 +356,13 @@ def fix_plan(diagnosis: Any, facts: Optional[Facts]):
     raise EngineUnavailable("this diagnosis has no fix the wizard can run")
 
 
-def export_report(path: str, fmt: str, *, facts: Optional[Facts], recommendation: Any = None, plan: Any = None,
-                  install: Any = None, verification: Any = None, diagnosis: Any = None, session_dir: Optional[str] = None,
-                  snapshot: Optional[dict] = None) -> str:
-    mod = _module("app.report")
-    fn = getattr(mod, "write_report", None)
-    if fn is None:
-        raise EngineUnavailable("app.report is not available in this build")
-    fn(path, fmt=fmt, facts=facts, recommendation=recommendation, plan=plan, outcomes=install,
-       verification=verification, diagnosis=diagnosis, session_dir=session_dir, snapshot=snapshot)
+def export_report(path: str, fmt: Optional[str] = None, *, facts: Optional[Facts] = None, recommendation: Any = None,
+                  plan: Any = None, verification: Any = None, diagnosis: Any = None, session_dir: Optional[str] = None,
+                  snapshot: Optional[dict] = None, live: bool = True) -> str:
+    """Write the report (redacted, as app.report does by default) to `path`; the format from
+    `fmt` or the extension (.html, .md, .json)."""
+    rep = _module("app.report")
+    report = rep.build_report(facts=facts, recommendation=recommendation, plan=plan, session=session_dir,
+                              verification=verification, diagnosis=diagnosis, snapshot=snapshot, live=live)
+    rep.write_report(report, path, fmt)
     return path

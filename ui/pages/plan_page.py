@@ -106,11 +106,13 @@ class PlanPage(BasePage):
         if s.plan is not None:
             self._got(s.plan)
             return
-        if s.report_data and isinstance(s.report_data.get("plan"), dict):
+        if s.report_data:
             from app.plan.model import Plan
 
-            self._got(Plan.from_json(s.report_data["plan"]))
-            return
+            recorded = engine.report_value(s.report_data, "plan", Plan)
+            if recorded is not None:
+                self._got(recorded)
+                return
         if s.facts is None or s.recommendation is None:
             self.show_error(tr("There is no recommendation to plan from."))
             return

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QFrame, QGridL
 
 from app.choices import Choices, Mirrors
 from app.recommendation import Recommendation
+from ui import engine
 from ui.i18n import engine_text, tr
 from ui.pages.base import BasePage
 from ui.widgets.icons import status_icon
@@ -145,8 +146,9 @@ class RecommendationPage(BasePage):
         if s.recommendation is not None:
             self._got(s.recommendation)
             return
-        if s.report_data and isinstance(s.report_data.get("recommendation"), dict):
-            self._got(Recommendation.from_json(s.report_data["recommendation"]))
+        recorded = engine.report_value(s.report_data, "recommendation", Recommendation) if s.report_data else None
+        if recorded is not None:
+            self._got(recorded)
             return
         self.run_recommend(self.state.choices)
 

@@ -95,13 +95,13 @@ class SummaryPage(BasePage):
             self.export_report(path)
 
     def export_report(self, path: str):
-        fmt = "md" if path.endswith(".md") else "json" if path.endswith(".json") else "html"
         s = self.session
-        snap = getattr(self.w.services.system, "data", None)
+        system = self.w.services.system
+        snap = getattr(system, "data", None)
         self.report_btn.setEnabled(False)
-        return self.tasks.submit(engine.export_report, path, fmt, facts=s.facts, recommendation=s.recommendation,
-                                 plan=s.plan, install=s.install, verification=s.verification, diagnosis=s.diagnosis,
-                                 session_dir=s.session_dir, snapshot=snap,
+        return self.tasks.submit(engine.export_report, path, None, facts=s.facts, recommendation=s.recommendation,
+                                 plan=s.plan, verification=s.verification, diagnosis=s.diagnosis,
+                                 session_dir=s.session_dir, snapshot=snap, live=not s.source.recorded,
                                  on_done=lambda p: self._exported(p), on_error=lambda m, d: self._export_failed(m))
 
     def _exported(self, path: str) -> None:
