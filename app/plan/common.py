@@ -102,6 +102,7 @@ def venv_python(venv: str, platform: str = "linux") -> str:
 
 
 def edit_needs_root(path: str) -> bool:
-    """Files in a user's home are edited as that user; everything else goes through the helper."""
-    home = os.path.expanduser("~")
-    return not path.startswith(home.rstrip("/") + "/")
+    """Files in a user's home are edited by the wizard's own (user) process; everything else goes
+    through the helper. Detection reads the rc files of the user running the wizard."""
+    home = os.path.expanduser("~").rstrip("/")
+    return not (path.startswith(home + "/") or path.startswith("/home/"))

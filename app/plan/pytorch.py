@@ -12,22 +12,22 @@ from .common import PYTORCH_WHL, expand_venv, venv_python
 from .model import Check, Step
 
 # Constant script; its only input is argv[1] ("cuda" or "cpu"), never code built from input.
-VERIFY_SCRIPT = (
-    "import sys\n"
-    "import torch\n"
-    "want = sys.argv[1] if len(sys.argv) > 1 else 'cpu'\n"
-    "print('torch', torch.__version__, 'cuda', torch.version.cuda)\n"
-    "x = torch.ones(256, 256)\n"
-    "assert float((x @ x).sum()) == 256.0 ** 3, 'matrix multiply gave a wrong answer'\n"
-    "if want == 'cuda':\n"
-    "    if not torch.cuda.is_available():\n"
-    "        sys.exit('torch cannot use the GPU: torch.cuda.is_available() is False')\n"
-    "    for i in range(torch.cuda.device_count()):\n"
-    "        y = torch.ones(1024, 1024, device=f'cuda:{i}')\n"
-    "        assert float((y @ y).sum().item()) == 1024.0 ** 3\n"
-    "        print('gpu', i, torch.cuda.get_device_name(i), 'ok')\n"
-    "print('ok')\n"
-)
+VERIFY_SCRIPT = """\
+import sys
+import torch
+want = sys.argv[1] if len(sys.argv) > 1 else "cpu"
+print("torch", torch.__version__, "cuda", torch.version.cuda)
+x = torch.ones(256, 256)
+assert float((x @ x).sum()) == 256.0 ** 3, "matrix multiply gave a wrong answer"
+if want == "cuda":
+    if not torch.cuda.is_available():
+        sys.exit("torch cannot use the GPU: torch.cuda.is_available() is False")
+    for i in range(torch.cuda.device_count()):
+        y = torch.ones(1024, 1024, device=f"cuda:{i}")
+        assert float((y @ y).sum().item()) == 1024.0 ** 3
+        print("gpu", i, torch.cuda.get_device_name(i), "ok")
+print("ok")
+"""
 
 
 def torch_packages(rec: Recommendation, choices: Choices) -> tuple[str, ...]:

@@ -114,6 +114,7 @@ def _download_arg(a: str, files: set[str]) -> bool:
 
 def argv_allowed(kind: str, argv: Sequence[str], files: frozenset[str] = frozenset()) -> bool:
     """The allow-list: may a root step of `kind` run `argv`? `files` are the verified downloads."""
+    argv = [str(a) for a in argv]
     if not argv:
         return False
     prog = argv[0]
@@ -130,7 +131,7 @@ def argv_allowed(kind: str, argv: Sequence[str], files: frozenset[str] = frozens
             return n == 3 and argv[1] == "-i" and _download_arg(argv[2], files) and argv[2].endswith(".deb")
         return prog == "dnf" and _dnf(argv, {"config-manager"})
     if kind == "blacklist_nouveau":
-        return tuple(argv) in (("update-initramfs", "-u"), ("dracut", "-f"))
+        return argv in (["update-initramfs", "-u"], ["dracut", "-f"])
     if kind == "run_runfile":
         return (prog == "sh" and n == 5 and _download_arg(argv[1], files) and argv[2:4] == ["--silent", "--toolkit"]
                 and bool(re.fullmatch(r"--toolkitpath=/usr/local/cuda-\d+\.\d+", argv[4])))
