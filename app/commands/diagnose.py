@@ -1,0 +1,206 @@
+"""gpu-wizard diagnose: name the root cause of an error message or log, with evidence from this
+machine (or the --snapshot given) and the fix as steps.
+
+    gpu-wizard diagnose --text-file error.txt
+    gpu-wizard diagnose --log train.log --json
+    some_command 2>&1 | gpu-wizard diagnose -
+    gpu-wizard diagnose --samples verification.json      # low GPU utilization, from sampler samples
+"""
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from typing import Any, Optional
+
+HELP = "name the root cause of an error message or log, and the fix"
+
+# categories whose evidence needs the target Python's torch (the probe runs it: a few seconds)
+_NEEDS_TORCH = {"no_kernel_image", "cuda_unavailable", "cudnn_missing", "cudnn_not_supported", "driver_insufficient", "nvcc_not_found"}
+
+
+def add_arguments(p) -> None:
+    p.add_argument("input", nargs="?", metavar="-", help="'-' reads the text from standard input")
+    p.add_argument("--text-file", metavar="FILE", help="a file holding the error text (a traceback, installer output)")
+    p.add_argument("--log", metavar="FILE", help="a log file of any size (read in chunks; only the relevant parts are kept)")
+    p.add_argument("--text", metavar="TEXT", help="the error text itself")
+    p.add_argument("--samples", metavar="FILE",
+                   help="utilization samples (JSON: a list of sample objects, or a `gpu-wizard verify --json` document; or `nvidia-smi dmon` output) for the low-utilization analysis")
+    p.add_argument("--no-detect", action="store_true", help="use the text alone; do not look at this machine")
+    p.add_argument("--python", metavar="PATH", help="the Python environment whose PyTorch to inspect")
+
+
+def _open_input(args):
+    from app.cli import CliError
+
+    given = [x for x in (args.text_file, args.log, args.text) if x is not None] + ([args.input] if args.input else [])
+    if len(given) > 1:
+        raise CliError("give one input: --text-file FILE, --log FILE, --text TEXT or - (standard input)", 2)
+    if args.input and args.input != "-":
+        raise CliError(f"unexpected argument {args.input!r}: use --text-file FILE, --log FILE, or - for standard input", 2)
+    if args.text is not None:
+        import io
+
+        return io.BytesIO(args.text.encode("utf-8", errors="replace")), "text"
+    if args.input == "-":
+        return sys.stdin.buffer, "stdin"
+    path = args.text_file or args.log
+    if path is None:
+        if args.samples:
+            import io
+
+            return io.BytesIO(b""), "none"
+        raise CliError("nothing to diagnose: give --text-file FILE, --log FILE, --text TEXT, or - to read standard input", 2)
+    try:
+        return open(path, "rb"), path
+    except IsADirectoryError:
+        raise CliError(f"{path} is a folder, not a file", 2) from None
+    except OSError as e:
+        raise CliError(f"cannot read {path}: {e.strerror or e}", 2) from None
+
+
+def load_samples(path: str) -> list:
+    """Samples from a JSON file: a list of sample objects, {"samples": [...]}, or a Verification."""
+    from app.cli import CliError
+
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read(64 * 1024 * 1024).decode("utf-8", errors="replace")
+    except OSError as e:
+        raise CliError(f"cannot read {path}: {e.strerror or e}", 2) from None
+    try:
+        data = json.loads(raw)
+    except ValueError as e:
+        from app.diagnose.utilization import parse_dmon
+
+        rows = parse_dmon(raw)  # `nvidia-smi dmon` output pasted into a file
+        if rows:
+            return rows
+        raise CliError(f"{path} is neither JSON samples nor nvidia-smi dmon output: {e}", 2) from None
+    if isinstance(data, dict):
+        data = data.get("samples", [])
+    if not isinstance(data, list) or not all(isinstance(x, dict) for x in data):
+        raise CliError(f"{path}: expected a list of sample objects (or a document with 'samples')", 2)
+    return data
+
+
+def read_live(system) -> dict[str, Any]:
+    """GPU processes and their memory, through the System (live, or what a snapshot recorded)."""
+    out: dict[str, Any] = {}
+    try:
+        r = system.run(["nvidia-smi", "--query-compute-apps=pid,process_name,used_memory,gpu_uuid", "--format=csv,noheader,nounits"],
+                       timeout=15)
+    except Exception:
+        return out
+    if not r.ok:
+        return out
+    procs = []
+    for line in r.stdout.splitlines():
+        parts = [x.strip() for x in line.split(",")]
+        if len(parts) >= 3 and parts[0].isdigit():
+            try:
+                used = float(parts[2])
+            except ValueError:
+                used = None
+            procs.append({"pid": int(parts[0]), "name": parts[1], "used_mib": used, "gpu_uuid": parts[3] if len(parts) > 3 else None})
+    out["processes"] = procs
+    return out
+
+
+def _detect(ctx, torch: bool):
+    try:
+        return ctx.facts(torch=torch), None
+    except Exception as e:  # a broken machine or snapshot: diagnose the text alone
+        from app.cli import CliError
+
+        if isinstance(e, CliError):
+            raise
+        return None, f"could not read this machine's facts ({type(e).__name__}: {e}); the diagnosis uses the text alone"
+
+
+def format_text(d, note: Optional[str] = None) -> str:
+    lines = []
+    if note:
+        lines.append(f"Note: {note}")
+    info = d.input
+    if info.truncated or info.binary or info.decode_errors:
+        extra = [w for w, on in (("only the relevant parts of a large log were kept", info.truncated),
+                                 ("the input looks binary", info.binary), ("invalid UTF-8 was replaced", info.decode_errors)) if on]
+        lines.append("Input: " + "; ".join(extra) + f" ({info.bytes_read} bytes, {info.lines_read} lines).")
+    if not d.matches and not (d.utilization is not None and info.bytes_read == 0):
+        lines.append(d.message)
+    for i, m in enumerate(d.matches, 1):
+        where = f", line {m.line}" if m.line else ""
+        lines.append(f"{i}. {m.category}" + (f" ({m.subcode})" if m.subcode and m.subcode != m.category else "")
+                     + f"  confidence {m.confidence:.2f}  [rule {m.rule}{where}]")
+        lines.append(f"   Cause: {m.root_cause}")
+        if m.evidence:
+            lines.append("   Evidence:")
+            for e in m.evidence:
+                mark = "+" if e.supports else "-"
+                lines.append(f"     {mark} [{e.source}] {e.message}")
+        lines.append(f"   Fix: {m.fix}")
+        if m.fix_steps:
+            lines.append("   Steps:")
+            for s in m.fix_steps:
+                tag = ("you run it: " if s.manual else "") + ("sudo " if s.needs_root and s.argv else "")
+                cmds = "; ".join(shlex.join(a) for a in s.argv)
+                env = " ".join(f"{k}={v}" for k, v in s.env.items())
+                lines.append(f"     - {s.title}" + (f": {tag}{cmds}" if cmds else "") + (f" ({env})" if env else ""))
+        if m.commands:
+            lines.append("   Shows it: " + "  |  ".join(shlex.join(c) for c in m.commands[:3]))
+    if d.utilization is not None:
+        u = d.utilization
+        lines.append(f"GPU utilization: {u.summary}")
+        for dim in u.dimensions:
+            lines.append(f"  {dim.name}: {dim.status}. {dim.message}")
+            for e in dim.evidence:
+                lines.append(f"     . {e}")
+            if dim.status in ("likely", "possible"):
+                lines.append(f"     Fix: {dim.fix}")
+    return "\n".join(lines)
+
+
+def run(args, ctx) -> int:
+    from app.diagnose.engine import RulesError, diagnose_scan, load_rules
+    from app.diagnose.textscan import scan_stream
+    from app.cli import CliError
+
+    stream, name = _open_input(args)
+    samples = load_samples(args.samples) if args.samples else None
+    try:
+        rules = load_rules()
+    except RulesError as e:
+        raise CliError(str(e), 1) from None
+    try:
+        scan = scan_stream(stream, rules.keywords)
+    except OSError as e:
+        raise CliError(f"cannot read {name}: {e.strerror or e}", 2) from None
+    finally:
+        if name not in ("stdin", "text", "none"):
+            stream.close()
+    facts, note = (None, None) if args.no_detect else _detect(ctx, torch=False)
+    d = diagnose_scan(scan, facts, {}, samples=samples, rules=rules)
+    cats = set(d.categories())
+    live: dict[str, Any] = {}
+    again = False
+    if facts is not None and not args.no_detect:
+        t = facts.python.torch if facts.python is not None else None
+        if cats & _NEEDS_TORCH and t is None and ctx.snapshot_path is None:
+            f2, note2 = _detect(ctx, torch=True)
+            if f2 is not None:
+                facts, again = f2, True
+            note = note or note2
+        if "oom" in cats:
+            live = read_live(ctx.system)
+            again = again or bool(live.get("processes"))
+    if again:
+        d = diagnose_scan(scan, facts, live, samples=samples, rules=rules)
+    if ctx.json:
+        data = d.to_json()
+        if note:
+            data["note"] = note
+        ctx.emit(data, "")
+    else:
+        ctx.emit(None, format_text(d, note))
+    return 0

@@ -1,0 +1,581 @@
+"""Evidence from this machine's Facts (or a snapshot's): the named checks rules consult.
+
+Each check is `check_<name>(ctx) -> Finding | None`-like: it returns a list of `Evidence`
+(supports=True when the fact confirms the rule, False when it speaks against it) and, where
+the facts pin the cause down, a `subcode` hint (e.g. "cpu_wheel" inside cuda_unavailable).
+Predicates (`wsl`, `apt`, `secure_boot_on`, ...) drive rule redirects and conditional fix steps.
+All of it is pure: Facts in, values out; a missing fact is "unknown", never a guess.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional
+
+from app.diagnose.model import Evidence
+from app.facts import Facts, TorchInfo
+
+_WSL_TEXT = re.compile(r"microsoft-standard|-microsoft\b|/usr/lib/wsl/|\bwsl2?\b|lxss", re.IGNORECASE)
+_CONTAINER_TEXT = re.compile(r"docker run|\bcontainer\b|kubernetes|\bpod\b|podman", re.IGNORECASE)
+LINUX_DRIVER_PKG_RE = re.compile(r"^(nvidia-driver|nvidia-utils|nvidia-dkms|nvidia-kernel|libnvidia-compute|cuda-drivers|nvidia-open|xserver-xorg-video-nvidia)")
+
+
+@dataclass
+class Context:
+    """What the checks see: facts (maybe None), the kept error text, regex groups of the match,
+    live measurements, and the recommendation (when the compat engine could give one)."""
+
+    facts: Optional[Facts]
+    text: str = ""  # normalised kept text (all windows)
+    groups: dict[str, str] = field(default_factory=dict)
+    live: dict[str, Any] = field(default_factory=dict)
+    recommendation: Any = None
+    _rec_tried: bool = False
+
+    # -- facts helpers -------------------------------------------------------------------
+    @property
+    def torch(self) -> Optional[TorchInfo]:
+        f = self.facts
+        if f is None:
+            return None
+        if f.python is not None and f.python.torch is not None:
+            return f.python.torch
+        for p in f.pythons:
+            if p.torch is not None and p.torch.version:
+                return p.torch
+        return None
+
+    @property
+    def python_path(self) -> str:
+        f = self.facts
+        if f is not None and f.python is not None and f.python.path:
+            return f.python.path
+        return "python3"
+
+    def env(self, name: str) -> Optional[str]:
+        f = self.facts
+        if f is None:
+            return None
+        return f.env.variables.get(name)
+
+    def linux_driver_packages(self) -> list[str]:
+        f = self.facts
+        if f is None:
+            return []
+        return sorted({p.name for p in f.cuda.packages if LINUX_DRIVER_PKG_RE.match(p.name)})
+
+    def rec(self):
+        """The compat engine's recommendation for these facts, when that engine is installed."""
+        if not self._rec_tried:
+            self._rec_tried = True
+            if self.facts is not None and self.recommendation is None:
+                try:  # the compat-recommend engineer's modules; optional here
+                    from app.compat import load_db  # type: ignore
+                    from app.recommend import recommend  # type: ignore
+
+                    self.recommendation = recommend(self.facts, load_db())
+                except Exception:  # not built yet, or cannot decide: no wheel named
+                    self.recommendation = None
+        return self.recommendation
+
+
+# ---------------------------------------------------------------------------------------
+# predicates (True / False / None = unknown)
+
+def pred_wsl(ctx: Context) -> Optional[bool]:
+    if ctx.facts is not None and ctx.facts.os.wsl:
+        return ctx.facts.os.wsl == 2
+    if _WSL_TEXT.search(ctx.text):
+        return True
+    return None if ctx.facts is None else False
+
+
+def pred_wsl_linux_driver(ctx: Context) -> Optional[bool]:
+    if not pred_wsl(ctx):
+        return False
+    if ctx.linux_driver_packages():
+        return True
+    if re.search(r"(?:apt(?:-get)? install|dkms install)[^\n]{0,60}nvidia-(?:driver|utils|dkms)", ctx.text, re.IGNORECASE):
+        return True
+    return None if ctx.facts is None else False
+
+
+def pred_container(ctx: Context) -> Optional[bool]:
+    if ctx.facts is not None and ctx.facts.os.container:
+        return True
+    if _CONTAINER_TEXT.search(ctx.text):
+        return True
+    return None if ctx.facts is None else False
+
+
+def pred_apt(ctx: Context) -> Optional[bool]:
+    if ctx.facts is None or ctx.facts.os.package_manager is None:
+        return None
+    return ctx.facts.os.package_manager == "apt"
+
+
+def pred_secure_boot_on(ctx: Context) -> Optional[bool]:
+    return None if ctx.facts is None else ctx.facts.driver.secure_boot
+
+
+def pred_nouveau_loaded(ctx: Context) -> Optional[bool]:
+    return None if ctx.facts is None else ctx.facts.driver.nouveau_loaded
+
+
+PREDICATES: dict[str, Callable[[Context], Optional[bool]]] = {
+    "wsl": pred_wsl,
+    "wsl_linux_driver": pred_wsl_linux_driver,
+    "container": pred_container,
+    "apt": pred_apt,
+    "secure_boot_on": pred_secure_boot_on,
+    "nouveau_loaded": pred_nouveau_loaded,
+}
+# unknown counts as true for these when deciding whether to offer a step (most users run apt)
+PREDICATE_DEFAULT_TRUE = {"apt"}
+
+
+# ---------------------------------------------------------------------------------------
+# checks
+
+@dataclass
+class CheckResult:
+    evidence: list[Evidence] = field(default_factory=list)
+    subcode: Optional[str] = None  # the cause these facts point at, when they pin it down
+
+    def add(self, message: str, supports: bool = True, key: str = "", value: Any = None, source: str = "facts") -> None:
+        self.evidence.append(Evidence(source=source, message=message, supports=supports, key=key,  # type: ignore[arg-type]
+                                      value=None if value is None else str(value)))
+
+
+def _sm(cc: str) -> Optional[str]:
+    m = re.match(r"^(\d+)\.(\d+)$", cc or "")
+    return f"sm_{m.group(1)}{m.group(2)}" if m else None
+
+
+def _sm_num(code: str) -> Optional[tuple[int, int]]:
+    m = re.match(r"^(?:sm|compute)_(\d+?)(\d)[a-z]?$", code)
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+
+def arch_covers(arch_list: list[str], cc: str) -> Optional[bool]:
+    """Whether a wheel built for `arch_list` runs on compute capability `cc`: an exact sm, a
+    lower-minor sm of the same major (binary compatible), or PTX (compute_XY) at or below it."""
+    m = re.match(r"^(\d+)\.(\d+)$", cc or "")
+    if not m or not arch_list:
+        return None
+    major, minor = int(m.group(1)), int(m.group(2))
+    for a in arch_list:
+        n = _sm_num(a)
+        if n is None:
+            continue
+        if a.startswith("sm_") and n[0] == major and n[1] <= minor:
+            return True
+        if a.startswith("compute_") and n <= (major, minor):
+            return True
+    return False
+
+
+def _text_arch_list(text: str) -> list[str]:
+    m = re.search(r"supports cuda capabilities ((?:(?:sm|compute)_\d+[a-z]? ?)+)", text, re.IGNORECASE)
+    return m.group(1).split() if m else []
+
+
+def check_gpu_arch_vs_torch(ctx: Context) -> CheckResult:
+    r = CheckResult()
+    torch = ctx.torch
+    arch = list(torch.arch_list) if torch and torch.arch_list else []
+    arch_src = "python.torch.arch_list"
+    if not arch:
+        arch = _text_arch_list(ctx.text)
+        arch_src = "text"
+    gpus = [(g.index, g.name, g.compute_capability, "text" if g.source == "text" else "facts")
+            for g in (ctx.facts.gpus if ctx.facts else ()) if g.compute_capability]
+    sm_text = ctx.groups.get("sm")
+    if not gpus and sm_text:
+        n = _sm_num(sm_text)
+        if n:
+            gpus = [(0, "the GPU", f"{n[0]}.{n[1]}", "text")]
+            r.add(f"The message names the GPU's capability {sm_text}.", key="text", source="text")
+    if arch:
+        r.add(f"This PyTorch was built for: {' '.join(arch)}.", key=arch_src, source="facts" if arch_src != "text" else "text")
+    uncovered = []
+    for idx, name, cc, src in gpus:
+        cov = arch_covers(arch, cc)
+        sm = _sm(cc)
+        if cov is False:
+            uncovered.append(sm)
+            r.add(f"GPU {idx} ({name}) is compute capability {cc} ({sm}); the wheel has no kernels for it.",
+                  key=f"gpus[{idx}].compute_capability", value=cc, source=src)
+        elif cov is True:
+            r.add(f"GPU {idx} ({name}) is compute capability {cc} ({sm}) and the PyTorch wheel covers it.",
+                  supports=False, key=f"gpus[{idx}].compute_capability", value=cc, source=src)
+    if gpus and arch and not uncovered:
+        r.subcode = "extension_lacks_arch"  # torch itself runs: a compiled extension lacks the arch
+    elif uncovered:
+        r.subcode = "wheel_lacks_arch"
+    rec = ctx.rec()
+    if rec is not None and getattr(rec, "pytorch", None) is not None and rec.pytorch.version:
+        p = rec.pytorch
+        has = [a for a in p.arch_list if any(a == u for u in uncovered)] if uncovered else []
+        extra = f" (it includes {' '.join(has)})" if has else ""
+        r.add(f"The wheel that fits this machine: PyTorch {p.version} {p.index or ''} from {p.index_url or 'PyPI'}{extra}.",
+              key="recommendation.pytorch", value=p.version)
+    return r
+
+
+def check_torch_build(ctx: Context) -> CheckResult:
+    r = CheckResult()
+    t = ctx.torch
+    if t is None or not t.version:
+        return r
+    if t.cuda is None or "+cpu" in t.version:
+        r.add(f"PyTorch {t.version} is a CPU-only build (torch.version.cuda is None).", key="python.torch.cuda")
+        r.subcode = "cpu_wheel"
+    else:
+        r.add(f"PyTorch {t.version} is built for CUDA {t.cuda}.", supports=False, key="python.torch.cuda", value=t.cuda)
+    if t.error:
+        r.add(f"PyTorch said: {t.error[:200]}", key="python.torch.error")
+    return r
+
+
+def check_driver_state(ctx: Context) -> CheckResult:
+    r = CheckResult()
+    f = ctx.facts
+    if f is None:
+        return r
+    d = f.driver
+    if d.state == "ok":
+        r.add(f"The NVIDIA driver {d.version or ''} is loaded and answers.".replace("  ", " "), supports=False, key="driver.state", value=d.state)
+    elif d.state in ("not_installed", "not_loaded", "no_communication", "nvml_failed", "mismatch"):
+        words = {"not_installed": "no NVIDIA driver is installed", "not_loaded": "the NVIDIA driver is installed but its module is not loaded",
+                 "no_communication": "nvidia-smi cannot talk to the driver", "nvml_failed": "NVML failed to start",
+                 "mismatch": "the driver's library and kernel module versions differ"}[d.state]
+        r.add(f"On this machine {words}.", key="driver.state", value=d.state)
+        r.subcode = {"not_installed": "no_driver", "not_loaded": "driver_not_loaded", "no_communication": "driver_not_loaded",
+                     "nvml_failed": "driver_not_loaded", "mismatch": "driver_mismatch"}[d.state]
+    elif d.state == "host":
+        r.add("The driver lives on the Windows host (WSL2).", key="driver.state", value=d.state)
+    return r
+
+
+def check_nvidia_uvm(ctx: Context) -> CheckResult:
+    r = CheckResult()
+    f = ctx.facts
+    if f is None or not f.driver.modules_loaded or f.os.wsl:
+        return r
+    if "nvidia_uvm" not in f.driver.modules_loaded:
+        r.add("The nvidia_uvm kernel module is not loaded (CUDA needs it); load it with `sudo modprobe nvidia_uvm`.",
+              key="driver.modules_loaded", value=",".join(f.driver.modules_loaded))
+        r.subcode = "nvidia_uvm_missing"
+    else:
+        r.add("nvidia_uvm is loaded.", supports=False, key="driver.modules_loaded")
+    return r
+
+
+def check_cuda_visible_devices(ctx: Context) -> CheckResult:
+    r = CheckResult()
+    v = ctx.env("CUDA_VISIBLE_DEVICES")
+    if v is None:
+        m = re.search(r"cuda_visible_devices\W{0,6}(?:=|\]\s*=)\s*['\"]?([\w,\-]*)", ctx.text, re.IGNORECASE)
+        if m:
+            v = m.group(1)
+            src = "text"
+        else:
+            if ctx.facts is not None:
+                r.add("CUDA_VISIBLE_DEVICES is not set.", supports=False, key="env.CUDA_VISIBLE_DEVICES")
+            return r
+    else:
+        src = "facts"
+    n = len(ctx.facts.gpus) if ctx.facts is not None else None
+    ids = [x.strip() for x in v.split(",") if x.strip()]
+    bad = v.strip() in ("", "-1", "NoDevFiles", "none") or any(x.lstrip("-").isdigit() and int(x) < 0 for x in ids)
+    if n is not None and ids and all(x.isdigit() for x in ids) and any(int(x) >= n for x in ids):
+        bad = True
+    if bad:
+        extra = f" but this machine has {n} GPU(s) (indexes 0..{n - 1})" if n else ""
+        r.add(f"CUDA_VISIBLE_DEVICES={v!r} hides the GPUs{extra}.", key="env.CUDA_VISIBLE_DEVICES", value=v, source=src)
+        r.subcode = "cuda_visible_devices"
+    else:
+        r.add(f"CUDA_VISIBLE_DEVICES={v!r}.", supports=False, key="env.CUDA_VISIBLE_DEVICES", value=v, source=src)
+    return r
+
+
+def check_compute_mode(ctx: Context) -> CheckResult:
+    r = CheckResult()
+    for g in (ctx.facts.gpus if ctx.facts else ()):
+        if g.compute_mode == "Prohibited":
+            r.add(f"GPU {g.index} is in compute mode Prohibited: no process may use it (`sudo nvidia-smi -i {g.index} -c DEFAULT`).",
+                  key=f"gpus[{g.index}].compute_mode", value=g.compute_mode)
+            r.subcode = "compute_mode_prohibited"
+        elif g.compute_mode in ("Exclusive_Process", "Exclusive_Thread"):
+            r.add(f"GPU {g.index} is in compute mode {g.compute_mode}: only one process may use it at a time.",
+                  key=f"gpus[{g.index}].compute_mode", value=g.compute_mode)
+            r.subcode = r.subcode or "compute_mode_exclusive"
+    return r
+
+
+def check_cudnn_libraries(ctx: Context) -> CheckResult:
+    r = CheckResult()
+    want = ctx.groups.get("major")
+    f = ctx.facts
+    libs = list(f.cuda.cudnn.libraries) if f is not None else []
+    text_libs = sorted(set(re.findall(r"libcudnn[a-z_]*\.so\.(\d+)", ctx.text)))
+    if f is not None:
+        majors = sorted({m for lib in libs for m in re.findall(r"\.so\.(\d+)", lib)})
+        if want and majors and want not in majors:
+            r.add(f"cuDNN {', '.join(majors)} is installed on this machine, but cuDNN {want} is wanted.", key="cuda.cudnn.libraries",
+                  value=",".join(libs))
+            r.subcode = "cudnn_major_mismatch"
+        elif want and want in majors:
+            r.add(f"cuDNN {want} libraries exist ({', '.join(libs[:3])}) but the loader did not find them: a library path problem.",
+                  key="cuda.cudnn.libraries")
+            r.subcode = "cudnn_not_on_path"
+        elif not libs:
+            r.add("No system cuDNN library was found on this machine.", key="cuda.cudnn.libraries")
+    if want and len(text_libs) > 1 and want in text_libs:
+        others = [m for m in text_libs if m != want]
+        r.add(f"The text shows cuDNN {', '.join(others)} present while cuDNN {want} is wanted.", source="text", key="text")
+        r.subcode = r.subcode or "cudnn_major_mismatch"
+    return r
+
+
+def check_torch_cudnn(ctx: Context) -> CheckResult:
+    r = CheckResult()
+    t = ctx.torch
+    if t is not None and t.cudnn:
+        want = ctx.groups.get("major")
+        supports = not (want and t.cudnn.split(".")[0] == want)
+        r.add(f"PyTorch {t.version} brings cuDNN {t.cudnn} (inside its wheel).", supports=supports, key="python.torch.cudnn", value=t.cudnn)
+    return r
+
+
+def check_ld_library_path(ctx: Context) -> CheckResult:
+    r = CheckResult()
+    v = ctx.env("LD_LIBRARY_PATH")
+    if v:
+        r.add(f"LD_LIBRARY_PATH={v}", key="env.LD_LIBRARY_PATH", value=v)
+    elif ctx.facts is not None:
+        r.add("LD_LIBRARY_PATH is not set.", key="env.LD_LIBRARY_PATH")
+    return r
+
+
+def check_nvcc(ctx: Context) -> CheckResult:
+    r = CheckResult()
+    f = ctx.facts
+    if f is None:
+        return r
+    if f.cuda.nvcc_path:
+        r.add(f"nvcc is at {f.cuda.nvcc_path} ({f.cuda.nvcc_version or 'version unknown'}); the build did not see it: PATH or CUDA_HOME.",
+              supports=True, key="cuda.nvcc_path", value=f.cuda.nvcc_path)
+        r.subcode = "nvcc_not_on_path"
+    elif f.cuda.toolkits:
+        paths = ", ".join(t.path for t in f.cuda.toolkits)
+        r.add(f"A CUDA toolkit is installed ({paths}) but nvcc is not on PATH.", key="cuda.toolkits")
+        r.subcode = "nvcc_not_on_path"
+    else:
+        r.add("No CUDA toolkit (nvcc) is installed on this machine.", key="cuda.toolkits")
+        r.subcode = "toolkit_missing"
+    t = ctx.torch
+    if t is not None and t.cuda:
+        r.add(f"PyTorch is built for CUDA {t.cuda}: the toolkit to build extensions should be {t.cuda}.", key="python.torch.cuda", value=t.cuda)
+    return r
+
+
+def check_cuda_home(ctx: Context) -> CheckResult:
+    r = CheckResult()
+    if ctx.facts is None:
+        return r
+    v = ctx.env("CUDA_HOME") or ctx.env("CUDA_PATH")
+    if v:
+        r.add(f"CUDA_HOME is {v}.", key="env.CUDA_HOME", value=v)
+    else:
+        r.add("CUDA_HOME is not set.", key="env.CUDA_HOME")
+    return r
+
+
+def _ver_tuple(v: Optional[str]) -> tuple[int, ...]:
+    return tuple(int(x) for x in re.findall(r"\d+", v or "")[:3])
+
+
+def check_driver_vs_runtime(ctx: Context) -> CheckResult:
+    r = CheckResult()
+    f = ctx.facts
+    drv_cuda = f.driver.cuda_version if f is not None else None
+    drv = f.driver.version if f is not None else None
+    if drv_cuda is None:
+        m = re.search(r"driver version: ([\d.]+)\s+cuda version: ([\d.]+)", ctx.text, re.IGNORECASE)
+        if m:
+            drv, drv_cuda = m.group(1), m.group(2)
+            r.add(f"The nvidia-smi header in the text shows driver {drv}, newest CUDA {drv_cuda}.", source="text", key="text")
+    t = ctx.torch
+    if drv_cuda and t is not None and t.cuda:
+        if _ver_tuple(t.cuda)[:1] > _ver_tuple(drv_cuda)[:1]:
+            r.add(f"PyTorch needs CUDA {t.cuda}; driver {drv} supports CUDA up to {drv_cuda}.", key="driver.cuda_version", value=drv_cuda)
+        else:
+            r.add(f"Driver {drv} supports CUDA {drv_cuda}; PyTorch uses CUDA {t.cuda} (same major: minor-version compatibility may apply).",
+                  supports=_ver_tuple(t.cuda) > _ver_tuple(drv_cuda), key="driver.cuda_version", value=drv_cuda)
+    elif drv_cuda and f is not None:
+        r.add(f"Driver {drv} supports CUDA up to {drv_cuda}.", key="driver.cuda_version", value=drv_cuda)
+    return r
+
+
+def check_driver_module_version(ctx: Context) -> CheckResult:
+    r = CheckResult()
+    lib = ctx.groups.get("lib_version")
+    if lib:
+        r.add(f"The NVML library is version {lib}.", source="text", key="text", value=lib)
+    f = ctx.facts
+    if f is None:
+        return r
+    d = f.driver
+    if d.kernel_module_version and d.version and d.kernel_module_version != d.version:
+        r.add(f"The loaded kernel module is {d.kernel_module_version} but the installed driver is {d.version}: a reboot loads the new module.",
+              key="driver.kernel_module_version", value=d.kernel_module_version)
+    elif d.kernel_module_version and lib and not d.kernel_module_version.startswith(lib):
+        r.add(f"The loaded kernel module is {d.kernel_module_version}, the library {lib}.", key="driver.kernel_module_version",
+              value=d.kernel_module_version)
+    elif d.state == "ok":
+        r.add("Driver library and module agree now (the machine was rebooted since?).", supports=False, key="driver.state")
+    return r
+
+
+def check_container(ctx: Context) -> CheckResult:
+    r = CheckResult()
+    p = pred_container(ctx)
+    if p and ctx.facts is not None and ctx.facts.os.container:
+        r.add(f"This runs inside a container ({ctx.facts.os.container}).", key="os.container", value=ctx.facts.os.container)
+        r.subcode = "container_lost_devices"
+    elif p:
+        r.add("The text shows a container.", source="text", key="text")
+    elif ctx.facts is not None:
+        r.add("Not inside a container: check /dev/nvidia* permissions.", supports=False, key="os.container")
+        r.subcode = "device_permissions"
+    return r
+
+
+def check_free_disk(ctx: Context) -> CheckResult:
+    r = CheckResult()
+    f = ctx.facts
+    if f is not None and f.os.free_disk_mib is not None:
+        gib = f.os.free_disk_mib / 1024
+        r.add(f"Free space where the toolkit goes: {gib:.1f} GiB" + (" (too little: the toolkit needs about 8 GiB)" if gib < 8 else "") + ".",
+              supports=gib < 8, key="os.free_disk_mib", value=f.os.free_disk_mib)
+        if gib < 8:
+            r.subcode = "no_space"
+    if re.search(r"d41d8cd98f00b204e9800998ecf8427e", ctx.text):
+        r.add("The computed MD5 is that of an empty input: the archive part of the file is missing (truncated download).", source="text", key="text")
+        r.subcode = r.subcode or "truncated_download"
+    if re.search(r"!doctype|<html", ctx.text, re.IGNORECASE):
+        r.add("The downloaded file is an HTML page, not the installer.", source="text", key="text")
+        r.subcode = r.subcode or "html_instead_of_runfile"
+    return r
+
+
+def check_nouveau(ctx: Context) -> CheckResult:
+    r = CheckResult()
+    f = ctx.facts
+    if f is None or f.driver.nouveau_loaded is None:
+        return r
+    if f.driver.nouveau_loaded:
+        r.add("The nouveau module is loaded on this machine.", key="driver.nouveau_loaded", value=True)
+        r.subcode = "nouveau_loaded"
+    else:
+        r.add("nouveau is not loaded now.", supports=False, key="driver.nouveau_loaded", value=False)
+    return r
+
+
+def check_secure_boot(ctx: Context) -> CheckResult:
+    r = CheckResult()
+    f = ctx.facts
+    if f is None or f.driver.secure_boot is None:
+        return r
+    if f.driver.secure_boot:
+        r.add("Secure Boot is enabled on this machine.", key="driver.secure_boot", value=True)
+        r.subcode = "unsigned_module"
+    else:
+        r.add("Secure Boot is off on this machine.", supports=False, key="driver.secure_boot", value=False)
+    return r
+
+
+def check_kernel_headers(ctx: Context) -> CheckResult:
+    r = CheckResult()
+    f = ctx.facts
+    if f is None or f.driver.kernel_headers_installed is None:
+        return r
+    if not f.driver.kernel_headers_installed:
+        r.add(f"Headers for the running kernel {f.os.kernel or ''} are not installed: the module cannot be built for it.".replace("  ", " "),
+              key="driver.kernel_headers_installed", value=False)
+        r.subcode = "kernel_headers_missing"
+    return r
+
+
+def check_wsl(ctx: Context) -> CheckResult:
+    r = CheckResult()
+    p = pred_wsl(ctx)
+    if ctx.facts is not None and ctx.facts.os.wsl:
+        r.add(f"This is WSL{ctx.facts.os.wsl} (kernel {ctx.facts.os.wsl_kernel or ctx.facts.os.kernel or '?'}).", key="os.wsl", value=ctx.facts.os.wsl)
+    elif p:
+        r.add("The text shows WSL.", source="text", key="text")
+    return r
+
+
+def check_wsl_dxg(ctx: Context) -> CheckResult:
+    r = CheckResult()
+    f = ctx.facts
+    if f is None or not f.os.wsl or f.os.wsl_dxg is None:
+        return r
+    if f.os.wsl_dxg:
+        r.add("/dev/dxg exists.", supports=False, key="os.wsl_dxg", value=True)
+    else:
+        r.add("/dev/dxg does not exist: WSL has no GPU bridge.", key="os.wsl_dxg", value=False)
+    return r
+
+
+def check_wsl_libcuda(ctx: Context) -> CheckResult:
+    r = CheckResult()
+    f = ctx.facts
+    if f is None or not f.os.wsl:
+        return r
+    if f.os.wsl_libcuda:
+        r.add(f"/usr/lib/wsl/lib holds {', '.join(f.os.wsl_libcuda)}.", key="os.wsl_libcuda")
+    else:
+        r.add("/usr/lib/wsl/lib holds no libcuda.so: the Windows NVIDIA driver is missing or too old.", key="os.wsl_libcuda")
+    return r
+
+
+def check_wsl_linux_driver_packages(ctx: Context) -> CheckResult:
+    r = CheckResult()
+    pkgs = ctx.linux_driver_packages()
+    if ctx.facts is not None and ctx.facts.os.wsl and pkgs:
+        r.add(f"Linux NVIDIA driver packages are installed inside WSL: {', '.join(pkgs)}.", key="cuda.packages", value=",".join(pkgs))
+        r.subcode = "linux_driver_in_wsl"
+    elif ctx.facts is not None and ctx.facts.os.wsl:
+        r.add("No Linux NVIDIA driver packages inside WSL.", supports=False, key="cuda.packages")
+    return r
+
+
+CHECKS: dict[str, Callable[[Context], CheckResult]] = {
+    "gpu_arch_vs_torch": check_gpu_arch_vs_torch,
+    "torch_build": check_torch_build,
+    "driver_state": check_driver_state,
+    "nvidia_uvm": check_nvidia_uvm,
+    "cuda_visible_devices": check_cuda_visible_devices,
+    "compute_mode": check_compute_mode,
+    "cudnn_libraries": check_cudnn_libraries,
+    "torch_cudnn": check_torch_cudnn,
+    "ld_library_path": check_ld_library_path,
+    "nvcc": check_nvcc,
+    "cuda_home": check_cuda_home,
+    "driver_vs_runtime": check_driver_vs_runtime,
+    "driver_module_version": check_driver_module_version,
+    "container": check_container,
+    "free_disk": check_free_disk,
+    "nouveau": check_nouveau,
+    "secure_boot": check_secure_boot,
+    "kernel_headers": check_kernel_headers,
+    "wsl": check_wsl,
+    "wsl_dxg": check_wsl_dxg,
+    "wsl_libcuda": check_wsl_libcuda,
+    "wsl_linux_driver_packages": check_wsl_linux_driver_packages,
+    "oom_numbers": lambda ctx: CheckResult(),  # handled by app.diagnose.oom
+}

@@ -1,0 +1,176 @@
+"""Diagnosis: what an error text (plus this machine's facts) says went wrong, as one frozen,
+JSON-able value. `gpu-wizard diagnose --json` prints `Diagnosis.to_json()`; the GUI shows it.
+Add fields with defaults; never rename or remove one.
+
+Shape:
+    Diagnosis
+      matches[]      ranked, most likely first: category (one of CATEGORIES), rule id, subcode,
+                     confidence 0..1, root_cause, evidence[] (what the text and the facts showed),
+                     fix (plain words), fix_steps[] (data the plan's Step is built from),
+                     commands[] (read-only commands that show the problem)
+      oom            the out-of-memory analysis (numbers from the message, verdicts), when any
+      utilization    the low-utilization analysis (five dimensions), when samples were given
+      input          how much text was read and kept (bounded for huge logs)
+      message        one line for the user when nothing matched (or a summary)
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal, Optional
+
+from app.model import Model
+
+FORMAT = "gpu-wizard-diagnosis/1"
+
+CATEGORIES: tuple[str, ...] = (
+    "no_kernel_image",
+    "cudnn_missing",
+    "nvcc_not_found",
+    "cuda_unavailable",
+    "cudnn_not_supported",
+    "driver_insufficient",
+    "driver_lib_mismatch",
+    "nvml_init_failed",
+    "oom",
+    "runfile_gzip_invalid",
+    "nouveau_conflict",
+    "secure_boot",
+    "cuda_error_unknown",
+    "wsl_libcuda_not_symlink",
+    "wsl_linux_driver_installed",
+    "wsl_dxg_missing",
+    "wsl_gpu_access_blocked",
+    "wsl_nvidia_smi_failed",
+    "other",
+)
+
+EvidenceSource = Literal["text", "facts", "live", "snapshot"]
+
+
+@dataclass(frozen=True)
+class Evidence(Model):
+    """One thing seen: in the error text, in this machine's facts, in live measurements."""
+
+    source: EvidenceSource
+    message: str  # plain words: "GPU 0 is compute capability 12.0 (sm_120)"
+    supports: bool = True  # False: this fact speaks against the rule (lowers confidence)
+    key: str = ""  # what was consulted: "gpus[0].compute_capability", "python.torch.arch_list", "line 12"
+    value: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class FixStep(Model):
+    """A fix as data. `app.diagnose.fix_plan()` turns these into the plan's `Step` values.
+    `kind` is one of app.plan.model.STEP_KINDS."""
+
+    id: str  # verb-first: "install_pytorch_for_arch"
+    title: str
+    why: str
+    kind: str = "verify"
+    argv: tuple[tuple[str, ...], ...] = ()  # each an argv list; never a shell string
+    needs_root: bool = False
+    reboot_required: bool = False
+    env: dict[str, str] = field(default_factory=dict)
+    notes: tuple[str, ...] = ()
+    manual: bool = False  # the wizard's privileged helper would refuse it: shown for the user to run
+
+
+@dataclass(frozen=True)
+class Match(Model):
+    category: str  # one of CATEGORIES
+    rule: str  # the rule id in resources/diagnose/rules.json
+    confidence: float  # 0..1
+    root_cause: str
+    fix: str
+    subcode: str = ""  # finer cause inside the category ("cpu_wheel", "fragmentation", ...)
+    evidence: tuple[Evidence, ...] = ()
+    fix_steps: tuple[FixStep, ...] = ()
+    commands: tuple[tuple[str, ...], ...] = ()  # read-only commands that show the problem
+    line: Optional[int] = None  # 1-based line of the first matching text, where known
+    excerpt: str = ""  # the matching text (one short line)
+    sources: tuple[str, ...] = ()  # where the rule's knowledge comes from
+
+
+@dataclass(frozen=True)
+class OomNumbers(Model):
+    """The figures in one "CUDA out of memory" message, in MiB (None: not in the message)."""
+
+    format: Literal["old", "new", "none"] = "none"
+    requested_mib: Optional[float] = None
+    total_mib: Optional[float] = None
+    free_mib: Optional[float] = None
+    allocated_mib: Optional[float] = None  # allocated by PyTorch (live tensors)
+    reserved_mib: Optional[float] = None  # reserved by PyTorch's caching allocator (allocated + cached)
+    reserved_unallocated_mib: Optional[float] = None  # reserved but not allocated (cached, maybe fragmented)
+    process_mib: Optional[float] = None  # this process in total, including non-PyTorch memory (new format)
+    other_processes: tuple[tuple[str, float], ...] = ()  # ("20398", 14868.5) from "Process N has X memory in use"
+    gpu_index: Optional[int] = None
+    line: Optional[int] = None
+
+
+@dataclass(frozen=True)
+class OomVerdict(Model):
+    code: Literal["too_small", "fragmentation", "other_process", "leak", "child_contexts", "unknown"]
+    confidence: float
+    message: str
+    fix: str
+    commands: tuple[tuple[str, ...], ...] = ()
+    evidence: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class OomAnalysis(Model):
+    numbers: tuple[OomNumbers, ...] = ()  # every OOM message found, in order
+    usage_series_mib: tuple[float, ...] = ()  # memory figures seen across iterations (for leaks)
+    verdicts: tuple[OomVerdict, ...] = ()  # ranked
+
+
+@dataclass(frozen=True)
+class UtilDimension(Model):
+    name: Literal["data_loading", "host_device_sync", "launch_overhead", "memory_bound", "power_clock_limits"]
+    status: Literal["likely", "possible", "unlikely", "unknown"]
+    message: str
+    fix: str
+    evidence: tuple[str, ...] = ()
+    commands: tuple[tuple[str, ...], ...] = ()  # how to measure it
+
+
+@dataclass(frozen=True)
+class UtilizationAnalysis(Model):
+    samples: int = 0
+    busy_samples: int = 0
+    util_mean_pct: Optional[float] = None
+    util_median_pct: Optional[float] = None
+    power_mean_w: Optional[float] = None
+    power_limit_w: Optional[float] = None
+    dimensions: tuple[UtilDimension, ...] = ()  # ranked: likely first
+    summary: str = ""
+
+
+@dataclass(frozen=True)
+class InputInfo(Model):
+    bytes_read: int = 0
+    lines_read: int = 0
+    bytes_kept: int = 0  # the relevant windows kept for matching
+    truncated: bool = False  # windows were dropped to stay within the cap
+    binary: bool = False  # looked like binary data (NULs / control bytes)
+    decode_errors: bool = False  # not valid UTF-8; replaced
+
+
+@dataclass(frozen=True)
+class Diagnosis(Model):
+    format: str = FORMAT
+    matches: tuple[Match, ...] = ()
+    oom: Optional[OomAnalysis] = None
+    utilization: Optional[UtilizationAnalysis] = None
+    input: InputInfo = field(default_factory=InputInfo)
+    facts_source: Optional[str] = None  # "live", "snapshot:<file>", or None (text only)
+    message: str = ""
+    rules_version: Optional[str] = None
+
+    @property
+    def top(self) -> Optional[Match]:
+        return self.matches[0] if self.matches else None
+
+    def categories(self) -> list[str]:
+        return [m.category for m in self.matches]

@@ -1,0 +1,254 @@
+"""Out of memory, told apart by the numbers in PyTorch's message and by live facts.
+
+PyTorch prints two shapes of message:
+  old (<= 2.0): "Tried to allocate 2.00 GiB (GPU 0; 23.65 GiB total capacity; 20.10 GiB already
+                 allocated; 1.20 GiB free; 21.50 GiB reserved in total by PyTorch)"
+  new (>= 2.1): "Tried to allocate 22.00 MiB. GPU 0 has a total capacity of 23.65 GiB of which
+                 11.06 MiB is free. Including non-PyTorch memory, this process has 23.60 GiB memory
+                 in use. [Process N has X memory in use.] Of the allocated memory 22.90 GiB is
+                 allocated by PyTorch, and 194.87 MiB is reserved by PyTorch but unallocated."
+
+From them (all in MiB): requested X, total T, free F, allocated A (live tensors), reserved R
+(A + cached), cached-but-unallocated U = R - A, this process P, and memory held by others
+O = T - F - (P or R + a CUDA context). The verdicts:
+
+  too_small      A + X does not fit in what is left after others (or X alone is near T):
+                 smaller batch, mixed precision (bf16/fp16), activation checkpointing.
+  fragmentation  U is large (>= X, or >= 20% of R): the cache holds enough memory but in pieces;
+                 PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True.
+  other_process  O is large, or live NVML/nvidia-smi shows other processes holding memory.
+  leak           memory figures (several OOM messages, or per-iteration usage lines in a log) creep
+                 up: tensors kept alive across iterations (e.g. `total_loss += loss` without .item()).
+  child_contexts several processes of the same program each hold a CUDA context (DataLoader
+                 workers or multiprocessing children that touched CUDA): use the spawn start method.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, Optional
+
+from app.diagnose.model import Evidence, FixStep, Match, OomAnalysis, OomNumbers, OomVerdict
+
+CONTEXT_MIB = 512.0  # a CUDA context with PyTorch's kernels loaded: roughly 300-600 MiB
+_SIZE = r"(\d+(?:\.\d+)?) ?([kmgt]i?b|bytes)"
+_UNITS = {"b": 1 / 2**20, "bytes": 1 / 2**20, "kib": 1 / 1024, "kb": 1000 / 2**20, "mib": 1.0, "mb": 1e6 / 2**20,
+          "gib": 1024.0, "gb": 1e9 / 2**20, "tib": 1024.0**2, "tb": 1e12 / 2**20}
+_OLD = re.compile(
+    r"tried to allocate " + _SIZE + r" \(gpu (\d+); " + _SIZE + r" total capacity; " + _SIZE + r" already allocated; "
+    + _SIZE + r" free; (?:" + _SIZE + r" allowed; )?" + _SIZE + r" (?:reserved in total by pytorch|cached)\)", re.IGNORECASE)
+_NEW = re.compile(
+    r"tried to allocate " + _SIZE + r"\.? gpu (\d+) has a total capac(?:i)?ty of " + _SIZE + r" of which " + _SIZE
+    + r" is free\.(?P<mid>.{0,600}?)of the allocated memory " + _SIZE + r" is allocated by pytorch, and " + _SIZE
+    + r" is reserved by pytorch but unallocated", re.IGNORECASE)
+_THIS_PROC = re.compile(r"this process has " + _SIZE + r" memory in use", re.IGNORECASE)
+_OTHER_PROC = re.compile(r"process (\d+) has " + _SIZE + r" memory in use", re.IGNORECASE)
+_ANCHOR = re.compile(r"tried to allocate", re.IGNORECASE)
+
+
+def mib(value: str, unit: str) -> float:
+    return round(float(value) * _UNITS[unit.lower()], 2)
+
+
+def _fmt(v: Optional[float]) -> str:
+    if v is None:
+        return "?"
+    return f"{v / 1024:.2f} GiB" if v >= 1024 else f"{v:.0f} MiB"
+
+
+def parse_oom_messages(text: str) -> list[OomNumbers]:
+    """Every "Tried to allocate" message in `text` (whitespace already collapsed or not)."""
+    flat = re.sub(r"\s+", " ", text)
+    out: list[OomNumbers] = []
+    for a in _ANCHOR.finditer(flat):
+        seg = flat[a.start():a.start() + 1500]
+        m = _OLD.match(seg)
+        if m:
+            g = m.groups()
+            out.append(OomNumbers(format="old", requested_mib=mib(g[0], g[1]), gpu_index=int(g[2]), total_mib=mib(g[3], g[4]),
+                                  allocated_mib=mib(g[5], g[6]), free_mib=mib(g[7], g[8]), reserved_mib=mib(g[11], g[12]),
+                                  reserved_unallocated_mib=round(max(0.0, mib(g[11], g[12]) - mib(g[5], g[6])), 2)))
+            continue
+        m = _NEW.match(seg)
+        if m:
+            g = m.groups()
+            mid = m.group("mid") or ""
+            tp = _THIS_PROC.search(mid)
+            others = tuple((p.group(1), mib(p.group(2), p.group(3))) for p in _OTHER_PROC.finditer(mid))
+            alloc, unalloc = mib(g[8], g[9]), mib(g[10], g[11])
+            out.append(OomNumbers(format="new", requested_mib=mib(g[0], g[1]), gpu_index=int(g[2]), total_mib=mib(g[3], g[4]),
+                                  free_mib=mib(g[5], g[6]), allocated_mib=alloc, reserved_unallocated_mib=unalloc,
+                                  reserved_mib=round(alloc + unalloc, 2),
+                                  process_mib=mib(tp.group(1), tp.group(2)) if tp else None, other_processes=others))
+    return out
+
+
+def is_creeping(series: list[float]) -> Optional[tuple[float, float, int]]:
+    """(first, last, points) when the figures rise steadily: at least 3 points, mostly
+    non-decreasing (>= 70% of steps), and the last 10% (and 64 MiB) above the first."""
+    s = [x for x in series if x is not None and x > 0]
+    if len(s) < 3:
+        return None
+    # compare the means of the first and last fifths, robust to noise
+    k = max(1, len(s) // 5)
+    first, last = sum(s[:k]) / k, sum(s[-k:]) / k
+    steps = [b - a for a, b in zip(s, s[1:])]
+    up = sum(1 for d in steps if d >= 0) / len(steps)
+    if up >= 0.7 and last >= first * 1.10 and last - first >= 64:
+        return round(first, 1), round(last, 1), len(s)
+    return None
+
+
+_SUMMARY_CMD = ("{python}", "-c", "import torch; print(torch.cuda.memory_summary())")
+_APPS_CMD = ("nvidia-smi", "--query-compute-apps=pid,process_name,used_memory", "--format=csv")
+
+
+def _verdicts(n: Optional[OomNumbers], series: list[float], live: dict, text: str) -> list[OomVerdict]:
+    out: list[OomVerdict] = []
+    procs = [p for p in (live.get("processes") or []) if isinstance(p, dict)]
+    this_pid = str(live.get("this_pid")) if live.get("this_pid") is not None else None
+    if n is not None:
+        T, F, A, R, U, P, X = (n.total_mib, n.free_mib, n.allocated_mib, n.reserved_mib, n.reserved_unallocated_mib,
+                               n.process_mib, n.requested_mib)
+        ours = P if P is not None else ((R or 0) + CONTEXT_MIB if R is not None else None)
+        other = max(0.0, T - F - ours) if (T is not None and F is not None and ours is not None) else None
+        listed = list(n.other_processes)
+        # in a container the message lists our own PID as "Process N": the one near our reserved memory
+        if listed and R is not None:
+            mine = [p for p in listed if abs(p[1] - R) <= CONTEXT_MIB * 2]
+            if mine and P is None:
+                ours = mine[0][1]
+                other = max(0.0, T - F - ours) if T is not None and F is not None else other
+                listed = [p for p in listed if p is not mine[0]]
+        nums = (f"total {_fmt(T)}, free {_fmt(F)}, requested {_fmt(X)}, allocated by PyTorch {_fmt(A)}, "
+                f"reserved {_fmt(R)} (of which unallocated {_fmt(U)})" + (f", this process {_fmt(P)}" if P is not None else "")
+                + (f", others about {_fmt(other)}" if other is not None else ""))
+        # too small
+        if X is not None and T and X >= 0.9 * T:
+            out.append(OomVerdict(code="too_small", confidence=0.9,
+                                  message=f"One allocation of {_fmt(X)} is about as large as the whole GPU ({_fmt(T)}): the input or batch is far too big for this card.",
+                                  fix="Reduce the batch size or input resolution; process the data in chunks; use mixed precision (bf16/fp16) and activation checkpointing.",
+                                  commands=(_SUMMARY_CMD,), evidence=(nums,)))
+        elif A is not None and T and X is not None:
+            usable = T - (other or 0.0) - CONTEXT_MIB
+            need = A + X
+            if A >= 0.8 * T or need >= 0.92 * usable:
+                out.append(OomVerdict(code="too_small", confidence=0.85 if A >= 0.8 * T else 0.7,
+                                      message=f"Live tensors already take {_fmt(A)} of {_fmt(T)} and {_fmt(X)} more was asked: the model and batch do not fit on this GPU.",
+                                      fix="Use a smaller batch (or gradient accumulation), mixed precision (torch.autocast with bf16/fp16), activation checkpointing, or a GPU with more memory.",
+                                      commands=(_SUMMARY_CMD,), evidence=(nums,)))
+        if U is not None and R and (X is not None and U >= X or U >= 0.2 * R) and U >= 256:
+            out.append(OomVerdict(code="fragmentation", confidence=0.8 if X is not None and U >= X else 0.6,
+                                  message=f"PyTorch holds {_fmt(U)} reserved but unallocated (of {_fmt(R)} reserved): its cache is fragmented, so the {_fmt(X)} block does not fit in the free pieces.",
+                                  fix="Set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True before starting Python (older PyTorch: max_split_size_mb:128); avoid varying tensor shapes between iterations.",
+                                  commands=(_SUMMARY_CMD,), evidence=(nums,)))
+        if other is not None and T and other >= max(1024.0, 0.15 * T):
+            out.append(OomVerdict(code="other_process", confidence=0.75,
+                                  message=f"About {_fmt(other)} of the GPU's {_fmt(T)} is held outside PyTorch's cache in this process: another process (or another program's context) uses the GPU.",
+                                  fix="Find and stop the other process (nvidia-smi lists GPU processes and their memory), or run on another GPU with CUDA_VISIBLE_DEVICES.",
+                                  commands=(_APPS_CMD,), evidence=(nums,)))
+        if listed:
+            names = ", ".join(f"PID {pid} holds {_fmt(m)}" for pid, m in listed)
+            if len(listed) >= 2 and all(m <= 2048 for _, m in listed):
+                out.append(OomVerdict(code="child_contexts", confidence=0.65,
+                                      message=f"Several processes each hold a CUDA context ({names}): child processes (DataLoader workers, multiprocessing) touched CUDA.",
+                                      fix="Keep CUDA work in the main process; start workers with the spawn method (multiprocessing.set_start_method('spawn')).",
+                                      commands=(_APPS_CMD, ("ps", "-eo", "pid,ppid,cmd")), evidence=(names,)))
+            else:
+                out.append(OomVerdict(code="other_process", confidence=0.8,
+                                      message=f"Other processes hold GPU memory: {names}.",
+                                      fix="Stop them or use another GPU (CUDA_VISIBLE_DEVICES).", commands=(_APPS_CMD,), evidence=(names,)))
+        if P is not None and R is not None and P - R >= 1536:
+            out.append(OomVerdict(code="other_process", confidence=0.45,
+                                  message=f"This process uses {_fmt(P - R)} outside PyTorch's allocator (other CUDA libraries, or tensors from another framework in the same process).",
+                                  fix="Check other GPU libraries in the process (e.g. another framework preallocating memory) and limit them.",
+                                  commands=(_APPS_CMD,), evidence=(nums,)))
+    # live: other processes from NVML / nvidia-smi
+    if procs:
+        others = [p for p in procs if this_pid is None or str(p.get("pid")) != this_pid]
+        big = [p for p in others if (p.get("used_mib") or 0) >= 256]
+        if big:
+            by_name: dict[str, list[dict]] = {}
+            for p in big:
+                by_name.setdefault(str(p.get("name") or "?"), []).append(p)
+            name, group = max(by_name.items(), key=lambda kv: len(kv[1]))
+            listing = ", ".join(f"{p.get('name')} (PID {p.get('pid')}) {_fmt(float(p.get('used_mib') or 0))}" for p in big[:8])
+            if len(group) >= 3 and all((p.get("used_mib") or 0) <= 2048 for p in group):
+                out.append(OomVerdict(code="child_contexts", confidence=0.8,
+                                      message=f"{len(group)} processes named {name} each hold a CUDA context: {listing}. Child processes that touched CUDA keep a context (hundreds of MiB) each.",
+                                      fix="Use the spawn start method and keep CUDA out of worker processes (DataLoader workers should return CPU tensors; pin_memory moves them).",
+                                      commands=(_APPS_CMD, ("ps", "-eo", "pid,ppid,cmd")), evidence=(listing,)))
+            else:
+                out.append(OomVerdict(code="other_process", confidence=0.9,
+                                      message=f"Other processes hold GPU memory now: {listing}.",
+                                      fix="Stop those processes (or wait for them), or run on a free GPU with CUDA_VISIBLE_DEVICES.",
+                                      commands=(_APPS_CMD,), evidence=(listing,)))
+    # leak
+    creep = is_creeping(series)
+    if creep:
+        first, last, count = creep
+        out.append(OomVerdict(code="leak", confidence=0.75,
+                              message=f"Memory in use creeps up across the log: from about {_fmt(first)} to {_fmt(last)} over {count} readings. Tensors are kept alive between iterations.",
+                              fix="Accumulate Python numbers, not tensors (total_loss += loss.item()); detach what you store (history.append(out.detach().cpu())); do not keep graphs across iterations; call optimizer.zero_grad(set_to_none=True).",
+                              commands=(("{python}", "-c", "import torch; torch.cuda.memory._record_memory_history(); print('record, then torch.cuda.memory._dump_snapshot()')"),
+                                        ("nvidia-smi", "--query-gpu=memory.used", "--format=csv", "-l", "1")),
+                              evidence=(f"{count} memory readings, first fifth about {_fmt(first)}, last fifth about {_fmt(last)}",)))
+    if re.search(r"cannot re-initialize cuda in forked subprocess", text, re.IGNORECASE) and not any(v.code == "child_contexts" for v in out):
+        out.append(OomVerdict(code="child_contexts", confidence=0.6,
+                              message="CUDA was used in a forked child process: every child that touches CUDA needs its own context.",
+                              fix="Use the spawn start method (multiprocessing.set_start_method('spawn')).", commands=(_APPS_CMD,)))
+    if not out:
+        out.append(OomVerdict(code="unknown", confidence=0.3,
+                              message="The GPU ran out of memory; the message carries no numbers to tell why.",
+                              fix="Print torch.cuda.memory_summary() where it fails and list GPU processes with nvidia-smi; then reduce the batch size or use mixed precision.",
+                              commands=(_SUMMARY_CMD, _APPS_CMD)))
+    # one verdict per code, the most confident
+    best: dict[str, OomVerdict] = {}
+    for v in sorted(out, key=lambda v: -v.confidence):
+        best.setdefault(v.code, v)
+    return sorted(best.values(), key=lambda v: -v.confidence)
+
+
+def analyze_oom(text: str, usage_mib: Optional[list[float]] = None, *, facts: Any = None, live: Optional[dict] = None) -> OomAnalysis:
+    """The out-of-memory analysis of a text (the kept windows or a whole paste)."""
+    numbers = parse_oom_messages(text)
+    series = [n.allocated_mib for n in numbers if n.allocated_mib is not None]
+    usage = list(usage_mib or [])
+    use_series = usage if len(usage) >= len(series) else series
+    last = numbers[-1] if numbers else None
+    verdicts = _verdicts(last, use_series, live or {}, text)
+    return OomAnalysis(numbers=tuple(numbers), usage_series_mib=tuple(round(x, 1) for x in use_series[:512]), verdicts=tuple(verdicts))
+
+
+_FIX_STEPS = {
+    "fragmentation": FixStep(id="set_expandable_segments", kind="write_env", title="Let PyTorch's allocator grow segments",
+                             why="Fragmented cached memory is the cause; expandable segments avoid it.",
+                             env={"PYTORCH_CUDA_ALLOC_CONF": "expandable_segments:True"},
+                             notes=("Set it in the shell or job script that starts training, before Python starts.",)),
+    "other_process": FixStep(id="check_gpu_processes", kind="verify", title="List the processes holding GPU memory",
+                             why="Another process holds memory this one needs.", argv=(_APPS_CMD,)),
+    "child_contexts": FixStep(id="check_gpu_processes", kind="verify", title="List the processes holding GPU memory",
+                              why="Child processes each hold a CUDA context.", argv=(_APPS_CMD,)),
+}
+
+
+def apply_to_match(m: Match, oom: OomAnalysis) -> Match:
+    """Fold the OOM analysis into the generic oom match: the top verdict names the cause."""
+    if not oom.verdicts:
+        return m
+    top = oom.verdicts[0]
+    evidence = list(m.evidence)
+    for v in oom.verdicts:
+        for e in v.evidence[:1]:
+            msg = f"Numbers: {e}" if v is top else f"Also possible ({v.code}, {v.confidence:.2f}): {v.message}"
+            if not any(x.message == msg for x in evidence):
+                evidence.append(Evidence(source="live" if "now:" in v.message else "text", message=msg, key="oom"))
+    cmds = []
+    python = "python3"
+    for c in top.commands + m.commands:
+        c = tuple(python if x == "{python}" else x for x in c)
+        if c not in cmds:
+            cmds.append(c)
+    steps = [_FIX_STEPS[top.code]] if top.code in _FIX_STEPS else []
+    conf = round(min(0.99, max(m.confidence, 0.6 + 0.35 * top.confidence)), 2)
+    return m.replace(subcode=top.code, root_cause=top.message, fix=top.fix, commands=tuple(cmds), evidence=tuple(evidence),
+                     fix_steps=tuple(steps), confidence=conf)

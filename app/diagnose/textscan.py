@@ -1,0 +1,296 @@
+"""Reading error text in bounded time and memory, and normalising it for matching.
+
+A pasted traceback is small; a training log can be 50 MB, binary, UTF-16 (PowerShell's `>`),
+or broken UTF-8. `scan_stream()` reads it in chunks through an incremental decoder, finds the
+lines that hold any rule keyword (one cheap pass in C), and keeps only windows of lines around
+them (a few lines before, more after, because tracebacks and installer errors wrap). The kept
+text is capped: the first half of the cap from the start of the log, the second half from its
+end (a ring), so both the first error (often the cause) and the last one survive.
+
+`Window.normalised` is what rules match against: each line stripped of quoting and log
+prefixes (`> `, `[rank0]: `, dmesg `[  12.345]`, `NVRM: `, ISO timestamps), then all lines
+joined by one space with whitespace collapsed, so a message wrapped over lines (uv's 80-column
+error box, a terminal's line wrap) still matches a one-line pattern.
+"""
+from __future__ import annotations
+
+import bisect
+import codecs
+import io
+import re
+from collections import deque
+from dataclasses import dataclass, field
+from typing import BinaryIO, Iterable, Optional
+
+CHUNK_BYTES = 4 * 1024 * 1024
+MAX_READ_BYTES = 512 * 1024 * 1024  # stop reading after this (a 50 MB log is read whole)
+MAX_KEPT_CHARS = 2 * 1024 * 1024  # relevant windows kept for matching
+LINES_BEFORE = 3
+LINES_AFTER = 8
+MAX_LINE_CHARS = 4000  # a longer line is cut around the keyword
+MAX_USAGE_POINTS = 4096
+
+_PREFIX_RE = re.compile(
+    r"^(?:\s*(?:"
+    r"\[rank\d+\]:|"  # torchrun
+    r">+|"  # e-mail / markdown quoting
+    r"\|(?!\s*[=\-])|"  # box drawing used by some tools (not nvidia-smi table rules)
+    r"\[\s*\d+\.\d+\]|"  # dmesg time
+    r"NVRM:|"
+    r"\d{4}-\d\d-\d\d[T ][\d:.,]+(?:Z|[+-]\d\d:?\d\d)?|"  # ISO time
+    r"[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \S+ [\w.\-\[\]]+:"  # syslog "Apr 22 18:10:16 host unit[1]:"
+    r"))+\s*"
+)
+_WS_RE = re.compile(r"\s+")
+_CTRL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+# Memory figures printed across iterations (for telling a leak). Units are captured.
+USAGE_RE = re.compile(  # applied to lower-cased text
+    r"(?:allocated|mem(?:ory)?[_ ]used|gpu[_ ]mem(?:ory)?|cuda[_ ]mem(?:ory)?)(?:[_ ]memory)?\s*[:=]?\s*"
+    r"(\d+(?:\.\d+)?)\s*(gib|mib|kib|gb|mb|kb|g|m)\b"
+    r"|(\d+)mib\s*/\s*\d+mib"
+)
+USAGE_SLICES = 16
+USAGE_SLICE_CHARS = 32 * 1024
+_UNIT_MIB = {"gib": 1024.0, "gb": 1000.0**3 / 2**20, "g": 1024.0, "mib": 1.0, "mb": 1000.0**2 / 2**20, "m": 1.0,
+             "kib": 1 / 1024.0, "kb": 1000.0 / 2**20}
+
+
+@dataclass
+class Window:
+    first_line: int  # 1-based line number of lines[0]
+    lines: list[str]
+    _norm: Optional[str] = None
+    _offsets: list[int] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+    @property
+    def normalised(self) -> str:
+        if self._norm is None:
+            parts, offsets, pos = [], [], 0
+            for line in self.lines:
+                s = _WS_RE.sub(" ", _PREFIX_RE.sub("", line)).strip()
+                offsets.append(pos)
+                if s:
+                    parts.append(s)
+                    pos += len(s) + 1
+            self._norm = " ".join(parts)
+            self._offsets = offsets
+        return self._norm
+
+    def line_at(self, pos: int) -> int:
+        """1-based line number of a position in `normalised`."""
+        self.normalised  # noqa: B018 (builds offsets)
+        i = bisect.bisect_right(self._offsets, pos) - 1
+        return self.first_line + max(0, i)
+
+
+@dataclass
+class ScanResult:
+    windows: list[Window]
+    bytes_read: int = 0
+    lines_read: int = 0
+    truncated: bool = False
+    binary: bool = False
+    decode_errors: bool = False
+    usage_mib: list[float] = field(default_factory=list)
+
+    @property
+    def chars_kept(self) -> int:
+        return sum(sum(len(x) + 1 for x in w.lines) for w in self.windows)
+
+
+def keyword_regex(keywords: Iterable[str]) -> re.Pattern:
+    """One alternation of literal keywords, longest first, matched against lower-cased text."""
+    words = sorted({k.lower() for k in keywords if k}, key=len, reverse=True)
+    return re.compile("|".join(re.escape(w) for w in words) or r"(?!x)x")
+
+
+def _to_mib(value: str, unit: str) -> float:
+    return float(value) * _UNIT_MIB.get(unit.lower(), 1.0)
+
+
+class _Scanner:
+    def __init__(self, kw: re.Pattern, collect_usage: bool):
+        self.kw = kw
+        self.collect_usage = collect_usage
+        self.head: list[Window] = []
+        self.tail: deque[Window] = deque()
+        self.head_chars = 0
+        self.tail_chars = 0
+        self.truncated = False
+        self.line_no = 0  # lines completed before the current chunk
+        self.pending: Optional[Window] = None  # window waiting for lines after it
+        self.pending_after = 0
+        self.prev_lines: deque[str] = deque(maxlen=LINES_BEFORE)
+        self.usage: list[float] = []
+        self.usage_step = 1
+        self.usage_seen = 0
+
+    # -- windows -------------------------------------------------------------------------
+    def _keep(self, w: Window) -> None:
+        size = sum(len(x) + 1 for x in w.lines)
+        half = MAX_KEPT_CHARS // 2
+        if self.head_chars + size <= half and not self.tail:
+            self.head.append(w)
+            self.head_chars += size
+            return
+        self.tail.append(w)
+        self.tail_chars += size
+        while self.tail_chars > half and len(self.tail) > 1:
+            old = self.tail.popleft()
+            self.tail_chars -= sum(len(x) + 1 for x in old.lines)
+            self.truncated = True
+
+    def _add_window(self, first_line: int, lines: list[str], after: int) -> None:
+        p = self.pending
+        if p is not None and first_line <= p.first_line + len(p.lines):
+            overlap = p.first_line + len(p.lines) - first_line
+            p.lines.extend(lines[overlap:])
+            self.pending_after = max(self.pending_after, after)
+            return
+        if p is not None:
+            self._keep(p)
+        self.pending = Window(first_line, lines)
+        self.pending_after = after
+
+    @staticmethod
+    def _cut(line: str, around: Optional[int] = None) -> str:
+        if len(line) <= MAX_LINE_CHARS:
+            return line
+        mid = around if around is not None else 0
+        start = max(0, mid - MAX_LINE_CHARS // 2)
+        return line[start:start + MAX_LINE_CHARS]
+
+    def feed(self, text: str) -> None:
+        """`text` holds whole lines only (the caller keeps a partial last line back)."""
+        if not text:
+            return
+        lines = text.split("\n")
+        if lines and lines[-1] == "":
+            lines.pop()
+        n = len(lines)
+        # lines owed to the pending window from the previous chunk
+        if self.pending is not None and self.pending_after > 0:
+            take = min(self.pending_after, n)
+            self.pending.lines.extend(self._cut(x) for x in lines[:take])
+            self.pending_after -= take
+        # hits: line index of each keyword position (searched in lower case: much faster than
+        # a case-insensitive alternation; lower() keeps newlines, so line numbers hold)
+        low = text.lower()
+        hit_lines: list[tuple[int, int]] = []  # (line index, column)
+        pos = 0
+        line_i = 0
+        for m in self.kw.finditer(low):
+            p = m.start()
+            line_i += low.count("\n", pos, p)
+            pos = p
+            if hit_lines and hit_lines[-1][0] == line_i:
+                continue
+            col = p - (low.rfind("\n", 0, p) + 1)
+            hit_lines.append((line_i, col))
+        for i, col in hit_lines:
+            lo = max(0, i - LINES_BEFORE)
+            hi = min(n, i + LINES_AFTER + 1)
+            before: list[str] = []
+            if i - LINES_BEFORE < 0:  # context from the previous chunk
+                need = LINES_BEFORE - i
+                before = list(self.prev_lines)[-need:] if need else []
+            win = before + [self._cut(x, col if k == i else None) for k, x in enumerate(lines[lo:hi], start=lo)]
+            first = self.line_no + lo + 1 - len(before)
+            self._add_window(first, win, (i + LINES_AFTER + 1) - hi)
+        if self.collect_usage:
+            self._usage(low)
+        self.prev_lines.extend(lines[-LINES_BEFORE:])
+        self.line_no += n
+
+    def _usage(self, low: str) -> None:
+        """Memory figures, sampled: at most USAGE_SLICES slices of USAGE_SLICE_CHARS per chunk,
+        evenly spaced, so a log with a figure on every line costs a fraction of a pass."""
+        n = len(low)
+        if n <= USAGE_SLICES * USAGE_SLICE_CHARS:
+            spans = [(0, n)]
+        else:
+            stride = n // USAGE_SLICES
+            spans = [(k * stride, k * stride + USAGE_SLICE_CHARS) for k in range(USAGE_SLICES)]
+        for a, b in spans:
+            for m in USAGE_RE.finditer(low, a, min(n, b)):
+                self.usage_seen += 1
+                if self.usage_seen % self.usage_step:
+                    continue
+                v = _to_mib(m.group(1), m.group(2)) if m.group(1) else float(m.group(3))
+                self.usage.append(v)
+                if len(self.usage) >= MAX_USAGE_POINTS:  # keep the shape, halve the resolution
+                    self.usage = self.usage[::2]
+                    self.usage_step *= 2
+
+    def finish(self) -> list[Window]:
+        if self.pending is not None:
+            self._keep(self.pending)
+            self.pending = None
+        return self.head + list(self.tail)
+
+
+def _looks_utf16(head: bytes) -> Optional[str]:
+    if head[:2] == b"\xff\xfe":
+        return "utf-16"
+    if head[:2] == b"\xfe\xff":
+        return "utf-16"
+    sample = head[:4096]
+    if len(sample) >= 8 and sample[1::2].count(0) > len(sample) // 3 and sample[0::2].count(0) < len(sample) // 8:
+        return "utf-16-le"
+    return None
+
+
+def scan_stream(stream: BinaryIO, kw: re.Pattern, *, collect_usage: bool = True,
+                max_bytes: int = MAX_READ_BYTES) -> ScanResult:
+    """Read a byte stream in chunks and keep the windows around keyword hits."""
+    sc = _Scanner(kw, collect_usage)
+    first = stream.read(CHUNK_BYTES)
+    encoding = _looks_utf16(first) or "utf-8"
+    dec = codecs.getincrementaldecoder(encoding)(errors="replace")
+    total = 0
+    binary = False
+    decode_errors = False
+    rest = ""
+    chunk = first
+    truncated_read = False
+    while chunk:
+        total += len(chunk)
+        if not binary and chunk.count(0) > len(chunk) // 100 and encoding == "utf-8":
+            binary = True
+        text = dec.decode(chunk)
+        if "\ufffd" in text:
+            decode_errors = True
+        if binary or "\x00" in text:
+            text = _CTRL_RE.sub(" ", text)
+        text = rest + text.replace("\r\n", "\n").replace("\r", "\n")
+        cut = text.rfind("\n")
+        if cut < 0:
+            if len(text) > MAX_LINE_CHARS * 4:  # a giant line: cut it anyway
+                sc.feed(text + "\n")
+                rest = ""
+            else:
+                rest = text
+        else:
+            sc.feed(text[:cut + 1])
+            rest = text[cut + 1:]
+        if total >= max_bytes:
+            truncated_read = True
+            break
+        chunk = stream.read(CHUNK_BYTES)
+    tail = rest + dec.decode(b"", final=True)
+    if tail:
+        sc.feed(tail + "\n")
+    windows = sc.finish()
+    return ScanResult(windows=windows, bytes_read=total, lines_read=sc.line_no,
+                      truncated=sc.truncated or truncated_read, binary=binary,
+                      decode_errors=decode_errors, usage_mib=sc.usage)
+
+
+def scan_text(text: str, kw: re.Pattern, *, collect_usage: bool = True) -> ScanResult:
+    """The same for text already in memory (a paste)."""
+    return scan_stream(io.BytesIO(text.encode("utf-8", errors="replace")), kw, collect_usage=collect_usage)

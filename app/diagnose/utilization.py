@@ -1,0 +1,236 @@
+"""Low GPU utilization: five dimensions held against live measurements.
+
+Input: the verification sampler's samples (app.verify.model.Sample values, or plain dicts with
+the same keys: util_pct, mem_util_pct, power_w, power_limit_w, sm_clock_mhz, throttle_reasons,
+gpu_index, t_s), optionally the Facts (default power limit, max SM clock) and the user's text
+(a profiler table or training script shows `num_workers=0`, `.item()`, ...).
+
+What NVML can tell, and how each dimension reads it:
+  data_loading       util swings between busy and idle (the GPU waits for batches): many samples
+                     near 0% between busy ones, or a low mean with bursts.
+  host_device_sync   util steadily in the middle (30-80%) with little spread: the CPU waits for
+                     the GPU and then the GPU for the CPU (.item(), .cpu(), synchronize in the loop).
+  launch_overhead    util reads high but power stays far below the limit at full clocks: many tiny
+                     kernels keep the "busy" flag set while the SMs idle (NVML util is the fraction
+                     of time any kernel runs, not how full the GPU is).
+  memory_bound       memory-controller util high relative to SM util and moderate power: the
+                     kernels wait on memory (NCHW convolutions, fp32 where bf16 would do).
+  power_clock_limits throttle reasons present under load, power limit below the default, or SM
+                     clocks well below the maximum while busy.
+"""
+from __future__ import annotations
+
+import re
+import statistics
+from typing import Any, Iterable, Optional
+
+from app.diagnose.model import UtilDimension, UtilizationAnalysis
+
+_POWER_REASONS = {"sw_power_cap", "hw_power_brake", "power_cap", "hw_power_brake_slowdown"}
+_THERMAL_REASONS = {"sw_thermal", "hw_thermal", "hw_slowdown", "sw_thermal_slowdown", "hw_thermal_slowdown"}
+
+
+def _get(s: Any, key: str) -> Any:
+    return s.get(key) if isinstance(s, dict) else getattr(s, key, None)
+
+
+def _num(v: Any) -> Optional[float]:
+    return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+
+
+def _pct(part: int, whole: int) -> str:
+    return f"{100.0 * part / whole:.0f}%" if whole else "0%"
+
+
+def analyze_utilization(samples: Iterable[Any], facts: Any = None, text: str = "", gpu_index: Optional[int] = None) -> UtilizationAnalysis:
+    rows = [s for s in samples if s is not None]
+    if gpu_index is None:
+        idxs = [_get(s, "gpu_index") for s in rows if _get(s, "gpu_index") is not None]
+        gpu_index = max(set(idxs), key=idxs.count) if idxs else None
+    if gpu_index is not None:
+        rows = [s for s in rows if _get(s, "gpu_index") in (None, gpu_index)]
+    util = [_num(_get(s, "util_pct")) for s in rows]
+    util = [u for u in util if u is not None]
+    if not util:
+        return UtilizationAnalysis(samples=len(rows), summary="No utilization figures in the samples.")
+    mem = [u for u in (_num(_get(s, "mem_util_pct")) for s in rows) if u is not None]
+    power = [p for p in (_num(_get(s, "power_w")) for s in rows) if p is not None]
+    limits = [p for p in (_num(_get(s, "power_limit_w")) for s in rows) if p is not None]
+    clocks = [c for c in (_num(_get(s, "sm_clock_mhz")) for s in rows) if c is not None]
+    reasons = [tuple(_get(s, "throttle_reasons") or ()) for s in rows]
+    n = len(util)
+    mean_u = statistics.fmean(util)
+    med_u = statistics.median(util)
+    busy = [u for u in util if u >= 5]
+    idle_between = sum(1 for a, b, c in zip(util, util[1:], util[2:]) if a >= 50 and b < 15 and c >= 50)
+    low = sum(1 for u in util if u < 15)
+    high = sum(1 for u in util if u >= 80)
+    spread = statistics.pstdev(util) if n > 1 else 0.0
+    limit = statistics.median(limits) if limits else None
+    p_mean = statistics.fmean(power) if power else None
+    gpu = None
+    if facts is not None:
+        gpus = getattr(facts, "gpus", ())
+        gpu = next((g for g in gpus if gpu_index is None or g.index == gpu_index), None)
+    default_limit = getattr(gpu, "power_default_limit_w", None) if gpu is not None else None
+    max_clock = getattr(gpu, "sm_clock_max_mhz", None) if gpu is not None else None
+    low_text = text.lower()
+    dims: list[UtilDimension] = []
+
+    # 1. data loading
+    ev = [f"{n} samples: mean util {mean_u:.0f}%, median {med_u:.0f}%, {_pct(low, n)} of samples under 15%, {_pct(high, n)} at 80% or more"]
+    if idle_between:
+        ev.append(f"{idle_between} times the GPU dropped to idle between busy samples (waiting for the next batch)")
+    hint = re.search(r"num_workers\s*=\s*0\b|pin_memory\s*=\s*false", low_text)
+    if hint:
+        ev.append(f"the text sets {hint.group(0)}")
+    if (low >= 0.25 * n and high >= 0.15 * n) or idle_between >= max(2, n // 20) or (mean_u < 40 and busy and max(util) >= 80):
+        st = "likely"
+    elif hint or mean_u < 50:
+        st = "possible"
+    else:
+        st = "unlikely"
+    dims.append(UtilDimension(name="data_loading", status=st,
+                              message={"likely": "The GPU waits for input: utilization drops to idle between batches.",
+                                       "possible": "Utilization is low; the GPU may be waiting for input."}.get(st, "No sign of the GPU waiting for input."),
+                              fix="DataLoader(num_workers=4 or more, pin_memory=True, persistent_workers=True, prefetch_factor=4); move decoding/augmentation off the main process; non_blocking=True on .to(device).",
+                              evidence=tuple(ev),
+                              commands=(("nvidia-smi", "dmon", "-s", "u", "-d", "1"), ("py-spy", "top", "--pid", "<training PID>"))))
+
+    # 2. host-device synchronisation
+    ev2 = [f"utilization spread (standard deviation) {spread:.0f} points around a median of {med_u:.0f}%"]
+    sync_hint = re.search(r"\.item\(\)|\.cpu\(\)|synchronize|cudastreamsynchronize|\.tolist\(\)|print\(loss", low_text)
+    if sync_hint:
+        ev2.append(f"the text shows {sync_hint.group(0)} (each one makes the CPU wait for the GPU)")
+    if 25 <= med_u <= 80 and spread <= 20:
+        st = "likely" if sync_hint else "possible"
+    elif sync_hint:
+        st = "possible"
+    else:
+        st = "unlikely"
+    dims.append(UtilDimension(name="host_device_sync", status=st,
+                              message="Steady mid-level utilization: the CPU and GPU take turns waiting for each other (synchronising calls in the loop)." if st != "unlikely" else "No sign of frequent host-device synchronisation.",
+                              fix="Remove .item(), .cpu(), print(tensor) and torch.cuda.synchronize() from the hot loop (log every N steps); keep metrics on the GPU; use non_blocking copies from pinned memory.",
+                              evidence=tuple(ev2),
+                              commands=(("{python}", "-c", "import torch; torch.cuda.set_sync_debug_mode('warn')  # in the script: warns on every synchronising call"),)))
+
+    # 3. kernel-launch overhead
+    ev3 = []
+    power_frac = (p_mean / limit) if (p_mean is not None and limit) else None
+    if power_frac is not None:
+        ev3.append(f"mean power {p_mean:.0f} W of a {limit:.0f} W limit ({power_frac * 100:.0f}%) at mean util {mean_u:.0f}%")
+    if power_frac is not None and mean_u >= 70 and power_frac < 0.45:
+        st = "likely"
+    elif power_frac is not None and mean_u >= 50 and power_frac < 0.6:
+        st = "possible"
+    elif power_frac is None:
+        st = "unknown"
+    else:
+        st = "unlikely"
+    dims.append(UtilDimension(name="launch_overhead", status=st,
+                              message="Utilization reads high while power stays low: many small kernels, each too short to fill the GPU; launch overhead dominates." if st in ("likely", "possible") else ("No power figures (or no power limit) to tell." if st == "unknown" else "Power follows utilization: kernels fill the GPU."),
+                              fix="Batch more work per kernel (bigger batch), use torch.compile (mode='reduce-overhead' uses CUDA graphs) or capture the step with torch.cuda.graphs; fuse small ops.",
+                              evidence=tuple(ev3),
+                              commands=(("{python}", "-m", "torch.utils.bottleneck", "<your_script.py>"),)))
+
+    # 4. memory-bandwidth bound layouts
+    ev4 = []
+    mean_mem = statistics.fmean(mem) if mem else None
+    if mean_mem is not None:
+        ev4.append(f"memory-controller util {mean_mem:.0f}% against SM util {mean_u:.0f}%")
+    layout_hint = re.search(r"channels_last|nchw|conv2d|float32|fp32", low_text)
+    if layout_hint:
+        ev4.append(f"the text mentions {layout_hint.group(0)}")
+    if mean_mem is not None and mean_mem >= 60 and (power_frac is None or power_frac < 0.85):
+        st = "likely"
+    elif mean_mem is not None and mean_mem >= 40 and mean_mem >= 0.6 * mean_u:
+        st = "possible"
+    elif mean_mem is None:
+        st = "unknown"
+    else:
+        st = "unlikely"
+    dims.append(UtilDimension(name="memory_bound", status=st,
+                              message="The kernels wait on memory bandwidth rather than compute." if st in ("likely", "possible") else ("No memory-controller readings to tell." if st == "unknown" else "Memory bandwidth is not the limit."),
+                              fix="Use channels_last for convolutions (model.to(memory_format=torch.channels_last) and the inputs), bf16/fp16 autocast to halve the bytes moved, and fused optimizers (fused=True).",
+                              evidence=tuple(ev4),
+                              commands=(("nvidia-smi", "dmon", "-s", "u", "-d", "1"),)))
+
+    # 5. power / clock limits
+    ev5 = []
+    busy_rows = [(u, r) for u, r in zip(util, reasons) if u >= 50]
+    thr_power = sum(1 for _, r in busy_rows if set(r) & _POWER_REASONS)
+    thr_thermal = sum(1 for _, r in busy_rows if set(r) & _THERMAL_REASONS)
+    st = "unlikely" if (limits or reasons) else "unknown"
+    if busy_rows and (thr_power or thr_thermal):
+        ev5.append(f"under load, {_pct(thr_power, len(busy_rows))} of samples were power-capped and {_pct(thr_thermal, len(busy_rows))} thermally slowed")
+        if (thr_power + thr_thermal) >= 0.2 * len(busy_rows):
+            st = "likely"
+        else:
+            st = "possible"
+    if limit and default_limit and limit < 0.9 * default_limit:
+        ev5.append(f"power limit {limit:.0f} W is below the default {default_limit:.0f} W (sudo nvidia-smi -pl {default_limit:.0f} restores it)")
+        st = "likely"
+    if clocks and max_clock:
+        busy_clocks = [c for c, u in zip(clocks, util) if u >= 50] or clocks
+        cm = statistics.median(busy_clocks)
+        if cm < 0.7 * max_clock:
+            ev5.append(f"median SM clock under load {cm:.0f} MHz, {100 * cm / max_clock:.0f}% of the {max_clock} MHz maximum")
+            st = "likely" if st in ("likely", "possible") else "possible"
+    dims.append(UtilDimension(name="power_clock_limits", status=st,
+                              message="The GPU is held back by its power limit or temperature." if st in ("likely", "possible") else ("No power or throttle readings to tell." if st == "unknown" else "No power or thermal throttling seen."),
+                              fix="Restore the default power limit (sudo nvidia-smi -pl <default W>), improve cooling/airflow, check that a laptop runs on mains power in its performance mode.",
+                              evidence=tuple(ev5),
+                              commands=(("nvidia-smi", "-q", "-d", "PERFORMANCE,POWER,CLOCK"),)))
+
+    order = {"likely": 0, "possible": 1, "unknown": 2, "unlikely": 3}
+    dims.sort(key=lambda d: order[d.status])
+    likely = [d.name for d in dims if d.status == "likely"]
+    if mean_u >= 90 and not likely:
+        summary = f"Utilization is high (mean {mean_u:.0f}%); nothing holds the GPU back."
+    elif likely:
+        summary = f"Mean utilization {mean_u:.0f}%; most likely held back by: {', '.join(likely)}."
+    else:
+        summary = f"Mean utilization {mean_u:.0f}%; no single cause stands out (see the possible ones)."
+    return UtilizationAnalysis(samples=len(rows), busy_samples=len(busy), util_mean_pct=round(mean_u, 1),
+                               util_median_pct=round(med_u, 1), power_mean_w=round(p_mean, 1) if p_mean is not None else None,
+                               power_limit_w=limit, dimensions=tuple(dims), summary=summary)
+
+
+_DMON_HEADER = re.compile(r"^#\s*gpu\s+(.+)$", re.IGNORECASE)
+_DMON_KEYS = {"pwr": "power_w", "sm": "util_pct", "mem": "mem_util_pct", "pclk": "sm_clock_mhz", "mclk": "mem_clock_mhz",
+              "gtemp": "temp_c", "temp": "temp_c", "rxpci": "pcie_rx_mbps", "txpci": "pcie_tx_mbps"}
+
+
+def parse_dmon(text: str) -> list[dict]:
+    """Samples from `nvidia-smi dmon` output (what users paste): one dict per data row with the
+    sampler's keys (util_pct from the sm column, power_w, mem_util_pct, sm_clock_mhz, ...).
+    A `pviol` (power violation %) above 0 is read as the sw_power_cap throttle reason."""
+    cols: list[str] = []
+    out: list[dict] = []
+    t = 0.0
+    for line in text.splitlines():
+        m = _DMON_HEADER.match(line.strip())
+        if m:
+            cols = ["gpu"] + m.group(1).split()
+            continue
+        if not cols or line.lstrip().startswith("#"):
+            continue
+        parts = line.split()
+        if len(parts) < len(cols) // 2 or not parts[0].isdigit():
+            continue
+        row: dict = {"gpu_index": int(parts[0]), "t_s": t, "throttle_reasons": []}
+        for name, val in zip(cols[1:], parts[1:]):
+            key = _DMON_KEYS.get(name.lower())
+            try:
+                num = float(val)
+            except ValueError:
+                continue
+            if key:
+                row[key] = num
+            elif name.lower() == "pviol" and num > 0:
+                row["throttle_reasons"].append("sw_power_cap")
+            elif name.lower() == "tviol" and num > 0:
+                row["throttle_reasons"].append("sw_thermal")
+        out.append(row)
+        t += 1.0
+    return out

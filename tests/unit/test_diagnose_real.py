@@ -1,0 +1,220 @@
+"""Diagnosis of real error texts users posted publicly (tests/fixtures/errors, each with its
+source URL on its first line), with and without this machine's facts."""
+from pathlib import Path
+
+import pytest
+
+from app.diagnose import diagnose
+from app.diagnose.model import CATEGORIES
+from app.facts import (CudaInfo, DriverInfo, EnvInfo, Facts, Gpu, OsInfo, PackageInfo, PythonEnv, TorchInfo)
+
+ERRORS = Path(__file__).resolve().parent.parent / "fixtures" / "errors"
+
+# file -> (category, subcode or None)
+TABLE = {
+    "nki_ckks_gtest.txt": ("no_kernel_image", "no_kernel_image"),
+    "nki_cuda_memtest_gt720.txt": ("no_kernel_image", None),
+    "nki_cuda_samples_vectoradd.txt": ("no_kernel_image", None),
+    "nki_runtime_async.txt": ("no_kernel_image", None),
+    "nki_sm120_warning_laptop.txt": ("no_kernel_image", "wheel_lacks_arch"),
+    "nki_sm120_warning_docker.txt": ("no_kernel_image", "wheel_lacks_arch"),
+    "cudnn_ops_infer8_whisper.txt": ("cudnn_missing", "cudnn_lib_missing"),
+    "cudnn_ops_infer8_stream_whisper.txt": ("cudnn_missing", None),
+    "cudnn_cnn_infer8_libcuda_sadtalker.txt": ("cudnn_missing", "libcuda_missing"),
+    "cudnn_cnn_infer8_libnvrtc_sdnext.txt": ("cudnn_missing", "nvrtc_missing"),
+    "nvcc_flash_attn_uv_wrapped.txt": ("nvcc_not_found", None),
+    "nvcc_flash_attn_pip_linux.txt": ("nvcc_not_found", None),
+    "nvcc_cuda_home_not_set_ci.txt": ("nvcc_not_found", None),
+    "unavail_no_driver_centos.txt": ("cuda_unavailable", "no_driver"),
+    "unavail_no_driver_assert_mac.txt": ("cuda_unavailable", "no_driver"),
+    "unavail_not_compiled_detectron2.txt": ("cuda_unavailable", "cpu_wheel"),
+    "unavail_no_gpus_visible_devices.txt": ("cuda_unavailable", "no_visible_gpu"),
+    "cudnn_ns_conv2d_wrapped.txt": ("cudnn_not_supported", None),
+    "cudnn_ns_backward_dpgn.txt": ("cudnn_not_supported", None),
+    "drv_insuff_bandwidthtest_win.txt": ("driver_insufficient", None),
+    "drv_insuff_onnxruntime.txt": ("driver_insufficient", None),
+    "drv_insuff_bladebit.txt": ("driver_insufficient", None),
+    "drv_insuff_thc_pytorch.txt": ("driver_insufficient", None),
+    "drv_insuff_wsl_blackscholes.txt": ("driver_insufficient", None),
+    "mismatch_open_modules_570.txt": ("driver_lib_mismatch", None),
+    "mismatch_intel_ci_550.txt": ("driver_lib_mismatch", None),
+    "mismatch_slurm_plain.txt": ("driver_lib_mismatch", None),
+    "nvml_smi_no_comm_selfhosted.txt": ("nvml_init_failed", "driver_not_loaded"),
+    "nvml_smi_no_comm_wrapped.txt": ("nvml_init_failed", "driver_not_loaded"),
+    "nvml_unknown_error_docker.txt": ("nvml_init_failed", "container_lost_devices"),
+    "nvml_unknown_error_daemon_reload.txt": ("nvml_init_failed", None),
+    "oom_new_format_process_other.txt": ("oom", "too_small"),
+    "oom_new_format_fragmented.txt": ("oom", "too_small"),
+    "oom_new_format_fragmented_lerf.txt": ("oom", "fragmentation"),
+    "oom_new_format_too_small.txt": ("oom", "too_small"),
+    "oom_old_format_too_small_unilm.txt": ("oom", "too_small"),
+    "oom_old_format_other_process.txt": ("oom", "other_process"),
+    "oom_cuda_error_out_of_memory.txt": ("oom", "unknown"),
+    "oom_fork_reinit_pycls.txt": ("oom", "child_contexts"),
+    "runfile_md5_checksums_zed.txt": ("runfile_gzip_invalid", "corrupt_download"),
+    "runfile_md5_checksums_empty.txt": ("runfile_gzip_invalid", None),
+    "runfile_html_instead_of_runfile.txt": ("runfile_gzip_invalid", None),
+    "runfile_no_space_cuda118_ci.txt": ("runfile_gzip_invalid", "no_space"),
+    "runfile_no_space_cuda128_log.txt": ("runfile_gzip_invalid", "no_space"),
+    "nouveau_dmesg_probe_not_called.txt": ("nouveau_conflict", None),
+    "nouveau_installer_apollo.txt": ("nouveau_conflict", None),
+    "nouveau_installer_azure.txt": ("nouveau_conflict", None),
+    "secureboot_insmod_key_rejected.txt": ("secure_boot", "unsigned_module"),
+    "secureboot_required_key.txt": ("secure_boot", "unsigned_module"),
+    "secureboot_installer_ubuntu2404.txt": ("secure_boot", "module_load_failed"),
+    "unknown_a1111.txt": ("cuda_error_unknown", None),
+    "unknown_rank0_wsl.txt": ("cuda_error_unknown", None),
+    "unknown_init_env_yolov5.txt": ("cuda_error_unknown", None),
+    "unknown_init_after_suspend.txt": ("cuda_error_unknown", None),
+    "wsl_libcuda_symlink_debian.txt": ("wsl_libcuda_not_symlink", None),
+    "wsl_libcuda_symlink_ldconfig_real.txt": ("wsl_libcuda_not_symlink", None),
+    "wsl_linux_driver_dkms_headers.txt": ("wsl_linux_driver_installed", None),
+    "wsl_dxg_ioctl_failed.txt": ("wsl_dxg_missing", None),
+    "wsl_dxcore_init_failed.txt": ("wsl_dxg_missing", None),
+    "wsl_gpu_blocked_l40s.txt": ("wsl_gpu_access_blocked", None),
+    "wsl_gpu_blocked_linux_utils.txt": ("wsl_gpu_access_blocked", None),
+    "wsl_smi_segfault_zsh.txt": ("wsl_nvidia_smi_failed", "smi_crash"),
+    "wsl_smi_no_comm_driver_not_loaded.txt": ("nvml_init_failed", "driver_not_loaded"),  # text alone: see the WSL-facts test
+    "other_device_assert_index.txt": ("other", "device_side_assert"),
+    "other_device_assert_wrapped.txt": ("other", "device_side_assert"),
+    "other_illegal_memory_access.txt": ("other", "illegal_memory_access"),
+}
+NOT_ERRORS = {"util_dmon_deepspeech.txt"}  # utilization samples, tested in test_diagnose_util
+
+
+def load(name: str) -> tuple[str, str]:
+    raw = (ERRORS / name).read_text(encoding="utf-8")
+    first, _, rest = raw.partition("\n")
+    assert first.startswith("# source: https://"), name
+    return first[len("# source: "):], rest
+
+
+def test_every_fixture_has_a_source_and_a_row():
+    files = {p.name for p in ERRORS.glob("*.txt")}
+    assert files - NOT_ERRORS == set(TABLE), (files - NOT_ERRORS) ^ set(TABLE)
+    for name in files:
+        url, text = load(name)
+        assert text.strip(), name
+    assert len(TABLE) >= 40
+
+
+def test_the_table_covers_every_category():
+    covered = {cat for cat, _ in TABLE.values()} | {"wsl_nvidia_smi_failed"}
+    assert set(CATEGORIES) <= covered, set(CATEGORIES) - covered
+
+
+@pytest.mark.parametrize("name", sorted(TABLE))
+def test_real_error_text(name):
+    category, subcode = TABLE[name]
+    _, text = load(name)
+    d = diagnose(text)
+    assert d.matches, f"{name}: nothing recognised"
+    top = d.matches[0]
+    assert top.category == category, (name, [(m.category, m.confidence) for m in d.matches])
+    if subcode:
+        assert top.subcode == subcode, (name, top.subcode)
+    assert 0 < top.confidence <= 1
+    assert top.root_cause and top.fix and "{" not in top.root_cause + top.fix
+    assert any(e.source == "text" for e in top.evidence)
+    assert top.line is not None and top.line >= 1
+    # the JSON shape the CLI prints
+    j = d.to_json()
+    m = j["matches"][0]
+    for key in ("category", "rule", "confidence", "root_cause", "evidence", "fix", "fix_steps"):
+        assert key in m
+
+
+def _facts(**kw) -> Facts:
+    return Facts(source="test", **kw)
+
+
+def test_installer_module_failure_with_secure_boot_on():
+    _, text = load("secureboot_installer_ubuntu2404.txt")
+    alone = diagnose(text).matches[0]
+    f = _facts(driver=DriverInfo(state="not_loaded", secure_boot=True, nouveau_loaded=False), os=OsInfo(package_manager="apt"))
+    m = diagnose(text, f).matches[0]
+    assert m.category == "secure_boot" and m.subcode == "unsigned_module"
+    assert m.confidence > alone.confidence
+    assert any(e.source == "facts" and "Secure Boot is enabled" in e.message for e in m.evidence)
+    enrol = [s for s in m.fix_steps if s.id == "enroll_mok_key"]
+    assert enrol and enrol[0].manual  # mokutil is not on the helper's allow-list: the user runs it
+
+
+def test_installer_module_failure_with_nouveau_loaded():
+    _, text = load("secureboot_installer_ubuntu2404.txt")
+    f = _facts(driver=DriverInfo(state="not_installed", secure_boot=False, nouveau_loaded=True))
+    m = diagnose(text, f).matches[0]
+    assert m.category == "nouveau_conflict"
+
+
+def test_smi_failure_inside_wsl_moves_to_the_wsl_categories():
+    _, text = load("wsl_smi_no_comm_driver_not_loaded.txt")
+    wsl = _facts(os=OsInfo(wsl=2, kernel="5.15.90.1-microsoft-standard-WSL2"), driver=DriverInfo(state="host"))
+    assert diagnose(text, wsl).matches[0].category == "wsl_nvidia_smi_failed"
+    wsl_drv = wsl.replace(cuda=CudaInfo(packages=(PackageInfo("nvidia-utils-510", "510.108.03-0ubuntu1"),
+                                                  PackageInfo("libnvidia-compute-510", "510.108.03-0ubuntu1"))))
+    m = diagnose(text, wsl_drv).matches[0]
+    assert m.category == "wsl_linux_driver_installed"
+    purge = [s for s in m.fix_steps if s.id == "remove_linux_driver_in_wsl"]
+    assert purge and purge[0].argv[0][:3] == ("apt-get", "purge", "-y")
+    assert "nvidia-utils-510" in purge[0].argv[0] and not purge[0].manual
+
+
+def _torch_facts(arch, cc="8.6", version="2.5.1+cu124", cuda="12.4", **kw):
+    t = TorchInfo(version=version, cuda=cuda, available=True, arch_list=tuple(arch), cudnn="9.1.0")
+    py = PythonEnv(path="/home/u/.venvs/gpu/bin/python", version="3.11.9", kind="venv", torch=t)
+    return _facts(gpus=(Gpu(index=0, name="NVIDIA GeForce RTX 3090", compute_capability=cc, source="nvml"),),
+                  python=py, pythons=(py,), driver=DriverInfo(state="ok", version="550.54.14", cuda_version="12.4",
+                                                               modules_loaded=("nvidia", "nvidia_uvm")), **kw)
+
+
+def test_no_kernel_image_compares_arch_list_with_the_gpu():
+    _, text = load("nki_runtime_async.txt")
+    lacking = _torch_facts(["sm_50", "sm_60", "sm_70", "sm_75", "sm_80"], cc="12.0")
+    m = diagnose(text, lacking).matches[0]
+    assert m.subcode == "wheel_lacks_arch"
+    assert any("sm_120" in e.message and e.source == "facts" for e in m.evidence)
+    covered = _torch_facts(["sm_50", "sm_60", "sm_70", "sm_75", "sm_80", "sm_86", "sm_90"], cc="8.6")
+    m2 = diagnose(text, covered).matches[0]
+    assert m2.subcode == "extension_lacks_arch"  # torch covers sm_86: an extension lacks it
+    assert "TORCH_CUDA_ARCH_LIST" in m2.fix
+    assert m2.confidence < m.confidence
+
+
+def test_cuda_unavailable_causes_from_facts():
+    _, text = load("unavail_no_gpus_visible_devices.txt")
+    base = _torch_facts(["sm_80", "sm_86"])
+    cpu = base.replace(python=base.python.replace(torch=TorchInfo(version="2.5.1+cpu", cuda=None, available=False)))
+    cpu = cpu.replace(pythons=(cpu.python,))
+    assert diagnose(text, cpu).matches[0].subcode == "cpu_wheel"
+    uvm = base.replace(driver=base.driver.replace(modules_loaded=("nvidia", "nvidia_drm")))
+    m = diagnose(text, uvm).matches[0]
+    assert m.subcode == "nvidia_uvm_missing" and "nvidia_uvm" in m.root_cause
+    cvd = base.replace(env=EnvInfo(variables={"CUDA_VISIBLE_DEVICES": "1"}))
+    m = diagnose(text, cvd).matches[0]
+    assert m.subcode == "cuda_visible_devices"
+    assert any("CUDA_VISIBLE_DEVICES='1'" in e.message for e in m.evidence)
+    prohibited = base.replace(gpus=(base.gpus[0].replace(compute_mode="Prohibited"),))
+    assert diagnose(text, prohibited).matches[0].subcode == "compute_mode_prohibited"
+
+
+def test_nvcc_missing_with_and_without_a_toolkit():
+    from app.facts import CudaToolkit
+
+    _, text = load("nvcc_flash_attn_pip_linux.txt")
+    none = _torch_facts(["sm_86"], cuda="12.8", version="2.7.1+cu128")
+    m = diagnose(text, none).matches[0]
+    assert m.subcode == "toolkit_missing" and "12.8" in m.fix
+    steps = {s.id: s for s in m.fix_steps}
+    assert steps["install_cuda_toolkit"].argv == (("apt-get", "install", "-y", "cuda-toolkit-12-8"),)
+    have = none.replace(cuda=CudaInfo(toolkits=(CudaToolkit(path="/usr/local/cuda-12.8", version="12.8"),)))
+    assert diagnose(text, have).matches[0].subcode == "nvcc_not_on_path"
+
+
+def test_mismatch_evidence_from_module_version():
+    _, text = load("mismatch_open_modules_570.txt")
+    f = _facts(driver=DriverInfo(state="mismatch", version="570.124.06", kernel_module_version="570.86.15"))
+    m = diagnose(text, f).matches[0]
+    assert m.category == "driver_lib_mismatch"
+    assert any("570.86.15" in e.message for e in m.evidence)
+    assert any("570.124" in e.message and e.source == "text" for e in m.evidence)
