@@ -73,6 +73,11 @@ def decimate(points: Sequence[tuple[float, float]], max_points: int) -> list[tup
     return out
 
 
+def _raw(v: float) -> str:
+    """A number for a data-* attribute: exact enough to check, short."""
+    return f"{round(v, 3):g}" if abs(v) < 1e6 else f"{v:.0f}"
+
+
 def _empty(title: str, width: int, height: int, why: str, kind: str) -> str:
     return (f"<svg xmlns='http://www.w3.org/2000/svg' class='chart chart-empty' data-kind='{kind}' data-points='0' "
             f"viewBox='0 0 {width} {height}' width='100%' role='img' aria-label='{escape(title)}: {escape(why)}'>"
@@ -137,7 +142,7 @@ def line_chart(series: Sequence[tuple[str, Sequence[tuple[float, float]]]], *, t
     for v, lab in limits:
         y = Y(v)
         parts.append(f"<line class='limit' x1='{ml}' y1='{y:.1f}' x2='{ml + pw}' y2='{y:.1f}' stroke='#f97316' "
-                     f"stroke-dasharray='6 4' stroke-width='1.5' data-value='{_fmt(v)}'/>")
+                     f"stroke-dasharray='6 4' stroke-width='1.5' data-value='{_raw(v)}'/>")
         parts.append(f"<text x='{ml + pw - 4}' y='{y - 4:.1f}' text-anchor='end' {FONT} font-size='11' fill='#c2410c'>"
                      f"{escape(lab)} {_fmt(v)}</text>")
     lx = ml + 8
@@ -147,7 +152,7 @@ def line_chart(series: Sequence[tuple[str, Sequence[tuple[float, float]]]], *, t
         coords = " ".join(f"{X(a):.1f},{Y(b):.1f}" for a, b in pts)
         vals = [b for _, b in pts]
         parts.append(f"<polyline class='series' data-label='{escape(lab)}' data-n='{len(pts)}' "
-                     f"data-min='{_fmt(min(vals))}' data-max='{_fmt(max(vals))}' fill='none' stroke='{color}' "
+                     f"data-min='{_raw(min(vals))}' data-max='{_raw(max(vals))}' fill='none' stroke='{color}' "
                      f"stroke-width='1.8' stroke-linejoin='round' points='{coords}'/>")
         if len(series) > 1 or lab:
             parts.append(f"<rect x='{lx}' y='{mt + 4}' width='10' height='10' fill='{color}'/>"
@@ -183,12 +188,12 @@ def bar_chart(bars: Sequence[tuple[str, Optional[float], Optional[float]]], *, t
         if c:
             cw = c / top * pw
             parts.append(f"<rect class='ceiling' x='{ml}' y='{y}' width='{cw:.1f}' height='{bar_height}' fill='#e0e7ff' "
-                         f"data-value='{_fmt(c)}'/>")
+                         f"data-value='{_raw(c)}'/>")
             parts.append(f"<line x1='{ml + cw:.1f}' y1='{y - 3}' x2='{ml + cw:.1f}' y2='{y + bar_height + 3}' "
                          f"stroke='#4338ca' stroke-width='2'/>")
         pct = f" · {v / c * 100:.0f}% of {_fmt(c)}" if c else ""
         color = "#2563eb" if not c or v / c >= 0.6 else "#dc2626"
-        parts.append(f"<rect class='bar' data-label='{escape(lab)}' data-value='{_fmt(v)}' x='{ml}' y='{y + 4}' "
+        parts.append(f"<rect class='bar' data-label='{escape(lab)}' data-value='{_raw(v)}' x='{ml}' y='{y + 4}' "
                      f"width='{w:.1f}' height='{bar_height - 8}' fill='{color}'/>")
         parts.append(f"<text x='{ml + max(w, (c or 0) / top * pw) + 6:.1f}' y='{y + bar_height * 0.7:.1f}' {FONT} "
                      f"font-size='12' fill='#18181b'>{_fmt(v)}{escape(pct)}</text>")

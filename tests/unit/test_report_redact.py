@@ -16,17 +16,7 @@ H200_UUID = json.loads((FIX / "real" / "h200" / "pynvml.out").read_text())["gpus
 H200_SERIAL = json.loads((FIX / "real" / "h200" / "pynvml.out").read_text())["gpus"][0]["serial"]
 
 # Every private value planted in the fixtures (exact strings that must not survive).
-PLANTED = [
-    "mbrandt", "dgx-kestrel-07", "/home/mbrandt",
-    "192.168.77.23", "192.168.77.1", "10.42.7.19", "10.42.7.5", "2001:db8:85a3::8a2e:370:7334", "fe80::5054:ff:fe3a:9b21",
-    "52:54:00:3a:9b:21", H200_UUID, "a6db2fbf-add9-8c71-1a33-91a1b38c1739", H200_SERIAL, "0x2e0a9c1c19c1262e",
-    "3f1c2a9e-5b7d-4e8a-9c01-23456789abcd",
-    "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", "ghp_9aZ8bY7cX6dW5eV4fU3gT2hS1iR0jQkPlOmN", "S3cr3t-Pa55w0rd",
-    "sk-proj-Zk2mQ8vXw4LrT6yHn1BgF3sJd9CpA7eU0", "hf_PlantedFileTokenAbc123XyZ789QwErTy",
-    "pypi-AgEIcHlwaS5vcmcCJGE0ZmNkZjUxLTg5MzYtNGQ", "Tr0ub4dor&3horse", "f3b1c9d2e8a7465b9c0d1e2f3a4b5c6d7e8f9a0b",
-    "wJalrXUtnFEMI/K7MDENG/bPxRfiCYPLANTEDKEY", "hunter2-kestrel", "Pr0xyPass!",
-    "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJtYnJhbmR0In0.c2lnbmF0dXJlUGxhbnRlZA", "m.brandt@kestrel-labs.example",
-]
+PLANTED = json.loads((FIX / "report" / "planted_values.json").read_text())["values"]
 
 
 def survivors(text: str) -> list[str]:
