@@ -84,7 +84,9 @@ class _Ctx:
         self.facts, self.db, self.choices = facts, db, choices
         o = facts.os
         self.platform = "windows" if o.platform == "windows" else ("wsl" if o.wsl == 2 else "linux")
-        self.wheel_os = "windows" if self.platform == "windows" else "linux"
+        self.arm = (o.arch or "").lower() in ("aarch64", "arm64")
+        self.wheel_os = "windows" if self.platform == "windows" else ("linux_aarch64" if self.arm else "linux")
+        self.os_label = {"windows": "Windows", "linux_aarch64": "Linux aarch64", "linux": "Linux"}[self.wheel_os]
         py = choices.python_version or (facts.python.version if facts.python else None)
         self.python = major_minor(py) if py else None
         self.warnings: list[RecWarning] = []
@@ -253,8 +255,8 @@ def recommend(facts: Facts, db: CompatDB, choices: Choices = Choices()) -> Recom
         cx.warn("platform_unsupported", "This operating system has no NVIDIA CUDA wheels; only the CPU build of PyTorch can be installed.")
     if o.wsl == 1:
         cx.warn("wsl1_no_gpu", "WSL 1 cannot use the GPU. Convert this distribution to WSL 2: wsl --set-version <distro> 2", "error")
-    if o.arch and o.arch.lower() not in ("x86_64", "amd64"):
-        cx.warn("arch_not_x86_64", f"The wheel tables describe x86_64; this machine is {o.arch}. Check the PyTorch index for {o.arch} builds.")
+    if o.arch and o.arch.lower() not in ("x86_64", "amd64", "aarch64", "arm64"):
+        cx.warn("arch_not_x86_64", f"PyTorch publishes CUDA wheels for x86_64 and aarch64 only; this machine is {o.arch}.")
 
     if cx.python is None:
         cx.warn("python_unknown", "No target Python was found; the newest PyTorch is assumed. Use --python-version X.Y to solve for yours.", "info")
@@ -432,7 +434,7 @@ def recommend(facts: Facts, db: CompatDB, choices: Choices = Choices()) -> Recom
                 f"minor-version compatibility (CUDA {chosen.variant.cuda_major}.x on a driver at or above {need_min}): PyTorch works; "
                 f"a few newer CUDA features and PTX JIT need {need_full} or newer.", "info")
     if chosen.variant.confidence != "verified":
-        cx.warn("arch_list_unverified", f"The architecture list of {chosen.release.version}+{chosen.index} on {cx.wheel_os} is {chosen.variant.confidence}, "
+        cx.warn("arch_list_unverified", f"The architecture list of {chosen.release.version}+{chosen.index} on {cx.os_label} is {chosen.variant.confidence}, "
                 "not read from the build itself; the verify step checks it on this machine.", "info")
     if "ptx" in chosen.coverage:
         cx.warn("ptx_jit_only", "This wheel has no compiled kernels for one GPU; the driver compiles them from PTX at first use (slow start).", "info")
@@ -458,10 +460,10 @@ def _why_no_candidate(cx: _Ctx, ccs: list[str], labels: list[str], rel: Optional
     rels = [rel] if rel else list(db.torch_releases)
     vs = [v for r in rels for v in db.variants(r.release, cx.wheel_os) if not variant or v.variant == variant]
     if not vs:
-        return f"it is not built for {cx.wheel_os}" + (f" as {variant}" if variant else "") + "."
+        return f"it is not built for {cx.os_label}" + (f" as {variant}" if variant else "") + "."
     missing = [lab for lab, cc in zip(labels, ccs) if not any(v.covers(cc) for v in vs)]
     if missing:
-        return f"it ships no kernels for {', '.join(missing)} on {cx.wheel_os}."
+        return f"it ships no kernels for {', '.join(missing)} on {cx.os_label}."
     if cx.python and not any(r.supports_python(cx.python) for r in rels):
         return f"no wheels for Python {cx.python}."
     return "no single build of it serves every GPU here."
@@ -480,7 +482,7 @@ def _torch_choice(cx: _Ctx, c: Candidate, compat: Optional[str], labels: list[st
         reason = f"PyTorch {rel.version} CPU build" + (f" for Python {cx.python}" if cx.python else "") + "."
     else:
         how = {"full": "fully supports", "minor": "runs (minor-version compatibility)"}.get(compat or "", "needs a driver for")
-        reason = (f"Newest release with kernels for {', '.join(labels)} on {cx.wheel_os}"
+        reason = (f"Newest release with kernels for {', '.join(labels)} on {cx.os_label}"
                   + (f" and Python {cx.python}" if cx.python else "")
                   + f": {rel.version}+{c.index} (CUDA {v.cuda_runtime}); the driver {how} it.")
     return TorchChoice(version=rel.version, index=c.index, index_url=url, packages=tuple(pkgs), command=pip, uv_command=uv,
@@ -572,7 +574,7 @@ def _toolkit_choice(cx: _Ctx, chosen: Optional[Candidate], driver: Optional[str]
     method = ch.install_method
     if plat in ("linux", "wsl") and method != "runfile":
         repo = db.repo_for((o.id or "").lower() or None, o.version_id, wsl=plat == "wsl", id_like=tuple(x.lower() for x in o.id_like),
-                           arch="x86_64")
+                           arch="sbsa" if cx.arm else "x86_64")
     pool = db.repo_toolkits(repo) if repo else db.cuda_versions()
     ok = [c for c in pool if (max_cuda is None or vkey(c) <= vkey(max_cuda)) and vkey(c) >= lo and (hi is None or vkey(c) <= hi)]
     if not ok or max_cuda is None:
@@ -598,7 +600,7 @@ def _toolkit_choice(cx: _Ctx, chosen: Optional[Candidate], driver: Optional[str]
     rel = db.cuda_release(ver)
     newest_update = [r for r in db.cuda_releases if r.cuda == ver][-1] if rel else None
     runfile = None
-    if newest_update and plat == "linux":
+    if newest_update and plat == "linux" and not cx.arm:
         runfile = f"{RUNFILE_BASE}/{newest_update.version}/local_installers/cuda_{newest_update.version}_{newest_update.linux_min_driver}_linux.run"
     if repo is None:
         if method != "runfile" and plat == "linux":
@@ -713,8 +715,9 @@ def _no_release(cx: _Ctx, facts: Facts, labels: list[str], ccs: list[str], actio
     db = cx.db
     if cx.python and not any(r.supports_python(cx.python) for r in db.torch_releases):
         return _no_python(cx)
-    oldest = db.torch_releases[-1]
-    msg = (f"No PyTorch release from {oldest.release} on ships kernels for {', '.join(labels)} on {cx.wheel_os}"
+    with_wheels = [r for r in db.torch_releases if db.variants(r.release, cx.wheel_os)]
+    oldest = with_wheels[-1] if with_wheels else db.torch_releases[-1]
+    msg = (f"No PyTorch release from {oldest.release} on ships kernels for {', '.join(labels)} on {cx.os_label}"
            + (f" with Python {cx.python}" if cx.python else "") + ". Use the CPU build, or build PyTorch from source for this GPU.")
     cx.warn("no_release_for_gpu", msg, "error")
     newest = next((r for r in db.torch_releases if r.supports_python(cx.python)), None)

@@ -32,7 +32,7 @@ class TorchChoice(Model):
     torchvision: Optional[str] = None  # "0.24.1"
     torchaudio: Optional[str] = None  # None from torch 2.12 on (no more torchaudio releases)
     python: Optional[str] = None  # the Python "X.Y" this was solved for (None: unknown)
-    platform: Optional[str] = None  # "linux" | "windows": which wheels (WSL2 uses Linux wheels)
+    platform: Optional[str] = None  # "linux" (x86_64) | "linux_aarch64" | "windows": which wheels (WSL2 uses Linux wheels)
     default_index: Optional[str] = None  # what plain `pip install torch` gives on this OS for this release
 
 

@@ -141,8 +141,11 @@ class TorchRelease(Row):
     note: Optional[str] = None
 
     def default_for(self, os_name: str) -> Optional[str]:
+        """The build plain `pip install torch` gives on this OS (aarch64 Linux follows x86_64 unless a row says otherwise)."""
         d = self.default_variant or {}
-        return d.get("windows" if os_name in ("windows",) else "linux")
+        if os_name == "windows":
+            return d.get("windows")
+        return d.get(os_name) or d.get("linux")
 
     def supports_python(self, py: Optional[str]) -> bool:
         return py is None or py in self.python
@@ -152,7 +155,7 @@ class TorchRelease(Row):
 class TorchVariant(Row):
     release: str = ""
     variant: str = ""  # "cu128"
-    os: Literal["linux", "windows"] = "linux"
+    os: Literal["linux", "linux_aarch64", "windows"] = "linux"  # linux = x86_64; linux_aarch64 = SBSA
     cuda_runtime: str = ""  # "12.8.1"
     cudnn: Optional[str] = None
     status: Literal["stable", "experimental"] = "stable"
@@ -460,8 +463,8 @@ class CompatDB:
         return None
 
     def variants(self, release: str, os_name: str) -> list[TorchVariant]:
-        osn = "windows" if os_name == "windows" else "linux"
-        return [v for v in self._index["variants"].get(release, []) if v.os == osn]
+        """Variants of a release for a wheel platform: 'linux' (x86_64), 'linux_aarch64' or 'windows'."""
+        return [v for v in self._index["variants"].get(release, []) if v.os == os_name]
 
     def variant(self, release: str, variant: str, os_name: str) -> Optional[TorchVariant]:
         return next((v for v in self.variants(release, os_name) if v.variant == variant), None)

@@ -129,3 +129,11 @@ def test_driver_packages(db):
 
 def test_load_is_cached(db):
     assert load_db(use_user_bundle=False) is db
+
+
+def test_aarch64_wheels(db):
+    v = db.variant("2.14", "cu130", "linux_aarch64")
+    assert v.covers("9.0") == "sass" and v.covers("12.1") == "sass"  # GH200, GB10
+    assert v.covers("7.5") is None  # SBSA wheels start at sm_80
+    assert db.variant("2.11", "cu130", "linux_aarch64") is None  # not in the data: said plainly by recommend()
+    assert db.torch_release("2.14").default_for("linux_aarch64") == "cu130"

@@ -34,14 +34,14 @@ def test_pin_variant(db):
 
 def test_variant_without_kernels_for_gpu_is_refused(db):
     r = recommend(f(cc="6.1", name="NVIDIA GeForce GTX 1080 Ti"), db, Choices(torch_variant="cu130"))
-    assert r.refused and "no kernels for NVIDIA GeForce GTX 1080 Ti (sm_61)" in r.refused[0]
+    assert r.refused and "no kernels for NVIDIA GeForce GTX 1080 Ti (sm_61) on Linux" in r.refused[0]
     assert (r.pytorch.version, r.pytorch.index) == ("2.14.0", "cu126")  # falls back to what works
 
 
 def test_windows_variant_lacking_volta_is_refused(db):
     r = recommend(f(cc="7.0", name="NVIDIA TITAN V", driver="581.57", platform="windows", os_id="windows", ver="10.0"), db,
                   Choices(torch_version="2.10", torch_variant="cu128"))
-    assert r.refused and "on windows" in r.refused[0]
+    assert r.refused and "on Windows" in r.refused[0]
     assert r.pytorch.index == "cu126"
 
 

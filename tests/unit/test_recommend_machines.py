@@ -30,6 +30,7 @@ OS = {
     "rhel8": dict(platform="linux", id="rhel", version_id="8.10", arch="x86_64", package_manager="dnf"),
     "fed42": dict(platform="linux", id="fedora", version_id="42", arch="x86_64", package_manager="dnf"),
     "arch": dict(platform="linux", id="arch", arch="x86_64", package_manager="pacman"),
+    "u2404arm": dict(platform="linux", id="ubuntu", version_id="24.04", arch="aarch64", package_manager="apt"),
     "wsl2": dict(platform="linux", id="ubuntu", version_id="22.04", arch="x86_64", package_manager="apt", wsl=2, wsl_dxg=True),
     "wsl1": dict(platform="linux", id="ubuntu", version_id="22.04", arch="x86_64", package_manager="apt", wsl=1),
     "win11": dict(platform="windows", id="windows", version_id="10.0.22631", arch="x86_64"),
@@ -89,6 +90,8 @@ GTX780TI = ("NVIDIA GeForce GTX 780 Ti", "3.5")
 GTX680 = ("NVIDIA GeForce GTX 680", "3.0")
 TITANV = ("NVIDIA TITAN V", "7.0")
 ORIN = ("Orin (nvgpu)", "8.7")
+GH200 = ("NVIDIA GH200 480GB", "9.0")
+GB10 = ("NVIDIA GB10", "12.1")
 
 CASES = [
     # --- datacenter, native Linux
@@ -154,6 +157,12 @@ CASES = [
          package="nvidia-driver-470", warns=("no_release_for_gpu",)),
     Case("driver_not_loaded_keeps", machine("u2204", [RTX4090], "550.120", "3.11", state="not_loaded"), "2.14.0", "cu126", "keep",
          warns=("driver_not_working",)),
+    # --- aarch64 (SBSA) servers and DGX Spark
+    Case("gh200_aarch64_r580", machine("u2404arm", [GH200], "580.95.05", "3.12", kernel_module="open"), "2.14.0", "cu130", "keep",
+         compat="full", reason="on Linux aarch64"),
+    Case("gb10_dgx_spark_aarch64", machine("u2404arm", [GB10], "580.95.05", "3.12", kernel_module="open"), "2.14.0", "cu130", "keep"),
+    Case("gh200_aarch64_py39_no_data", machine("u2404arm", [GH200], "580.95.05", "3.9"), None, None, "keep",
+         warns=("no_release_for_gpu",), reason="from 2.12 on"),
     # --- mixed GPUs
     Case("mixed_pascal_ampere", machine("u2204", [GTX1080TI, RTX3090], "580.95.05", "3.12"), "2.14.0", "cu126", "keep", compat="full",
          warns=("mixed_gpus_not_covered",)),
@@ -180,7 +189,7 @@ CASES = [
     Case("wsl1_no_gpu", machine("wsl1", [RTX3060], "566.36", "3.12"), "2.14.0", "cpu", "none", warns=("wsl1_no_gpu",)),
     # --- Windows native
     Case("win_rtx3060_560", machine("win11", [RTX3060], "560.94", "3.12"), "2.14.0", "cu126", "keep", compat="minor",
-         warns=("plain_pip_wrong_build",), reason="on windows"),
+         warns=("plain_pip_wrong_build",), reason="on Windows"),
     Case("win_rtx4060l_591", machine("win11", [RTX4060L], "591.86", "3.13"), "2.14.0", "cu130", "keep", compat="full"),
     Case("win_gtx1070_538", machine("win11", [GTX1070], "538.15", "3.11"), "2.14.0", "cu126", "keep", compat="minor"),
     Case("win_rtx4060_no_driver", machine("win11", [RTX4060L], None, "3.12"), "2.14.0", "cu130", "install", min_version="580"),
