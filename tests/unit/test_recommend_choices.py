@@ -144,3 +144,9 @@ def test_real_h200_end_to_end_from_recorded_outputs(db):
     assert r.cuda_toolkit.version == "13.0"  # nvcc 13.0.88 is installed there; the driver's CUDA is 13.0
     assert "sm_90" in r.pytorch.arch_list
 
+
+
+def test_gpu_known_only_by_name_uses_the_gpu_table(db):
+    facts = f(cc=None).replace(gpus=(Gpu(index=0, name="NVIDIA GeForce GTX 1080 Ti"),))
+    r = recommend(facts, db)
+    assert r.pytorch.index == "cu126" and "sm_61" in r.pytorch.reason
