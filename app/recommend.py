@@ -590,8 +590,12 @@ def _toolkit_choice(cx: _Ctx, chosen: Optional[Candidate], driver: Optional[str]
     else:
         same_major = [c for c in ok if wheel and c.split(".")[0] == wheel.split(".")[0]]
         ver = (same_major or ok)[-1]
-        why = (f"the newest CUDA {ver.split('.')[0]}.x the driver supports (the wheel's {wheel} is newer than the driver's limit {max_cuda} or not in the repository)"
-               if wheel else "the newest the driver supports")
+        if not wheel:
+            why = "the newest the driver supports"
+        elif vkey(wheel) > vkey(max_cuda):
+            why = f"the newest CUDA {ver.split('.')[0]}.x the driver supports (the wheel's CUDA {wheel} is newer than the driver's limit, {max_cuda})"
+        else:
+            why = f"the closest to the wheel's CUDA {wheel}, which {'the ' + repo.repo + ' repository does not carry' if repo else 'the GPUs here cannot use'}"
         if wheel and wanted:
             cx.warn("toolkit_differs_from_wheel", f"nvcc {ver} differs from the wheel's CUDA {wheel}; extensions still build within CUDA {ver.split('.')[0]}.x.", "info")
     opt = "" if wanted else "Optional (the PyTorch wheel brings its own CUDA runtime); if you want nvcc: "
