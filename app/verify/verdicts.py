@@ -350,11 +350,15 @@ def load_details(c: Compute) -> list[str]:
 
 # ---------------------------------------------------------------- whole run
 
+def _measured(b: Bandwidth) -> bool:
+    return bool(b.per_size or b.error or b.h2d_pinned_gbps is not None or b.d2d_gbps is not None)
+
+
 def judge_gpu(g: GpuResult, t: TorchReport, samples: Sequence[Sample]) -> GpuResult:
     d = g.device
     layers = (
         layer_from_checks("device", device_checks(d), "not checked", device_details(d)),
-        layer_from_checks("bandwidth", bandwidth_checks(d, g.bandwidth if g.bandwidth.per_size or g.bandwidth.error else None, samples),
+        layer_from_checks("bandwidth", bandwidth_checks(d, g.bandwidth if _measured(g.bandwidth) else None, samples),
                           "not measured"),
         layer_from_checks("pytorch", torch_checks(t, [d], {g.index: g.numerics}), "not checked"),
         layer_from_checks("load", load_checks(d, g.compute if (g.compute.matmul_tflops or g.compute.errors) else None, samples),

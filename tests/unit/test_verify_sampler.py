@@ -94,7 +94,7 @@ def test_samples_every_gpu_at_10hz_with_units_converted():
     got = []
     s = Sampler(on_sample=got.append, interval_s=0.05, nvml=nv, phase=lambda: "load")
     assert s.start()
-    time.sleep(0.6)
+    time.sleep(1.2)
     stats = s.stop()
     assert not s.running and nv.shutdowns == 1
     assert stats.ran and stats.count == len(got) == len(s.samples)
@@ -107,11 +107,11 @@ def test_samples_every_gpu_at_10hz_with_units_converted():
     assert x.throttle_reasons == ("sw_power_cap", "hw_thermal") and x.phase == "load"
     # rates from the cumulative counters: 50 GB/s = 50,000 MB/s in, 1,000 out
     assert x.pcie_rx_mbps == pytest.approx(50_000, rel=0.05) and x.pcie_tx_mbps == pytest.approx(1_000, rel=0.05)
-    assert stats.pcie_every_s == 0.05
+    assert stats.pcie_every_s == 0.5
     assert stats.cpu_pct_of_core is not None
     assert "throughput" not in nv.calls  # the 20 ms call is not needed when counters work
     # the slow fields are re-read about once a second, not every tick
-    assert nv.calls["limit"] <= 2 * 2
+    assert nv.calls["limit"] <= 2 * 3
 
 
 def test_falls_back_to_throughput_once_a_second_without_counters():
