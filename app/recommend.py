@@ -378,11 +378,15 @@ def recommend(facts: Facts, db: CompatDB, choices: Choices = Choices()) -> Recom
                            + (f" (it runs {best_cur.release.version} at most)" if best_cur else ""))
             else:
                 chosen = best_cur
-    else:  # Windows and WSL2: the user updates the Windows driver
-        if best_cur is None:
-            chosen = best_tgt or best_any
+    else:  # Windows and WSL2: the user updates the Windows driver (the wizard opens NVIDIA's download page)
+        better = best_tgt or best_any
+        if best_cur is None or (choices.install_driver and better
+                                and vkey(better.release.version) > vkey(best_cur.release.version)):
+            chosen = better
             if plat == "windows":
                 action = "install" if not cur else "upgrade"
+            if cur:
+                drv_why = f"driver {cur} cannot run PyTorch {better.release.version}+{better.index}, the newest for this GPU"
 
     if chosen is None and newest_cover is None:
         return _no_release(cx, facts, labels, distinct_ccs, action, cur, target_branch, flavour, max_branch)
@@ -446,7 +450,8 @@ def recommend(facts: Facts, db: CompatDB, choices: Choices = Choices()) -> Recom
     drv = _driver_choice(cx, action, cur, drv_target, flavour, max_branch, need_min, compat, labels, chosen, facts, drv_why)
     toolkit = _toolkit_choice(cx, chosen, eff_driver, drv_target, distinct_ccs)
     cudnn = _cudnn_choice(cx, chosen, toolkit, distinct_ccs)
-    alts = _alternatives(cx, chosen, cur_cands if action in ("keep", "host") else tgt_cands, best_cur if action in ("upgrade", "install") else None, any_cands)
+    keep_best = best_cur if best_cur and vkey(best_cur.release.version) < vkey(chosen.release.version) else None
+    alts = _alternatives(cx, chosen, cur_cands if chosen is best_cur else (tgt_cands or any_cands), keep_best, any_cands)
     summary = f"PyTorch {torch.version}+{torch.index} for {', '.join(labels)}; driver: {drv.action}" + (f" R{drv.branch}" if drv.branch and drv.action in ("install", "upgrade") else "") + "."
     return Recommendation(pytorch=torch, driver=drv, cuda_toolkit=toolkit, cudnn=cudnn, warnings=tuple(cx.warnings),
                           alternatives=alts, refused=tuple(cx.refused), db_version=db.version, platform=plat, summary=summary)
@@ -537,13 +542,14 @@ def _driver_choice(cx: _Ctx, action: str, cur: Optional[str], target: Optional[s
                       "Never install a Linux NVIDIA driver inside WSL.")
         else:
             reason = (f"Under WSL 2 the driver lives on Windows: install or update the NVIDIA Windows driver to {need} or newer "
-                      f"(now: {cur or 'none seen'}). Never install a Linux NVIDIA driver inside WSL.")
+                      f"(now: {cur or 'none seen'}{'; ' + why if why else ''}). Never install a Linux NVIDIA driver inside WSL.")
     elif plat == "windows":
         branch = str(vkey(need_min)[0]) if action != "keep" and need_min else None
         if action == "keep":
             reason = f"Keep driver {cur}: it runs {chosen.release.version}+{chosen.index}."
         else:
-            reason = f"Install the NVIDIA Windows driver {need_min} or newer (from nvidia.com or Windows Update); now: {cur or 'none'}."
+            reason = (f"Install the NVIDIA Windows driver {need_min} or newer (from nvidia.com or Windows Update); now: {cur or 'none'}"
+                      + (f" ({why})." if why else "."))
     else:
         if action == "keep":
             branch = str(vkey(cur)[0]) if cur else None
