@@ -346,12 +346,17 @@ def fix_plan(diagnosis: Any, facts: Optional[Facts]):
     """The diagnosis's fix as a Plan the Plan page shows (nothing runs before confirm)."""
     mod = _module("app.diagnose")
     fn = getattr(mod, "fix_plan", None)
+    from app.plan.model import Plan
+
     if fn is not None:
-        return fn(diagnosis, facts)
+        steps = fn(diagnosis, facts)
+        if isinstance(steps, Plan):
+            return steps
+        if not steps:
+            raise EngineUnavailable("this diagnosis has no fix the wizard can run")
+        return Plan(steps=tuple(steps))
     steps = getattr(diagnosis, "fix_steps", None) or getattr(diagnosis, "steps", None)
     if steps:
-        from app.plan.model import Plan
-
         return Plan(steps=tuple(steps))
     raise EngineUnavailable("this diagnosis has no fix the wizard can run")
 

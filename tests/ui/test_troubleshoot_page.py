@@ -1,0 +1,75 @@
+"""Troubleshoot: paste an error or open a log, the real diagnosis with evidence, fix → plan."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtWidgets import QWizard
+
+from app.diagnose import diagnose as real_diagnose
+from tests.ui.fakes import FakeRunner
+
+ERRORS = Path(__file__).resolve().parents[1] / "fixtures" / "errors"
+
+
+def _to_troubleshoot(qtbot, w):
+    w.pages["welcome"].path_buttons["troubleshoot"].setChecked(True)
+    qtbot.waitUntil(lambda: w.button(QWizard.WizardButton.NextButton).isEnabled(), timeout=3000)
+    w.next()
+    assert w.current_page_id == "troubleshoot"
+    return w.pages["troubleshoot"]
+
+
+def test_pasted_error_is_diagnosed_with_evidence_and_fix_becomes_a_plan(qtbot, make_wizard):
+    runner = FakeRunner()
+    w, _s, _r = make_wizard(runner=runner, diagnose=real_diagnose)
+    page = _to_troubleshoot(qtbot, w)
+    text = (ERRORS / "nki_sm120_warning_laptop.txt").read_text(encoding="utf-8", errors="replace")
+    page.input.setPlainText(text)
+    page.diagnose()
+    qtbot.waitUntil(lambda: page.state.diagnosis is not None, timeout=10000)
+    d = page.state.diagnosis
+    assert d.matches, d.message
+    html = page.result.toHtml()
+    assert "Most likely cause" in html and "Evidence" in html
+    assert d.matches[0].root_cause[:30].replace("&", "&amp;") in html or d.matches[0].root_cause[:20] in page.result.toPlainText()
+    if page.state.has_fix:
+        assert page.fix_btn.isEnabled()
+        page.make_fix_plan()
+        assert w.current_page_id == "plan"
+        plan = w.pages["plan"]
+        assert plan.state.plan is not None and plan.tree.topLevelItemCount() == len(plan.state.steps) > 0
+        assert not plan.isComplete()  # nothing runs before the user confirms
+        assert runner.runs == []
+
+
+def test_open_log_file_with_odd_bytes(qtbot, make_wizard, tmp_path):
+    w, _s, _r = make_wizard(diagnose=real_diagnose)
+    page = _to_troubleshoot(qtbot, w)
+    log = tmp_path / "train.log"
+    log.write_bytes(b"\xff\xfe garbage\n" + (ERRORS / "drv_insuff_thc_pytorch.txt").read_bytes())
+    page.open_log(str(log))
+    qtbot.waitUntil(lambda: page.state.diagnosis is not None, timeout=10000)
+    assert "\ufffd" in page.input.toPlainText()
+    assert page.state.diagnosis.matches
+    page.open_log(str(tmp_path / "missing.log"))
+    assert page.error_banner.isVisibleTo(page)
+
+
+def test_failed_install_step_goes_to_troubleshoot_with_its_log(qtbot, make_wizard):
+    runner = FakeRunner(fail_once=("install_thing1",))
+    w, _s, _r = make_wizard(runner=runner, diagnose=real_diagnose)
+    for p in ("system", "recommendation", "plan"):
+        qtbot.waitUntil(lambda: w.button(QWizard.WizardButton.NextButton).isEnabled(), timeout=5000)
+        w.next()
+    qtbot.waitUntil(lambda: w.pages["plan"].state.plan is not None, timeout=5000)
+    w.pages["plan"].confirm.setChecked(True)
+    w.next()
+    inst = w.pages["install"]
+    qtbot.waitUntil(lambda: inst.result == "failed", timeout=5000)
+    inst.troubleshoot()
+    assert w.current_page_id == "troubleshoot"
+    page = w.pages["troubleshoot"]
+    assert "Unable to locate package" in page.input.toPlainText()
+    qtbot.waitUntil(lambda: page.state.diagnosis is not None, timeout=10000)
+    w.back()
+    assert w.current_page_id == "install"

@@ -1,0 +1,168 @@
+"""Log view with 100,000+ lines, charts fed synthetic samples, bridge batching, leak guard."""
+from __future__ import annotations
+
+import math
+import threading
+import time
+
+import pytest
+from PySide6.QtCore import QThread, QTimer
+
+from tests.ui.conftest import live_qt_leaks
+from ui.bridge import RunBridge, SampleBridge, Tasks
+from ui.state import SampleSeries
+from ui.widgets.charts import BandwidthBar, ChartPanel
+from ui.widgets.log_view import LogView
+
+
+def test_log_view_takes_100k_lines_fast_with_colour_search_and_follow(qtbot):
+    view = LogView()
+    qtbot.addWidget(view)
+    view.resize(700, 400)
+    view.show()
+    t = time.perf_counter()
+    for b in range(100):  # 100 batches of 1,000 lines, as the bridge delivers them
+        view.append_lines([("stderr" if i % 100 == 0 else "stdout", f"batch {b} line {i} Unpacking libcudnn9") for i in range(1000)])
+    qtbot.wait(20)
+    assert view.line_count() == 100_000
+    assert time.perf_counter() - t < 10  # generous: CI machines are slow; bench/bench_gui.py measures
+    m = view.model
+    from PySide6.QtCore import Qt
+    assert m.data(m.index(0), Qt.ItemDataRole.ForegroundRole) is not None  # stderr coloured
+    assert m.data(m.index(1), Qt.ItemDataRole.ForegroundRole) is None
+    sb = view.view.verticalScrollBar()
+    assert view.following and sb.value() == sb.maximum()
+    # the user scrolls up to read: following pauses, new lines do not move the view
+    sb.setValue(sb.maximum() // 2)
+    assert not view.following
+    before = sb.value()
+    view.append_lines([("stdout", "more")] * 500)
+    qtbot.wait(10)
+    assert sb.value() == before and not view.following
+    assert "paused" in view.follow_btn.text()
+    view.set_follow(True)
+    assert sb.value() == sb.maximum()
+    # search: next/previous matching line, wraps around
+    view.search.setText("batch 77 line 5 ")
+    row = view.find_next()
+    assert m.lines[row] == "batch 77 line 5 Unpacking libcudnn9"
+    assert not view.following  # jumping to a match pauses following
+    assert view.find_next() == row  # the only match: wraps to itself
+    assert "1 matches" == view.matches.text()
+    view.search.setText("no such text")
+    assert view.find_next() is None
+
+
+def test_log_view_survives_odd_lines(qtbot):
+    view = LogView()
+    qtbot.addWidget(view)
+    view.append_lines([("stdout", "x" * 100_000), ("stderr", "a\r\nb\n"), ("stdout", ""), ("stdout", "\ufffd\x00bin")])
+    assert view.line_count() == 5
+    assert len(view.model.lines[0]) < 3000
+
+
+def test_charts_take_synthetic_samples(qtbot):
+    panel = ChartPanel()
+    qtbot.addWidget(panel)
+    panel.show()
+    s = SampleSeries(capacity=500)
+    for i in range(1000):
+        s.add(i * 0.1, {"util_pct": 50 + 40 * math.sin(i / 20), "mem_util_pct": 30, "mem_used_mib": 2048 + i,
+                        "power_w": 300.0, "pcie_rx_mbps": 25_000.0, "pcie_tx_mbps": None, "sm_clock_mhz": 1980,
+                        "mem_clock_mhz": 2619})
+    assert len(s) == 500 and s.t[0] == pytest.approx(50.0)
+    panel.refresh(s)
+    x, y = panel.curves["pcie_rx_mbps"].getData()
+    assert len(x) == 500 and y[0] == pytest.approx(25.0)  # MB/s shown as GB/s
+    x, y = panel.curves["mem_used_mib"].getData()
+    assert y[-1] == pytest.approx((2048 + 999) / 1024)
+    _x, y = panel.curves["pcie_tx_mbps"].getData()
+    assert all(math.isnan(v) for v in y)  # missing values are gaps, not zeros
+    s.clear()
+    panel.refresh(s)
+
+
+def test_bandwidth_bar_text(qtbot):
+    bar = BandwidthBar()
+    qtbot.addWidget(bar)
+    bar.set_values("Host to GPU (pinned)", 53.1, 63.0)
+    assert bar.text() == "Host to GPU (pinned): 53.1 of 63.0 GB/s (84%)"
+    assert bar.accessibleName() == bar.text()
+    bar.set_values("D2D", None, 4800.0)
+    assert "not measured" in bar.text()
+    bar.show()
+    bar.repaint()
+
+
+def test_run_bridge_batches_lines_in_order_from_another_thread(qtbot):
+    bridge = RunBridge()
+    got: list = []
+    bridge.lines.connect(lambda batch: got.append(("lines", len(batch))))
+    bridge.stepStarted.connect(lambda s: got.append(("start", s)))
+    bridge.stepFinished.connect(lambda s, st, m: got.append(("finish", s, st)))
+    bridge.runFinished.connect(lambda st: got.append(("done", st)))
+    bridge.start()
+
+    def work():
+        bridge.step_started("a")
+        for i in range(10_000):
+            bridge.output("a", "stdout", f"line {i}")
+        bridge.step_finished("a", "ok")
+        bridge.finished("ok")
+
+    t = threading.Thread(target=work)
+    t.start()
+    t.join()
+    qtbot.waitUntil(lambda: bool(got) and got[-1] == ("done", "ok"), timeout=3000)
+    bridge.stop()
+    assert got[0] == ("start", "a")
+    assert sum(n for kind, n, *_ in got if kind == "lines") == 10_000
+    assert len([g for g in got if g[0] == "lines"]) < 100  # batched, not one signal per line
+    assert got[-2] == ("finish", "a", "ok")
+
+
+def test_sample_bridge_and_tasks_deliver_on_the_gui_thread(qtbot):
+    tasks = Tasks()
+    results = []
+    gui = QThread.currentThread()
+
+    def on_done(v):
+        results.append((v, QThread.currentThread() is gui))
+
+    tasks.submit(lambda: 41 + 1, on_done=on_done)
+    tasks.submit(lambda: None, on_done=on_done)
+    errs = []
+    tasks.submit(lambda: 1 / 0, on_error=lambda m, d: errs.append(m))
+    qtbot.waitUntil(lambda: len(results) == 2 and len(errs) == 1, timeout=3000)
+    assert sorted(results, key=str) == sorted([(42, True), (None, True)], key=str)
+    assert "division by zero" in errs[0]
+    cancel_seen = []
+
+    def slow(cancel):
+        cancel_seen.append(cancel.wait(5))
+
+    task = tasks.submit(slow)
+    task.cancel()
+    assert tasks.shutdown(3000)
+    assert cancel_seen == [True] and not tasks.busy
+    sb = SampleBridge(50)
+    batches = []
+    sb.samples.connect(batches.append)
+    sb.start()
+    for i in range(30):
+        sb.sample(i * 0.1, {"util_pct": i})
+    qtbot.waitUntil(lambda: sum(map(len, batches)) == 30, timeout=2000)
+    sb.stop()
+
+
+def test_leak_guard_catches_a_running_timer_and_thread(qtbot):
+    timer = QTimer()
+    timer.start(1000)
+    thread = QThread()
+    thread.start()
+    leaks = live_qt_leaks()
+    assert any("QTimer" in x for x in leaks) and any("QThread" in x for x in leaks)
+    timer.stop()
+    thread.quit()
+    thread.wait()
+    assert live_qt_leaks() == []
