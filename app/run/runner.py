@@ -195,12 +195,9 @@ def run_command(argv: Sequence[str], *, on_line: Optional[Callable[[Line], None]
         t.start()
     timed_out = cancelled = False
     deadline = None if not timeout_s else start + timeout_s
-    while True:
-        try:
-            proc.wait(timeout=0.05)
-            break
-        except subprocess.TimeoutExpired:
-            pass
+    exited = threading.Event()  # set the moment the process ends: no polling delay on exit
+    threading.Thread(target=lambda: (proc.wait(), exited.set()), daemon=True).start()
+    while not exited.wait(0.05):
         if cancel is not None and cancel.cancelled:
             cancelled = True
         elif deadline is not None and time.monotonic() > deadline:
@@ -208,6 +205,7 @@ def run_command(argv: Sequence[str], *, on_line: Optional[Callable[[Line], None]
         if cancelled or timed_out:
             kill_group(proc, kill_grace_s)
             break
+    proc.wait()
     for t in readers:
         t.join(timeout=5)
     # once the main process is gone, a child still holding the pipes is killed too
@@ -248,7 +246,7 @@ def kill_group(proc: subprocess.Popen, grace_s: float = 3.0) -> None:
             break
         end = time.monotonic() + wait
         while time.monotonic() < end:
-            if proc.poll() is not None and not _group_alive(pgid):
+            if proc.returncode is not None and not _group_alive(pgid):
                 return
             time.sleep(0.02)
     try:
