@@ -1,0 +1,96 @@
+"""`gpu-wizard verify` without a GPU (the CI path), with no torch in the target, and --rejudge."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from app.detect.nvml import read_nvml
+from app.verify.session import VerifyOptions, fix_command, run_verification
+
+ROOT = Path(__file__).resolve().parents[2]
+FIX = ROOT / "tests" / "fixtures"
+H200_NVML = {"driver_version": "580.159.04", "cuda_driver_version": 13000, "error": None,
+             "devices": [{"index": 0, "name": "NVIDIA H200", "pci_bus_id": "00000000:00:06.0", "compute_capability": [9, 0],
+                          "memory_total_bytes": 150754820096, "pcie_gen_current": 5, "pcie_gen_max": 5, "pcie_width_current": 16,
+                          "pcie_width_max": 16, "memory_bus_width_bits": 6016, "memory_clock_max_mhz": 3201,
+                          "power_limit_mw": 700000, "power_default_limit_mw": 700000, "compute_mode": 0}]}
+
+
+def gpu_here():
+    nv = read_nvml()
+    return bool(nv and not nv.get("error") and nv.get("devices"))
+
+
+def cli(*args, timeout=120):
+    return subprocess.run([sys.executable, "-m", "app", *args], cwd=ROOT, capture_output=True, text=True, timeout=timeout)
+
+
+def torch_importable():
+    return subprocess.run([sys.executable, "-c", "import torch"], capture_output=True).returncode == 0
+
+
+@pytest.mark.skipif(gpu_here(), reason="this machine has an NVIDIA GPU: the no-GPU path cannot be seen here")
+def test_no_gpu_every_layer_skips_with_its_reason_and_exit_0():
+    r = cli("verify", "--json", "--quick")
+    assert r.returncode == 0, r.stderr
+    v = json.loads(r.stdout)
+    assert [x["name"] for x in v["layers"]] == ["device", "bandwidth", "pytorch", "load"]
+    assert [x["status"] for x in v["layers"]] == ["skip"] * 4
+    assert all("No NVIDIA GPU" in x["reason"] for x in v["layers"])
+    for key in ("h2d_pinned_gbps", "d2h_pinned_gbps", "h2d_pageable_gbps", "d2d_gbps", "pcie_theoretical_gbps",
+                "memory_theoretical_gbps"):
+        assert key in v["bandwidth"]
+    assert "matmul_tflops" in v["compute"] and "conv2d" in v["compute"] and v["samples"] == []
+    assert v["sampler"]["ran"] is False and v["sampler"]["reason"]
+
+
+@pytest.mark.skipif(gpu_here(), reason="this machine has an NVIDIA GPU")
+def test_no_gpu_text_output():
+    r = cli("verify")
+    assert r.returncode == 0 and "skip  device" in r.stdout
+
+
+@pytest.mark.skipif(torch_importable(), reason="torch is installed in the test interpreter")
+def test_gpu_present_but_no_torch_in_the_target_fails_pytorch_with_the_fix():
+    progress = []
+    v = run_verification(VerifyOptions(python=sys.executable, quick=True), on_progress=progress.append,
+                         nvml_reader=lambda: H200_NVML)
+    p = v.layer("pytorch")
+    assert p.status == "fail" and p.checks[0].code == "torch_missing"
+    assert f"{sys.executable} -m pip install --upgrade torch --index-url https://download.pytorch.org/whl/cu130" in p.reason
+    assert v.torch.installed is False and "No module named 'torch'" in v.torch.error
+    assert v.layer("device").status == "pass" and "NVIDIA H200" in v.layer("device").reason
+    assert v.layer("bandwidth").status == "skip" and v.layer("load").status == "skip"
+    assert v.status == "fail"
+    assert [e["event"] for e in progress][0] == "hello" and progress[-1]["event"] == "done"
+
+
+def test_fix_command_follows_the_driver():
+    assert fix_command("/v/bin/python", "13.0").endswith("--index-url https://download.pytorch.org/whl/cu130")
+    assert fix_command("/v/bin/python", "12.9").endswith("/cu128")
+    assert fix_command("/v/bin/python", "12.4").endswith("/cu118")
+    assert fix_command("/v/bin/python", None) == "/v/bin/python -m pip install --upgrade torch"
+    assert fix_command("/my env/python", "13.0").startswith('"/my env/python" -m pip')
+
+
+def test_bad_input_is_one_clear_line():
+    r = cli("verify", "--json", "--python", "/nonexistent/python")
+    assert r.returncode == 2 and r.stderr.strip() == "gpu-wizard: error: --python /nonexistent/python: no such interpreter"
+    r = cli("verify", "--seconds", "-1")
+    assert r.returncode == 2 and "--seconds" in r.stderr and "Traceback" not in r.stderr
+    r = cli("--snapshot", str(FIX / "verify" / "h200_quick.json"), "verify")
+    assert r.returncode == 2 and "cannot run from a snapshot" in r.stderr
+
+
+def test_rejudge_a_saved_result(tmp_path):
+    r = cli("verify", "--json", "--rejudge", str(FIX / "verify" / "h200_quick.json"))
+    assert r.returncode == 0, r.stderr
+    v = json.loads(r.stdout)
+    assert {x["name"]: x["status"] for x in v["layers"]} == {"device": "pass", "bandwidth": "warn", "pytorch": "pass", "load": "pass"}
+    assert v["compute"]["matmul_tflops"]["bf16"] > 600 and len(v["samples"]) > 100
+    bad = tmp_path / "bad.json"
+    bad.write_bytes(b"\xff\xfe{not json")
+    r = cli("verify", "--rejudge", str(bad))
+    assert r.returncode == 2 and "is not a verify result" in r.stderr and "Traceback" not in r.stderr
