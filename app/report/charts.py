@@ -162,25 +162,27 @@ def line_chart(series: Sequence[tuple[str, Sequence[tuple[float, float]]]], *, t
     return "".join(parts)
 
 
-def bar_chart(bars: Sequence[tuple[str, Optional[float], Optional[float]]], *, title: str, unit: str,
+def bar_chart(bars: Sequence[tuple], *, title: str, unit: str,
               width: int = 720, bar_height: int = 22, metric: str = "") -> str:
-    """Horizontal bars: (label, measured, ceiling). The ceiling is drawn as a pale bar behind
-    the measured one with a marker, and the percentage of the ceiling is printed."""
-    bars = [(lab, float(v), (float(c) if c else None)) for lab, v, c in bars
-            if v is not None and math.isfinite(float(v))]
+    """Horizontal bars: (label, measured, ceiling[, judged]). The ceiling is drawn as a pale bar
+    behind the measured one with a marker, and the percentage of the ceiling is printed. A judged
+    bar (the default) below 60% of its ceiling is red; an unjudged one (pageable copies, which
+    never reach the link's ceiling) stays neutral."""
+    bars = [(b[0], float(b[1]), (float(b[2]) if b[2] else None), bool(b[3]) if len(b) > 3 else True) for b in bars
+            if b[1] is not None and math.isfinite(float(b[1]))]
     if not bars:
         return _empty(title, width, 80, "not measured", "bar")
-    ml, mr, mt = 170, 120, 30
+    ml, mr, mt = 200, 120, 30
     pw = width - ml - mr
     height = mt + len(bars) * (bar_height + 12) + 10
-    top = nice_ceiling(max([v for _, v, _ in bars] + [c for _, _, c in bars if c] + [0.0]) or 1.0)
+    top = nice_ceiling(max([b[1] for b in bars] + [b[2] for b in bars if b[2]] + [0.0]) or 1.0)
     parts = [f"<svg xmlns='http://www.w3.org/2000/svg' class='chart chart-bar' data-kind='bar' data-metric='{escape(metric)}' "
              f"data-bars='{len(bars)}' data-points='{len(bars)}' viewBox='0 0 {width} {height}' width='100%' role='img' "
              f"aria-label='{escape(title)}'>",
              f"<rect x='0' y='0' width='{width}' height='{height}' fill='#ffffff'/>",
              f"<text x='8' y='18' {FONT} font-size='13' font-weight='600' fill='#18181b'>{escape(title)}"
              f"<tspan font-weight='400' fill='#71717a'> ({escape(unit)})</tspan></text>"]
-    for i, (lab, v, c) in enumerate(bars):
+    for i, (lab, v, c, judged) in enumerate(bars):
         y = mt + i * (bar_height + 12)
         w = max(1.0, v / top * pw)
         parts.append(f"<text x='{ml - 8}' y='{y + bar_height * 0.7:.1f}' text-anchor='end' {FONT} font-size='12' "
@@ -192,7 +194,7 @@ def bar_chart(bars: Sequence[tuple[str, Optional[float], Optional[float]]], *, t
             parts.append(f"<line x1='{ml + cw:.1f}' y1='{y - 3}' x2='{ml + cw:.1f}' y2='{y + bar_height + 3}' "
                          f"stroke='#4338ca' stroke-width='2'/>")
         pct = f" · {v / c * 100:.0f}% of {_fmt(c)}" if c else ""
-        color = "#2563eb" if not c or v / c >= 0.6 else "#dc2626"
+        color = "#93c5fd" if not judged else ("#2563eb" if not c or v / c >= 0.6 else "#dc2626")
         parts.append(f"<rect class='bar' data-label='{escape(lab)}' data-value='{_raw(v)}' x='{ml}' y='{y + 4}' "
                      f"width='{w:.1f}' height='{bar_height - 8}' fill='{color}'/>")
         parts.append(f"<text x='{ml + max(w, (c or 0) / top * pw) + 6:.1f}' y='{y + bar_height * 0.7:.1f}' {FONT} "

@@ -89,6 +89,12 @@ RE_PROMPT = re.compile(r"(?<![\w.@-])([a-z_][a-z0-9_.-]{0,31})@([A-Za-z0-9][A-Za
 RE_UNAME = re.compile(r"(?m)^(?:Linux|Darwin|FreeBSD) ([A-Za-z0-9][A-Za-z0-9.-]{0,252}) \d+\.\d+\S* #\d")
 
 
+# Cheap pre-checks (a literal first character lets the regex engine skip ahead) before the full patterns.
+_HAS_UUID = re.compile(r"-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-")
+_HAS_MAC = re.compile(r":[0-9a-fA-F]{2}:[0-9a-fA-F]{2}:[0-9a-fA-F]{2}:|-[0-9a-fA-F]{2}-[0-9a-fA-F]{2}-[0-9a-fA-F]{2}-")
+_TOKEN_PREFIXES = ("gh", "github_pat_", "hf_", "sk-", "xox", "AKIA", "ASIA", "glpat-", "npm_", "eyJ", "AIza")
+
+
 def _entropy(s: str) -> float:
     n = len(s)
     return -sum(c / n * math.log2(c / n) for c in Counter(s).values())
@@ -257,13 +263,15 @@ class Redactor:
         if "gpu-" in low or "mig-" in low:
             for m in RE_GPU_UUID.finditer(text):
                 self._add("gpu-uuid", m.group(0))
-        for m in RE_UUID.finditer(text):
-            if m.group(0) not in self._map and not any(m.group(0) in v for v in self.known("gpu-uuid")):
-                self._add("uuid", m.group(0))
-        for m in RE_MAC.finditer(text):
-            mac = m.group(0)
-            if mac.replace(m.group(1), "").strip("0").lower() not in ("", "ffffffffffff"):
-                self._add("mac", mac)
+        if _HAS_UUID.search(text):
+            for m in RE_UUID.finditer(text):
+                if m.group(0) not in self._map and not any(m.group(0) in v for v in self.known("gpu-uuid")):
+                    self._add("uuid", m.group(0))
+        if _HAS_MAC.search(text):
+            for m in RE_MAC.finditer(text):
+                mac = m.group(0)
+                if mac.replace(m.group(1), "").strip("0").lower() not in ("", "ffffffffffff"):
+                    self._add("mac", mac)
         if "." in text:
             for m in RE_IPV4.finditer(text):
                 self._add_ip(m.group(0))
@@ -305,13 +313,15 @@ class Redactor:
             for m in RE_SERIAL.finditer(text):
                 if re.search(r"\d", m.group(3)):
                     self.add_serial(m.group(3))
-        for m in RE_TOKEN_PREFIX.finditer(text):
-            self.add_secret(m.group(0))
+        if any(p in text for p in _TOKEN_PREFIXES):
+            for m in RE_TOKEN_PREFIX.finditer(text):
+                self.add_secret(m.group(0))
         for m in RE_LONG.finditer(text):
             if looks_like_token(m.group(0)):
                 self.add_secret(m.group(0))
-        for m in RE_HOME.finditer(text):
-            self.add_user(m.group(1))
+        if "/home/" in text or "users" in low:
+            for m in RE_HOME.finditer(text):
+                self.add_user(m.group(1))
         if "linux " in low or "darwin " in low or "freebsd " in low:
             for m in RE_UNAME.finditer(text):
                 self.add_host(m.group(1))

@@ -290,7 +290,8 @@ def verification_charts(v: dict[str, Any]) -> list[str]:
         b = g.get("bandwidth") or {}
         pcie = b.get("pcie_theoretical_gbps")
         bars = [("Host → GPU (pinned)", b.get("h2d_pinned_gbps"), pcie), ("GPU → host (pinned)", b.get("d2h_pinned_gbps"), pcie),
-                ("Host → GPU (pageable)", b.get("h2d_pageable_gbps"), pcie), ("GPU → host (pageable)", b.get("d2h_pageable_gbps"), pcie)]
+                ("Host → GPU (pageable)", b.get("h2d_pageable_gbps"), pcie, False),
+                ("GPU → host (pageable)", b.get("d2h_pageable_gbps"), pcie, False)]
         if any(x[1] is not None for x in bars):
             charts.append(bar_chart(bars, title=f"GPU {g.get('index', 0)} PCIe copy bandwidth vs the link's ceiling", unit="GB/s", metric="pcie_gbps"))
         if b.get("d2d_gbps") is not None:
@@ -440,7 +441,7 @@ def render_html(report: Report) -> str:
     return ("<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"
             "<meta name='viewport' content='width=device-width, initial-scale=1'>"
             "<meta http-equiv='Content-Security-Policy' content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">"
-            f"<meta name='generator' content='{_e(report.generator)}'>"
+            f"<meta name='generator' content='{_e(report.generator)}'><link rel='icon' href='data:,'>"
             f"<title>{_e(report.title)}{' — ' + _e(report.machine) if report.machine else ''}</title><style>{CSS}</style></head>"
             f"<body><main><header><h1>{_e(report.title)}</h1><p class='sub'>{_e(report.machine)}</p>"
             f"<p class='sub'>Created {_e(report.created)} by {_e(report.generator)}</p>{banner}{nav}</header>"
