@@ -3,6 +3,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/sysdeps.sh
+# The report's browser test (tests/integration/test_report_browser.py) needs Debian's chromium:
+# installed once, as root, only when missing.
+if ! command -v chromium >/dev/null && command -v apt-get >/dev/null && [[ $(id -u) -eq 0 ]]; then
+  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium; } \
+    || echo "chromium could not be installed: the report browser test will skip" >&2
+fi
 [[ -x .venv/bin/python ]] || python3 -m venv .venv
 if ! .venv/bin/python -c 'import app, PySide6, pyqtgraph, pytestqt, jsonschema' 2>/dev/null || [[ pyproject.toml -nt .venv/.installed-test ]]; then
   .venv/bin/python -m pip install -q --upgrade pip
