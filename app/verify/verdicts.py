@@ -335,8 +335,16 @@ def load_checks(d: DeviceInfo, c: Optional[Compute], samples: Sequence[Sample]) 
     return out
 
 
-def load_details(c: Compute) -> list[str]:
+def load_details(c: Compute, d: Optional[DeviceInfo] = None, samples: Sequence[Sample] = ()) -> list[str]:
     out = []
+    busy = samples_for(samples, d.nvml_index, LOAD_PHASES) if d is not None else []
+    clocks = sorted(s.sm_clock_mhz for s in busy if s.sm_clock_mhz)
+    if clocks:
+        top = f" (max {d.sm_clock_max_mhz} MHz)" if d is not None and d.sm_clock_max_mhz else ""
+        power = [s.power_w for s in busy if s.power_w is not None]
+        temps = [s.temp_c for s in busy if s.temp_c is not None]
+        extra = (f", power up to {max(power):.0f} W" if power else "") + (f", up to {max(temps):.0f} °C" if temps else "")
+        out.append(f"GPU {c.gpu_index}: SM clock under load {clocks[len(clocks) // 2]} MHz median{top}{extra}.")
     cv = c.conv2d
     if cv.nchw_tflops is not None and cv.channels_last_tflops is not None:
         out.append(f"GPU {c.gpu_index}: conv2d {cv.dtype} NCHW {_fmt(cv.nchw_tflops)} TFLOP/s, channels_last "
@@ -362,7 +370,7 @@ def judge_gpu(g: GpuResult, t: TorchReport, samples: Sequence[Sample]) -> GpuRes
                           "not measured"),
         layer_from_checks("pytorch", torch_checks(t, [d], {g.index: g.numerics}), "not checked"),
         layer_from_checks("load", load_checks(d, g.compute if (g.compute.matmul_tflops or g.compute.errors) else None, samples),
-                          "not run", load_details(g.compute)),
+                          "not run", load_details(g.compute, d, samples)),
     )
     return g.replace(layers=layers)
 
