@@ -95,6 +95,10 @@ _HAS_MAC = re.compile(r":[0-9a-fA-F]{2}:[0-9a-fA-F]{2}:[0-9a-fA-F]{2}:|-[0-9a-fA
 _TOKEN_PREFIXES = ("gh", "github_pat_", "hf_", "sk-", "xox", "AKIA", "ASIA", "glpat-", "npm_", "eyJ", "AIza")
 
 
+# "kernel 5.15.133.1", "Version: 10.0.22631.4460": a dotted version, not an address.
+_VERSION_BEFORE = re.compile(r"(?i)(?:version|kernel|release|build|driver|firmware|vbios|\bv)\s*[:=]?\s*\(?$")
+
+
 def _entropy(s: str) -> float:
     n = len(s)
     return -sum(c / n * math.log2(c / n) for c in Counter(s).values())
@@ -108,6 +112,8 @@ def looks_like_token(s: str) -> bool:
         return False
     if re.fullmatch(r"[A-Za-z]+(?:[_-][A-Za-z0-9]+)*", s) and len(re.findall(r"\d", s)) < 4:
         return False  # an identifier with words, e.g. NVIDIA_Driver_Version_560
+    if "/" in s and any(re.fullmatch(r"[a-z0-9_.-]{3,}", seg) for seg in s.split("/")):
+        return False  # a relative path or URL part (tests/fixtures/real/..., com/org/repo/issues/28)
     return _entropy(s) >= 4.0
 
 
@@ -274,7 +280,8 @@ class Redactor:
                     self._add("mac", mac)
         if "." in text:
             for m in RE_IPV4.finditer(text):
-                self._add_ip(m.group(0))
+                if not _VERSION_BEFORE.search(text, max(0, m.start() - 24), m.start()):
+                    self._add_ip(m.group(0))
         if "::" in text or text.count(":") >= 7:
             for m in RE_IPV6.finditer(text):
                 if m.group(0).count(":") >= 2:

@@ -321,3 +321,21 @@ def test_cli_bad_input_is_one_clear_line(tmp_path, capsys):
     broken.write_text("{not json")
     assert main(["--snapshot", str(SNAP), "report", "-o", str(tmp_path / "r.html"), "--diagnosis", str(broken)]) == 2
     assert "not valid JSON" in capsys.readouterr().err
+
+
+def test_real_h200_verification_renders_its_charts_and_figures():
+    """tests/fixtures/verify/h200_long.json: `verify --json --seconds 10` on the real H200."""
+    ver = json.loads((FIX / "verify" / "h200_long.json").read_text())
+    r = build_report(verification=ver)
+    h = render(r, "html")
+    util = re.search(r"<svg[^>]*data-metric='util_pct'.*?</svg>", h, re.S).group(0)
+    n_util = sum(1 for s in ver["samples"] if s.get("util_pct") is not None)
+    pts = re.search(r"<polyline[^>]*\spoints='([^']*)'", util).group(1).split()
+    assert n_util > 800 and 200 <= len(pts) <= 402  # decimated (bucket min and max kept) from 809 samples
+    assert re.search(r"data-max='(9\d|100)(\.\d+)?'", util)  # the load phase reached full utilization
+    b = ver["gpus"][0]["bandwidth"]
+    assert f"data-value='{round(b['h2d_pinned_gbps'], 3):g}'" in h
+    assert f"{b['pcie_theoretical_gbps']:,.2f} GB/s" in h
+    assert r.overall == "warn"  # the real run's bandwidth layer warned
+    md = render(r, "md")
+    assert "| GPU utilization (%) | 0 |" in md

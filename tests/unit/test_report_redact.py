@@ -201,3 +201,33 @@ def test_learn_live_knows_this_machine(monkeypatch):
     assert "Live-Secret-Value-42" not in out
     if me != "root" and len(me) >= 3:
         assert me not in r.text(f"/home/{me}/x")
+
+
+def _detect_key(f):
+    return ([(g.name, g.pci_id, g.compute_capability, g.memory_total_mib, g.bus_id) for g in f.gpus],
+            f.driver.state, f.driver.version, f.driver.cuda_version, f.driver.kernel_module,
+            [t.version for t in f.cuda.toolkits], f.os.id, f.os.version_id, f.os.wsl, f.os.kernel,
+            sorted(x.code for x in f.findings), f.python.version if f.python else None)
+
+
+from app.paths import demo_snapshots  # noqa: E402
+
+
+@pytest.mark.parametrize("path", demo_snapshots(), ids=lambda p: p.stem)
+def test_demo_snapshots_detect_the_same_after_redaction(path):
+    from app.detect import detect
+
+    snap = json.loads(path.read_text(encoding="utf-8"))
+    red = redact_snapshot(snap)
+    validate_snapshot(red)
+    assert _detect_key(detect(SnapshotSystem(snap))) == _detect_key(detect(SnapshotSystem(red)))
+    # redacting twice changes nothing more
+    assert redact_snapshot(red)["files"] == red["files"]
+
+
+def test_versions_and_paths_are_not_taken_for_addresses_or_tokens():
+    r = Redactor()
+    text = ("Kernel version: 5.15.133.1\nWSL version: 2.0.9.0\nDriver Version: 32.0.15.6094\n"
+            "see tests/fixtures/real/lspci-nodriver-rtx3060/SOURCE.md and github.com/manycore-research/SpatialLM/issues/28\n")
+    assert r.text(text) == text
+    assert r.text("AWS_SECRET=x wJalrXUtnFEMI/K7MDENG/bPxRfiCYPLANTEDKEY") == "AWS_SECRET=<secret-1> <secret-2>"
