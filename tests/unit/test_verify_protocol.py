@@ -134,3 +134,18 @@ def test_a_crashed_probe_turns_unfinished_layers_into_failures_with_the_text():
     assert st["load"].status == "fail" and any("Segmentation fault" in d for d in st["load"].details)
     assert v.status == "fail" and "Segmentation fault" in v.errors[0]
     json.dumps(v.to_json())
+
+
+def test_the_probe_is_standalone_stdlib_and_torch_only():
+    import ast
+    from app.verify.runner import PROBE_PATH
+
+    tree = ast.parse(open(PROBE_PATH, encoding="utf-8").read())
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names |= {a.name.split(".")[0] for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            assert node.level == 0, "relative import in the probe"
+            names.add(node.module.split(".")[0])
+    assert names - {"torch", "__future__"} <= set(sys.stdlib_module_names)
