@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import json
 import re
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Optional
 
 from app.detect import smi
 from app.facts import DriverInfo, Finding, Gpu, OsInfo, WindowsInfo, WslDistro
+from app.system import CommandResult
 
 VER_ARGV = ["cmd", "/c", "ver"]
 WSL_STATUS_ARGV = ["wsl", "--status"]
@@ -112,8 +114,9 @@ def parse_wsl_status(text: Optional[str], rc: int) -> dict[str, Any]:
         out["needs_vmp"] = True
     if "wsl --update" in low or "wsl.exe --update" in low:
         out["needs_update"] = True
-    out["installed"] = rc == 0 or bool(m) or out["default_version"] is not None
-    return out
+    if rc == 0 or out["default_version"] is not None or out["default_distro"] or out["kernel"]:
+        out["installed"] = True
+    return out  # otherwise None: an answer we cannot read (another language, a crash) says nothing
 
 
 def parse_wsl_list(text: Optional[str]) -> list[WslDistro]:
@@ -211,8 +214,19 @@ def parse_system_info(text: Optional[str]) -> dict[str, Any]:
 
 # ---------------------------------------------------------------- the probe
 
-def _run(system, argv: list[str], timeout: float = 15):
-    return system.run(list(argv), timeout=timeout)
+def _run(system, argv: list[str], timeout: float = 15) -> CommandResult:
+    try:
+        return system.run(list(argv), timeout=timeout)
+    except Exception as e:  # a broken System must not break detection
+        return CommandResult(rc=126, stderr=f"{type(e).__name__}: {e}")
+
+
+def _run_all(system, jobs: dict[str, tuple[list[str], float]]) -> dict[str, CommandResult]:
+    """Run independent probes side by side: PowerShell and wsl.exe each take hundreds of
+    milliseconds to start, so the Windows detection costs about the slowest one, not the sum."""
+    with ThreadPoolExecutor(max_workers=max(1, len(jobs))) as pool:
+        futures = {k: pool.submit(_run, system, argv, t) for k, (argv, t) in jobs.items()}
+        return {k: f.result() for k, f in futures.items()}
 
 
 def find_nvidia_smi(system) -> Optional[str]:
@@ -225,17 +239,25 @@ def find_nvidia_smi(system) -> Optional[str]:
 def detect_windows(system) -> tuple[OsInfo, DriverInfo, list[Gpu], WindowsInfo, list[Finding]]:
     """Everything the Windows side needs to plan WSL 2 + CUDA. Never raises."""
     findings: list[Finding] = []
+    smi_path = find_nvidia_smi(system)
+    jobs: dict[str, tuple[list[str], float]] = {
+        "ver": (VER_ARGV, 10), "wsl_version": (WSL_VERSION_ARGV, 15), "wsl_status": (WSL_STATUS_ARGV, 20),
+        "wsl_list": (WSL_LIST_ARGV, 20), "system": (PS_SYSTEM_ARGV, 30), "video": (PS_VIDEO_ARGV, 30)}
+    if smi_path:
+        jobs["smi_query"] = (smi.query_argv(SMI_QUERY_FIELDS, exe=smi_path), 20)
+        jobs["smi_table"] = ([smi_path], 20)
+    res = _run_all(system, jobs)
 
     # ---- Windows version
-    ver = _run(system, VER_ARGV, 10)
+    ver = res["ver"]
     build = parse_ver(ver.stdout) if ver.ok else None
-    wslv = parse_wsl_version_cmd(_run(system, WSL_VERSION_ARGV, 15).stdout)
+    wslv = parse_wsl_version_cmd(res["wsl_version"].stdout)
     build = build or wslv.get("windows")
     release, build_no = windows_release(build)
     arch_env = (system.getenv("PROCESSOR_ARCHITECTURE") or "").upper()
     arch = {"AMD64": "x86_64", "ARM64": "aarch64", "X86": "x86"}.get(arch_env, arch_env.lower() or None)
 
-    sysinfo = parse_system_info(_run(system, PS_SYSTEM_ARGV, 30).stdout)
+    sysinfo = parse_system_info(res["system"].stdout)
     mem_bytes = sysinfo.get("TotalPhysicalMemory")
     mem_mib = int(mem_bytes) // (1024 * 1024) if isinstance(mem_bytes, (int, float)) and mem_bytes > 0 else None
     hyper, fw = sysinfo.get("HypervisorPresent"), sysinfo.get("VirtualizationFirmwareEnabled")
@@ -260,14 +282,23 @@ def detect_windows(system) -> tuple[OsInfo, DriverInfo, list[Gpu], WindowsInfo, 
             hint="Reboot into the BIOS/UEFI setup and enable Intel VT-x / AMD-V (SVM), then run the wizard again."))
 
     # ---- WSL
-    st = _run(system, WSL_STATUS_ARGV, 20)
+    st = res["wsl_status"]
     status = parse_wsl_status(st.stdout + "\n" + st.stderr, st.rc)
     distros: list[WslDistro] = []
     if status["installed"] is not False:
-        lst = _run(system, WSL_LIST_ARGV, 20)
+        lst = res["wsl_list"]
         distros = parse_wsl_list(lst.stdout)
         if status["installed"] is None:
-            status["installed"] = lst.ok or bool(distros)
+            if lst.ok or distros:
+                status["installed"] = True
+            elif lst.rc == 127 and not st.timed_out:
+                status["installed"] = False
+    if status["installed"] is None:
+        findings.append(Finding(
+            code="wsl_state_unknown", severity="warning",
+            message="wsl.exe did not give a usable answer, so the WSL state is unknown.",
+            evidence=tuple(x for x in ((_clean(st.stderr or st.stdout).strip().splitlines() or [""])[-1],) if x),
+            hint="Open PowerShell and run 'wsl --status'; if it hangs, restart Windows and run the wizard again."))
     if status["installed"] is False:
         findings.append(Finding(
             code="wsl_not_installed", severity="warning",
@@ -312,16 +343,15 @@ def detect_windows(system) -> tuple[OsInfo, DriverInfo, list[Gpu], WindowsInfo, 
         os_info = os_info.replace(wslconfig_path=path, wsl_memory_limit_mib=limit)
 
     # ---- GPU and driver: WMI first (works without a working NVIDIA driver), then nvidia-smi.exe
-    vids = parse_video_controllers(_run(system, PS_VIDEO_ARGV, 30).stdout)
+    vids = parse_video_controllers(res["video"].stdout)
     nv_vids = [v for v in vids if v["nvidia"]]
-    smi_path = find_nvidia_smi(system)
     table = smi.SmiTable()
     query_rows: list[dict[str, Any]] = []
     if smi_path:
-        q = _run(system, smi.query_argv(SMI_QUERY_FIELDS, exe=smi_path), 20)
+        q = res["smi_query"]
         if q.ok:
             query_rows = [smi.gpu_fields_from_query(r) for r in smi.parse_smi_query(q.stdout, SMI_QUERY_FIELDS)]
-        t = _run(system, [smi_path], 20)
+        t = res["smi_table"]
         if t.stdout:
             table = smi.parse_smi_table(t.stdout)
     win = win.replace(nvidia_smi_path=smi_path)

@@ -254,3 +254,23 @@ def test_recorded_windows_snapshot_replays_the_same_facts():
     assert command_key(W.WSL_LIST_ARGV) in snap["commands"] and r"C:\Windows\System32\nvidia-smi.exe" in snap["files"]
     again = W.detect_windows(SnapshotSystem(json.loads(json.dumps(snap))))
     assert again == first
+
+
+def test_a_failing_or_hung_command_does_not_stop_detection():
+    class Flaky(SnapshotSystem):
+        def run(self, argv, timeout=10):
+            if argv[0] == "powershell":
+                raise OSError("powershell.exe: access denied")
+            if argv[:2] == ["wsl", "--status"]:
+                from app.system import CommandResult
+
+                return CommandResult(rc=124, stderr="[timed out after 20 s]", timed_out=True)
+            return super().run(argv, timeout)
+
+    os_info, driver, gpus, win, findings = W.detect_windows(Flaky(copy.deepcopy(DEMO)))
+    assert os_info.windows_build == "10.0.22631" and os_info.memory_total_mib is None  # the CIM query failed
+    assert driver.version == "591.86" and gpus[0].pci_id == "10de:28a0"  # nvidia-smi still answered
+    assert win.virtualization_enabled is None and win.wsl_installed is None
+    f = next(f for f in findings if f.code == "wsl_state_unknown")
+    assert f.evidence == ("[timed out after 20 s]",)
+    assert "wsl_not_installed" not in {f.code for f in findings}  # a timeout is not "not installed"
