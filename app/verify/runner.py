@@ -21,7 +21,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Optional
 
-PROBE_PATH = str(Path(__file__).with_name("probe.py"))
+def _probe_path() -> str:
+    """probe.py beside this file; in a PyInstaller bundle, the copy the spec puts under
+    <bundle>/app/verify/ as data (modules inside the bundle's archive have no file to run)."""
+    here = Path(__file__).with_name("probe.py")
+    frozen = getattr(sys, "_MEIPASS", None)
+    if not here.is_file() and frozen:
+        bundled = Path(frozen) / "app" / "verify" / "probe.py"
+        if bundled.is_file():
+            return str(bundled)
+    return str(here)
+
+
+PROBE_PATH = _probe_path()
 STDERR_TAIL_LINES = 40
 MAX_LINE_CHARS = 1 << 20  # one event line never needs more; longer is garbage
 
@@ -209,4 +221,10 @@ class ProbeRunner:
 
 
 def default_python() -> str:
+    """This interpreter; in a frozen bundle (where sys.executable is the wizard itself) the
+    python3 on PATH."""
+    if getattr(sys, "frozen", False):
+        import shutil
+
+        return shutil.which("python3") or shutil.which("python") or "python3"
     return sys.executable
