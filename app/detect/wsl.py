@@ -197,7 +197,8 @@ def detect_wsl(system, os_info: OsInfo, *, packages: Optional[Sequence[PackageIn
             message=f"No libcuda in {WSL_LIB_DIR}: the Windows NVIDIA driver is not mapped into WSL.",
             evidence=(f"{WSL_LIB_DIR}: " + (", ".join(entries or []) or "empty or missing"),),
             hint="Install (or reinstall) the NVIDIA Windows driver on the Windows side; it provides CUDA inside WSL 2. Never install a Linux driver inside WSL."))
-    elif "libcuda.so.1" in libs and system.readlink(f"{WSL_LIB_DIR}/libcuda.so.1") is None:
+    elif "libcuda.so.1" in libs and system.readlink(f"{WSL_LIB_DIR}/libcuda.so.1") is None \
+            and _ldconfig_scans_wsl_lib(system.read_text(WSL_LDCONF)):
         ldconf = system.read_text(WSL_LDCONF)
         findings.append(Finding(
             code="wsl_libcuda_not_symlink", severity="info",
@@ -258,6 +259,14 @@ def detect_wsl(system, os_info: OsInfo, *, packages: Optional[Sequence[PackageIn
             hint=(f"The plan raises 'memory=' under [wsl2] in {cfg_path} (backed up); then run 'wsl --shutdown' on Windows and reopen the distro."
                   if cfg_path else "On Windows, put 'memory=16GB' (or more) under [wsl2] in %UserProfile%\\.wslconfig, then run 'wsl --shutdown' and reopen the distro.")))
     return os_info.replace(**updates), findings
+
+
+def _ldconfig_scans_wsl_lib(ldconf: Optional[str]) -> bool:
+    """Does ldconfig read the mounted folder (WSL's generated ld.wsl.conf; assumed when unreadable)?
+    Once the plan points ld.wsl.conf at the folder of links, the warning is gone."""
+    if ldconf is None:
+        return True
+    return any(ln.strip().rstrip("/") == WSL_LIB_DIR for ln in ldconf.splitlines() if not ln.lstrip().startswith("#"))
 
 
 def _read_wslconfig(system) -> tuple[Optional[str], dict[str, str]]:

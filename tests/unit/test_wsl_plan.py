@@ -89,6 +89,16 @@ def test_libcuda_fix_step_is_reversible_and_allowed(db):
     fixed["files"]["/etc/ld.so.conf.d/ld.wsl.conf"] = ld.content
     fixed["links"][LINKS_DIR + "/libcuda.so.1"] = "/usr/lib/wsl/lib/libcuda.so.1.1"
     assert is_done(s, SnapshotSystem(fixed))
+    # and detection no longer reports the warning, so the next plan leaves the step out
+    facts_after = _facts(fixed)
+    assert facts_after.finding("wsl_libcuda_not_symlink") is None
+    assert "fix_wsl_libcuda_links" not in [x.id for x in build_wsl_steps(facts_after, _rec_stub(), Choices())]
+
+
+def _rec_stub():
+    from app.recommendation import Recommendation
+
+    return Recommendation()
 
 
 def _with_wrong_driver(data: dict) -> dict:
