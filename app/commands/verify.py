@@ -76,6 +76,8 @@ def run(args, ctx) -> int:
     else:
         if args.python and not (os.path.isfile(args.python) and os.access(args.python, os.X_OK)):
             raise CliError(f"--python {args.python}: no such interpreter", 2)
+        if args.gpus != "all" and not all(x.strip().isdigit() for x in args.gpus.split(",")):
+            raise CliError(f"--gpus {args.gpus}: give CUDA indices such as 0 or 0,1, or 'all'", 2)
         if args.seconds is not None and not (0 < args.seconds <= 3600):
             raise CliError("--seconds must be between 0 and 3600", 2)
         opts = VerifyOptions(python=args.python, seconds=args.seconds, quick=args.quick, gpus=args.gpus,

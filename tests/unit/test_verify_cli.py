@@ -94,3 +94,29 @@ def test_rejudge_a_saved_result(tmp_path):
     bad.write_bytes(b"\xff\xfe{not json")
     r = cli("verify", "--rejudge", str(bad))
     assert r.returncode == 2 and "is not a verify result" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_gpus_must_be_indices():
+    r = cli("verify", "--gpus", "first")
+    assert r.returncode == 2 and "--gpus first" in r.stderr
+
+
+def test_a_background_run_can_be_cancelled(tmp_path):
+    import os
+    import time
+    from app.verify.session import VerifyRun
+
+    slow = tmp_path / "python"
+    slow.write_text("#!/bin/sh\nexec sleep 60\n")
+    os.chmod(slow, 0o755)
+    done = []
+    run = VerifyRun(VerifyOptions(python=str(slow), quick=True), on_done=done.append, nvml_reader=lambda: H200_NVML)
+    run.start()
+    time.sleep(1.0)
+    t = time.monotonic()
+    run.cancel()
+    v = run.wait(20)
+    assert time.monotonic() - t < 10
+    assert v is not None and v.cancelled and done == [v]
+    assert v.layer("load").status == "skip" and "cancelled" in v.layer("load").reason
+    assert v.errors == ()
