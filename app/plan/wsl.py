@@ -6,7 +6,8 @@ the driver (the Windows host's driver serves WSL). This module adds the repairs:
 
 - `remove_wsl_linux_driver`: a Linux NVIDIA driver installed inside WSL by mistake shadows the
   Windows driver's libcuda. Its packages are purged; what was removed (name=version) is written
-  to a record first, so it can be put back; stray driver libraries are moved aside (backed up).
+  to a record first, so it can be put back. `remove_wsl_stray_driver_libs` then deletes (backed
+  up) driver libraries no package took with it, e.g. from a runfile driver.
 - `configure_wsl_memory`: WSL 2 gets half the Windows memory by default; training wants about
   twice the GPU's memory. `memory=` goes under [wsl2] in the user's .wslconfig (backed up);
   it takes effect after `wsl --shutdown`. Also planned from the Windows side.
@@ -55,33 +56,36 @@ def build_wsl_steps(facts: Facts, rec: Recommendation, choices: Choices) -> list
     steps: list[Step] = []
 
     pkgs, libs = _wrong_driver(facts)
-    if pkgs or libs:
+    if pkgs:
         names = tuple(n for n, _ in pkgs)
-        record = "# Removed by GPU Setup Wizard: a Linux NVIDIA driver does not belong inside WSL 2.\n" \
-                 "# To put them back: apt-get install " + " ".join(f"{n}={v}" for n, v in pkgs) + "\n" + \
-                 "".join(f"{n}={v}\n" for n, v in pkgs)
-        commands: list[tuple[str, ...]] = []
-        if names:
-            commands.append(("apt-get", "purge", "-y", *names))
-        commands.append(("ldconfig",))
-        done: list[Check] = []
-        if names:
-            done.append(Check("dpkg_absent", names))
-        if libs:
-            done.append(Check("path_missing", tuple(libs)))
+        record = ("# Removed by GPU Setup Wizard: a Linux NVIDIA driver does not belong inside WSL 2.\n"
+                  "# To put them back: apt-get install " + " ".join(f"{n}={v}" for n, v in pkgs) + "\n"
+                  + "".join(f"{n}={v}\n" for n, v in pkgs))
         steps.append(Step(
             id="remove_wsl_linux_driver", kind="wsl_fix", needs_root=True, weight=4, timeout_s=900, env=dict(APT_ENV),
             title="Remove the Linux NVIDIA driver installed inside WSL",
             why="Inside WSL 2 the GPU is driven by the Windows driver, which WSL maps in as /usr/lib/wsl/lib/libcuda.so. "
                 "A Linux driver installed here shadows that library, and CUDA stops working.",
-            commands=tuple(commands),
-            edits=tuple([Edit(path=REMOVED_RECORD, mode="write", content=record, backup=True)] if names else [])
-            + tuple(Edit(path=p, mode="delete") for p in libs),
-            backups=tuple(([REMOVED_RECORD] if names else []) + libs),
-            removes=names + tuple(libs),
-            done_when=tuple(done),
-            notes=(f"The removed packages and versions are listed in {REMOVED_RECORD}; stray libraries are backed up "
-                   "in the session folder before they are deleted.",),
+            commands=(("apt-get", "purge", "-y", *names), ("ldconfig",)),
+            edits=(Edit(path=REMOVED_RECORD, mode="write", content=record),),
+            backups=(REMOVED_RECORD,),
+            removes=names,
+            done_when=(Check("dpkg_absent", names),),
+            notes=(f"What was removed (name=version) is written to {REMOVED_RECORD} first, with the command that "
+                   "puts it back.",),
+        ))
+    if libs:
+        # after the purge: whatever driver library is still there came from no package (a runfile driver)
+        steps.append(Step(
+            id="remove_wsl_stray_driver_libs", kind="wsl_fix", needs_root=True, weight=1, timeout_s=120,
+            title="Remove leftover Linux driver libraries inside WSL",
+            why="These libraries would be loaded instead of the Windows driver's libcuda in /usr/lib/wsl/lib.",
+            commands=(("ldconfig",),),
+            edits=tuple(Edit(path=p, mode="delete") for p in libs),
+            backups=tuple(libs),
+            removes=tuple(libs),
+            done_when=(Check("path_missing", tuple(libs)),),
+            notes=("Each file is backed up in the session folder before it is deleted.",),
         ))
 
     if facts.finding("wsl_libcuda_not_symlink") and WSL_LIB_DIR + "/libcuda.so.1" in facts.os.wsl_libcuda:
