@@ -211,3 +211,18 @@ def test_garbage_input_never_raises():
     info, findings = _detect(data)
     assert info.wsl == 2
     assert {f.code for f in findings} >= {"wsl_dxg_missing", "wsl_libcuda_missing"}
+
+
+def test_recorded_wsl_snapshot_replays_the_same_answer():
+    """What `gpu-wizard snapshot` records inside WSL (RecordingSystem) replays to the same facts."""
+    from app.system import RecordingSystem
+
+    data = _demo()
+    data["files"]["/mnt/c/Users/alex/.wslconfig"] = "[wsl2]\nmemory=6GB\n"
+    rec = RecordingSystem(SnapshotSystem(copy.deepcopy(data)))
+    first = detect_wsl(rec, OsInfo(arch="x86_64"))
+    snap = json.loads(json.dumps(rec.snapshot()))
+    assert "/dev/dxg" in snap["files"] and "/usr/lib/wsl/lib" in snap["dirs"]
+    assert snap["env"]["WSL_DISTRO_NAME"] == "Ubuntu-22.04"
+    again = detect_wsl(SnapshotSystem(snap), OsInfo(arch="x86_64"))
+    assert again == first and first[0].wsl_memory_limit_mib == 6144
