@@ -272,6 +272,11 @@ class VerifyRun:
         self._thread = threading.Thread(target=self.run, name="gpu-wizard-verify", daemon=True)
         self._thread.start()
 
+    @property
+    def running(self) -> bool:
+        """True from start() until the Verification is ready (on_done has been called)."""
+        return self._thread is not None and self._thread.is_alive()
+
     def wait(self, timeout: Optional[float] = None) -> Optional[Verification]:
         if self._thread is not None:
             self._thread.join(timeout)

@@ -113,10 +113,11 @@ def test_a_background_run_can_be_cancelled(tmp_path):
     run = VerifyRun(VerifyOptions(python=str(slow), quick=True), on_done=done.append, nvml_reader=lambda: H200_NVML)
     run.start()
     time.sleep(1.0)
+    assert run.running
     t = time.monotonic()
     run.cancel()
     v = run.wait(20)
     assert time.monotonic() - t < 10
-    assert v is not None and v.cancelled and done == [v]
+    assert v is not None and v.cancelled and done == [v] and not run.running
     assert v.layer("load").status == "skip" and "cancelled" in v.layer("load").reason
     assert v.errors == ()
