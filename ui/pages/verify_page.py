@@ -15,7 +15,7 @@ from ui.bridge import SampleBridge, Task
 from ui.i18n import N_, engine_text, tr
 from ui.pages.base import BasePage
 from ui.state import DURATIONS_S, SampleSeries, sample_dict
-from ui.widgets.charts import BandwidthBar, ChartPanel
+from ui.widgets.bandwidth import BandwidthBar
 from ui.widgets.icons import status_icon
 
 LAYER_TITLES = {"device": N_("GPU device"), "bandwidth": N_("Bandwidth"), "pytorch": N_("PyTorch"), "load": N_("Under load")}
@@ -94,8 +94,11 @@ class VerifyPage(BasePage):
         row.addWidget(self.stop_btn)
         row.addWidget(self.status, 1)
         self.layout_.addLayout(row)
-        self.charts = ChartPanel(self)
-        self.charts.setObjectName("charts")
+        # the charts (pyqtgraph + numpy, ~0.5 s to import) are built when the page is first shown,
+        # so the wizard's first window opens fast
+        self.charts = None
+        self.charts_holder = QWidget(self)
+        QVBoxLayout(self.charts_holder).setContentsMargins(0, 0, 0, 0)
         right = QWidget(self)
         rl = QVBoxLayout(right)
         rl.setContentsMargins(0, 0, 0, 0)
@@ -113,7 +116,7 @@ class VerifyPage(BasePage):
         rl.addWidget(self.bw_box)
         rl.addWidget(self.layers_box, 1)
         split = QSplitter(Qt.Orientation.Horizontal, self)
-        split.addWidget(self.charts)
+        split.addWidget(self.charts_holder)
         split.addWidget(right)
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 2)
@@ -121,7 +124,17 @@ class VerifyPage(BasePage):
         self._buttons()
 
     # --- flow ----------------------------------------------------------------------------
+    def ensure_charts(self):
+        if self.charts is None:
+            from ui.widgets.charts import ChartPanel
+
+            self.charts = ChartPanel(self.charts_holder)
+            self.charts.setObjectName("charts")
+            self.charts_holder.layout().addWidget(self.charts)
+        return self.charts
+
     def enter(self) -> None:
+        self.ensure_charts()
         s = self.session
         if s.verification is None and s.source.recorded:
             s.verification = engine.verification_from_report(s.report_data)
@@ -143,7 +156,7 @@ class VerifyPage(BasePage):
         self.state.verification = None
         self.state.running = True
         self._progress_msg = ""
-        self.charts.refresh(self.state.series)
+        self.ensure_charts().refresh(self.state.series)
         self.layers.clear()
         self.bridge = SampleBridge(100, self)
         self.bridge.samples.connect(self._on_samples)
@@ -178,7 +191,7 @@ class VerifyPage(BasePage):
 
     def _on_samples(self, batch: list) -> None:
         self.state.add_samples(batch)
-        self.charts.refresh(self.state.series)
+        self.ensure_charts().refresh(self.state.series)
         if self._progress_msg:
             self.status.setText(self._progress_msg)
 
@@ -209,7 +222,7 @@ class VerifyPage(BasePage):
         if replayed or not len(self.state.series):
             self.state.series.clear()
             self.state.add_samples(list(getattr(v, "samples", ())))
-            self.charts.refresh(self.state.series)
+            self.ensure_charts().refresh(self.state.series)
         self.render_result()
 
     def isComplete(self) -> bool:  # noqa: N802

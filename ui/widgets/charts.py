@@ -6,12 +6,12 @@ long run costs no more per frame than a short one.
 """
 from __future__ import annotations
 
+import math
 from typing import Optional
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QColor, QPainter, QPalette
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QGridLayout, QSizePolicy, QWidget
 
 from ui.i18n import N_, tr
@@ -20,6 +20,19 @@ from ui.state import CHARTS, SampleSeries
 pg.setConfigOptions(antialias=False, useOpenGL=False)
 
 LINE_COLOURS = ("#1e88e5", "#f4511e", "#43a047")
+WINDOW_S = 60.0  # seconds shown
+STEP_S = 10.0  # the time window moves in steps of this
+
+
+def nice_ceiling(v: float) -> float:
+    """1, 2, 2.5, 5 × 10^n at or above v (axis tops that read well)."""
+    if v <= 0 or not math.isfinite(v):
+        return 1.0
+    exp = math.floor(math.log10(v))
+    for m in (1, 2, 2.5, 5, 10):
+        if m * 10 ** exp >= v:
+            return m * 10 ** exp
+    return 10 ** (exp + 1)
 METRIC_LABELS = {
     "util_pct": N_("GPU"), "mem_util_pct": N_("Memory controller"), "mem_used_mib": N_("Used"),
     "power_w": N_("Power draw"), "pcie_rx_mbps": N_("To GPU"), "pcie_tx_mbps": N_("From GPU"),
@@ -34,6 +47,7 @@ class ChartPanel(QWidget):
     def __init__(self, parent: Optional[QWidget] = None):
         super().__init__(parent)
         self.plots: dict[str, pg.PlotWidget] = {}
+        self.ranges: dict[str, tuple[float, float]] = {}  # chart key -> (x max, y max) shown
         self.curves: dict[str, pg.PlotDataItem] = {}
         self.legends: dict[str, pg.LegendItem] = {}
         grid = QGridLayout(self)
@@ -50,11 +64,11 @@ class ChartPanel(QWidget):
             pi.setDownsampling(auto=True, mode="peak")
             pi.showGrid(x=True, y=True, alpha=0.2)
             pi.setLabel("left", units=None, text=unit)
-            if key == "utilization":
-                pi.setYRange(0, 100, padding=0.02)
-            else:
-                pi.enableAutoRange(axis="y", enable=True)
-                pi.setLimits(yMin=0)
+            # fixed ranges that move in steps: axes are re-laid out only when a range changes
+            # (a few times a minute), not on every refresh; repainting axis text 10 times a
+            # second per chart costs more than the curves
+            pi.disableAutoRange()
+            pi.setRange(xRange=(0, WINDOW_S), yRange=(0, 100 if key == "utilization" else 1), padding=0)
             self.legends[key] = pi.addLegend(offset=(5, 5), labelTextSize="8pt")
             for j, m in enumerate(metrics):
                 c = pi.plot([], [], pen=pg.mkPen(LINE_COLOURS[j % len(LINE_COLOURS)], width=2), name=m)
@@ -68,12 +82,28 @@ class ChartPanel(QWidget):
         if not len(series):
             for c in self.curves.values():
                 c.setData([], [])
+            for key, *_ in CHARTS:
+                self._set_range(key, WINDOW_S, 100 if key == "utilization" else 1)
             return
         t = np.asarray(series.t, dtype=float)
-        for _key, _t, _unit, scale, metrics in CHARTS:
+        x_max = max(WINDOW_S, math.ceil(t[-1] / STEP_S) * STEP_S)
+        for key, _t, _unit, scale, metrics in CHARTS:
+            y_top = 0.0
             for m in metrics:
                 y = np.asarray(series.values[m], dtype=float) * scale
                 self.curves[m].setData(t, y, connect="finite")
+                finite = y[np.isfinite(y)]
+                if finite.size:
+                    y_top = max(y_top, float(finite.max()))
+            self._set_range(key, x_max, 100 if key == "utilization" else nice_ceiling(y_top * 1.1))
+
+    def _set_range(self, key: str, x_max: float, y_max: float) -> None:
+        old = self.ranges.get(key)
+        if old is not None and old[0] == x_max and y_max <= old[1]:
+            return  # grows only (within a run), so the axes stay still
+        y_max = max(y_max, old[1]) if old is not None and old[0] == x_max else y_max
+        self.ranges[key] = (x_max, y_max)
+        self.plots[key].getPlotItem().setRange(xRange=(x_max - WINDOW_S, x_max), yRange=(0, y_max), padding=0)
 
     def _apply_palette(self) -> None:
         pal = self.palette()
@@ -112,58 +142,3 @@ class ChartPanel(QWidget):
                 for m in metrics:
                     if self.curves[m] is sample.item:
                         label.setText(tr(METRIC_LABELS[m]))
-
-
-class BandwidthBar(QWidget):
-    """One measured rate as a bar against its theoretical ceiling."""
-
-    def __init__(self, parent: Optional[QWidget] = None):
-        super().__init__(parent)
-        self.label = ""
-        self.value: Optional[float] = None
-        self.ceiling: Optional[float] = None
-        self.unit = "GB/s"
-        self.setMinimumHeight(26)
-        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
-        self.setFocusPolicy(Qt.FocusPolicy.TabFocus)
-
-    def set_values(self, label: str, value: Optional[float], ceiling: Optional[float]) -> None:
-        self.label, self.value, self.ceiling = label, value, ceiling
-        self.setAccessibleName(self.text())
-        self.update()
-
-    def text(self) -> str:
-        if self.value is None:
-            return f"{self.label}: " + tr("not measured")
-        if self.ceiling:
-            return f"{self.label}: " + tr("{v:.1f} of {c:.1f} {u} ({p:.0f}%)").format(
-                v=self.value, c=self.ceiling, u=self.unit, p=100 * self.value / self.ceiling)
-        return f"{self.label}: {self.value:.1f} {self.unit}"
-
-    def sizeHint(self):  # noqa: N802
-        from PySide6.QtCore import QSize
-
-        return QSize(300, max(26, self.fontMetrics().height() + 10))
-
-    def paintEvent(self, _e) -> None:  # noqa: N802
-        p = QPainter(self)
-        pal = self.palette()
-        r = QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5)
-        p.setPen(pal.color(QPalette.ColorRole.Mid))
-        p.setBrush(pal.color(QPalette.ColorRole.Base))
-        p.drawRoundedRect(r, 3, 3)
-        if self.value is not None and self.ceiling:
-            frac = max(0.0, min(1.0, self.value / self.ceiling))
-            colour = QColor("#43a047" if frac >= 0.7 else "#fb8c00" if frac >= 0.4 else "#e53935")
-            colour.setAlpha(150)
-            fill = QRectF(r.x(), r.y(), r.width() * frac, r.height())
-            p.setPen(Qt.PenStyle.NoPen)
-            p.setBrush(colour)
-            p.drawRoundedRect(fill, 3, 3)
-        p.setPen(pal.color(QPalette.ColorRole.Text))
-        p.drawText(r.adjusted(8, 0, -8, 0), Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, self.text())
-        if self.hasFocus():
-            p.setPen(pal.color(QPalette.ColorRole.Highlight))
-            p.setBrush(Qt.BrushStyle.NoBrush)
-            p.drawRoundedRect(r, 3, 3)
-        p.end()
