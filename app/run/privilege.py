@@ -184,8 +184,34 @@ class HelperPrivilege:
         self.proc = None
 
 
+POLICY_FILE = "/usr/share/polkit-1/actions/org.gpuwizard.helper.policy"
+HELPER_FLAG = "--gpu-wizard-helper"  # the bundled executable runs the helper when given this
+
+
 def helper_program() -> str:
     return INSTALLED_HELPER if os.path.exists(INSTALLED_HELPER) else str(HELPER_SCRIPT)
+
+
+def self_helper_argv() -> list[str]:
+    """How this wizard starts its own helper (under sudo): the bundle re-runs itself with HELPER_FLAG."""
+    if getattr(sys, "frozen", False):
+        return [sys.executable, HELPER_FLAG]
+    return [sys.executable, helper_program()]
+
+
+def polkit_helper_argv(policy_file: str = POLICY_FILE) -> Optional[list[str]]:
+    """The helper our installed polkit action authorises (its exec.path annotation), or None."""
+    try:
+        text = Path(policy_file).read_text(encoding="utf-8")
+    except OSError:
+        return None
+    import re
+
+    m = re.search(r'key="org\.freedesktop\.policykit\.exec\.path">\s*([^<\s]+)\s*<', text)
+    if not m or not os.path.isabs(m.group(1)) or not os.path.exists(m.group(1)):
+        return None
+    path = m.group(1)
+    return [path] if os.path.basename(path) == "gpu-wizard-helper" else [path, HELPER_FLAG]
 
 
 def _is_wsl() -> bool:
@@ -211,13 +237,13 @@ def choose_privilege(askpass: Optional[str] = None, prefer: Optional[str] = None
         if ctypes.windll.shell32.IsUserAnAdmin():  # type: ignore[attr-defined]
             return DirectPrivilege(os.path.join(os.environ.get("PROGRAMDATA", "C:\\ProgramData"), "gpu-wizard", "backups"))
         raise PrivilegeError("these steps need administrator rights: start the wizard with 'Run as administrator'")
-    prog = helper_program()
-    if prefer in (None, "pkexec") and polkit_usable() and prog == INSTALLED_HELPER:
-        return HelperPrivilege(["pkexec", prog], how="pkexec")
+    polkit = polkit_helper_argv()
+    if prefer in (None, "pkexec") and polkit and polkit_usable():
+        return HelperPrivilege(["pkexec", *polkit], how="pkexec")
     if shutil.which("sudo") is None:
         raise PrivilegeError("this plan needs administrator rights, but neither pkexec nor sudo is available")
     env = dict(os.environ)
     if askpass:
         env["SUDO_ASKPASS"] = askpass
-        return HelperPrivilege(["sudo", "-A", "--", sys.executable, prog], env=env, how="sudo (askpass)")
-    return HelperPrivilege(["sudo", "--", sys.executable, prog], env=env, how="sudo")
+        return HelperPrivilege(["sudo", "-A", "--", *self_helper_argv()], env=env, how="sudo (askpass)")
+    return HelperPrivilege(["sudo", "--", *self_helper_argv()], env=env, how="sudo")

@@ -339,6 +339,14 @@ def serve(stdin=None, stdout=None, executor: Optional[RootExecutor] = None) -> i
     return 0
 
 
+def maybe_run_helper(argv: list[str]) -> Optional[int]:
+    """For the bundled executable's entry point: `gpu-wizard --gpu-wizard-helper` is the helper.
+    Returns the exit code when argv asks for the helper, else None (carry on as the wizard)."""
+    if argv[:1] == ["--gpu-wizard-helper"]:
+        return main()
+    return None
+
+
 def main() -> int:
     if hasattr(os, "geteuid") and os.geteuid() != 0 and not os.environ.get("GPU_WIZARD_HELPER_UNPRIVILEGED_TEST"):
         sys.stderr.write("gpu-wizard-helper: must run as root (through pkexec or sudo)\n")

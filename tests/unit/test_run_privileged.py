@@ -142,3 +142,26 @@ def test_choose_privilege(monkeypatch, tmp_path):
     assert p.launcher[-1].endswith("gpu-wizard-helper")
     assert choose_privilege().launcher[:2] == ["sudo", "--"]
     assert p.proc is None  # started lazily, on the first root request
+
+
+def test_polkit_policy_names_the_helper_install_sh_substitutes(tmp_path):
+    from pathlib import Path
+    from xml.dom import minidom
+
+    from app.run.privilege import HELPER_FLAG, polkit_helper_argv
+    from app.run.privileged import maybe_run_helper
+
+    src = Path(__file__).resolve().parents[2] / "installers" / "polkit" / "org.gpuwizard.helper.policy"
+    minidom.parse(str(src))  # well-formed XML
+    exe = tmp_path / "gpu-wizard"
+    exe.write_text("")
+    installed = tmp_path / "installed.policy"
+    installed.write_text(src.read_text().replace("@HELPER@", str(exe)))  # what install.sh --system does
+    assert polkit_helper_argv(str(installed)) == [str(exe), HELPER_FLAG]
+    helper = tmp_path / "gpu-wizard-helper"
+    helper.write_text("")
+    installed.write_text(src.read_text().replace("@HELPER@", str(helper)))
+    assert polkit_helper_argv(str(installed)) == [str(helper)]
+    assert polkit_helper_argv(str(src)) is None  # not substituted: not usable
+    assert polkit_helper_argv(str(tmp_path / "missing.policy")) is None
+    assert maybe_run_helper(["detect", "--json"]) is None
