@@ -50,10 +50,16 @@ SERIAL_IGNORE = frozenset({"n/a", "na", "none", "0", "00000000", "not specified"
                            "default string", "system serial number", "unknown", "[n/a]", "not supported",
                            "[not supported]", "0123456789", "chassis serial number", "base board serial number"})
 
+# Names of variables (and keys) whose value is a secret: *TOKEN*, *SECRET*, *PASSWORD*, *KEY*, *AUTH*,
+# credentials, cookies, and PASS/PWD/PAT as a word of the name.
 _SECRET_NAME = re.compile(
-    r"(?i)(TOKEN|SECRET|PASSW(?:OR)?D|PASSPHRASE|CREDENTIAL|COOKIE|PRIVATE_?KEY|API_?KEY|ACCESS_?KEY"
-    r"|(?:^|[_\-.])(?:KEY|AUTH|PASS|PWD|PAT)(?:$|[_\-.]))")
-_NOT_SECRET_NAME = re.compile(r"(?i)^(PWD|OLDPWD|.*_(FILE|PATH|URL|DIR)|KEYRING.*|.*KEYRING_URL|.*KEYBOARD.*)$")
+    r"(?i)(TOKEN|SECRET|PASSW(?:OR)?D|PASSPHRASE|CREDENTIAL|COOKIE|KEY|AUTH"
+    r"|(?:^|[_\-.])(?:PASS|PWD|PAT)(?:$|[_\-.]))")
+_NOT_SECRET_NAME = re.compile(r"(?i)^(PWD|OLDPWD)$|_(FILE|PATH|DIR|URL|ID)$|KEYBOARD|KEYMAP|KEYRING|KEYCHAIN|^XKB|KEYS?_?(ID|NAME)$|AUTHOR")
+# In free text ("name=value", "name: value") a name counts only when it looks like an environment
+# variable (upper case) or has a secret word as one of its parts: `libkeyutils1:amd64` is no secret.
+_SECRET_WORD = re.compile(r"(?i)(?:^|[_\-.])(?:[A-Z]*TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY"
+                          r"|SECRET_?KEY|AUTH_?TOKEN|CREDENTIALS?|PASS|PWD|KEY|AUTH)(?:$|[_\-.])")
 _USER_KEYS = frozenset({"USER", "LOGNAME", "USERNAME", "SUDO_USER", "PKEXEC_UID_NAME"})
 _HOST_KEYS = frozenset({"HOSTNAME", "COMPUTERNAME", "WSL_HOSTNAME", "HOST_NAME"})
 _HOME_KEYS = frozenset({"HOME", "USERPROFILE", "HOMEPATH"})
@@ -118,7 +124,14 @@ def looks_like_token(s: str) -> bool:
 
 
 def is_secret_name(name: str) -> bool:
-    return bool(_SECRET_NAME.search(name)) and not _NOT_SECRET_NAME.match(name)
+    return bool(_SECRET_NAME.search(name)) and not _NOT_SECRET_NAME.search(name)
+
+
+def is_secret_assignment(name: str) -> bool:
+    """`name` in a "name=value" line of free text names a secret."""
+    if re.fullmatch(r"[A-Z][A-Z0-9_]*", name):
+        return is_secret_name(name)
+    return bool(_SECRET_WORD.search(name)) and not _NOT_SECRET_NAME.search(name)
 
 
 def _strip_quotes(v: str) -> str:
@@ -303,7 +316,7 @@ class Redactor:
         for m in RE_ASSIGN.finditer(text):
             name, value = m.group(2), _strip_quotes(m.group(4))
             up = name.upper().replace("-", "_")
-            if is_secret_name(name) and not value.startswith("$") and not value.startswith("%"):
+            if is_secret_assignment(name) and not value.startswith("$") and not value.startswith("%"):
                 self.add_secret(value)
             elif up in _USER_KEYS:
                 self.add_user(value)

@@ -152,8 +152,18 @@ def test_not_private_values_are_kept():
             "libcudnn9-cuda-12 9.1.0.70-1 amd64\nBus-Id 00000000:00:06.0 at 15:27:06 VBIOS 96.00.A5.00.1A\n"
             "sha256 3b1f0b3c8d0e6a5f4e2c1d9b8a7f6e5d4c3b2a1908f7e6d5c4b3a2918f7e6d5c\n"
             "user root, host localhost, Driver Version: 580.159.04 CUDA Version: 13.0 sm_90 cu130\n"
-            "https://download.pytorch.org/whl/cu130 torch-2.11.0+cu130-cp312-cp312-manylinux_2_28_x86_64.whl\n")
+            "https://download.pytorch.org/whl/cu130 torch-2.11.0+cu130-cp312-cp312-manylinux_2_28_x86_64.whl\n"
+            "ii  libkeyutils1:amd64  1.6.3-3build1  amd64\nii  ubuntu-keyring 2023.11.28.1 all\nKEYBOARD_LAYOUT=us\n")
     assert Redactor().text(text) == text
+
+
+def test_secret_names_follow_the_variable_name():
+    r = Redactor()
+    env = {"HF_TOKEN": "abc123def", "MY_API_KEY": "k-1", "APIKEY": "k-2", "DB_PASSWORD": "pw-3", "SESSION_SECRET": "s-4",
+           "HTTP_AUTH": "a-5", "KEYBOARD_LAYOUT": "us", "CUDA_PATH": "/usr/local/cuda", "GPG_KEY_ID": "ABCD1234"}
+    out = r.data({"env": env})["env"]
+    assert all(out[k].startswith("<secret-") for k in ("HF_TOKEN", "MY_API_KEY", "APIKEY", "DB_PASSWORD", "SESSION_SECRET", "HTTP_AUTH"))
+    assert out["KEYBOARD_LAYOUT"] == "us" and out["CUDA_PATH"] == "/usr/local/cuda" and out["GPG_KEY_ID"] == "ABCD1234"
 
 
 def test_token_shapes():
