@@ -88,7 +88,7 @@ def _line_chunks(path: Path, lines_per_chunk: int = 20000):
             yield "".join(buf), len(buf)
 
 
-def find_failure_line(path: Path, hint: Optional[str] = None) -> tuple[Optional[int], int]:
+def find_failure_line(path: Path, hint: Optional[str] = None, _block: Optional[list] = None) -> tuple[Optional[int], int]:
     """(1-based line of the failure or None, total lines). The failure is the start of the last
     cluster of strong failure lines (a traceback, `E:` lines), else the last weak one. With
     `hint` (a failed step id), only what follows the last line mentioning it counts."""
@@ -133,6 +133,8 @@ def find_failure_line(path: Path, hint: Optional[str] = None) -> tuple[Optional[
             elif bits & 1:
                 weak = n
         base += count
+    if _block is not None:
+        _block.append(hint_line)
     return strong or weak or hint_line, base
 
 
@@ -144,9 +146,13 @@ def log_excerpt(path: str | os.PathLike, *, hint: Optional[str] = None, reason: 
     if not p.is_file():
         return None
     try:
-        focus, total = find_failure_line(p, hint)
+        block: list = []
+        focus, total = find_failure_line(p, hint, block)
         if focus is not None:
             lo, hi = max(1, focus - before), min(total, focus + after)
+            start = block[0] if block else None
+            if start is not None and start <= focus:  # the failed step's own output, with a few lines before it
+                lo = max(lo, start - 5)
             why = reason or "around the failure"
         else:
             lo, hi = max(1, total - tail + 1), total

@@ -47,7 +47,7 @@ def render_markdown(report: Report) -> str:
     L += [f"Created {report.created} by {report.generator}.", ""]
     red = report.redaction
     if red.redacted:
-        counts = ", ".join(f"{n} {k}" for k, n in red.placeholders.items()) or "nothing found to replace"
+        counts = ", ".join(f"{n} {k.replace('-', ' ')}{'s' if n != 1 else ''}" for k, n in red.placeholders.items()) or "nothing found to replace"
         L += [f"> Private values were replaced by placeholders such as `<user-1>` ({counts}).", ""]
     else:
         L += [f"> **Warning:** {red.note or 'not redacted'}", ""]
