@@ -197,14 +197,18 @@ def run_command(argv: Sequence[str], *, on_line: Optional[Callable[[Line], None]
     deadline = None if not timeout_s else start + timeout_s
     exited = threading.Event()  # set the moment the process ends: no polling delay on exit
     threading.Thread(target=lambda: (proc.wait(), exited.set()), daemon=True).start()
-    while not exited.wait(0.05):
-        if cancel is not None and cancel.cancelled:
-            cancelled = True
-        elif deadline is not None and time.monotonic() > deadline:
-            timed_out = True
-        if cancelled or timed_out:
-            kill_group(proc, kill_grace_s)
-            break
+    try:
+        while not exited.wait(0.05):
+            if cancel is not None and cancel.cancelled:
+                cancelled = True
+            elif deadline is not None and time.monotonic() > deadline:
+                timed_out = True
+            if cancelled or timed_out:
+                kill_group(proc, kill_grace_s)
+                break
+    except BaseException:  # Ctrl-C in the wizard: the child runs in its own session, so stop it here
+        kill_group(proc, kill_grace_s)
+        raise
     proc.wait()
     for t in readers:
         t.join(timeout=5)

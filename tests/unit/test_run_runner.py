@@ -115,3 +115,24 @@ def test_apt_get_gets_a_status_fd(tmp_path):
     assert out.ok and out.argv[1:3] == ["-o", out.argv[2]] and out.argv[2].startswith("APT::Status-Fd=")
     assert progress and progress[0].message == "Unpacking cuda-nvcc-12-8 (amd64)" and abs(progress[0].fraction - 0.65) < 1e-9
     assert all(ln.stream != "status" for ln in lines)
+
+
+def test_ctrl_c_in_the_wizard_stops_the_child():
+    import signal
+    import threading
+
+    pids = []
+    threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+    try:
+        run_command([PY, "-c", "import os, time; print(os.getpid(), flush=True); time.sleep(60)"],
+                    on_line=lambda ln: pids.append(int(ln.text)), kill_grace_s=0.5)
+    except KeyboardInterrupt:
+        pass
+    else:
+        raise AssertionError("KeyboardInterrupt was swallowed")
+    time.sleep(0.2)
+    try:
+        state = open(f"/proc/{pids[0]}/stat").read().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        state = "gone"
+    assert state in ("gone", "Z")
