@@ -339,3 +339,21 @@ def test_real_h200_verification_renders_its_charts_and_figures():
     assert r.overall == "warn"  # the real run's bandwidth layer warned
     md = render(r, "md")
     assert "| GPU utilization (%) | 0 |" in md
+
+
+def test_a_real_diagnosis_of_the_planted_log_is_redacted_too(tmp_path):
+    """app.diagnose quotes the user's error text (excerpt, evidence): the report redacts it."""
+    from app.detect import detect
+    from app.diagnose import diagnose
+
+    snap = json.loads(SNAP.read_text())
+    facts = detect(SnapshotSystem(snap))
+    text = LOG.read_text() + "\nwhile running as mbrandt on dgx-kestrel-07 (10.42.7.19)\n"
+    d = diagnose(text, facts)
+    assert d.matches and d.matches[0].category == "driver_insufficient"
+    r = build_report(facts=facts, diagnosis=d, snapshot=snap, logs=[("error.txt", text)])
+    for fmt in FORMATS:
+        out = render(r, fmt)
+        assert survivors(out) == [], fmt
+        assert "driver" in out.lower()
+    assert r.logs[0].source == "error.txt" and "RuntimeError" in r.logs[0].text
