@@ -61,12 +61,15 @@ def build_driver_steps(facts: Facts, rec: Recommendation, choices: Choices) -> l
     why = (rec.driver.reason or "PyTorch needs an NVIDIA driver new enough for its CUDA runtime.") + \
         " The new driver is used after a restart."
     if pm == "apt":
-        cmds = (("apt-get", "install", "-y", "--no-install-recommends", *headers, *pkgs),)
+        # with recommends: the driver's recommended parts (settings tool, PRIME on laptops) belong to it
+        cmds = (("apt-get", "install", "-y", *headers, *pkgs),)
         done = (Check("dpkg_installed", pkgs),)
         env = dict(APT_ENV)
     elif pm in ("dnf", "yum"):
         branch = rec.driver.branch or "latest"
         stream = f"{branch}-open" if rec.driver.flavour != "proprietary" else f"{branch}-dkms"
+        if rec.driver.package and rec.driver.package.startswith("@nvidia-driver:"):  # the compat data's module spec
+            stream = rec.driver.package.split(":", 1)[1]
         cmds = tuple(c for c in (("dnf", "-y", "install", *headers) if headers else None,
                                  ("dnf", "-y", "module", "install", f"nvidia-driver:{stream}")) if c)
         done = (Check("command_ok", ("rpm", "-q", "nvidia-driver")),)

@@ -75,8 +75,7 @@ def test_native_ubuntu_full_plan():
     assert nouveau.reboot_required and nouveau.commands == (("update-initramfs", "-u"),)
     assert "blacklist nouveau" in nouveau.edits[0].content and nouveau.backups == ("/etc/modprobe.d/blacklist-nouveau.conf",)
     drv = s["install_driver"]
-    assert drv.commands == (("apt-get", "install", "-y", "--no-install-recommends", "linux-headers-6.5.0-41-generic",
-                             "nvidia-driver-580-open"),)
+    assert drv.commands == (("apt-get", "install", "-y", "linux-headers-6.5.0-41-generic", "nvidia-driver-580-open"),)
     assert drv.reboot_required and any("MOK" in n and "mokutil --import" in n for n in drv.notes)
     assert s["install_cuda_toolkit"].commands[0][-1] == "cuda-toolkit-12-8"
     assert s["add_nvidia_repo"].downloads[0].url.endswith("/repos/ubuntu2204/x86_64/cuda-keyring_1.1-1_all.deb")
@@ -204,6 +203,14 @@ def test_rhel_dnf_plan():
     assert plan.step("blacklist_nouveau").commands == (("dracut", "-f"),)
     assert plan.step("install_cuda_toolkit").commands == (("dnf", "-y", "install", "cuda-toolkit-12-8"),)
     _root_steps_pass_policy(plan)
+
+
+def test_dnf_driver_from_the_compat_module_spec():
+    facts = ubuntu_facts(os=OsInfo(platform="linux", id="rhel", version_id="9.4", arch="x86_64", package_manager="dnf"))
+    rec = REC.replace(driver=DriverChoice(action="upgrade", branch="580", flavour="proprietary", package="@nvidia-driver:580-dkms"))
+    plan = build_plan(facts, rec, Choices(install_method="dnf"))
+    assert plan.step("install_driver").commands[-1] == ("dnf", "-y", "module", "install", "nvidia-driver:580-dkms")
+    assert plan.step("install_driver").title.startswith("Upgrade the NVIDIA driver 580")
 
 
 def test_driver_keep_means_no_driver_step_and_cpu_only_verify():
