@@ -100,13 +100,19 @@ class _Ctx:
 # ------------------------------------------------------------------ helpers
 
 
+def _norm_cc(cc: Optional[str]) -> Optional[str]:
+    """'8.9' stays; '8.9.0', ' 8.9' normalise; junk -> None."""
+    k = vkey(cc)
+    return f"{k[0]}.{k[1]}" if len(k) >= 2 and cc and not any(c.isalpha() for c in cc) else None
+
+
 def _gpu_cc(g: Gpu) -> Optional[str]:
     if g.compute_capability:
-        return g.compute_capability
+        return _norm_cc(g.compute_capability)
     try:  # the detection engineer's name table, when it knows the GPU
         from app.compat.gpus import cc_from_name
 
-        return cc_from_name(g.name) if g.name else None
+        return _norm_cc(cc_from_name(g.name)) if g.name else None
     except Exception:  # noqa: BLE001 - a missing or broken name table must not break the solve
         return None
 
@@ -385,7 +391,7 @@ def recommend(facts: Facts, db: CompatDB, choices: Choices = Choices()) -> Recom
             chosen = better
             if plat == "windows":
                 action = "install" if not cur else "upgrade"
-            if cur:
+            if cur and better:
                 drv_why = f"driver {cur} cannot run PyTorch {better.release.version}+{better.index}, the newest for this GPU"
 
     if chosen is None and newest_cover is None:

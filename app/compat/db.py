@@ -62,6 +62,8 @@ def major_minor(version: Optional[str]) -> Optional[str]:
 @functools.lru_cache(maxsize=1024)
 def cc_key(cc: str) -> tuple[int, int]:
     k = vkey(cc)
+    if not k:
+        return (-1, -1)  # junk sorts below every real capability and matches none
     return (k[0], k[1] if len(k) > 1 else 0)
 
 

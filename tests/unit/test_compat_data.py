@@ -120,3 +120,8 @@ def test_releases_cover_2_0_to_2_14():
 def test_cuda_releases_cover_11_0_to_13():
     have = {r["cuda"] for r in _doc("cuda_releases")["rows"]}
     assert {"11.0", "11.8", "12.0", "12.8", "12.9", "13.0"} <= have
+
+
+@pytest.mark.parametrize("name", list(TABLES) + ["manifest"])
+def test_schemas_are_valid_json_schema(name):
+    jsonschema.Draft202012Validator.check_schema(_schema(name))
