@@ -85,7 +85,8 @@ def load_report_json(path: str | os.PathLike) -> dict[str, Any]:
     Returns {"report": Report, "snapshot": dict | None (format 1, loadable by SnapshotSystem),
     "facts", "recommendation", "plan", "verification", "diagnosis" (typed values where their
     models load, else dicts, or None), "steps": tuple[StepOutcome], "logs": tuple[LogExcerpt],
-    "session": SessionInfo | None, "created", "machine", "redacted": bool}.
+    "session": SessionInfo | None, "created" (when the report was written), "recorded" (when the
+    machine was recorded: the snapshot's or the facts' time), "machine", "redacted": bool}.
     Raises ReportLoadError (a SnapshotError) with one clear line for a file that is not a report."""
     p = Path(path)
     try:
@@ -134,6 +135,7 @@ def load_report_json(path: str | os.PathLike) -> dict[str, Any]:
         "logs": report.logs,
         "session": report.session,
         "created": report.created,
+        "recorded": (snap or {}).get("created") or (report.facts or {}).get("created") or report.created,
         "machine": report.machine,
         "redacted": report.redaction.redacted,
     }

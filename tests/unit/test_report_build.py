@@ -147,6 +147,7 @@ def test_load_report_json_gives_back_the_snapshot_and_stage_values(full_report, 
         write_report(full_report, p)
         got = load_report_json(p)
         assert got["redacted"] is True
+        assert got["recorded"] == "2026-11-29T15:27:06+00:00"  # the snapshot's time, for the walkthrough banner
         assert isinstance(got["facts"], Facts) and isinstance(got["verification"], Verification)
         assert got["steps"] == full_report.steps
         snap = validate_snapshot(got["snapshot"])
@@ -357,3 +358,14 @@ def test_a_real_diagnosis_of_the_planted_log_is_redacted_too(tmp_path):
         assert survivors(out) == [], fmt
         assert "driver" in out.lower()
     assert r.logs[0].source == "error.txt" and "RuntimeError" in r.logs[0].text
+
+
+def test_cli_session_last_picks_the_newest_session(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("GPU_WIZARD_SESSIONS", str(tmp_path / "none"))
+    assert main(["--snapshot", str(SNAP), "report", "-o", str(tmp_path / "r.json"), "--session", "last"]) == 2
+    assert "no install session" in capsys.readouterr().err
+    sess = planted_session(tmp_path)
+    monkeypatch.setenv("GPU_WIZARD_SESSIONS", str(sess.parent))
+    assert main(["--snapshot", str(SNAP), "report", "-o", str(tmp_path / "r.json"), "--session", "last"]) == 0
+    data = json.loads((tmp_path / "r.json").read_text())
+    assert data["session"]["status"] == "failed" and [s["status"] for s in data["steps"]][:2] == ["done", "failed"]
