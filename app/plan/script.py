@@ -104,3 +104,6 @@ def plan_to_script(plan: Plan) -> str:
         lines += _step_lines(i, s)
     lines += ["", 'echo "All steps finished."', ""]
     return "\n".join(lines)
+
+
+to_script = plan_to_script  # the name the GUI's export looks for

@@ -214,6 +214,24 @@ def polkit_helper_argv(policy_file: str = POLICY_FILE) -> Optional[list[str]]:
     return [path] if os.path.basename(path) == "gpu-wizard-helper" else [path, HELPER_FLAG]
 
 
+ASKPASS_PROGRAMS = ("/usr/bin/ssh-askpass", "/usr/lib/ssh/x11-ssh-askpass", "/usr/lib/openssh/gnome-ssh-askpass",
+                    "/usr/libexec/openssh/gnome-ssh-askpass", "/usr/bin/ksshaskpass", "/usr/bin/lxqt-openssh-askpass")
+
+
+def _has_tty() -> bool:
+    """Whether sudo could ask on a terminal (the controlling terminal opens)."""
+    try:
+        with open("/dev/tty"):
+            return True
+    except OSError:
+        return False
+
+
+def find_askpass() -> Optional[str]:
+    """A graphical password prompt for sudo when the GUI gave none and there is no terminal."""
+    return next((p for p in ASKPASS_PROGRAMS if os.access(p, os.X_OK)), None)
+
+
 def _is_wsl() -> bool:
     try:
         return "microsoft" in Path("/proc/version").read_text().lower()
@@ -243,6 +261,7 @@ def choose_privilege(askpass: Optional[str] = None, prefer: Optional[str] = None
     if shutil.which("sudo") is None:
         raise PrivilegeError("this plan needs administrator rights, but neither pkexec nor sudo is available")
     env = dict(os.environ)
+    askpass = askpass or os.environ.get("SUDO_ASKPASS") or (None if _has_tty() else find_askpass())
     if askpass:
         env["SUDO_ASKPASS"] = askpass
         return HelperPrivilege(["sudo", "-A", "--", *self_helper_argv()], env=env, how="sudo (askpass)")

@@ -137,11 +137,18 @@ def test_choose_privilege(monkeypatch, tmp_path):
     monkeypatch.setattr(os, "geteuid", lambda: 1000)
     monkeypatch.setattr("app.run.privilege.polkit_usable", lambda env=None: False)
     monkeypatch.setattr("app.run.privilege.shutil.which", lambda name: "/usr/bin/" + name)
+    monkeypatch.delenv("SUDO_ASKPASS", raising=False)
+    monkeypatch.setattr("app.run.privilege._has_tty", lambda: True)
     p = choose_privilege(askpass="/usr/lib/gpu-wizard/askpass")
     assert p.launcher[:3] == ["sudo", "-A", "--"] and p.env["SUDO_ASKPASS"] == "/usr/lib/gpu-wizard/askpass"
     assert p.launcher[-1].endswith("gpu-wizard-helper")
     assert choose_privilege().launcher[:2] == ["sudo", "--"]
     assert p.proc is None  # started lazily, on the first root request
+    # no terminal and no dialog given: a graphical askpass found on the machine
+    monkeypatch.setattr("app.run.privilege._has_tty", lambda: False)
+    monkeypatch.setattr("app.run.privilege.find_askpass", lambda: "/usr/bin/ssh-askpass")
+    q = choose_privilege()
+    assert q.launcher[:2] == ["sudo", "-A"] and q.env["SUDO_ASKPASS"] == "/usr/bin/ssh-askpass"
 
 
 def test_polkit_policy_names_the_helper_install_sh_substitutes(tmp_path):
