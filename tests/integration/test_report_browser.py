@@ -231,3 +231,19 @@ def test_every_chart_draws_its_data_in_the_browser(chromium, tmp_path):
     assert all(n > 150 for n in real), drawn
     # the legend swatch is drawn even without data (10x10); a broken chart has no line beyond it
     assert all(n <= 110 for n in controls), controls
+
+
+def test_report_prints_to_pdf(chromium, tmp_path):
+    """Printable: Chromium's print-to-PDF of the report gives a multi-page PDF with the charts."""
+    page = tmp_path / "r.html"
+    page.write_text(render(_full_report(tmp_path), "html"), encoding="utf-8")
+    pdf = tmp_path / "r.pdf"
+    r = subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+                        f"--user-data-dir={tmp_path / 'profile'}", "--no-pdf-header-footer", f"--print-to-pdf={pdf}", page.as_uri()],
+                       capture_output=True, text=True, timeout=180)
+    assert pdf.is_file(), r.stderr[-2000:]
+    data = pdf.read_bytes()
+    assert data.startswith(b"%PDF-")
+    pages = len(re.findall(rb"/Type\s*/Page(?!s)", data))
+    assert pages >= 3, pages
+    _keep(pdf, "report.pdf")
