@@ -529,11 +529,15 @@ def _driver_choice(cx: _Ctx, action: str, cur: Optional[str], target: Optional[s
                    why: str = "") -> DriverChoice:
     db, plat, o = cx.db, cx.platform, facts.os
     cap = f" R{max_branch} is the last branch that supports {', '.join(labels)}." if max_branch else ""
-    package = None
+    package = package_repo = pin = None
     branch = target
     if action in ("install", "upgrade") and plat == "linux" and target:
         fl = flavour or "open"
-        package = db.driver_package((o.id or "").lower() or None, fl, target, tuple(x.lower() for x in o.id_like))
+        prow = db.driver_package_row((o.id or "").lower() or None, fl, tuple(x.lower() for x in o.id_like))
+        package = prow.for_branch(target) if prow else None
+        if prow:
+            package_repo = prow.from_repo
+            pin = prow.pin_package.format(branch=target) if prow.pin_package else None
         verb = "Install" if action == "install" else "Upgrade to"
         why = "no NVIDIA driver is installed" if not cur else (why or f"driver {cur} is not usable")
         reason = (f"{verb} driver branch R{target} ({'open' if fl == 'open' else 'proprietary'} kernel module): {why}; "
@@ -563,7 +567,8 @@ def _driver_choice(cx: _Ctx, action: str, cur: Optional[str], target: Optional[s
         else:
             reason = f"A driver of {need_min} or newer is needed (the wizard was told not to change the driver)."
     return DriverChoice(action=action, current_version=cur, min_version=need_min, branch=branch, package=package,  # type: ignore[arg-type]
-                        flavour=flavour if plat == "linux" else None, reason=reason, max_branch=max_branch, compat=compat)  # type: ignore[arg-type]
+                        flavour=flavour if plat == "linux" else None, reason=reason, max_branch=max_branch, compat=compat,  # type: ignore[arg-type]
+                        package_repo=package_repo, pin_package=pin)  # type: ignore[arg-type]
 
 
 def _toolkit_choice(cx: _Ctx, chosen: Optional[Candidate], driver: Optional[str], target: Optional[str], ccs: list[str]) -> ToolkitChoice:

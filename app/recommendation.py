@@ -47,6 +47,8 @@ class DriverChoice(Model):
     reason: str = ""
     max_branch: Optional[str] = None  # the last branch that supports every GPU ("470" for Kepler), None: no cap
     compat: Optional[Literal["full", "minor"]] = None  # how the (kept or target) driver runs the chosen wheel
+    package_repo: Optional[Literal["distribution", "nvidia"]] = None  # nvidia: set up NVIDIA's CUDA repository first
+    pin_package: Optional[str] = None  # install first to hold the branch ("nvidia-driver-pinning-580")
 
 
 @dataclass(frozen=True)

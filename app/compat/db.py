@@ -238,6 +238,8 @@ class DriverPackage(Row):
     package_manager: str = ""
     flavour: Literal["open", "proprietary"] = "open"
     package: str = ""
+    from_repo: Literal["distribution", "nvidia"] = "distribution"  # nvidia: NVIDIA's CUDA repository must be set up first
+    pin_package: Optional[str] = None  # installs first to hold the branch ("nvidia-driver-pinning-{branch}")
     note: Optional[str] = None
 
     def for_branch(self, branch: str) -> str:
@@ -445,12 +447,16 @@ class CompatDB:
     def recommended_branches(self) -> list[DriverBranch]:
         return [b for b in self.driver_branches if b.recommended]
 
-    def driver_package(self, os_id: Optional[str], flavour: str, branch: str, id_like: Sequence[str] = ()) -> Optional[str]:
+    def driver_package_row(self, os_id: Optional[str], flavour: str, id_like: Sequence[str] = ()) -> Optional[DriverPackage]:
         for oid in [os_id, *id_like]:
             row = next((p for p in self.driver_packages if p.os_id == oid and p.flavour == flavour), None)
             if row:
-                return row.for_branch(branch)
+                return row
         return None
+
+    def driver_package(self, os_id: Optional[str], flavour: str, branch: str, id_like: Sequence[str] = ()) -> Optional[str]:
+        row = self.driver_package_row(os_id, flavour, id_like)
+        return row.for_branch(branch) if row else None
 
     # -- PyTorch
 

@@ -150,3 +150,10 @@ def test_gpu_known_only_by_name_uses_the_gpu_table(db):
     facts = f(cc=None).replace(gpus=(Gpu(index=0, name="NVIDIA GeForce GTX 1080 Ti"),))
     r = recommend(facts, db)
     assert r.pytorch.index == "cu126" and "sm_61" in r.pytorch.reason
+
+
+def test_driver_package_source_and_pin(db):
+    deb = recommend(f(cc="7.5", driver=None, os_id="debian", ver="12", name="RTX 2080 Ti"), db).driver
+    assert (deb.package, deb.package_repo, deb.pin_package) == ("nvidia-open", "nvidia", "nvidia-driver-pinning-580")
+    ubu = recommend(f(cc="7.5", driver=None, name="RTX 2080 Ti"), db).driver
+    assert (ubu.package, ubu.package_repo, ubu.pin_package) == ("nvidia-driver-580-open", "distribution", None)

@@ -139,7 +139,7 @@ CASES = [
     Case("rtx3090_r470_upgrade", machine("u2204", [RTX3090], "470.239.06", "3.10"), "2.14.0", "cu130", "upgrade", branch="580"),
     Case("rtx3060_r525", machine("u2204", [RTX3060], "525.147.05", "3.10"), "2.14.0", "cu126", "keep", compat="minor"),
     Case("rtx2080ti_no_driver_debian12", machine("deb12", [RTX2080TI], None, "3.11"), "2.14.0", "cu130", "install", branch="580",
-         package="nvidia-open"),
+         package="nvidia-open"),  # from NVIDIA's repository, held at R580 by nvidia-driver-pinning-580 (test_recommend_choices)
     Case("gtx1660_no_driver_arch", machine("arch", [GTX1660], None, "3.13"), "2.14.0", "cu130", "install", branch="580", package=None,
          reason="No package name is known"),
     Case("gtx1080ti_r535", machine("u2204", [GTX1080TI], "535.183.01", "3.12"), "2.14.0", "cu126", "keep", compat="minor",

@@ -2,6 +2,7 @@
 garbage driver strings, Python versions no release knows, unknown releases and variants):
 it answers with warnings or refusals instead. A fixed grid, so failures reproduce."""
 import itertools
+import os
 
 import pytest
 
@@ -21,7 +22,6 @@ OSES = [
     OsInfo(platform="linux", id=None, version_id=None, arch="ppc64le"),
 ]
 PYS = [None, "", "2.7", "3", "3.12.1", "abc", "3.99"]
-import os
 STEP = int(os.environ.get("RECOMMEND_GRID_STEP", "7"))
 CHOICES = [Choices(), Choices(torch_version="abc", torch_variant="cu999"), Choices(torch_variant="cpu", want_toolkit=True, want_system_cudnn=True),
            Choices(torch_version="2.0", install_method="runfile", install_driver=False)]
