@@ -172,3 +172,49 @@ def test_polkit_policy_names_the_helper_install_sh_substitutes(tmp_path):
     assert polkit_helper_argv(str(src)) is None  # not substituted: not usable
     assert polkit_helper_argv(str(tmp_path / "missing.policy")) is None
     assert maybe_run_helper(["detect", "--json"]) is None
+
+
+def test_helper_protocol_streams_lines_and_honours_cancel():
+    """serve() with an executor that skips the allow-list (so a harmless python can run): lines,
+    progress and done events come back tagged with the request id; a cancel op stops a long one."""
+    import io
+    import json as _json
+
+    from app.run.privileged import RootExecutor, serve
+    from app.run.runner import run_command
+
+    class Permissive(RootExecutor):
+        def run(self, kind, argv, env, timeout_s, files, on_line, on_progress, cancel):
+            return run_command(argv, on_line=on_line, on_progress=on_progress, timeout_s=timeout_s, cancel=cancel)
+
+    reqs = [
+        {"id": 1, "op": "run", "kind": "write_env", "argv": [sys.executable, "-c", "print('a'); print('50%', end='\\r'); print('b')"]},
+        {"id": 2, "op": "run", "kind": "write_env", "argv": [sys.executable, "-c", "import time; time.sleep(30)"]},
+        {"id": 2, "op": "cancel"},
+        {"id": 3, "op": "bogus"},
+        {"id": 4, "op": "ping"},
+    ]
+    import time as _time
+
+    def stdin():  # the wizard's side of the pipe: requests over time; EOF (wizard gone) cancels what still runs
+        yield _json.dumps(reqs[0]) + "\n"
+        _time.sleep(1.5)
+        yield _json.dumps(reqs[1]) + "\n"
+        _time.sleep(0.3)
+        for r in reqs[2:]:
+            yield _json.dumps(r) + "\n"
+        yield "not json\n"
+    out = io.StringIO()
+    assert serve(stdin(), out, Permissive()) == 0
+    msgs = [_json.loads(x) for x in out.getvalue().splitlines()]
+    assert msgs[0]["event"] == "ready"
+    one = [m for m in msgs if m.get("id") == 1]
+    assert [m["text"] for m in one if m["event"] == "line"] == ["a", "50%", "b"]
+    assert [m["final"] for m in one if m["event"] == "line"] == [True, False, True]
+    assert any(m["event"] == "progress" and m["fraction"] == 0.5 for m in one)
+    assert one[-1]["event"] == "done" and one[-1]["rc"] == 0
+    two = [m for m in msgs if m.get("id") == 2 and m["event"] == "done"]
+    assert two and two[0]["cancelled"] is True
+    assert any(m.get("id") == 3 and m["event"] == "refused" for m in msgs)
+    assert any(m.get("id") == 4 and m["event"] == "pong" for m in msgs)
+    assert any(m["event"] == "refused" and m["message"] == "not a JSON request" for m in msgs)
