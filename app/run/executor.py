@@ -182,7 +182,12 @@ class Executor:
                     continue
                 t0 = time.monotonic()
                 try:
-                    self._run_step(step, total_w)
+                    try:
+                        self._run_step(step, total_w)
+                    except StepFailed:
+                        raise
+                    except Exception as e:  # never leave the state "running": the step failed, say how
+                        raise StepFailed(f"{type(e).__name__}: {e}") from e
                 except StepFailed as e:
                     status = "cancelled" if e.cancelled or self.cancel_token.cancelled else "error"
                     self._record(step.id, status, str(e))
@@ -261,7 +266,7 @@ class Executor:
                     rec = apply_edit(e, self.session.backups, self.edit_root)
                 else:
                     rec = self.privilege.edit(step.kind, e, self.session.name)
-            except (OSError, EditError, PolicyError) as ex:
+            except Exception as ex:  # OSError, EditError, PolicyError, PrivilegeError
                 raise StepFailed(f"could not {e.describe()}: {ex}") from None
             on_line(Line("stdout", e.describe() + (f" (backup: {rec.backup})" if rec.backup else " (new file)")))
             self.session.log_command(step.id, ["edit", e.mode, e.path], 0, 0.0, f"backup {rec.backup}")

@@ -75,3 +75,16 @@ def test_session_files_and_redaction(tmp_path):
     assert "s3cret" not in (session.dir / "output.log").read_text()
     assert "***:***@mirror.example" in (session.dir / "output.log").read_text()
     assert Plan.from_json(json.loads((session.dir / "plan.json").read_text())) == plan
+
+
+def test_a_privilege_failure_is_a_failed_step_with_state_saved(tmp_path):
+    from app.plan import Edit
+    from app.run.privilege import HelperPrivilege
+
+    dismissed = HelperPrivilege([sys.executable, "-c", "import sys; sys.stderr.write('Request dismissed'); sys.exit(126)"])
+    plan = Plan(steps=(Step(id="write_cuda_env", kind="write_env", title="env", why="t", needs_root=True,
+                            edits=(Edit("/etc/profile.d/cuda.sh", content="x"),), backups=("/etc/profile.d/cuda.sh",)),))
+    session = Session.create(tmp_path / "s")
+    r = Executor(plan, session, privilege=dismissed).run()
+    assert r.status == "error" and "not granted" in r.message
+    assert json.loads((session.dir / "state.json").read_text())["status"] == "error"
