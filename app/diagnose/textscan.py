@@ -22,7 +22,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import BinaryIO, Iterable, Optional
 
-CHUNK_BYTES = 4 * 1024 * 1024
+CHUNK_BYTES = 1024 * 1024
 MAX_READ_BYTES = 512 * 1024 * 1024  # stop reading after this (a 50 MB log is read whole)
 MAX_KEPT_CHARS = 2 * 1024 * 1024  # relevant windows kept for matching
 LINES_BEFORE = 3
@@ -52,7 +52,7 @@ USAGE_RE = re.compile(  # applied to lower-cased text
     r"(\d+(?:\.\d+)?)\s*(gib|mib|kib|gb|mb|kb|g|m)\b"
     r"|(\d+)mib\s*/\s*\d+mib"
 )
-USAGE_SLICES = 16
+USAGE_STRIDE_CHARS = 256 * 1024
 USAGE_SLICE_CHARS = 32 * 1024
 _UNIT_MIB = {"gib": 1024.0, "gb": 1000.0**3 / 2**20, "g": 1024.0, "mib": 1.0, "mb": 1000.0**2 / 2**20, "m": 1.0,
              "kib": 1 / 1024.0, "kb": 1000.0 / 2**20}
@@ -269,14 +269,14 @@ class _Scanner:
         self.line_no += n
 
     def _usage(self, low: str) -> None:
-        """Memory figures, sampled: at most USAGE_SLICES slices of USAGE_SLICE_CHARS per chunk,
-        evenly spaced, so a log with a figure on every line costs a fraction of a pass."""
+        """Memory figures, sampled: a slice of USAGE_SLICE_CHARS out of every USAGE_STRIDE_CHARS
+        (one eighth of a long log; all of a short one), so a log with a figure on every line
+        costs a fraction of a pass while the trend survives."""
         n = len(low)
-        if n <= USAGE_SLICES * USAGE_SLICE_CHARS:
+        if n <= USAGE_STRIDE_CHARS:
             spans = [(0, n)]
         else:
-            stride = n // USAGE_SLICES
-            spans = [(k * stride, k * stride + USAGE_SLICE_CHARS) for k in range(USAGE_SLICES)]
+            spans = [(a, a + USAGE_SLICE_CHARS) for a in range(0, n, USAGE_STRIDE_CHARS)]
         for a, b in spans:
             for m in USAGE_RE.finditer(low, a, min(n, b)):
                 self.usage_seen += 1

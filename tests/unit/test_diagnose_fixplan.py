@@ -1,0 +1,92 @@
+"""fix_plan(diagnosis, facts): the fix as the plan's Step values, shaped so the runner and the
+privileged helper accept them; what the helper would refuse stays manual."""
+from pathlib import Path
+
+from app.diagnose import diagnose, fix_plan
+from app.facts import CudaInfo, DriverInfo, Facts, Gpu, OsInfo, PackageInfo, PythonEnv, TorchInfo
+from app.plan.model import Step, validate_step
+from app.run.privileged import argv_allowed, check_edit
+
+ERRORS = Path(__file__).resolve().parent.parent / "fixtures" / "errors"
+
+
+def text(name: str) -> str:
+    return (ERRORS / name).read_text(encoding="utf-8").partition("\n")[2]
+
+
+def assert_runnable(steps):
+    assert steps
+    for s in steps:
+        assert isinstance(s, Step)
+        assert validate_step(s) == [], (s.id, validate_step(s))
+        if s.needs_root:
+            for argv in s.commands:
+                assert argv_allowed(s.kind, argv), (s.kind, argv)
+            for e in s.edits:
+                check_edit(s.kind, e)
+
+
+def test_nouveau_fix_is_blacklist_then_reboot():
+    f = Facts(os=OsInfo(package_manager="apt", id="ubuntu", version_id="22.04"), driver=DriverInfo(state="not_installed", nouveau_loaded=True))
+    d = diagnose(text("nouveau_installer_apollo.txt"), f)
+    steps = fix_plan(d, f)
+    assert_runnable(steps)
+    (s,) = steps
+    assert s.kind == "blacklist_nouveau" and s.commands == (("update-initramfs", "-u"),)
+    assert s.edits[0].path == "/etc/modprobe.d/blacklist-nouveau.conf" and "blacklist nouveau" in s.edits[0].content
+    assert s.reboot_required  # the reboot FixStep folds into the step before it
+
+
+def test_wsl_linux_driver_purge():
+    f = Facts(os=OsInfo(wsl=2, package_manager="apt"), driver=DriverInfo(state="host"),
+              cuda=CudaInfo(packages=(PackageInfo("nvidia-utils-535", "535.183.01-0ubuntu1"), PackageInfo("cuda-toolkit-12-4", "12.4.1-1"))))
+    d = diagnose(text("wsl_gpu_blocked_linux_utils.txt"), f)
+    steps = fix_plan(d, f)
+    assert_runnable(steps)
+    assert steps[0].kind == "wsl_fix" and steps[0].commands == (("apt-get", "purge", "-y", "nvidia-utils-535"),)
+
+
+def test_toolkit_and_env_for_nvcc():
+    t = TorchInfo(version="2.7.1+cu128", cuda="12.8", available=True, arch_list=("sm_86",))
+    py = PythonEnv(path="/home/u/venv/bin/python", version="3.12.3", torch=t)
+    f = Facts(os=OsInfo(package_manager="apt", id="ubuntu", version_id="24.04"), python=py, pythons=(py,),
+              gpus=(Gpu(index=0, name="NVIDIA GeForce RTX 3090", compute_capability="8.6"),), driver=DriverInfo(state="ok", version="570.133.07"))
+    d = diagnose(text("nvcc_flash_attn_uv_wrapped.txt"), f)
+    steps = fix_plan(d, f)
+    assert_runnable(steps)
+    kinds = [s.kind for s in steps]
+    assert kinds[0] == "install_toolkit" and steps[0].commands[0][:3] == ("apt-get", "install", "-y")
+    assert "write_env" in kinds
+    env = steps[kinds.index("write_env")]
+    assert env.edits[0].path == "/etc/profile.d/cuda.sh" and env.commands == (("ldconfig",),)
+
+
+def test_pytorch_reinstall_runs_unprivileged_in_the_venv():
+    t = TorchInfo(version="2.5.1+cu124", cuda="12.4", available=True, arch_list=("sm_50", "sm_60", "sm_70", "sm_75", "sm_80", "sm_86", "sm_90"))
+    py = PythonEnv(path="/home/u/venv/bin/python", version="3.12.3", torch=t)
+    f = Facts(os=OsInfo(package_manager="apt", id="ubuntu", version_id="24.04", arch="x86_64"), python=py, pythons=(py,),
+              gpus=(Gpu(index=0, name="NVIDIA GeForce RTX 5090", compute_capability="12.0"),),
+              driver=DriverInfo(state="ok", version="580.95.05", cuda_version="13.0"))
+    d = diagnose(text("nki_sm120_warning_docker.txt"), f)
+    m = d.matches[0]
+    assert m.category == "no_kernel_image"
+    assert any("The wheel that fits" in e.message for e in m.evidence)
+    steps = fix_plan(d, f)
+    assert_runnable(steps)
+    s = steps[0]
+    assert s.kind == "install_pytorch" and not s.needs_root
+    argv = s.commands[0]
+    assert argv[0] == "/home/u/venv/bin/python" and "--index-url" in argv
+    assert argv[argv.index("--index-url") + 1].startswith("https://download.pytorch.org/whl/cu")
+
+
+def test_manual_steps_stay_out_of_the_plan():
+    f = Facts(os=OsInfo(package_manager="apt"), driver=DriverInfo(state="not_loaded", secure_boot=True))
+    d = diagnose(text("secureboot_required_key.txt"), f)
+    m = d.matches[0]
+    assert m.fix_steps and all(s.manual for s in m.fix_steps)  # mokutil: the user runs it
+    assert fix_plan(d, f) == []
+
+
+def test_nothing_matched_no_plan():
+    assert fix_plan(diagnose("all fine"), None) == []
