@@ -36,6 +36,7 @@ from app.recommendation import (
     RecWarning,
     ToolkitChoice,
     TorchChoice,
+    TorchOption,
 )
 
 # Every warning code recommend() can emit (stable: the GUI translates by code, tests rely on them).
@@ -754,3 +755,47 @@ def _no_release(cx: _Ctx, facts: Facts, labels: list[str], ccs: list[str], actio
                           cuda_toolkit=ToolkitChoice(reason="Not chosen: no PyTorch build uses this GPU."),
                           cudnn=CudnnChoice(reason="No cuDNN: no PyTorch GPU build."), warnings=tuple(cx.warnings), alternatives=alts,
                           refused=tuple(cx.refused), db_version=db.version, platform=cx.platform, summary=msg)
+
+
+def torch_options(facts: Facts, db: CompatDB, choices: Choices = Choices(), rec: Optional[Recommendation] = None) -> tuple[TorchOption, ...]:
+    """Every PyTorch release x build for this OS, newest first, each judged for this machine:
+    usable with the current driver ('ok'), usable after a driver update ('needs_driver'), beyond
+    the last driver branch the GPUs allow ('driver_capped'), no kernels for a GPU ('no_kernels'),
+    or no wheels for the target Python ('no_python'). The CPU build closes each release."""
+    cx = _Ctx(facts, db, choices)
+    rec = rec or recommend(facts, db, choices)
+    ccs = sorted({c for c in (_gpu_cc(g) for g in facts.gpus) if c and not (db.cc_info(c) and db.cc_info(c).tegra)}, key=cc_key)
+    labels = {c: next(_gpu_label(g, c) for g in facts.gpus if _gpu_cc(g) == c) for c in ccs}
+    cur = facts.driver.version or (windows_driver_to_nvidia(facts.driver.windows_version) if cx.platform != "linux" else None)
+    max_branch = _driver_range(cx, ccs)[0] if ccs else None
+    out: list[TorchOption] = []
+    for rel in db.torch_releases:
+        builds: list[Optional[TorchVariant]] = list(db.variants(rel.release, cx.wheel_os)) if ccs else []
+        builds.sort(key=lambda v: vkey(v.cuda_runtime), reverse=True)
+        for v in [*builds, None]:
+            index = v.variant if v else "cpu"
+            chosen = rec.pytorch.version == rel.version and rec.pytorch.index == index
+            if not rel.supports_python(cx.python):
+                out.append(TorchOption(rel.version, index, "no_python", f"No wheels for Python {cx.python}.",
+                                       cuda_runtime=v.cuda_runtime if v else None))
+                continue
+            if v is None:
+                out.append(TorchOption(rel.version, "cpu", "ok", "CPU only.", recommended=chosen))
+                continue
+            missing = [labels[c] for c in ccs if v.covers(c) is None]
+            floor = db.min_driver_for_runtime(v.cuda_runtime, cx.platform, "minor")
+            if missing:
+                out.append(TorchOption(rel.version, index, "no_kernels", f"No kernels for {', '.join(missing)}.", needs_driver=floor,
+                                       cuda_runtime=v.cuda_runtime))
+                continue
+            compat = db.driver_compat(cur, v.cuda_runtime, cx.platform) if cur else None
+            if compat:
+                out.append(TorchOption(rel.version, index, "ok", f"Runs on driver {cur} ({compat} compatibility).", driver_compat=compat,
+                                       needs_driver=floor, cuda_runtime=v.cuda_runtime, recommended=chosen))
+            elif max_branch and floor and vkey(floor)[:1] > vkey(max_branch)[:1] and cx.platform == "linux":
+                out.append(TorchOption(rel.version, index, "driver_capped", f"Needs driver {floor}, past R{max_branch}, the last branch for these GPUs.",
+                                       needs_driver=floor, cuda_runtime=v.cuda_runtime))
+            else:
+                out.append(TorchOption(rel.version, index, "needs_driver", f"Needs driver {floor} or newer.", needs_driver=floor,
+                                       cuda_runtime=v.cuda_runtime, recommended=chosen))
+    return tuple(out)

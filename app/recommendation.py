@@ -86,6 +86,21 @@ class Alternative(Model):
 
 
 @dataclass(frozen=True)
+class TorchOption(Model):
+    """One PyTorch release x build on this OS, judged for this machine (for pickers: the GUI
+    lists these and never decides compatibility itself)."""
+
+    torch_version: str
+    index: str  # "cu128" | "cpu"
+    status: Literal["ok", "needs_driver", "no_kernels", "no_python", "driver_capped"]
+    reason: str
+    driver_compat: Optional[Literal["full", "minor"]] = None  # with the current driver, when status is ok
+    needs_driver: Optional[str] = None  # least driver for this build
+    cuda_runtime: Optional[str] = None
+    recommended: bool = False
+
+
+@dataclass(frozen=True)
 class Recommendation(Model):
     pytorch: TorchChoice = TorchChoice()
     driver: DriverChoice = DriverChoice()

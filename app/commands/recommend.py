@@ -18,6 +18,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("--method", choices=("apt", "dnf", "runfile"), help="how the toolkit is installed (default: the distribution's package manager)")
     parser.add_argument("--installer", choices=("pip", "uv"), default="pip", help="Python package installer (default: pip)")
     parser.add_argument("--keep-driver", action="store_true", help="never install or upgrade the driver")
+    parser.add_argument("--list", action="store_true", help="list every PyTorch release and build for this OS, judged for this machine")
     parser.add_argument("--db", metavar="PATH", help="compat data (a folder of tables or a bundle file) instead of the installed one")
     add_mirror_arguments(parser)
 
@@ -111,5 +112,13 @@ def run(args, ctx) -> int:
     except CompatDataError as e:
         raise CliError(str(e), 2) from None
     rec = recommend(facts, db, choices)
+    if getattr(args, "list", False):
+        from app.recommend import torch_options
+
+        opts = torch_options(facts, db, choices, rec)
+        lines = [f"{'*' if o.recommended else ' '} {o.torch_version:8} {o.index:6} {o.status:13} {o.reason}" for o in opts]
+        ctx.emit({"options": [o.to_json() for o in opts], "recommended": {"version": rec.pytorch.version, "index": rec.pytorch.index}},
+                 "\n".join(lines) + "\n(* = recommended)")
+        return 0
     ctx.emit(rec.to_json(), render(rec))
     return 0

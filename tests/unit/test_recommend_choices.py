@@ -157,3 +157,20 @@ def test_driver_package_source_and_pin(db):
     assert (deb.package, deb.package_repo, deb.pin_package) == ("nvidia-open", "nvidia", "nvidia-driver-pinning-580")
     ubu = recommend(f(cc="7.5", driver=None, name="RTX 2080 Ti"), db).driver
     assert (ubu.package, ubu.package_repo, ubu.pin_package) == ("nvidia-driver-580-open", "distribution", None)
+
+
+def test_torch_options_for_pickers(db):
+    from app.recommend import torch_options
+
+    facts = f(cc="6.1", driver="535.183.01", name="GTX 1080 Ti")
+    opts = {(o.torch_version, o.index): o for o in torch_options(facts, db)}
+    assert opts[("2.14.0", "cu126")].status == "ok" and opts[("2.14.0", "cu126")].recommended
+    assert opts[("2.14.0", "cu126")].driver_compat == "minor"
+    assert opts[("2.14.0", "cu130")].status == "no_kernels" and "sm_61" in opts[("2.14.0", "cu130")].reason
+    assert opts[("2.14.0", "cpu")].status == "ok"
+    assert opts[("2.0.1", "cu118")].status == "no_python"  # 2.0 has no Python 3.12 wheels
+    k80 = {(o.torch_version, o.index): o for o in torch_options(f(cc="3.7", driver="470.239.06", py="3.10", name="Tesla K80"), db)}
+    assert k80[("2.7.1", "cu118")].status == "ok" and k80[("2.7.1", "cu118")].recommended
+    assert k80[("2.7.1", "cu126")].status == "no_kernels"
+    h200 = {(o.torch_version, o.index): o for o in torch_options(f(cc="9.0", driver="535.129.03"), db)}
+    assert h200[("2.14.0", "cu130")].status == "needs_driver" and h200[("2.14.0", "cu130")].needs_driver == "580"

@@ -130,3 +130,14 @@ def test_config_errors(tmp_path):
     with pytest.raises(ConfigError, match="does not exist"):
         load_config(tmp_path / "missing.json", env={})
     assert load_config(None, env={"XDG_CONFIG_HOME": str(tmp_path / "none")}).mirrors == Mirrors()
+
+
+def test_recommend_list(capsys):
+    rc, out, err = _run(capsys, "recommend", "--list", "--json", "--snapshot", _lspci_only_snapshot(), "--assume-gpu", "3.7",
+                        "--assume-driver", "470.239.06", "--python-version", "3.10")
+    assert rc == 0, err
+    data = json.loads(out)
+    assert data["recommended"] == {"version": "2.7.1", "index": "cu118"}
+    rec = [o for o in data["options"] if o["recommended"]]
+    assert [(o["torch_version"], o["index"]) for o in rec] == [("2.7.1", "cu118")]
+    assert {o["status"] for o in data["options"]} >= {"ok", "no_kernels"}
