@@ -519,6 +519,13 @@ def bundled_dir() -> Path:
     return resource("compat")
 
 
+def bundled_version() -> str:
+    try:
+        return str(json.loads((bundled_dir() / "manifest.json").read_text(encoding="utf-8")).get("version", ""))
+    except (OSError, ValueError):
+        return ""
+
+
 def user_bundle_path() -> Path:
     """Where `gpu-wizard update-db` keeps a newer data bundle (one JSON file)."""
     env = os.environ.get("GPU_WIZARD_DATA_DIR")
@@ -585,7 +592,10 @@ def load_db(path: Optional[str | Path] = None, *, use_user_bundle: bool = True) 
             ub = user_bundle_path()
             if ub.is_file():
                 try:
-                    return load_db(ub)
+                    user = load_db(ub)
+                    if vkey(user.version) >= vkey(bundled_version()):
+                        return user
+                    # the wizard was upgraded and ships newer data than the downloaded bundle: use its own
                 except CompatDataError:
                     pass  # a broken download never breaks the wizard: fall back to the bundled data
         path = bundled_dir()

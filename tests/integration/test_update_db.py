@@ -138,3 +138,11 @@ def test_make_bundle_round_trip():
     text = make_bundle()
     doc = json.loads(text)
     assert doc["format"] == BUNDLE_FORMAT and set(doc["tables"]) >= {"cuda_releases", "pytorch_variants"}
+
+
+def test_newer_bundled_data_wins_over_an_older_download(server, data_dir):
+    root, base = server
+    _publish(root, "old.json", _bundle("2000.01.01"))
+    res = update_db(f"{base}/old.json", force=True)  # --force installs an older bundle
+    assert res.changed
+    assert load_db().version == read_dir_tables(bundled_dir())[1]  # the wizard's own newer data is used
