@@ -84,29 +84,6 @@ def load_samples(path: str) -> list:
     return data
 
 
-def read_live(system) -> dict[str, Any]:
-    """GPU processes and their memory, through the System (live, or what a snapshot recorded)."""
-    out: dict[str, Any] = {}
-    try:
-        r = system.run(["nvidia-smi", "--query-compute-apps=pid,process_name,used_memory,gpu_uuid", "--format=csv,noheader,nounits"],
-                       timeout=15)
-    except Exception:
-        return out
-    if not r.ok:
-        return out
-    procs = []
-    for line in r.stdout.splitlines():
-        parts = [x.strip() for x in line.split(",")]
-        if len(parts) >= 3 and parts[0].isdigit():
-            try:
-                used = float(parts[2])
-            except ValueError:
-                used = None
-            procs.append({"pid": int(parts[0]), "name": parts[1], "used_mib": used, "gpu_uuid": parts[3] if len(parts) > 3 else None})
-    out["processes"] = procs
-    return out
-
-
 def _detect(ctx, torch: bool):
     try:
         return ctx.facts(torch=torch), None
@@ -192,6 +169,8 @@ def run(args, ctx) -> int:
                 facts, again = f2, True
             note = note or note2
         if "oom" in cats:
+            from app.diagnose.live import read_live
+
             live = read_live(ctx.system)
             again = again or bool(live.get("processes"))
     if again:

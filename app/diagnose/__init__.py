@@ -6,9 +6,11 @@ The API the GUI and the CLI call:
     d = diagnose(text, facts, live=None, samples=None)   # -> Diagnosis (app.diagnose.model)
     d.matches[0].category, .root_cause, .evidence, .fix, .fix_steps
     steps = fix_plan(d, facts)                            # -> list[app.plan.model.Step]
+    live = read_live(system)                              # GPU processes now (NVML, or nvidia-smi via System)
 """
 from app.diagnose.engine import RulesError, diagnose, diagnose_file, diagnose_stream, load_rules  # noqa: F401
 from app.diagnose.fixplan import fix_plan  # noqa: F401
+from app.diagnose.live import read_live  # noqa: F401
 from app.diagnose.model import CATEGORIES, Diagnosis, Match  # noqa: F401
 from app.diagnose.oom import analyze_oom  # noqa: F401
 from app.diagnose.utilization import analyze_utilization  # noqa: F401

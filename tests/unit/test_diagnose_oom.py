@@ -124,3 +124,20 @@ def test_oom_without_numbers_still_advises():
     d = diagnose("RuntimeError: CUDA error: out of memory\nCUDA kernel errors might be asynchronously reported")
     m = d.matches[0]
     assert m.category == "oom" and m.subcode == "unknown" and m.commands
+
+
+def test_live_process_list_from_nvidia_smi_through_a_snapshot():
+    from app.diagnose.live import SMI_APPS, parse_compute_apps, read_live
+    from app.system import SnapshotSystem
+
+    out = "12345, /usr/bin/python3, 21456, GPU-8f3c\n777, [Not Found], [N/A], GPU-8f3c\n"
+    assert parse_compute_apps(out) == [
+        {"pid": 12345, "name": "/usr/bin/python3", "used_mib": 21456.0, "gpu_uuid": "GPU-8f3c"},
+        {"pid": 777, "name": "[Not Found]", "used_mib": None, "gpu_uuid": "GPU-8f3c"}]
+    snap = SnapshotSystem({"format": "gpu-wizard-snapshot/1", "platform": "linux",
+                           "commands": {" ".join(SMI_APPS): {"rc": 0, "stdout": out, "stderr": ""}}})
+    live = read_live(snap)
+    assert live["source"] == "nvidia-smi" and live["processes"][0]["pid"] == 12345
+    assert read_live(SnapshotSystem({"format": "gpu-wizard-snapshot/1", "platform": "linux"})) == {}
+    d = diagnose(UNILM, live=live)
+    assert d.matches[0].subcode == "other_process" and "12345" in d.matches[0].root_cause

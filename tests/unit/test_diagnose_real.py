@@ -22,6 +22,8 @@ TABLE = {
     "cudnn_ops_infer8_stream_whisper.txt": ("cudnn_missing", None),
     "cudnn_cnn_infer8_libcuda_sadtalker.txt": ("cudnn_missing", "libcuda_missing"),
     "cudnn_cnn_infer8_libnvrtc_sdnext.txt": ("cudnn_missing", "nvrtc_missing"),
+    "cudnn9_unable_to_load_any_whisperlivekit.txt": ("cudnn_missing", "cudnn_lib_missing"),
+    "cudnn9_windows_dll_videolingo.txt": ("cudnn_missing", "cudnn_lib_missing"),
     "nvcc_flash_attn_uv_wrapped.txt": ("nvcc_not_found", None),
     "nvcc_flash_attn_pip_linux.txt": ("nvcc_not_found", None),
     "nvcc_cuda_home_not_set_ci.txt": ("nvcc_not_found", None),
@@ -209,6 +211,17 @@ def test_nvcc_missing_with_and_without_a_toolkit():
     assert steps["install_cuda_toolkit"].argv == (("apt-get", "install", "-y", "cuda-toolkit-12-8"),)
     have = none.replace(cuda=CudaInfo(toolkits=(CudaToolkit(path="/usr/local/cuda-12.8", version="12.8"),)))
     assert diagnose(text, have).matches[0].subcode == "nvcc_not_on_path"
+
+
+def test_cudnn_major_told_apart():
+    _, text = load("cudnn9_unable_to_load_any_whisperlivekit.txt")
+    m = diagnose(text).matches[0]
+    assert "cuDNN 9" in m.root_cause
+    assert any(s.argv and "nvidia-cudnn-cu12>=9,<10" in s.argv[0] for s in m.fix_steps)
+    _, text8 = load("cudnn_ops_infer8_stream_whisper.txt")  # wants 8, the machine has 9 (its ldconfig listing)
+    m8 = diagnose(text8).matches[0]
+    assert m8.subcode == "cudnn_major_mismatch" and "cuDNN 8" in m8.root_cause
+    assert any(s.argv and "nvidia-cudnn-cu12<9" in s.argv[0] for s in m8.fix_steps)
 
 
 def test_mismatch_evidence_from_module_version():
