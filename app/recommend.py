@@ -322,10 +322,13 @@ def recommend(facts: Facts, db: CompatDB, choices: Choices = Choices()) -> Recom
         cur = windows_driver_to_nvidia(d.windows_version)
     cur_branch = str(vkey(cur)[0]) if vkey(cur) else None
     broken = d.state in ("not_loaded", "mismatch", "no_communication", "nvml_failed")
-    if broken and cur:
-        cx.warn("driver_not_working", f"The NVIDIA driver {cur} is installed but not working ({d.state.replace('_', ' ')})."
-                + (f" {d.hint}" if d.hint else " A reboot usually fixes this; `gpu-wizard diagnose` finds the cause."))
     drv_why = ""
+    if broken:
+        which = f"The NVIDIA driver {cur}" if cur else "The NVIDIA driver"
+        cx.warn("driver_not_working", f"{which} is installed but not working ({d.state.replace('_', ' ')})."
+                + (f" {d.hint}" if d.hint else " A reboot usually fixes this; `gpu-wizard diagnose` finds the cause."))
+        if not cur:
+            drv_why = f"the installed driver is not working ({d.state.replace('_', ' ')}) and its version is unknown"
     if cur_branch and max_branch and vkey(cur_branch) > vkey(max_branch) and plat == "linux":
         cx.warn("driver_branch_drops_gpu", f"Driver R{cur_branch} no longer supports {labels[0] if len(labels) == 1 else 'every GPU here'}; "
                 f"R{max_branch} is the last branch that does.", "error")
@@ -540,7 +543,7 @@ def _driver_choice(cx: _Ctx, action: str, cur: Optional[str], target: Optional[s
             package_repo = prow.from_repo
             pin = prow.pin_package.format(branch=target) if prow.pin_package else None
         verb = "Install" if action == "install" else "Upgrade to"
-        why = "no NVIDIA driver is installed" if not cur else (why or f"driver {cur} is not usable")
+        why = why or ("no NVIDIA driver is installed" if not cur else f"driver {cur} is not usable")
         reason = (f"{verb} driver branch R{target} ({'open' if fl == 'open' else 'proprietary'} kernel module): {why}; "
                   f"R{target} runs {chosen.release.version}+{chosen.index} with {compat or 'full'} compatibility.{cap}")
         if package is None:

@@ -155,6 +155,9 @@ CASES = [
          reason="R470"),
     Case("gtx680_kepler_no_driver", machine("u2004", [GTX680], None, "3.10"), None, None, "install", branch="470",
          package="nvidia-driver-470", warns=("no_release_for_gpu",)),
+    Case("driver_broken_version_unknown", machine("u2204", [RTX3060], None, "3.11").replace(
+        driver=DriverInfo(state="no_communication")), "2.14.0", "cu130", "install", branch="580",
+         warns=("driver_not_working",), reason="the installed driver is not working (no communication)"),
     Case("driver_not_loaded_keeps", machine("u2204", [RTX4090], "550.120", "3.11", state="not_loaded"), "2.14.0", "cu126", "keep",
          warns=("driver_not_working",)),
     # --- aarch64 (SBSA) servers and DGX Spark
