@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections import deque
 from pathlib import Path
 from typing import Any, Optional
 

@@ -7,7 +7,6 @@ over a sustained load. The figures follow the hardware's published ceilings (PCI
 """
 from __future__ import annotations
 
-import json
 import math
 import random
 from pathlib import Path

@@ -76,7 +76,9 @@ _OCTET = r"(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)"
 RE_IPV4 = re.compile(rf"(?<![\w.]){_OCTET}\.{_OCTET}\.{_OCTET}\.{_OCTET}(?![\w+~-]|\.\d)")
 RE_IPV6 = re.compile(r"(?<![\w:.])(?=[0-9a-fA-F:]*:[0-9a-fA-F:]*:)[0-9a-fA-F:]{2,39}(?:%[\w.]+)?(?![\w:])")
 RE_EMAIL = re.compile(r"(?<![\w.+-])[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,24}(?![\w-])")
-RE_URL_CRED = re.compile(r"(?i)\b([a-z][a-z0-9+.-]{1,15}://)([^\s:/@<>\"']+):([^\s@/<>\"']+)@")
+RE_URL_CRED = re.compile(r"(?i)\b([a-z][a-z0-9+.-]{1,15}://)([^\s:/@<>\"']+):([^\s@/<>\"']+)@([A-Za-z0-9][A-Za-z0-9.-]*)?")
+# Host names under suffixes that exist only inside an organisation (RFC 6762 .local, .internal, ...).
+RE_PRIVATE_HOST = re.compile(r"(?i)(?<![\w.-])(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:local|lan|internal|intranet|corp|home\.arpa|private)(?![\w.-])")
 RE_URL_TOKEN = re.compile(r"(?i)\b([a-z][a-z0-9+.-]{1,15}://)([^\s:/@<>\"']{8,})@")
 RE_ASSIGN = re.compile(
     r"(?i)(?<![\w])((?:export\s+|set\s+|\$env:)?([A-Za-z_][A-Za-z0-9_.\-]*))(\s*[=:]\s*)"
@@ -211,7 +213,9 @@ class Redactor:
         weak = name.lower() in COMMON_WORDS or len(name) < 3
         return self._add("user", name, weak)
 
-    def add_host(self, name: Optional[str]) -> Optional[str]:
+    def add_host(self, name: Optional[str], first_label: bool = True) -> Optional[str]:
+        """The machine's host name (and, for a full name, its first label too unless told not:
+        a server's name such as mirror.corp.example must not make "mirror" private)."""
         if not name:
             return None
         name = name.strip().rstrip(".")
@@ -222,7 +226,8 @@ class Redactor:
         ph = None
         if "." in name:  # a full name: also its first label
             ph = self._add("host", name, weak=False)
-            self.add_host(name.split(".", 1)[0])
+            if first_label:
+                self.add_host(name.split(".", 1)[0])
             return ph
         weak = name.lower() in COMMON_WORDS or len(name) < 4
         return self._add("host", name, weak)
@@ -303,6 +308,8 @@ class Redactor:
             for m in RE_URL_CRED.finditer(text):
                 self.add_user(m.group(2)) if not looks_like_token(m.group(2)) else self.add_secret(m.group(2))
                 self.add_secret(m.group(3))
+                if m.group(4) and "." in m.group(4) and not RE_IPV4.fullmatch(m.group(4)):
+                    self.add_host(m.group(4), first_label=False)  # a server one logs in to is the organisation's own
             for m in RE_URL_TOKEN.finditer(text):
                 if looks_like_token(m.group(2)) or RE_TOKEN_PREFIX.fullmatch(m.group(2)):
                     self.add_secret(m.group(2))
@@ -342,6 +349,10 @@ class Redactor:
         if "/home/" in text or "users" in low:
             for m in RE_HOME.finditer(text):
                 self.add_user(m.group(1))
+        if ".local" in low or ".lan" in low or ".internal" in low or ".intranet" in low or ".corp" in low or ".private" in low \
+                or ".home.arpa" in low:
+            for m in RE_PRIVATE_HOST.finditer(text):
+                self.add_host(m.group(0), first_label=False)
         if "linux " in low or "darwin " in low or "freebsd " in low:
             for m in RE_UNAME.finditer(text):
                 self.add_host(m.group(1))

@@ -85,6 +85,13 @@ def _table(head: Sequence[str], rows: Iterable[Sequence[Any]], cls: str = "") ->
     return f"<table class='{cls}'><thead><tr>{h}</tr></thead><tbody>{b}</tbody></table>"
 
 
+def _argv(a: Any) -> str:
+    """An argv list as one line a user can paste into a shell."""
+    import shlex
+
+    return shlex.join(str(x) for x in a) if isinstance(a, (list, tuple)) else str(a)
+
+
 def _yn(v: Any) -> Optional[str]:
     return None if v is None else ("yes" if v else "no")
 
@@ -372,10 +379,10 @@ def _diag_html(d: dict[str, Any]) -> str:
         if ev:
             out.append("<ul>" + "".join(f"<li>{'✔' if e.get('supports', True) else '✘'} {_e(e.get('message'))}</li>" for e in ev) + "</ul>")
         for fs in m.get("fix_steps") or []:
-            cmds = "\n".join(" ".join(a) for a in fs.get("argv") or [])
+            cmds = "\n".join(_argv(a) for a in fs.get("argv") or [])
             out.append(f"<p>{_e(fs.get('title'))}: {_e(fs.get('why'))}</p>" + (f"<pre>{_e(cmds)}</pre>" if cmds else ""))
         if m.get("commands"):
-            out.append("<p class='muted'>To see the problem yourself:</p><pre>" + _e("\n".join(" ".join(a) for a in m["commands"])) + "</pre>")
+            out.append("<p class='muted'>To see the problem yourself:</p><pre>" + _e("\n".join(_argv(a) for a in m["commands"])) + "</pre>")
         out.append("</div>")
     oom = d.get("oom") or {}
     for v in oom.get("verdicts") or []:

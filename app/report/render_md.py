@@ -2,7 +2,8 @@
 minimum / mean / maximum per metric and GPU; the full samples are in the JSON format."""
 from __future__ import annotations
 
-from typing import Any, Iterable, Optional, Sequence
+import shlex
+from typing import Any, Iterable, Sequence
 
 from app.report.model import Report
 
@@ -137,7 +138,7 @@ def render_markdown(report: Report) -> str:
                   f"  - Fix: {m.get('fix')}"]
             for fs in m.get("fix_steps") or []:
                 for a in fs.get("argv") or []:
-                    L.append(f"  - `{' '.join(a)}`")
+                    L.append(f"  - `{shlex.join(str(x) for x in a)}`")
         if not d.get("matches"):
             L.append(d.get("message") or "No known problem matched.")
         L.append("")
