@@ -11,6 +11,9 @@ arch=$(uname -m)
 "$py" -m PyInstaller --noconfirm --clean --log-level WARN \
   --distpath build/dist --workpath build/work installers/linux/gpu-wizard.spec
 out=build/dist/gpu-wizard
+# Qt's own message catalogues: keep only the languages the wizard speaks (English is built in)
+qt_tr="$out/_internal/PySide6/Qt/translations"
+if [[ -d $qt_tr ]]; then find "$qt_tr" -type f ! -name '*zh_CN*' -delete; fi
 install -m 0755 installers/linux/install.sh "$out/install.sh"
 install -m 0644 installers/linux/gpu-wizard.desktop "$out/gpu-wizard.desktop"
 install -m 0644 installers/linux/gpu-wizard.svg "$out/gpu-wizard.svg"

@@ -36,6 +36,7 @@ def test_bundle_layout_and_size(bundle):
     for f in ("install.sh", "gpu-wizard.desktop", "gpu-wizard.svg"):
         assert (bundle / f).is_file(), f
     assert list((bundle / "_internal" / "resources" / "snapshots").glob("*.json")), "demo snapshots not bundled"
+    assert (bundle / "_internal" / "app" / "verify" / "probe.py").is_file(), "the verify probe must travel as a file"
     assert smoke.dir_size_mb(bundle) < 250
 
 
@@ -83,3 +84,14 @@ def test_install_sh_user_install_and_uninstall(bundle, tmp_path):
     assert out.returncode == 0 and out.stdout.startswith("gpu-wizard ")
     r = subprocess.run(["bash", str(bundle / "install.sh"), "--uninstall"], env=env, capture_output=True, text=True, timeout=60)
     assert r.returncode == 0 and not link.exists() and not (prefix / "share/gpu-wizard").exists()
+
+
+def test_bundle_verify_without_gpu_skips_cleanly(bundle):
+    import shutil
+    if shutil.which("nvidia-smi"):
+        pytest.skip("this machine has an NVIDIA GPU; the no-GPU path is what CI checks")
+    r = subprocess.run([str(bundle / "gpu-wizard"), "verify", "--json", "--quick", "--no-samples"],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    layers = json.loads(r.stdout)["layers"]
+    assert layers and all(layer["status"] == "skip" and layer["reason"] for layer in layers)
