@@ -41,6 +41,8 @@ ubuntu debian admin administrator user users nvidia cuda gpu gpus linux test tes
 local home vm wsl docker runner pi ec2 centos fedora rocky alma rhel suse opensuse arch kali mint pop
 server desktop workstation machine host node worker master main dev devel build ci data shared share
 python torch conda anaconda miniconda jupyter lab ai ml compute cloud box system sys service services
+tesla quadro geforce titan rtx gtx hopper ampere turing volta pascal ada lovelace blackwell kepler maxwell
+jetson orin grace nvidia-smi driver kernel module open proprietary version release
 """.split())
 NOT_PRIVATE_USERS = frozenset({"root", "nobody", "daemon", "bin", "sys", "public", "default", "all users",
                                "default user", "defaultuser0", "shared", "wsl", "linuxbrew", "<user"})

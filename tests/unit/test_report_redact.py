@@ -241,3 +241,12 @@ def test_versions_and_paths_are_not_taken_for_addresses_or_tokens():
             "see tests/fixtures/real/lspci-nodriver-rtx3060/SOURCE.md and github.com/manycore-research/SpatialLM/issues/28\n")
     assert r.text(text) == text
     assert r.text("AWS_SECRET=x wJalrXUtnFEMI/K7MDENG/bPxRfiCYPLANTEDKEY") == "AWS_SECRET=<secret-1> <secret-2>"
+
+
+def test_a_user_named_like_a_gpu_keeps_the_gpu_name():
+    snap = {"format": "gpu-wizard-snapshot/1", "platform": "linux", "env": {"USER": "tesla", "HOME": "/home/tesla"},
+            "commands": {"nvidia-smi -L": {"rc": 0, "stdout": "GPU 0: Tesla T4 (UUID: GPU-0b1c2d3e-4f50-6172-8394-a5b6c7d8e9f0)\n", "stderr": ""}},
+            "files": {"/home/tesla/.bashrc": "export PATH=/home/tesla/bin:$PATH\n"}}
+    out = redact_snapshot(snap)
+    assert out["commands"]["nvidia-smi -L"]["stdout"] == "GPU 0: Tesla T4 (UUID: <gpu-uuid-1>)\n"
+    assert out["env"]["USER"] == "<user-1>" and "/home/<user-1>/.bashrc" in out["files"]
