@@ -87,7 +87,19 @@ def main() -> int:
         for _ in range(a.rounds):  # interleaved so drift hits both equally
             d.append(direct(argv))
             r.append(through_executor(argv, tmp))
+        # the fixed cost on a command that does nothing (`true`): session files, threads, events
+        t_direct, t_exec = [], []
+        plan = Plan(steps=(Step(id="run_true", kind="verify", title="t", why="w", commands=(("true",),)),))
+        for _ in range(30):
+            t = time.perf_counter()
+            subprocess.run(["true"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            t_direct.append(time.perf_counter() - t)
+            t = time.perf_counter()
+            Executor(plan, Session.create(tmp), listener=lambda _e: None).run()
+            t_exec.append(time.perf_counter() - t)
     md, mr = statistics.median(d), statistics.median(r)
+    print(f"fixed cost per step (`true`): direct {statistics.median(t_direct) * 1000:.1f} ms, "
+          f"executor {statistics.median(t_exec) * 1000:.1f} ms (median of 30)")
     print(f"step overhead: direct {md * 1000:.1f} ms, through the executor+runner {mr * 1000:.1f} ms "
           f"(median of {a.rounds}); overhead {100 * (mr - md) / md:+.1f}% (target < 5%)")
     for n in (10_000, a.lines):
