@@ -109,6 +109,8 @@ def pred_container(ctx: Context) -> Optional[bool]:
 
 
 def pred_apt(ctx: Context) -> Optional[bool]:
+    if ctx.facts is not None and ctx.facts.os.platform != "linux":
+        return False
     if ctx.facts is None or ctx.facts.os.package_manager is None:
         return None
     return ctx.facts.os.package_manager == "apt"
@@ -218,8 +220,10 @@ def check_gpu_arch_vs_torch(ctx: Context) -> CheckResult:
         p = rec.pytorch
         has = [a for a in p.arch_list if any(a == u for u in uncovered)] if uncovered else []
         extra = f" (it includes {' '.join(has)})" if has else ""
-        r.add(f"The wheel that fits this machine: PyTorch {p.version} {p.index or ''} from {p.index_url or 'PyPI'}{extra}.",
-              key="recommendation.pytorch", value=p.version)
+        from_text = bool(gpus) and all(g[3] == "text" for g in gpus)
+        who = f"a GPU with {uncovered[0] if uncovered else 'this capability'}" if from_text else "this machine"
+        r.add(f"The wheel that fits {who}: PyTorch {p.version} {p.index or ''} from {p.index_url or 'PyPI'}{extra}.",
+              key="recommendation.pytorch", value=p.version, source="text" if from_text else "facts")
     return r
 
 

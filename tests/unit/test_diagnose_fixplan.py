@@ -90,3 +90,11 @@ def test_manual_steps_stay_out_of_the_plan():
 
 def test_nothing_matched_no_plan():
     assert fix_plan(diagnose("all fine"), None) == []
+
+
+def test_no_apt_steps_on_windows():
+    f = Facts(os=OsInfo(platform="windows", id="windows"), driver=DriverInfo(state="ok", version="537.13"))
+    d = diagnose(text("drv_insuff_onnxruntime.txt"), f)
+    m = d.matches[0]
+    assert m.category == "driver_insufficient"
+    assert not any(s.argv and s.argv[0][0] == "apt-get" for s in m.fix_steps)

@@ -80,6 +80,9 @@ TABLE = {
     "other_device_assert_index.txt": ("other", "device_side_assert"),
     "other_device_assert_wrapped.txt": ("other", "device_side_assert"),
     "other_illegal_memory_access.txt": ("other", "illegal_memory_access"),
+    "other_apt_unable_to_locate_cuda.txt": ("other", "nvidia_repo_missing"),
+    "other_apt_no_candidate_nvcc.txt": ("other", "nvidia_repo_missing"),
+    "other_dpkg_overwrite_nvidia.txt": ("other", "mixed_driver_packages"),
 }
 NOT_ERRORS = {"util_dmon_deepspeech.txt"}  # utilization samples, tested in test_diagnose_util
 
