@@ -44,7 +44,7 @@ WARNING_CODES = frozenset({
     "platform_unsupported", "wsl1_no_gpu", "arch_not_x86_64", "python_unknown", "python_too_new", "python_too_old",
     "no_nvidia_gpu", "gpu_unknown", "tegra_unsupported", "no_release_for_gpu", "gpu_dropped_by_newest",
     "mixed_gpus_not_covered", "mixed_gpus_driver_conflict", "driver_not_working", "driver_branch_drops_gpu",
-    "driver_too_old_for_gpu", "driver_too_old_for_newest", "open_module_required", "open_module_unsupported",
+    "driver_too_old_for_gpu", "driver_too_old_for_newest", "driver_version_unknown", "open_module_required", "open_module_unsupported",
     "minor_version_compat_only", "arch_list_unverified", "ptx_jit_only", "plain_pip_wrong_build",
     "toolkit_unavailable", "toolkit_differs_from_wheel", "no_nvidia_repo",
 })
@@ -373,7 +373,11 @@ def recommend(facts: Facts, db: CompatDB, choices: Choices = Choices()) -> Recom
     drv_target = None  # branch the wizard installs
 
     if plat == "linux":
-        if not cur or not cur_usable:
+        if not cur and d.state == "ok":  # a working driver whose version was not captured (e.g. a partial paste)
+            cx.warn("driver_version_unknown", "The driver works but its version is unknown; the choice below assumes a current "
+                    f"R{target_branch or '?'} driver. Run `nvidia-smi` and check its version against the minimum below.")
+            action, chosen = "keep", best_tgt
+        elif not cur or not cur_usable:
             if can_manage and target_branch:
                 action = "install" if not cur else ("upgrade" if vkey(cur_branch or "0") < vkey(target_branch) else "install")
                 drv_target = target_branch
@@ -705,12 +709,20 @@ def _cpu_only(cx: _Ctx, want_release: Optional[TorchRelease], reason_gpu: bool) 
         reason = "CPU build, as chosen."
     elif reason_gpu:
         reason = "No usable NVIDIA GPU was identified: CPU build."
+    elif cx.facts.driver.state in ("not_loaded", "mismatch", "no_communication", "nvml_failed"):
+        d = cx.facts.driver
+        reason = "No GPU is visible because the NVIDIA driver is not working: fix it first, then ask again. Until then: the CPU build."
+        cx.warn("driver_not_working", f"The NVIDIA driver{' ' + d.version if d.version else ''} is installed but not working "
+                f"({d.state.replace('_', ' ')}), so no GPU is visible." + (f" {d.hint}" if d.hint else
+                " A reboot usually fixes this; `gpu-wizard diagnose` finds the cause."), "error")
     else:
         reason = "No NVIDIA GPU found: the CPU build of PyTorch."
         cx.warn("no_nvidia_gpu", "No NVIDIA GPU was found; PyTorch will run on the CPU. If a GPU is installed, check that it is seated and powered (lspci lists it).", "info")
     torch = torch.replace(reason=f"{reason} {torch.reason}")
     action = "none"
     drv_reason = "No NVIDIA GPU: no driver needed."
+    if cx.warnings and any(w.code == "driver_not_working" for w in cx.warnings):
+        drv_reason = "The installed driver is not working; `gpu-wizard diagnose` says why and how to fix it."
     if cx.choices.torch_variant == "cpu" and cx.facts.gpus:
         action = "keep" if cx.facts.driver.version else "none"
         drv_reason = "CPU build chosen: the driver is left as it is."

@@ -391,8 +391,11 @@ class CompatDB:
                     best = r.cuda
         return best
 
-    def min_driver_full(self, cuda_version: str, platform: str = "linux") -> Optional[str]:
-        r = self.cuda_release(cuda_version)
+    def min_driver_full(self, cuda_version: str, platform: str = "linux", exact: bool = False) -> Optional[str]:
+        """Least driver that fully supports CUDA X.Y: the driver of its first (GA) release, which is
+        what nvidia-smi's "CUDA Version: X.Y" means. `exact=True` asks for the row of that very
+        update instead ("12.6.3" -> 560.35.05, the driver NVIDIA shipped with it)."""
+        r = self.cuda_release(cuda_version if exact else (major_minor(cuda_version) or cuda_version))
         return r.min_driver(platform) if r else None
 
     def minor_compat_floor(self, cuda_major: str | int, platform: str = "linux") -> Optional[str]:
@@ -403,8 +406,9 @@ class CompatDB:
         return r.min_driver(platform) if r else None
 
     def driver_compat(self, driver_version: Optional[str], cuda_runtime: str, platform: str = "linux") -> Optional[Literal["full", "minor"]]:
-        """How a driver runs an application built with `cuda_runtime`: 'full', 'minor'
-        (minor-version compatibility: same major, limited features) or None (it cannot)."""
+        """How a driver runs an application built with `cuda_runtime`: 'full' (the driver
+        supports that CUDA X.Y), 'minor' (minor-version compatibility: same major, driver above
+        the major's floor, limited features, no newer-PTX JIT) or None (it cannot)."""
         dk = vkey(driver_version)
         if not dk:
             return None

@@ -47,6 +47,9 @@ def test_minor_compat_floors(db):
     ("580.159.04", "13.0.2", "full"),
     ("580.159.04", "13.2.1", "minor"),
     ("580.159.04", "12.8.1", "full"),
+    ("580.82.07", "13.0.2", "full"),  # full support is per CUDA X.Y (13.0 GA needs 580.65.06)
+    ("560.28.03", "12.6.3", "full"),
+    ("555.42.06", "12.6.3", "minor"),
     ("535.129.03", "12.8.1", "minor"),
     ("525.60.13", "12.6.3", "minor"),
     ("520.61.05", "12.6.3", None),
@@ -137,3 +140,9 @@ def test_aarch64_wheels(db):
     assert v.covers("7.5") is None  # SBSA wheels start at sm_80
     assert db.variant("2.11", "cu130", "linux_aarch64") is None  # not in the data: said plainly by recommend()
     assert db.torch_release("2.14").default_for("linux_aarch64") == "cu130"
+
+
+def test_min_driver_full_ga_and_exact(db):
+    assert db.min_driver_full("12.6.3") == "560.28.03"
+    assert db.min_driver_full("12.6.3", exact=True) == "560.35.05"
+    assert db.min_driver_full("12.8", "windows") == "570.65"
