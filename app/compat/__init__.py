@@ -13,3 +13,6 @@ from app.compat.db import (  # noqa: F401
     major_minor,
     vkey,
 )
+
+__all__ = ["CompatDB", "CompatDataError", "ComputeCapability", "CudaRelease", "TorchRelease", "TorchVariant",
+           "branch_of", "cc_key", "load_db", "major_minor", "vkey"]

@@ -10,7 +10,7 @@ from typing import Optional
 
 import pytest
 
-from app.choices import Choices, Mirrors
+from app.choices import Choices
 from app.compat import load_db
 from app.facts import DriverInfo, Facts, Gpu, OsInfo, PythonEnv
 from app.recommend import recommend
