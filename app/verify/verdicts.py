@@ -23,7 +23,8 @@ from app.verify.model import (LAYER_NAMES, Bandwidth, Check, Compute, DeviceInfo
 
 PCIE_GTS = {1: 2.5, 2: 5.0, 3: 8.0, 4: 16.0, 5: 32.0, 6: 64.0, 7: 128.0}
 H2D_MIN_FRACTION = 0.70  # pinned host->device copies under this share of the link: warn
-PAGEABLE_MIN_FRACTION = 0.50  # pageable under this share of pinned: suggest pin_memory
+PAGEABLE_MIN_FRACTION = 0.50  # pageable under this share of pinned: a tip to use pin_memory (still a pass)
+PAGEABLE_WARN_FRACTION = 0.15  # under this share something else is wrong (memory pressure, NUMA): warn
 D2D_MIN_FRACTION = 0.60  # device copies under this share of the memory's peak: warn
 POWER_LIMIT_MIN_FRACTION = 0.95  # a limit under 95% of the default is a cap someone set
 IDLE_UTIL_PCT = 10.0  # mean utilization under this while the load ran: "near 0%"
@@ -214,7 +215,10 @@ def bandwidth_checks(d: DeviceInfo, b: Optional[Bandwidth], samples: Sequence[Sa
                              hint="Check the slot and link width, and that nothing else saturates the bus."))
     pin, page = b.h2d_pinned_gbps, b.h2d_pageable_gbps
     if pin and page is not None and page < PAGEABLE_MIN_FRACTION * pin:
-        out.append(Check(code="pageable_slow", status="warn", gpu_index=g, value=page, limit=pin,
+        # Pageable copies go through a staging buffer, so a third of pinned is normal on healthy machines
+        # (the H200 here: 29%). That is advice, not a fault; only a far lower share is a warning.
+        out.append(Check(code="pageable_slow", status="warn" if page < PAGEABLE_WARN_FRACTION * pin else "pass",
+                         gpu_index=g, value=page, limit=pin,
                          message=f"Copies from ordinary (pageable) memory reach {_fmt(page)} GB/s, {page / pin:.0%} of "
                                  f"pinned memory's {_fmt(pin)} GB/s.",
                          hint="Load data with DataLoader(..., pin_memory=True) and copy with .to(device, non_blocking=True)."))
@@ -223,7 +227,7 @@ def bandwidth_checks(d: DeviceInfo, b: Optional[Bandwidth], samples: Sequence[Sa
         out.append(Check(code="d2d_below_peak", status="warn", gpu_index=g, value=b.d2d_gbps, limit=peak,
                          message=f"{_gpu_name(d)}: copies inside GPU memory reach {_fmt(b.d2d_gbps, digits=0)} GB/s, "
                                  f"{b.d2d_gbps / peak:.0%} of the memory's {_fmt(peak, digits=0)} GB/s peak."))
-    if not any(c.status in ("warn", "fail") for c in out):
+    if not any(c.status in ("warn", "fail") for c in out):  # the pass summary leads; a pin_memory tip stays beside it
         parts = []
         if h2d is not None:
             share = f" ({h2d / ceiling:.0%} of {link_name(d.pcie_gen_max, d.pcie_width_max)}'s {_fmt(ceiling)} GB/s)" if ceiling else ""
@@ -276,7 +280,7 @@ def torch_checks(t: TorchReport, devices: Sequence[DeviceInfo], numerics: dict[i
                                  message=f"{op} in {c.dtype} on GPU {g} {what}."))
     if t.cudnn_available is False:
         out.append(Check(code="cudnn_missing", status="warn", message="cuDNN is not available to PyTorch: convolutions will be slow."))
-    if not any(c.status in ("warn", "fail") for c in out):
+    if not any(c.status in ("warn", "fail") for c in out):  # the pass summary leads; a pin_memory tip stays beside it
         n = sum(len(v) for v in numerics.values())
         checked = f"; {n} matmul and convolution results match a float64 reference" if n else ""
         cudnn = f", cuDNN {t.cudnn}" if t.cudnn else ""

@@ -88,7 +88,7 @@ def test_rejudge_a_saved_result(tmp_path):
     r = cli("verify", "--json", "--rejudge", str(FIX / "verify" / "h200_quick.json"))
     assert r.returncode == 0, r.stderr
     v = json.loads(r.stdout)
-    assert {x["name"]: x["status"] for x in v["layers"]} == {"device": "pass", "bandwidth": "warn", "pytorch": "pass", "load": "pass"}
+    assert {x["name"]: x["status"] for x in v["layers"]} == {"device": "pass", "bandwidth": "pass", "pytorch": "pass", "load": "pass"}
     assert v["compute"]["matmul_tflops"]["bf16"] > 600 and len(v["samples"]) > 100
     bad = tmp_path / "bad.json"
     bad.write_bytes(b"\xff\xfe{not json")
