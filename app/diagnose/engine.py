@@ -425,6 +425,10 @@ def diagnose(text: str, facts: Optional[Facts] = None, live: Optional[dict] = No
     for the low-utilization analysis."""
     rb = load_rules()
     data = text.encode("utf-8", errors="replace") if isinstance(text, str) else bytes(text)
+    if samples is None and isinstance(text, str) and len(text) < 4 * 1024 * 1024 and re.search(r"^\s*#\s*gpu\s+pwr", text, re.M):
+        from app.diagnose.utilization import parse_dmon
+
+        samples = parse_dmon(text) or None  # a pasted `nvidia-smi dmon` table: the utilization analysis
     scan = scan_stream(io.BytesIO(data), rb.keywords)
     return diagnose_scan(scan, facts, live, samples=samples, rules=rb)
 

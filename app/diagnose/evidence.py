@@ -242,6 +242,17 @@ def check_torch_build(ctx: Context) -> CheckResult:
     return r
 
 
+def check_gpu_present(ctx: Context) -> CheckResult:
+    r = CheckResult()
+    f = ctx.facts
+    if f is None or f.os.platform != "linux" or f.os.wsl:
+        return r
+    if not f.gpus:
+        r.add("No NVIDIA GPU was found on this machine (PCI, NVML and nvidia-smi all came up empty).", key="gpus", value=0)
+        r.subcode = "no_gpu"
+    return r
+
+
 def check_driver_state(ctx: Context) -> CheckResult:
     r = CheckResult()
     f = ctx.facts
@@ -561,6 +572,7 @@ def check_wsl_linux_driver_packages(ctx: Context) -> CheckResult:
 CHECKS: dict[str, Callable[[Context], CheckResult]] = {
     "gpu_arch_vs_torch": check_gpu_arch_vs_torch,
     "torch_build": check_torch_build,
+    "gpu_present": check_gpu_present,
     "driver_state": check_driver_state,
     "nvidia_uvm": check_nvidia_uvm,
     "cuda_visible_devices": check_cuda_visible_devices,

@@ -234,3 +234,10 @@ def test_mismatch_evidence_from_module_version():
     assert m.category == "driver_lib_mismatch"
     assert any("570.86.15" in e.message for e in m.evidence)
     assert any("570.124" in e.message and e.source == "text" for e in m.evidence)
+
+
+def test_no_gpu_at_all():
+    _, text = load("unavail_no_driver_centos.txt")
+    f = _facts(os=OsInfo(platform="linux", package_manager="dnf"), driver=DriverInfo(state="not_installed"))
+    m = diagnose(text, f).matches[0]
+    assert m.subcode == "no_gpu" and "no NVIDIA GPU" in m.root_cause

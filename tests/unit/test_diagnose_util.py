@@ -89,3 +89,8 @@ def test_verification_sample_values_are_accepted():
 def test_no_figures():
     a = analyze_utilization([{"gpu_index": 0}])
     assert a.dimensions == () and "No utilization" in a.summary
+
+
+def test_pasted_dmon_table_gets_the_analysis():
+    d = diagnose(DMON.partition("\n")[2])
+    assert d.matches == () and d.utilization is not None and d.utilization.samples == 1  # GPU 0's row
