@@ -52,6 +52,7 @@ WARNING_CODES = frozenset({
 NVIDIA_REPOS_BASE = "https://developer.download.nvidia.com/compute/cuda/repos"
 RUNFILE_BASE = "https://developer.download.nvidia.com/compute/cuda"
 _NEWEST_IN_BRANCH = ("999", "99", "99")  # stands for "the newest release of a branch" when the wizard installs it
+_ANY_DRIVER = "9999"  # a driver newer than every row: "what could run here with a new enough driver"
 
 
 @dataclass(frozen=True)
@@ -354,7 +355,7 @@ def recommend(facts: Facts, db: CompatDB, choices: Choices = Choices()) -> Recom
     tgt_driver = _branch_driver(target_branch) if plat == "linux" else (_branch_driver(target_branch) if target_branch else None)
     tgt_cands = _candidates(cx, tgt_driver, distinct_ccs, rel_pool, variant_filter) if tgt_driver else []
     # the best any driver could do: for Windows/WSL (the user updates the driver) and for messages
-    any_cands = _candidates(cx, "9999", distinct_ccs, rel_pool, variant_filter)
+    any_cands = _candidates(cx, _ANY_DRIVER, distinct_ccs, rel_pool, variant_filter)
 
     # refuse an override that cannot work, then solve again without it
     if (want_release or variant_filter) and not any_cands:
@@ -364,7 +365,7 @@ def recommend(facts: Facts, db: CompatDB, choices: Choices = Choices()) -> Recom
         return base.replace(refused=tuple(cx.refused) + base.refused)
 
     best_cur, best_tgt, best_any = _best(cur_cands), _best(tgt_cands), _best(any_cands)
-    newest_cover = _best(_candidates(cx, "9999", distinct_ccs, releases))
+    newest_cover = _best(_candidates(cx, _ANY_DRIVER, distinct_ccs, releases))
 
     # ---- pick driver action and the wheel
     can_manage = plat == "linux" and choices.install_driver and not conflict
@@ -419,7 +420,7 @@ def recommend(facts: Facts, db: CompatDB, choices: Choices = Choices()) -> Recom
                     f"{newest_cover.release.version} is the newest release that does.")
     if len(distinct_ccs) > 1:
         for cc in distinct_ccs:
-            alone = _best(_candidates(cx, "9999", [cc], releases))
+            alone = _best(_candidates(cx, _ANY_DRIVER, [cc], releases))
             if alone and chosen and (vkey(alone.release.version), vkey(alone.variant.cuda_runtime)) > (vkey(chosen.release.version), vkey(chosen.variant.cuda_runtime)):
                 older = [lab for lab, c in zip(labels, ccs) if alone.variant.covers(c) is None]
                 if older:
