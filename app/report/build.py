@@ -22,6 +22,7 @@ LOG_AFTER = 30  # and after it
 LOG_TAIL = 40  # lines kept from the end when nothing failed
 MAX_LINE_CHARS = 2000  # a longer line is cut
 MAX_EXCERPT_CHARS = 96_000
+MAX_SAMPLES = 2400  # in all GPUs together (4 minutes of one GPU at 10 Hz); a longer run is thinned evenly
 
 # Lines that mark a failure, strongest first: the excerpt centres on the last strong one.
 _STRONG = re.compile(
@@ -492,6 +493,32 @@ def _headline(facts, rec, steps, session, ver, diag) -> tuple[str, list[str]]:
 # ---------------------------------------------------------------------------------------------
 
 
+def thin_samples(ver: dict[str, Any], budget: int = MAX_SAMPLES) -> tuple[dict[str, Any], Optional[str]]:
+    """The verification with its samples compacted (fields without a value left out: they load
+    back as None) and, past `budget` samples in all, thinned evenly per GPU (first and last kept)."""
+    samples = ver.get("samples")
+    if not isinstance(samples, list) or not samples:
+        return ver, None
+    compact = [{k: v for k, v in smp.items() if v not in (None, [], ()) or k in ("t_s", "gpu_index")}
+               if isinstance(smp, dict) else smp for smp in samples]
+    by_gpu: dict[Any, list] = {}
+    for smp in compact:
+        by_gpu.setdefault(smp.get("gpu_index") if isinstance(smp, dict) else None, []).append(smp)
+    limit = max(200, budget // max(1, len(by_gpu)))
+    if len(compact) <= budget or all(len(v) <= limit for v in by_gpu.values()):
+        return dict(ver, samples=compact), None
+    kept = []
+    for items in by_gpu.values():
+        if len(items) <= limit:
+            kept.extend(items)
+            continue
+        step = (len(items) - 1) / (limit - 1)
+        kept.extend(items[round(i * step)] for i in range(limit))
+    kept.sort(key=lambda x: (x.get("t_s") or 0) if isinstance(x, dict) else 0)
+    note = f"The verification's {len(samples):,} NVML samples were thinned to {len(kept):,} (evenly spaced) to keep the report small."
+    return dict(ver, samples=kept), note
+
+
 def build_report(*, facts: Any = None, recommendation: Any = None, plan: Any = None, session: Any = None,
                  verification: Any = None, diagnosis: Any = None, snapshot: Any = None, logs: Any = (),
                  redact: bool = True, redactor: Optional[Redactor] = None, live: bool = False, system: Any = None,
@@ -507,6 +534,10 @@ def build_report(*, facts: Any = None, recommendation: Any = None, plan: Any = N
     rec_d = as_json(recommendation, "recommendation")
     plan_d = as_json(plan, "plan")
     ver_d = as_json(verification, "verification")
+    if ver_d is not None:
+        ver_d, thinned = thin_samples(ver_d)
+        if thinned:
+            notes.append(thinned)
     diag_d = as_json(diagnosis, "diagnosis")
     snap_d = as_json(snapshot, "snapshot")
     if snap_d is not None:
