@@ -122,6 +122,8 @@ def looks_like_token(s: str) -> bool:
         return False
     if re.fullmatch(r"[A-Za-z]+(?:[_-][A-Za-z0-9]+)*", s) and len(re.findall(r"\d", s)) < 4:
         return False  # an identifier with words, e.g. NVIDIA_Driver_Version_560
+    if s.startswith(("_Z", "__Z")):
+        return False  # a C++ symbol (Itanium mangling) from a stack trace
     if "/" in s and any(re.fullmatch(r"[a-z0-9_.-]{3,}", seg) for seg in s.split("/")):
         return False  # a relative path or URL part (tests/fixtures/real/..., com/org/repo/issues/28)
     return _entropy(s) >= 4.0

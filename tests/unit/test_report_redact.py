@@ -170,6 +170,7 @@ def test_token_shapes():
     assert looks_like_token("Zk2mQ8vXw4LrT6yHn1BgF3sJd9CpA7eU0aB")
     assert not looks_like_token("3b1f0b3c8d0e6a5f4e2c1d9b8a7f6e5d4c3b2a1908f7e6d5c4b3a2918f7e6d5c")  # a digest
     assert not looks_like_token("cudaErrorNoKernelImageForDevice_x")
+    assert not looks_like_token("_ZN7SysHost14DumpStackTraceEv+0x5b")  # tests/fixtures/errors/drv_insuff_bladebit.txt
     r = Redactor()
     out = r.text("token ghp_abcdefghijklmnopqrstuvwxyz0123456789 and AKIAIOSFODNN7EXAMPLE and "
                  "xoxb-1234567890-abcdefghij and --password 'p@ss word' and auth=Zk2mQ8vXw4LrT6yHn1BgF3sJd9CpA7eU0aB")
