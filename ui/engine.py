@@ -60,8 +60,7 @@ def load_source(path: str) -> tuple[Source, Any, Optional[dict]]:
             from app.system import SnapshotError
 
             raise SnapshotError(f"{p.name} is a report without the machine's facts or snapshot")
-        note = report.get("machine") or None
-        return Source("report", str(p), report.get("created"), note), system, report
+        return Source("report", str(p), report.get("created"), machine=report.get("machine") or None), system, report
     data = load_snapshot_data(p)
     note = data.get("note") if isinstance(data.get("note"), str) and data.get("note") else None
     return Source("snapshot", str(p), data.get("created"), note), SnapshotSystem(data, name=p.name), None
@@ -142,7 +141,7 @@ def plan_script(plan: Any) -> str:
     """The plan as a bash script (the engine's own export when it has one)."""
     try:
         mod = _module("app.plan.script")
-        for name in ("to_script", "plan_script", "render_script"):
+        for name in ("plan_to_script", "to_script", "plan_script", "render_script"):
             if hasattr(mod, name):
                 return getattr(mod, name)(plan)
     except EngineUnavailable:

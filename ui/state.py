@@ -48,7 +48,8 @@ class Source:
     kind: Literal["live", "snapshot", "report"] = "live"
     path: Optional[str] = None
     created: Optional[str] = None
-    note: Optional[str] = None
+    note: Optional[str] = None  # the snapshot's own note
+    machine: Optional[str] = None  # a report's one-line machine description
 
     @property
     def recorded(self) -> bool:
@@ -57,6 +58,24 @@ class Source:
     @property
     def name(self) -> str:
         return Path(self.path).name if self.path else ""
+
+
+def format_when(iso: Optional[str]) -> str:
+    """'2026-11-29T15:52:46+00:00' → '2026-11-29 15:52 UTC' (other offsets kept as written)."""
+    if not iso:
+        return ""
+    import datetime as _dt
+
+    try:
+        t = _dt.datetime.fromisoformat(iso.replace("Z", "+00:00"))
+    except ValueError:
+        return iso
+    if t.tzinfo is None:
+        return t.strftime("%Y-%m-%d %H:%M")
+    off = t.utcoffset()
+    if off is not None and off.total_seconds() == 0:
+        return t.strftime("%Y-%m-%d %H:%M UTC")
+    return t.strftime("%Y-%m-%d %H:%M UTC%z")
 
 
 def machine_summary(facts: Optional[Facts]) -> str:
@@ -348,6 +367,7 @@ CHARTS: tuple[tuple[str, str, str, float, tuple[str, ...]], ...] = (
     ("power", "Power", "W", 1.0, ("power_w",)),
     ("pcie", "PCIe throughput", "GB/s", 1 / 1000, ("pcie_rx_mbps", "pcie_tx_mbps")),
     ("clocks", "Clocks", "MHz", 1.0, ("sm_clock_mhz", "mem_clock_mhz")),
+    ("temperature", "Temperature", "°C", 1.0, ("temp_c",)),
 )
 CHART_METRICS = tuple(m for c in CHARTS for m in c[4])
 

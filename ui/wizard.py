@@ -72,7 +72,7 @@ class Wizard(QWizard):
         self.setOption(QWizard.WizardOption.HaveHelpButton, False)
         self.setMinimumSize(QSize(820, 600))
         self.resize(1040, 760)
-        icon = resource("icons", "gpu-wizard.png")
+        icon = resource("icons", "gpu-wizard.svg")
         if icon.exists():
             self.setWindowIcon(QIcon(str(icon)))
         self.pages: dict[str, Any] = {}

@@ -4,12 +4,12 @@
 <context>
     <name>gpu_wizard</name>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="339"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="346"/>
         <source>&amp;Advanced</source>
         <translation>高级(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="277"/>
+        <location filename="../../ui/pages/install_page.py" line="281"/>
         <source>&amp;Cancel</source>
         <translation>取消(&amp;C)</translation>
     </message>
@@ -19,32 +19,32 @@
         <translation>关闭(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="203"/>
+        <location filename="../../ui/pages/plan_page.py" line="205"/>
         <source>&amp;Copy commands</source>
         <translation>复制命令(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="182"/>
+        <location filename="../../ui/pages/welcome_page.py" line="185"/>
         <source>&amp;Demo machines:</source>
         <translation>演示机器(&amp;D)：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="194"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="198"/>
         <source>&amp;Diagnose</source>
         <translation>诊断(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="189"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="193"/>
         <source>&amp;Error text or log:</source>
         <translation>错误文本或日志(&amp;E)：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="205"/>
+        <location filename="../../ui/pages/plan_page.py" line="207"/>
         <source>&amp;Export as script…</source>
         <translation>导出为脚本(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/system_page.py" line="200"/>
+        <location filename="../../ui/pages/system_page.py" line="201"/>
         <source>&amp;Findings:</source>
         <translation>发现(&amp;F)：</translation>
     </message>
@@ -54,17 +54,17 @@
         <translation>完成(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="186"/>
+        <location filename="../../ui/pages/welcome_page.py" line="189"/>
         <source>&amp;Language:</source>
         <translation>语言(&amp;L)：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="184"/>
+        <location filename="../../ui/pages/install_page.py" line="188"/>
         <source>&amp;Later</source>
         <translation>稍后(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="261"/>
+        <location filename="../../ui/pages/verify_page.py" line="277"/>
         <source>&amp;Load per test:</source>
         <translation>每项测试负载时长(&amp;L)：</translation>
     </message>
@@ -74,37 +74,37 @@
         <translation>下一步(&amp;N) &gt;</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="184"/>
+        <location filename="../../ui/pages/welcome_page.py" line="187"/>
         <source>&amp;Open a file…</source>
         <translation>打开文件(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="192"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="196"/>
         <source>&amp;Open a log…</source>
         <translation>打开日志(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/system_page.py" line="202"/>
+        <location filename="../../ui/pages/system_page.py" line="203"/>
         <source>&amp;Re-scan</source>
         <translation>重新扫描(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="279"/>
+        <location filename="../../ui/pages/install_page.py" line="283"/>
         <source>&amp;Retry failed step</source>
         <translation>重试失败的步骤(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/system_page.py" line="204"/>
+        <location filename="../../ui/pages/system_page.py" line="205"/>
         <source>&amp;Save snapshot…</source>
         <translation>保存快照(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="265"/>
+        <location filename="../../ui/pages/verify_page.py" line="281"/>
         <source>&amp;Start</source>
         <translation>开始(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="283"/>
+        <location filename="../../ui/pages/install_page.py" line="287"/>
         <source>&amp;Troubleshoot this error</source>
         <translation>排查此错误(&amp;T)</translation>
     </message>
@@ -114,7 +114,7 @@
         <translation>已完成的操作(&amp;W)：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="252"/>
+        <location filename="../../ui/pages/verify_page.py" line="268"/>
         <source>(stopped early)</source>
         <translation>（提前停止）</translation>
     </message>
@@ -129,42 +129,42 @@
         <translation>WSL 中本应是符号链接的库文件是一个副本。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="264"/>
+        <location filename="../../ui/pages/install_page.py" line="268"/>
         <source>A step failed: {step}. Read the log, then Retry or Troubleshoot.</source>
         <translation>步骤失败：{step}。请阅读日志，然后重试或排查。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="138"/>
+        <location filename="../../ui/pages/verify_page.py" line="154"/>
         <source>A walkthrough has no GPU to test, and the report recorded no verification.</source>
         <translation>查看模式下没有可测试的 GPU，且报告中没有记录验证结果。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="350"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="357"/>
         <source>A&amp;pply</source>
         <translation>应用(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="257"/>
+        <location filename="../../ui/pages/install_page.py" line="261"/>
         <source>All steps finished.</source>
         <translation>所有步骤已完成。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="342"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="349"/>
         <source>Also install the CUDA &amp;toolkit (nvcc):</source>
         <translation>同时安装 CUDA 工具包（nvcc）(&amp;T)：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="170"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="172"/>
         <source>Also possible</source>
         <translation>其他可能</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="229"/>
+        <location filename="../../ui/widgets/log_view.py" line="346"/>
         <source>Auto-scroll paused: follow the end</source>
         <translation>自动滚动已暂停：跟随末尾</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="353"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="360"/>
         <source>Back to the recommendation</source>
         <translation>恢复为推荐值</translation>
     </message>
@@ -174,12 +174,12 @@
         <translation>带宽</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="269"/>
+        <location filename="../../ui/pages/verify_page.py" line="285"/>
         <source>Bandwidth against the theoretical ceiling</source>
         <translation>带宽与理论上限对比</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="186"/>
+        <location filename="../../ui/pages/plan_page.py" line="188"/>
         <source>Building the plan…</source>
         <translation>正在制定计划…</translation>
     </message>
@@ -189,47 +189,52 @@
         <translation>CUDA 与 cuDNN</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="290"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="297"/>
         <source>CUDA runtime {v}</source>
         <translation>CUDA 运行时 {v}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="335"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="342"/>
         <source>CUDA toolkit</source>
         <translation>CUDA 工具包</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="278"/>
+        <location filename="../../ui/pages/install_page.py" line="282"/>
         <source>Cancel the installation</source>
         <translation>取消安装</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="261"/>
+        <location filename="../../ui/pages/install_page.py" line="265"/>
         <source>Cancelled. Press Retry to continue from the step that was stopped.</source>
         <translation>已取消。按“重试”从中断的步骤继续。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="118"/>
+        <location filename="../../ui/pages/install_page.py" line="122"/>
         <source>Cancelling: stopping the running command…</source>
         <translation>正在取消：停止正在运行的命令…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="303"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="310"/>
         <source>Change it, or press Reset to go back to the recommendation.</source>
         <translation>请修改它，或按“重置”恢复为推荐值。</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="108"/>
+        <location filename="../../ui/widgets/charts.py" line="149"/>
         <source>Chart: {title}</source>
         <translation>图表：{title}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="351"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="358"/>
         <source>Check these choices</source>
         <translation>检查这些选项</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="29"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="185"/>
+        <source>Check with:</source>
+        <translation>可用以下命令检查：</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/charts.py" line="44"/>
         <source>Clocks</source>
         <translation>频率</translation>
     </message>
@@ -239,17 +244,17 @@
         <translation>关闭向导</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="202"/>
+        <location filename="../../ui/pages/plan_page.py" line="204"/>
         <source>Commands and explanation of the selected step</source>
         <translation>所选步骤的命令与说明</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="328"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="335"/>
         <source>Compatibility data: {v}</source>
         <translation>兼容性数据：{v}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="208"/>
+        <location filename="../../ui/pages/plan_page.py" line="210"/>
         <source>Confirm the plan</source>
         <translation>确认计划</translation>
     </message>
@@ -259,47 +264,47 @@
         <translation>容器</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="204"/>
+        <location filename="../../ui/pages/plan_page.py" line="206"/>
         <source>Copy all commands to the clipboard</source>
         <translation>将所有命令复制到剪贴板</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="183"/>
+        <location filename="../../ui/pages/welcome_page.py" line="186"/>
         <source>Demo machines</source>
         <translation>演示机器</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/system_page.py" line="203"/>
+        <location filename="../../ui/pages/system_page.py" line="204"/>
         <source>Detect again</source>
         <translation>重新检测</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="174"/>
+        <location filename="../../ui/pages/welcome_page.py" line="177"/>
         <source>Detect, recommend, plan, install, then verify and stress the GPU.</source>
         <translation>检测、推荐、计划、安装，然后验证并对 GPU 进行压力测试。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/system_page.py" line="198"/>
+        <location filename="../../ui/pages/system_page.py" line="199"/>
         <source>Detected</source>
         <translation>检测值</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/system_page.py" line="199"/>
+        <location filename="../../ui/pages/system_page.py" line="200"/>
         <source>Detected facts</source>
         <translation>检测结果</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/system_page.py" line="125"/>
+        <location filename="../../ui/pages/system_page.py" line="126"/>
         <source>Detection failed: {error}</source>
         <translation>检测失败：{error}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/system_page.py" line="191"/>
+        <location filename="../../ui/pages/system_page.py" line="192"/>
         <source>Detection finished: {n} findings.</source>
         <translation>检测完成：{n} 条发现。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="196"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="200"/>
         <source>Diagnosis</source>
         <translation>诊断</translation>
     </message>
@@ -309,12 +314,12 @@
         <translation>驱动</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="257"/>
+        <location filename="../../ui/pages/install_page.py" line="261"/>
         <source>Dry run finished: nothing was changed.</source>
         <translation>演练结束：未做任何更改。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="267"/>
+        <location filename="../../ui/pages/install_page.py" line="271"/>
         <source>Dry run: </source>
         <translation>演练：</translation>
     </message>
@@ -324,22 +329,22 @@
         <translation>演练：本计算机上未做任何更改。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="192"/>
+        <location filename="../../ui/pages/plan_page.py" line="194"/>
         <source>Dry run: nothing will be changed on this computer.</source>
         <translation>演练：不会更改本计算机上的任何内容。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="191"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="195"/>
         <source>Error text</source>
         <translation>错误文本</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="199"/>
+        <location filename="../../ui/pages/plan_page.py" line="201"/>
         <source>Every step and command, before anything runs.</source>
         <translation>在执行任何操作之前，列出每个步骤和命令。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="176"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="178"/>
         <source>Evidence:</source>
         <translation>证据：</translation>
     </message>
@@ -349,12 +354,12 @@
         <translation>导出报告(&amp;R)…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="155"/>
+        <location filename="../../ui/pages/plan_page.py" line="157"/>
         <source>Export the plan as a script</source>
         <translation>将计划导出为脚本</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="206"/>
+        <location filename="../../ui/pages/plan_page.py" line="208"/>
         <source>Export the plan as a shell script</source>
         <translation>将计划导出为 Shell 脚本</translation>
     </message>
@@ -364,12 +369,12 @@
         <translation>导出报告</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="195"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="199"/>
         <source>Find the cause</source>
         <translation>查找原因</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/system_page.py" line="201"/>
+        <location filename="../../ui/pages/system_page.py" line="202"/>
         <source>Findings</source>
         <translation>发现</translation>
     </message>
@@ -379,17 +384,17 @@
         <translation>完成</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="181"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="183"/>
         <source>Fix:</source>
         <translation>修复：</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="230"/>
+        <location filename="../../ui/widgets/log_view.py" line="347"/>
         <source>Follow the end of the log</source>
         <translation>跟随日志末尾</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="229"/>
+        <location filename="../../ui/widgets/log_view.py" line="346"/>
         <source>Following the end</source>
         <translation>正在跟随末尾</translation>
     </message>
@@ -399,7 +404,7 @@
         <translation>可用磁盘空间</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="25"/>
+        <location filename="../../ui/widgets/charts.py" line="40"/>
         <source>From GPU</source>
         <translation>传出 GPU</translation>
     </message>
@@ -429,6 +434,11 @@
         <translation>GPU 显存：{v:.0f} GB/s</translation>
     </message>
     <message>
+        <location filename="../../ui/widgets/charts.py" line="41"/>
+        <source>GPU temperature</source>
+        <translation>GPU 温度</translation>
+    </message>
+    <message>
         <location filename="../../ui/pages/verify_page.py" line="61"/>
         <source>GPU to host (pinned)</source>
         <translation>GPU 到主机（锁页内存）</translation>
@@ -444,7 +454,7 @@
         <translation>HTML 报告 (*.html);;Markdown (*.md);;JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="345"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="352"/>
         <source>HTTPS &amp;proxy:</source>
         <translation>HTTPS 代理(&amp;P)：</translation>
     </message>
@@ -464,27 +474,27 @@
         <translation>主机到 GPU：{v:.1f} GB/s</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="207"/>
+        <location filename="../../ui/pages/plan_page.py" line="209"/>
         <source>I have read the plan: r&amp;un it</source>
         <translation>我已阅读计划：执行(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="207"/>
+        <location filename="../../ui/pages/plan_page.py" line="209"/>
         <source>I have read the plan: r&amp;un it as a dry run</source>
         <translation>我已阅读计划：以演练方式执行(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="273"/>
+        <location filename="../../ui/pages/install_page.py" line="277"/>
         <source>Install</source>
         <translation>安装</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="273"/>
+        <location filename="../../ui/pages/install_page.py" line="277"/>
         <source>Install (dry run)</source>
         <translation>安装（演练）</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="231"/>
+        <location filename="../../ui/widgets/log_view.py" line="348"/>
         <source>Installation log</source>
         <translation>安装日志</translation>
     </message>
@@ -499,7 +509,7 @@
         <translation>内核模块</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="187"/>
+        <location filename="../../ui/pages/welcome_page.py" line="190"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
@@ -509,27 +519,27 @@
         <translation>工具包可用的磁盘空间不足。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="264"/>
+        <location filename="../../ui/pages/verify_page.py" line="280"/>
         <source>Load duration per test</source>
         <translation>每项测试的负载时长</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="104"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="106"/>
         <source>Logs (*.log *.txt);;All files (*)</source>
         <translation>日志 (*.log *.txt);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/system_page.py" line="187"/>
+        <location filename="../../ui/pages/system_page.py" line="188"/>
         <source>Looking at this computer…</source>
         <translation>正在检查本计算机…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="125"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="127"/>
         <source>Looking for the cause…</source>
         <translation>正在查找原因…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="197"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="201"/>
         <source>Make a &amp;plan of this fix</source>
         <translation>将此修复生成计划(&amp;P)</translation>
     </message>
@@ -539,32 +549,32 @@
         <translation>矩阵乘法：{v:.0f} TFLOP/s（{dtype}）</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="26"/>
+        <location filename="../../ui/widgets/charts.py" line="41"/>
         <source>Memory clock</source>
         <translation>显存频率</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="24"/>
+        <location filename="../../ui/widgets/charts.py" line="39"/>
         <source>Memory controller</source>
         <translation>显存控制器</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="28"/>
+        <location filename="../../ui/widgets/charts.py" line="43"/>
         <source>Memory used</source>
         <translation>显存占用</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="170"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="172"/>
         <source>Most likely cause</source>
         <translation>最可能的原因</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="344"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="351"/>
         <source>NVIDIA &amp;repository mirror:</source>
         <translation>NVIDIA 软件源镜像(&amp;R)：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="335"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="342"/>
         <source>NVIDIA driver</source>
         <translation>NVIDIA 驱动</translation>
     </message>
@@ -579,12 +589,12 @@
         <translation>支持的最高 CUDA 版本</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="227"/>
+        <location filename="../../ui/widgets/log_view.py" line="344"/>
         <source>Next</source>
         <translation>下一个</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="228"/>
+        <location filename="../../ui/widgets/log_view.py" line="345"/>
         <source>Next match</source>
         <translation>下一个匹配</translation>
     </message>
@@ -599,22 +609,22 @@
         <translation>未找到 NVIDIA GPU。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="134"/>
+        <location filename="../../ui/pages/welcome_page.py" line="137"/>
         <source>No file chosen</source>
         <translation>未选择文件</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="166"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="168"/>
         <source>No known cause matched this text.</source>
         <translation>没有已知原因与此文本匹配。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="131"/>
+        <location filename="../../ui/pages/plan_page.py" line="133"/>
         <source>No plan: {error}</source>
         <translation>无法制定计划：{error}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="184"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="191"/>
         <source>No recommendation: {error}</source>
         <translation>无法给出推荐：{error}</translation>
     </message>
@@ -629,27 +639,27 @@
         <translation>备注：{note}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/system_page.py" line="169"/>
+        <location filename="../../ui/pages/system_page.py" line="170"/>
         <source>Nothing detected</source>
         <translation>未检测到任何内容</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="175"/>
+        <location filename="../../ui/pages/welcome_page.py" line="178"/>
         <source>Nothing is installed: check the GPU, PyTorch and the bandwidth.</source>
         <translation>不安装任何内容：检查 GPU、PyTorch 和带宽。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="254"/>
+        <location filename="../../ui/pages/verify_page.py" line="270"/>
         <source>Nothing runs in a walkthrough.</source>
         <translation>查看模式下不会执行任何操作。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="269"/>
+        <location filename="../../ui/pages/install_page.py" line="273"/>
         <source>Nothing to install.</source>
         <translation>没有需要安装的内容。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/system_page.py" line="182"/>
+        <location filename="../../ui/pages/system_page.py" line="183"/>
         <source>Nothing to report: detection found no problems.</source>
         <translation>一切正常：检测未发现问题。</translation>
     </message>
@@ -659,37 +669,37 @@
         <translation>本次会话未安装任何内容。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="172"/>
+        <location filename="../../ui/pages/welcome_page.py" line="175"/>
         <source>Only verify what is installed</source>
         <translation>仅验证已安装的内容</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="281"/>
+        <location filename="../../ui/pages/install_page.py" line="285"/>
         <source>Open &amp;session folder</source>
         <translation>打开会话文件夹(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="104"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="106"/>
         <source>Open a log</source>
         <translation>打开日志</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="193"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="197"/>
         <source>Open a log file</source>
         <translation>打开日志文件</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="120"/>
+        <location filename="../../ui/pages/welcome_page.py" line="123"/>
         <source>Open a snapshot or report</source>
         <translation>打开快照或报告</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="185"/>
+        <location filename="../../ui/pages/welcome_page.py" line="188"/>
         <source>Open a snapshot or report file</source>
         <translation>打开快照或报告文件</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="282"/>
+        <location filename="../../ui/pages/install_page.py" line="286"/>
         <source>Open the folder with this session's logs</source>
         <translation>打开包含本次会话日志的文件夹</translation>
     </message>
@@ -699,72 +709,72 @@
         <translation>操作系统与 WSL</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="276"/>
+        <location filename="../../ui/pages/install_page.py" line="280"/>
         <source>Overall progress</source>
         <translation>总体进度</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="343"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="350"/>
         <source>P&amp;yPI mirror URL:</source>
         <translation>PyPI 镜像地址(&amp;Y)：</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="29"/>
+        <location filename="../../ui/widgets/charts.py" line="44"/>
         <source>PCIe throughput</source>
         <translation>PCIe 吞吐量</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="176"/>
+        <location filename="../../ui/pages/welcome_page.py" line="179"/>
         <source>Paste an error message or open a log; get the cause and a fix.</source>
         <translation>粘贴错误信息或打开日志；获取原因和修复方法。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="188"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="192"/>
         <source>Paste an error message or open a log; the wizard finds the cause and a fix.</source>
         <translation>粘贴错误信息或打开日志；向导会找出原因和修复方法。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="190"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="194"/>
         <source>Paste the error here, e.g. the last lines of a failed training run.</source>
         <translation>在此粘贴错误，例如训练失败时的最后几行输出。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="198"/>
+        <location filename="../../ui/pages/plan_page.py" line="200"/>
         <source>Plan</source>
         <translation>计划</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="166"/>
+        <location filename="../../ui/pages/plan_page.py" line="168"/>
         <source>Plan exported: {path}</source>
         <translation>计划已导出：{path}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="201"/>
+        <location filename="../../ui/pages/plan_page.py" line="203"/>
         <source>Plan steps</source>
         <translation>计划步骤</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="28"/>
+        <location filename="../../ui/widgets/charts.py" line="43"/>
         <source>Power</source>
         <translation>功耗</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="25"/>
+        <location filename="../../ui/widgets/charts.py" line="40"/>
         <source>Power draw</source>
         <translation>功耗</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="256"/>
+        <location filename="../../ui/pages/verify_page.py" line="272"/>
         <source>Press Start to test the GPU.</source>
         <translation>按“开始”测试 GPU。</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="225"/>
+        <location filename="../../ui/widgets/log_view.py" line="342"/>
         <source>Previous</source>
         <translation>上一个</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="226"/>
+        <location filename="../../ui/widgets/log_view.py" line="343"/>
         <source>Previous match</source>
         <translation>上一个匹配</translation>
     </message>
@@ -774,22 +784,22 @@
         <translation>上一页</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="260"/>
+        <location filename="../../ui/pages/verify_page.py" line="276"/>
         <source>Proves PyTorch uses the GPU at the speed the hardware allows.</source>
         <translation>证明 PyTorch 能以硬件允许的速度使用 GPU。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="335"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="342"/>
         <source>PyTorch</source>
         <translation>PyTorch</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="344"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="351"/>
         <source>PyTorch &amp;index URL:</source>
         <translation>PyTorch 索引地址(&amp;I)：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="341"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="348"/>
         <source>PyTorch &amp;version:</source>
         <translation>PyTorch 版本(&amp;V)：</translation>
     </message>
@@ -809,7 +819,7 @@
         <translation>PyTorch 可在 GPU 上运行，但有警告。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="341"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="348"/>
         <source>PyTorch va&amp;riant:</source>
         <translation>PyTorch 变体(&amp;R)：</translation>
     </message>
@@ -829,17 +839,17 @@
         <translation>Python 与 PyTorch</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/system_page.py" line="188"/>
+        <location filename="../../ui/pages/system_page.py" line="189"/>
         <source>Reading the recorded machine…</source>
         <translation>正在读取已记录的机器…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="333"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="340"/>
         <source>Recommendation</source>
         <translation>推荐</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="328"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="335"/>
         <source>Recommended for this machine.</source>
         <translation>为本机推荐。</translation>
     </message>
@@ -849,57 +859,57 @@
         <translation>报告已写入：{path}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="352"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="359"/>
         <source>Rese&amp;t</source>
         <translation>重置(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="183"/>
+        <location filename="../../ui/pages/install_page.py" line="187"/>
         <source>Restart &amp;now</source>
         <translation>立即重启(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="194"/>
+        <location filename="../../ui/pages/install_page.py" line="198"/>
         <source>Restart later: the wizard will continue with the verification after the restart.</source>
         <translation>稍后重启：重启后向导将继续进行验证。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="180"/>
+        <location filename="../../ui/pages/install_page.py" line="184"/>
         <source>Restart needed</source>
         <translation>需要重启</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="259"/>
+        <location filename="../../ui/pages/install_page.py" line="263"/>
         <source>Restart the computer to use the new driver.</source>
         <translation>请重启计算机以使用新驱动。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="252"/>
+        <location filename="../../ui/pages/verify_page.py" line="268"/>
         <source>Result: {verdict}</source>
         <translation>结果：{verdict}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="280"/>
+        <location filename="../../ui/pages/install_page.py" line="284"/>
         <source>Retry the failed step</source>
         <translation>重试失败的步骤</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="200"/>
+        <location filename="../../ui/pages/plan_page.py" line="202"/>
         <source>Rights</source>
         <translation>权限</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="267"/>
+        <location filename="../../ui/pages/install_page.py" line="271"/>
         <source>Running: {step}</source>
         <translation>正在运行：{step}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="267"/>
+        <location filename="../../ui/pages/verify_page.py" line="283"/>
         <source>S&amp;top</source>
         <translation>停止(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="26"/>
+        <location filename="../../ui/widgets/charts.py" line="41"/>
         <source>SM clock</source>
         <translation>SM 频率</translation>
     </message>
@@ -924,12 +934,12 @@
         <translation>正在保存快照…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="224"/>
+        <location filename="../../ui/widgets/log_view.py" line="341"/>
         <source>Search the log</source>
         <translation>搜索日志</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="223"/>
+        <location filename="../../ui/widgets/log_view.py" line="340"/>
         <source>Search the log (Ctrl+F)</source>
         <translation>搜索日志（Ctrl+F）</translation>
     </message>
@@ -944,12 +954,12 @@
         <translation>安全启动已开启：NVIDIA 内核模块必须签名。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="165"/>
+        <location filename="../../ui/pages/welcome_page.py" line="168"/>
         <source>Set up an NVIDIA GPU for PyTorch, and prove it runs at full speed.</source>
         <translation>为 PyTorch 配置 NVIDIA GPU，并证明它能全速运行。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="172"/>
+        <location filename="../../ui/pages/welcome_page.py" line="175"/>
         <source>Set up this computer</source>
         <translation>配置本计算机</translation>
     </message>
@@ -959,17 +969,17 @@
         <translation>安装了多个 CUDA 工具包。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="155"/>
+        <location filename="../../ui/pages/plan_page.py" line="157"/>
         <source>Shell scripts (*.sh)</source>
         <translation>Shell 脚本 (*.sh)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="340"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="347"/>
         <source>Show advanced choices</source>
         <translation>显示高级选项</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/system_page.py" line="144"/>
+        <location filename="../../ui/pages/system_page.py" line="145"/>
         <source>Snapshot saved: {path}</source>
         <translation>快照已保存：{path}</translation>
     </message>
@@ -979,7 +989,7 @@
         <translation>快照 (*.json)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="121"/>
+        <location filename="../../ui/pages/welcome_page.py" line="124"/>
         <source>Snapshots and reports (*.json);;All files (*)</source>
         <translation>快照和报告 (*.json);;所有文件 (*)</translation>
     </message>
@@ -989,12 +999,12 @@
         <translation>仍有部分功能无法正常工作。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="266"/>
+        <location filename="../../ui/pages/verify_page.py" line="282"/>
         <source>Start the test</source>
         <translation>开始测试</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="267"/>
+        <location filename="../../ui/pages/install_page.py" line="271"/>
         <source>Starting…</source>
         <translation>正在启动…</translation>
     </message>
@@ -1004,22 +1014,22 @@
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="200"/>
+        <location filename="../../ui/pages/plan_page.py" line="202"/>
         <source>Step</source>
         <translation>步骤</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="275"/>
+        <location filename="../../ui/pages/install_page.py" line="279"/>
         <source>Steps</source>
         <translation>步骤</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="268"/>
+        <location filename="../../ui/pages/verify_page.py" line="284"/>
         <source>Stop the test</source>
         <translation>停止测试</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="177"/>
+        <location filename="../../ui/pages/verify_page.py" line="193"/>
         <source>Stopping…</source>
         <translation>正在停止…</translation>
     </message>
@@ -1029,7 +1039,7 @@
         <translation>总结</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="177"/>
+        <location filename="../../ui/pages/welcome_page.py" line="180"/>
         <source>Support: see a user's machine page by page, read-only. Or try a demo machine.</source>
         <translation>技术支持：逐页只读查看用户的机器。也可以试用演示机器。</translation>
     </message>
@@ -1039,12 +1049,17 @@
         <translation>系统</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="343"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="350"/>
         <source>Target &amp;virtual environment:</source>
         <translation>目标虚拟环境(&amp;V)：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="249"/>
+        <location filename="../../ui/widgets/charts.py" line="44"/>
+        <source>Temperature</source>
+        <translation>温度</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/verify_page.py" line="265"/>
         <source>Testing the GPU…</source>
         <translation>正在测试 GPU…</translation>
     </message>
@@ -1059,22 +1074,22 @@
         <translation>未安装 NVIDIA 驱动。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="325"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="332"/>
         <source>The advanced choices do not work on this machine (see below).</source>
         <translation>这些高级选项在本机上不可用（见下文）。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="152"/>
+        <location filename="../../ui/pages/plan_page.py" line="154"/>
         <source>The commands are on the clipboard.</source>
         <translation>命令已复制到剪贴板。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="274"/>
+        <location filename="../../ui/pages/install_page.py" line="278"/>
         <source>The confirmed plan runs step by step. You can cancel at any time.</source>
         <translation>已确认的计划将逐步执行。您可以随时取消。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="140"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="142"/>
         <source>The diagnosis failed: {error}</source>
         <translation>诊断失败：{error}</translation>
     </message>
@@ -1089,7 +1104,7 @@
         <translation>已安装的 PyTorch 是仅 CPU 版本。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="165"/>
+        <location filename="../../ui/pages/install_page.py" line="169"/>
         <source>The installer stopped with an error: {error}</source>
         <translation>安装程序因错误而停止：{error}</translation>
     </message>
@@ -1099,12 +1114,12 @@
         <translation>库搜索路径指向旧版 CUDA。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="112"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="114"/>
         <source>The log cannot be read: {error}</source>
         <translation>无法读取日志：{error}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="181"/>
+        <location filename="../../ui/pages/install_page.py" line="185"/>
         <source>The new driver is used after a restart. Restart now? The wizard continues with the verification when you start it again.</source>
         <translation>新驱动在重启后生效。现在重启吗？再次启动向导时将继续进行验证。</translation>
     </message>
@@ -1119,12 +1134,12 @@
         <translation>无法写入报告：{error}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="164"/>
+        <location filename="../../ui/pages/plan_page.py" line="166"/>
         <source>The script could not be written: {error}</source>
         <translation>无法写入脚本：{error}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/system_page.py" line="148"/>
+        <location filename="../../ui/pages/system_page.py" line="149"/>
         <source>The snapshot could not be saved: {error}</source>
         <translation>无法保存快照：{error}</translation>
     </message>
@@ -1134,42 +1149,42 @@
         <translation>结论，以及所做的更改。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="198"/>
+        <location filename="../../ui/pages/verify_page.py" line="214"/>
         <source>The verification could not run: {error}</source>
         <translation>无法运行验证：{error}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="115"/>
+        <location filename="../../ui/pages/plan_page.py" line="117"/>
         <source>There is no recommendation to plan from.</source>
         <translation>没有可用于制定计划的推荐。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="302"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="309"/>
         <source>This choice cannot be used:</source>
         <translation>此选项无法使用：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="153"/>
+        <location filename="../../ui/pages/welcome_page.py" line="156"/>
         <source>This file cannot be opened: {error}</source>
         <translation>无法打开此文件：{error}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="149"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="151"/>
         <source>This fix cannot be turned into a plan: {error}</source>
         <translation>无法将此修复生成计划：{error}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="171"/>
+        <location filename="../../ui/pages/welcome_page.py" line="174"/>
         <source>This wizard will:</source>
         <translation>本向导将：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="243"/>
+        <location filename="../../ui/pages/install_page.py" line="247"/>
         <source>Time left: {t}</source>
         <translation>剩余时间：{t}</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="25"/>
+        <location filename="../../ui/widgets/charts.py" line="40"/>
         <source>To GPU</source>
         <translation>传入 GPU</translation>
     </message>
@@ -1179,27 +1194,27 @@
         <translation>工具包</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="342"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="349"/>
         <source>Toolkit install &amp;method:</source>
         <translation>工具包安装方式(&amp;M)：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="187"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="191"/>
         <source>Troubleshoot</source>
         <translation>故障排查</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="173"/>
+        <location filename="../../ui/pages/welcome_page.py" line="176"/>
         <source>Troubleshoot an error</source>
         <translation>排查错误</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="284"/>
+        <location filename="../../ui/pages/install_page.py" line="288"/>
         <source>Troubleshoot this error</source>
         <translation>排查此错误</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="198"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="202"/>
         <source>Turn the fix into a plan</source>
         <translation>将修复方法生成计划</translation>
     </message>
@@ -1209,22 +1224,22 @@
         <translation>负载测试</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="24"/>
+        <location filename="../../ui/widgets/charts.py" line="39"/>
         <source>Used</source>
         <translation>已用</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="28"/>
+        <location filename="../../ui/widgets/charts.py" line="43"/>
         <source>Utilization</source>
         <translation>利用率</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="270"/>
+        <location filename="../../ui/pages/verify_page.py" line="286"/>
         <source>Verdicts</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="259"/>
+        <location filename="../../ui/pages/verify_page.py" line="275"/>
         <source>Verify and stress</source>
         <translation>验证与压力测试</translation>
     </message>
@@ -1234,7 +1249,7 @@
         <translation>版本</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="334"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="341"/>
         <source>Versions that work together on this machine, and why.</source>
         <translation>在本机上可以协同工作的版本，以及原因。</translation>
     </message>
@@ -1249,27 +1264,27 @@
         <translation>正在查看已记录的机器：{machine}，记录于 {when}（{file}）。只读：本机不会执行任何操作；安装为演练。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="338"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="345"/>
         <source>Warnings</source>
         <translation>警告</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="164"/>
+        <location filename="../../ui/pages/welcome_page.py" line="167"/>
         <source>Welcome</source>
         <translation>欢迎</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/system_page.py" line="198"/>
+        <location filename="../../ui/pages/system_page.py" line="199"/>
         <source>What</source>
         <translation>项目</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/system_page.py" line="197"/>
+        <location filename="../../ui/pages/system_page.py" line="198"/>
         <source>What this computer has now. Nothing has been changed.</source>
         <translation>本计算机的当前状态。尚未做任何更改。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/system_page.py" line="177"/>
+        <location filename="../../ui/pages/system_page.py" line="178"/>
         <source>What to do: {hint}</source>
         <translation>处理方法：{hint}</translation>
     </message>
@@ -1279,22 +1294,22 @@
         <translation>已完成的操作</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="315"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="322"/>
         <source>Why:</source>
         <translation>原因：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="321"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="328"/>
         <source>Working out what fits this machine…</source>
         <translation>正在计算适合本机的配置…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="323"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="330"/>
         <source>You changed the advanced choices: press Apply to check them.</source>
         <translation>您修改了高级选项：请按“应用”进行检查。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="172"/>
+        <location filename="../../ui/pages/plan_page.py" line="174"/>
         <source>administrator</source>
         <translation>管理员</translation>
     </message>
@@ -1309,7 +1324,7 @@
         <translation>未知时间</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="285"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="292"/>
         <source>bundled with PyTorch</source>
         <translation>随 PyTorch 附带</translation>
     </message>
@@ -1319,7 +1334,7 @@
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="335"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="342"/>
         <source>cuDNN</source>
         <translation>cuDNN</translation>
     </message>
@@ -1344,17 +1359,17 @@
         <translation>正常</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="281"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="288"/>
         <source>install CUDA {v}</source>
         <translation>安装 CUDA {v}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="270"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="277"/>
         <source>install the driver</source>
         <translation>安装驱动</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="169"/>
+        <location filename="../../ui/pages/welcome_page.py" line="172"/>
         <source>install with a live log, asking for administrator rights only where needed</source>
         <translation>安装时实时显示日志，仅在需要时请求管理员权限</translation>
     </message>
@@ -1364,7 +1379,7 @@
         <translation>已安装，未加载</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="269"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="276"/>
         <source>keep the installed driver</source>
         <translation>保留已安装的驱动</translation>
     </message>
@@ -1374,22 +1389,22 @@
         <translation>库与内核模块不一致</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="173"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="175"/>
         <source>line {n}</source>
         <translation>第 {n} 行</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="166"/>
+        <location filename="../../ui/pages/welcome_page.py" line="169"/>
         <source>look at this computer: GPU, driver, CUDA, Python and PyTorch</source>
         <translation>检查本计算机：GPU、驱动、CUDA、Python 和 PyTorch</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="178"/>
+        <location filename="../../ui/pages/plan_page.py" line="180"/>
         <source>needs administrator rights</source>
         <translation>需要管理员权限</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="278"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="285"/>
         <source>needs at least {v}</source>
         <translation>至少需要 {v}</translation>
     </message>
@@ -1404,7 +1419,7 @@
         <translation>否</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="294"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="301"/>
         <source>no PyTorch release can use this GPU here</source>
         <translation>没有可在此处使用该 GPU 的 PyTorch 版本</translation>
     </message>
@@ -1424,12 +1439,12 @@
         <translation>未安装</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="137"/>
+        <location filename="../../ui/widgets/bandwidth.py" line="33"/>
         <source>not measured</source>
         <translation>未测量</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="283"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="290"/>
         <source>not needed: the PyTorch wheel brings its own CUDA runtime</source>
         <translation>不需要：PyTorch 安装包自带 CUDA 运行时</translation>
     </message>
@@ -1439,7 +1454,7 @@
         <translation>无响应</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="271"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="278"/>
         <source>nothing to do</source>
         <translation>无需操作</translation>
     </message>
@@ -1479,17 +1494,17 @@
         <translation>由 Windows 主机提供</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="167"/>
+        <location filename="../../ui/pages/welcome_page.py" line="170"/>
         <source>recommend versions that work together, and say why</source>
         <translation>推荐可协同工作的版本，并说明原因</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="243"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="250"/>
         <source>recommended</source>
         <translation>推荐</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="127"/>
+        <location filename="../../ui/pages/install_page.py" line="131"/>
         <source>retrying from the failed step</source>
         <translation>从失败的步骤重试</translation>
     </message>
@@ -1499,12 +1514,12 @@
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="109"/>
+        <location filename="../../ui/widgets/charts.py" line="150"/>
         <source>seconds</source>
         <translation>秒</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="168"/>
+        <location filename="../../ui/pages/welcome_page.py" line="171"/>
         <source>show every command before anything runs; you confirm</source>
         <translation>在执行前显示每条命令，由您确认</translation>
     </message>
@@ -1514,17 +1529,17 @@
         <translation>已跳过</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="285"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="292"/>
         <source>system package</source>
         <translation>系统软件包</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="170"/>
+        <location filename="../../ui/pages/welcome_page.py" line="173"/>
         <source>test the GPU under load with live charts, and write a report</source>
         <translation>用实时图表对 GPU 进行负载测试，并生成报告</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="270"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="277"/>
         <source>the Windows host provides the driver</source>
         <translation>驱动由 Windows 主机提供</translation>
     </message>
@@ -1534,7 +1549,7 @@
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="269"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="276"/>
         <source>upgrade the driver</source>
         <translation>升级驱动</translation>
     </message>
@@ -1559,22 +1574,22 @@
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="188"/>
+        <location filename="../../ui/widgets/log_view.py" line="308"/>
         <source>{n} matches</source>
         <translation>{n} 个匹配</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="263"/>
+        <location filename="../../ui/pages/verify_page.py" line="279"/>
         <source>{n} s</source>
         <translation>{n} 秒</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="190"/>
+        <location filename="../../ui/pages/plan_page.py" line="192"/>
         <source>{n} steps; {r} need administrator rights (you will be asked once).</source>
         <translation>共 {n} 个步骤；其中 {r} 个需要管理员权限（只会询问一次）。</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="139"/>
+        <location filename="../../ui/widgets/bandwidth.py" line="35"/>
         <source>{v:.1f} of {c:.1f} {u} ({p:.0f}%)</source>
         <translation>{v:.1f} / {c:.1f} {u}（{p:.0f}%）</translation>
     </message>

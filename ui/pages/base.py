@@ -7,7 +7,7 @@ from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget, QWizardPage
 
 from ui.i18n import tr
-from ui.state import PageId, machine_summary
+from ui.state import PageId, format_when, machine_summary
 from ui.widgets.banner import Banner
 
 if TYPE_CHECKING:
@@ -52,8 +52,8 @@ class BasePage(QWizardPage):
         if not src.recorded:
             self.source_banner.hide()
             return
-        machine = machine_summary(self.session.facts) or src.name
-        when = src.created or tr("an unknown time")
+        machine = src.machine or machine_summary(self.session.facts) or src.name
+        when = format_when(src.created) or tr("an unknown time")
         text = tr("Walkthrough of a recorded machine: {machine}, recorded {when} ({file}). "
                   "Read-only: nothing runs on this computer; installs are a dry run.").format(
             machine=machine, when=when, file=src.name)

@@ -8,7 +8,7 @@ from typing import Any, Optional
 
 from PySide6.QtCore import QProcess, Qt, QTimer, QUrl
 from PySide6.QtGui import QDesktopServices
-from PySide6.QtWidgets import (QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QMessageBox, QProgressBar,
+from PySide6.QtWidgets import (QListView, QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QMessageBox, QProgressBar,
                                QPushButton, QSplitter)
 
 from ui.bridge import RunBridge, Task
@@ -51,6 +51,9 @@ class InstallPage(BasePage):
         self.layout_.addLayout(top)
         self.steps = QListWidget(self)
         self.steps.setObjectName("install_steps")
+        self.steps.setWordWrap(True)
+        self.steps.setResizeMode(QListView.ResizeMode.Adjust)  # re-wrap items when the width changes
+        self.steps.setMinimumWidth(220)
         self.log = LogView(self)
         self.log.setObjectName("install_log")
         split = QSplitter(Qt.Orientation.Horizontal, self)
@@ -58,6 +61,7 @@ class InstallPage(BasePage):
         split.addWidget(self.log)
         split.setStretchFactor(0, 1)
         split.setStretchFactor(1, 3)
+        split.setSizes([300, 700])
         self.layout_.addWidget(split, 1)
         row = QHBoxLayout()
         self.cancel_btn = QPushButton(self)

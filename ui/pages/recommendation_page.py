@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QFrame, QGridLayout, QGroupBox, QHBoxLayout, QLabel,
+from PySide6.QtWidgets import (QListView, QCheckBox, QComboBox, QFormLayout, QFrame, QGridLayout, QGroupBox, QHBoxLayout, QLabel,
                                QLineEdit, QListWidget, QListWidgetItem, QPushButton, QScrollArea, QToolButton,
                                QVBoxLayout, QWidget)
 
@@ -81,6 +81,7 @@ class RecommendationPage(BasePage):
         self.warnings = QListWidget(inner)
         self.warnings.setObjectName("rec_warnings")
         self.warnings.setWordWrap(True)
+        self.warnings.setResizeMode(QListView.ResizeMode.Adjust)  # re-wrap items when the width changes
         self.warnings.setMaximumHeight(110)
         il.addWidget(self.warnings)
 
@@ -175,6 +176,10 @@ class RecommendationPage(BasePage):
             self.session.plan = None if not self.session.plan_confirmed else self.session.plan
         self.state.dirty = False
         self.apply_btn.setEnabled(not self.session.read_only)
+        for w in self.form_labels.values():  # a walkthrough shows the user's choices, read-only
+            if w.buddy() is not None:
+                w.buddy().setEnabled(not self.session.read_only)
+        self.reset_btn.setEnabled(not self.session.read_only)
         self._fill_alternatives(rec)
         self.render()
         self.completeChanged.emit()

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (QFileDialog, QHBoxLayout, QHeaderView, QLabel, QListWidget, QListWidgetItem, QPushButton,
+from PySide6.QtWidgets import (QListView, QFileDialog, QHBoxLayout, QHeaderView, QLabel, QListWidget, QListWidgetItem, QPushButton,
                                QSplitter, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget)
 
 from app.facts import Facts
@@ -64,6 +64,7 @@ class SystemPage(BasePage):
         self.findings = QListWidget(self)
         self.findings.setObjectName("findings")
         self.findings.setWordWrap(True)
+        self.findings.setResizeMode(QListView.ResizeMode.Adjust)  # re-wrap items when the width changes
         self.findings_label.setBuddy(self.findings)
         split = QSplitter(Qt.Orientation.Vertical, self)
         split.addWidget(self.tree)

@@ -3,6 +3,7 @@ turns its fix into a plan (shown on the Plan page; nothing runs before the user 
 from __future__ import annotations
 
 import html
+import shlex
 from dataclasses import dataclass
 from typing import Any, Optional
 
@@ -93,6 +94,7 @@ class TroubleshootPage(BasePage):
         split = QSplitter(Qt.Orientation.Vertical, self)
         split.addWidget(top)
         split.addWidget(bottom)
+        split.setSizes([250, 400])
         self.layout_.addWidget(split, 1)
 
     def enter(self) -> None:
@@ -171,7 +173,7 @@ class TroubleshootPage(BasePage):
             out.append(f"<h3>{e(head)} ({m.confidence * 100:.0f}%)</h3><p><b>{e(m.root_cause)}</b></p>")
             if m.excerpt:
                 line = tr("line {n}").format(n=m.line) if m.line else ""
-                out.append(f"<pre>{e(m.excerpt)}</pre><p><i>{e(line)}</i></p>")
+                out.append(f"<pre style='white-space: pre-wrap'>{e(m.excerpt)}</pre><p><i>{e(line)}</i></p>")
             if m.evidence:
                 out.append("<p>" + e(tr("Evidence:")) + "</p><ul>")
                 for ev in m.evidence:
@@ -179,8 +181,10 @@ class TroubleshootPage(BasePage):
                     out.append(f"<li>{mark} {e(ev.message)}</li>")
                 out.append("</ul>")
             out.append("<p>" + e(tr("Fix:")) + " " + e(m.fix) + "</p>")
+            if m.commands:
+                out.append("<p>" + e(tr("Check with:")) + "</p>")
             for argv in m.commands:
-                out.append("<pre>" + e(" ".join(argv)) + "</pre>")
+                out.append("<pre style='white-space: pre-wrap'>" + e(shlex.join(argv)) + "</pre>")
         self.result.setHtml("".join(out))
 
     def retranslate(self) -> None:

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (QComboBox, QGroupBox, QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QPushButton,
+from PySide6.QtWidgets import (QListView, QComboBox, QGroupBox, QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QPushButton,
                                QSplitter, QVBoxLayout, QWidget)
 
 from ui import engine
@@ -99,28 +99,31 @@ class VerifyPage(BasePage):
         self.charts = None
         self.charts_holder = QWidget(self)
         QVBoxLayout(self.charts_holder).setContentsMargins(0, 0, 0, 0)
-        right = QWidget(self)
-        rl = QVBoxLayout(right)
-        rl.setContentsMargins(0, 0, 0, 0)
-        self.bw_box = QGroupBox(right)
+        bottom = QWidget(self)
+        bot = QHBoxLayout(bottom)
+        bot.setContentsMargins(0, 0, 0, 0)
+        self.bw_box = QGroupBox(bottom)
         bl = QVBoxLayout(self.bw_box)
         self.bars = [BandwidthBar(self.bw_box) for _ in range(4)]
         for b in self.bars:
             bl.addWidget(b)
-        self.layers_box = QGroupBox(right)
+        bl.addStretch(1)
+        self.layers_box = QGroupBox(bottom)
         ll = QVBoxLayout(self.layers_box)
         self.layers = QListWidget(self.layers_box)
         self.layers.setObjectName("verdicts")
         self.layers.setWordWrap(True)
+        self.layers.setResizeMode(QListView.ResizeMode.Adjust)  # re-wrap items when the width changes
         ll.addWidget(self.layers)
-        rl.addWidget(self.bw_box)
-        rl.addWidget(self.layers_box, 1)
-        split = QSplitter(Qt.Orientation.Horizontal, self)
-        split.addWidget(self.charts_holder)
-        split.addWidget(right)
-        split.setStretchFactor(0, 3)
-        split.setStretchFactor(1, 2)
-        self.layout_.addWidget(split, 1)
+        bot.addWidget(self.bw_box, 1)
+        bot.addWidget(self.layers_box, 1)
+        self.split = QSplitter(Qt.Orientation.Vertical, self)
+        self.split.addWidget(self.charts_holder)
+        self.split.addWidget(bottom)
+        self.split.setStretchFactor(0, 3)
+        self.split.setStretchFactor(1, 2)
+        self.split.setSizes([600, 400])
+        self.layout_.addWidget(self.split, 1)
         self._buttons()
 
     # --- flow ----------------------------------------------------------------------------
@@ -222,7 +225,7 @@ class VerifyPage(BasePage):
         if replayed or not len(self.state.series):
             self.state.series.clear()
             self.state.add_samples(list(getattr(v, "samples", ())))
-            self.ensure_charts().refresh(self.state.series)
+        self.ensure_charts().refresh(self.state.series, fit=True)  # the whole run, now it is over
         self.render_result()
 
     def isComplete(self) -> bool:  # noqa: N802

@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Optional
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (QButtonGroup, QComboBox, QFileDialog, QFormLayout, QHBoxLayout, QLabel, QListWidget,
+from PySide6.QtWidgets import (QButtonGroup, QComboBox, QFileDialog, QHBoxLayout, QLabel, QListWidget,
                                QListWidgetItem, QPushButton, QRadioButton, QVBoxLayout, QWidget)
 
 from app.paths import demo_snapshots
@@ -72,7 +72,8 @@ class WelcomePage(BasePage):
         self.demo_label = QLabel(self.file_row)
         self.demo_list = QListWidget(self.file_row)
         self.demo_list.setObjectName("demo_list")
-        self.demo_list.setMaximumHeight(120)
+        rows = min(8, max(1, len(self.state.demos)))
+        self.demo_list.setFixedHeight((self.demo_list.fontMetrics().height() + 4) * rows + 2 * self.demo_list.frameWidth() + 6)
         for p in self.state.demos:
             it = QListWidgetItem(p.stem)
             it.setData(Qt.ItemDataRole.UserRole, str(p))
@@ -93,7 +94,7 @@ class WelcomePage(BasePage):
         self.layout_.addWidget(self.file_row)
         self.layout_.addStretch(1)
 
-        form = QFormLayout()
+        form = QHBoxLayout()
         self.lang_label = QLabel(self)
         self.lang = QComboBox(self)
         self.lang.setObjectName("language")
@@ -102,7 +103,9 @@ class WelcomePage(BasePage):
         self.lang.setCurrentIndex(1 if self.session.lang == "zh_CN" else 0)
         self.lang.currentIndexChanged.connect(self._lang_changed)
         self.lang_label.setBuddy(self.lang)
-        form.addRow(self.lang_label, self.lang)
+        form.addWidget(self.lang_label)
+        form.addWidget(self.lang)
+        form.addStretch(1)
         self.layout_.addLayout(form)
         self._sync()
 

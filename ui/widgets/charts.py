@@ -11,7 +11,7 @@ from typing import Optional
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtGui import QPalette
+from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QGridLayout, QSizePolicy, QWidget
 
 from ui.i18n import N_, tr
@@ -20,6 +20,8 @@ from ui.state import CHARTS, SampleSeries
 pg.setConfigOptions(antialias=False, useOpenGL=False)
 
 LINE_COLOURS = ("#1e88e5", "#f4511e", "#43a047")
+COLUMNS = 3
+UTIL_TOP = 105.0  # a line at 100% stays visible above the frame
 WINDOW_S = 60.0  # seconds shown
 STEP_S = 10.0  # the time window moves in steps of this
 
@@ -36,10 +38,10 @@ def nice_ceiling(v: float) -> float:
 METRIC_LABELS = {
     "util_pct": N_("GPU"), "mem_util_pct": N_("Memory controller"), "mem_used_mib": N_("Used"),
     "power_w": N_("Power draw"), "pcie_rx_mbps": N_("To GPU"), "pcie_tx_mbps": N_("From GPU"),
-    "sm_clock_mhz": N_("SM clock"), "mem_clock_mhz": N_("Memory clock"),
+    "sm_clock_mhz": N_("SM clock"), "mem_clock_mhz": N_("Memory clock"), "temp_c": N_("GPU temperature"),
 }
 CHART_TITLES = {"utilization": N_("Utilization"), "memory": N_("Memory used"), "power": N_("Power"),
-                "pcie": N_("PCIe throughput"), "clocks": N_("Clocks")}
+                "pcie": N_("PCIe throughput"), "clocks": N_("Clocks"), "temperature": N_("Temperature")}
 assert set(CHART_TITLES) == {c[0] for c in CHARTS}
 
 
@@ -68,25 +70,29 @@ class ChartPanel(QWidget):
             # (a few times a minute), not on every refresh; repainting axis text 10 times a
             # second per chart costs more than the curves
             pi.disableAutoRange()
-            pi.setRange(xRange=(0, WINDOW_S), yRange=(0, 100 if key == "utilization" else 1), padding=0)
-            self.legends[key] = pi.addLegend(offset=(5, 5), labelTextSize="8pt")
+            pi.setRange(xRange=(0, WINDOW_S), yRange=(0, UTIL_TOP if key == "utilization" else 1), padding=0)
+            self.legends[key] = pi.addLegend(offset=(-5, 5), labelTextSize="8pt")
             for j, m in enumerate(metrics):
                 c = pi.plot([], [], pen=pg.mkPen(LINE_COLOURS[j % len(LINE_COLOURS)], width=2), name=m)
                 self.curves[m] = c
             self.plots[key] = w
-            grid.addWidget(w, i // 2, i % 2)
+            grid.addWidget(w, i // COLUMNS, i % COLUMNS)
         self._apply_palette()
         self.retranslate()
 
-    def refresh(self, series: SampleSeries) -> None:
+    def refresh(self, series: SampleSeries, fit: bool = False) -> None:
+        """Redraw from `series`. `fit`: show the whole run (a finished or recorded one) rather
+        than the live 60-second window."""
         if not len(series):
             for c in self.curves.values():
                 c.setData([], [])
             for key, *_ in CHARTS:
-                self._set_range(key, WINDOW_S, 100 if key == "utilization" else 1)
+                self._set_range(key, WINDOW_S, UTIL_TOP if key == "utilization" else 1)
             return
         t = np.asarray(series.t, dtype=float)
         x_max = max(WINDOW_S, math.ceil(t[-1] / STEP_S) * STEP_S)
+        if fit:
+            self.ranges.clear()
         for key, _t, _unit, scale, metrics in CHARTS:
             y_top = 0.0
             for m in metrics:
@@ -95,15 +101,17 @@ class ChartPanel(QWidget):
                 finite = y[np.isfinite(y)]
                 if finite.size:
                     y_top = max(y_top, float(finite.max()))
-            self._set_range(key, x_max, 100 if key == "utilization" else nice_ceiling(y_top * 1.1))
+            self._set_range(key, x_max, UTIL_TOP if key == "utilization" else nice_ceiling(y_top * 1.1),
+                            x_min=0.0 if fit else None)
 
-    def _set_range(self, key: str, x_max: float, y_max: float) -> None:
+    def _set_range(self, key: str, x_max: float, y_max: float, x_min: Optional[float] = None) -> None:
         old = self.ranges.get(key)
         if old is not None and old[0] == x_max and y_max <= old[1]:
             return  # grows only (within a run), so the axes stay still
         y_max = max(y_max, old[1]) if old is not None and old[0] == x_max else y_max
         self.ranges[key] = (x_max, y_max)
-        self.plots[key].getPlotItem().setRange(xRange=(x_max - WINDOW_S, x_max), yRange=(0, y_max), padding=0)
+        x0 = x_max - WINDOW_S if x_min is None else x_min
+        self.plots[key].getPlotItem().setRange(xRange=(x0, x_max), yRange=(0, y_max), padding=0)
 
     def _apply_palette(self) -> None:
         pal = self.palette()
@@ -117,8 +125,11 @@ class ChartPanel(QWidget):
                 a.setPen(pg.mkPen(fg))
                 a.setTextPen(pg.mkPen(fg))
             pi.titleLabel.setAttr("color", fg.name())
+        legend_bg = QColor(bg)
+        legend_bg.setAlpha(210)
         for lg in self.legends.values():
             lg.setLabelTextColor(fg)
+            lg.setBrush(pg.mkBrush(legend_bg))
 
     def changeEvent(self, e) -> None:  # noqa: N802
         from PySide6.QtCore import QEvent

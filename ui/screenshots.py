@@ -1,0 +1,136 @@
+"""Screenshots of every wizard page, in English and Simplified Chinese (scripts/screenshots.sh
+runs this under Xvfb). The machine shown is the real H200 demo snapshot with the verification
+recorded on it (tests/fixtures/verify/h200_long.json), opened as a support walkthrough; the
+install is the labelled dry run; Troubleshoot diagnoses a real error text from
+tests/fixtures/errors/.
+
+    python -m ui.screenshots OUT_DIR [--lang en --lang zh_CN] [--size 1100x780]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import ui  # noqa: F401  (the PySide6 refcount guard)
+
+ROOT = Path(__file__).resolve().parents[1]
+ERROR_TEXT = ROOT / "tests" / "fixtures" / "errors" / "nki_sm120_warning_laptop.txt"
+VERIFICATION = ROOT / "tests" / "fixtures" / "verify" / "h200_long.json"
+SNAPSHOT = ROOT / "resources" / "snapshots" / "h200-server-ubuntu2404.json"
+
+
+def wait(app, seconds: float = 0.3, until=None, timeout: float = 20.0) -> None:
+    end = time.monotonic() + (timeout if until else seconds)
+    while time.monotonic() < end:
+        app.processEvents()
+        if until is not None and until():
+            break
+        time.sleep(0.01)
+    settle = time.monotonic() + 0.25
+    while time.monotonic() < settle:
+        app.processEvents()
+        time.sleep(0.01)
+
+
+def make_report(folder: Path) -> Path:
+    """A report of the H200 machine: its real snapshot, what the engine recommends and plans
+    for it, and the verification recorded on it."""
+    from app.choices import Choices
+    from app.report import build_report, write_report
+    from app.verify.model import Verification
+    from ui import engine
+
+    source, system, _ = engine.load_source(str(SNAPSHOT))
+    facts = engine.detect_facts(system, torch=False)
+    rec = engine.recommend(facts, Choices())
+    plan = engine.build_plan(facts, rec, Choices())
+    ver = Verification.from_json(json.loads(VERIFICATION.read_text(encoding="utf-8")))
+    report = build_report(facts=facts, recommendation=rec, plan=plan, verification=ver, snapshot=system.data)
+    path = folder / "h200-report.json"
+    write_report(report, path, "json")
+    return path
+
+
+def shoot(out: Path, lang: str, size: tuple[int, int], report: Path, state_dir: str) -> list[Path]:
+    from PySide6.QtWidgets import QApplication
+
+    from ui import engine
+    from ui.main import build_wizard
+    from ui.wizard import Services
+
+    app = QApplication.instance()
+    services = Services(state_dir=state_dir, install_backend=lambda s: engine.DryRunBackend(step_delay_s=0.05))
+    w = build_wizard(snapshot=str(report), lang=lang, services=services)
+    w.resize(*size)
+    w.show()
+    shots: list[Path] = []
+    out.mkdir(parents=True, exist_ok=True)
+
+    def grab(n: int, name: str) -> None:
+        wait(app, 0.3)
+        p = out / f"{n:02d}-{name}.png"
+        w.grab().save(str(p))
+        shots.append(p)
+
+    grab(1, "welcome")
+    w.next()
+    wait(app, until=w.pages["system"].isComplete)
+    grab(2, "system")
+    w.next()
+    rec = w.pages["recommendation"]
+    wait(app, until=rec.isComplete)
+    rec.adv_toggle.setChecked(True)
+    grab(3, "recommendation")
+    w.next()
+    plan = w.pages["plan"]
+    wait(app, until=lambda: plan.state.plan is not None)
+    if plan.tree.topLevelItemCount() > 1:
+        plan.tree.setCurrentItem(plan.tree.topLevelItem(1))
+    plan.confirm.setChecked(True)
+    grab(4, "plan")
+    w.next()
+    inst = w.pages["install"]
+    wait(app, until=lambda: inst.result is not None)
+    grab(5, "install")
+    w.next()
+    ver = w.pages["verify"]
+    wait(app, until=lambda: ver.state.verification is not None)
+    grab(6, "verify")
+    w.next()
+    grab(7, "summary")
+    ts = w.pages["troubleshoot"]
+    w.jump_to("troubleshoot")
+    ts.input.setPlainText(ERROR_TEXT.read_text(encoding="utf-8", errors="replace"))
+    ts.diagnose()
+    wait(app, until=lambda: ts.state.diagnosis is not None)
+    grab(8, "troubleshoot")
+    w.close()
+    w.shutdown()
+    wait(app, 0.1)
+    return shots
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description="Save a PNG of every wizard page.")
+    ap.add_argument("out", type=Path)
+    ap.add_argument("--lang", action="append", choices=("en", "zh_CN"))
+    ap.add_argument("--size", default="1100x780")
+    a = ap.parse_args(argv)
+    size = tuple(int(x) for x in a.size.split("x"))
+    from ui.main import make_app
+
+    make_app()
+    with tempfile.TemporaryDirectory() as tmp:
+        report = make_report(Path(tmp))
+        for lang in a.lang or ["en", "zh_CN"]:
+            for p in shoot(a.out / lang, lang, size, report, tmp):  # type: ignore[arg-type]
+                print(p)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
