@@ -83,7 +83,7 @@ def main() -> int:
         cats = ", ".join(d.categories())
         verdict = "OK" if mb != 10 or best_file < 1.0 else "SLOW (target < 1 s)"
         print(f"{mb} MB log from a file: {best_file:.3f} s, from a string: {best_str:.3f} s; "
-              f"kept {d.input.bytes_kept} chars of {d.input.bytes_read} bytes; found: {cats}  [{verdict}]")
+              f"kept {d.input.chars_kept} chars of {d.input.bytes_read} bytes; found: {cats}  [{verdict}]")
     # memory: a fresh process that only diagnoses a 50 MB file (reads it in 4 MiB chunks)
     import subprocess
 

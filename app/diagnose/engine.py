@@ -402,7 +402,7 @@ def diagnose_scan(scan: ScanResult, facts: Optional[Facts] = None, live: Optiona
     for m in matches:
         best.setdefault(m.category, m)
     ranked = sorted(best.values(), key=lambda m: (-m.confidence, m.line or 0))
-    info = InputInfo(bytes_read=scan.bytes_read, lines_read=scan.lines_read, bytes_kept=scan.chars_kept,
+    info = InputInfo(bytes_read=scan.bytes_read, lines_read=scan.lines_read, chars_kept=scan.chars_kept,
                      truncated=scan.truncated, binary=scan.binary, decode_errors=scan.decode_errors)
     if ranked:
         msg = f"{len(ranked)} known problem(s) found; the most likely: {ranked[0].category}."

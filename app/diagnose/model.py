@@ -90,6 +90,13 @@ class Match(Model):
     excerpt: str = ""  # the matching text (one short line)
     sources: tuple[str, ...] = ()  # where the rule's knowledge comes from
 
+    @property
+    def runnable_steps(self) -> tuple[FixStep, ...]:
+        """The fix steps the wizard can run (fix_plan turns these into plan Steps)."""
+        from app.diagnose.fixplan import is_runnable
+
+        return tuple(s for s in self.fix_steps if not s.manual and is_runnable(s))
+
 
 @dataclass(frozen=True)
 class OomNumbers(Model):
@@ -151,7 +158,7 @@ class UtilizationAnalysis(Model):
 class InputInfo(Model):
     bytes_read: int = 0
     lines_read: int = 0
-    bytes_kept: int = 0  # the relevant windows kept for matching
+    chars_kept: int = 0  # characters of the relevant windows kept for matching (capped)
     truncated: bool = False  # windows were dropped to stay within the cap
     binary: bool = False  # looked like binary data (NULs / control bytes)
     decode_errors: bool = False  # not valid UTF-8; replaced

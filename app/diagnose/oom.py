@@ -222,7 +222,7 @@ def analyze_oom(text: str, usage_mib: Optional[list[float]] = None, *, facts: An
 _FIX_STEPS = {
     "fragmentation": FixStep(id="set_expandable_segments", kind="write_env", title="Let PyTorch's allocator grow segments",
                              why="Fragmented cached memory is the cause; expandable segments avoid it.",
-                             env={"PYTORCH_CUDA_ALLOC_CONF": "expandable_segments:True"},
+                             env={"PYTORCH_CUDA_ALLOC_CONF": "expandable_segments:True"}, manual=True,
                              notes=("Set it in the shell or job script that starts training, before Python starts.",)),
     "other_process": FixStep(id="check_gpu_processes", kind="verify", title="List the processes holding GPU memory",
                              why="Another process holds memory this one needs.", argv=(_APPS_CMD,)),

@@ -126,7 +126,7 @@ def test_fifty_megabyte_log_is_bounded(tmp_path):
     cats = d.categories()
     assert "cudnn_missing" in cats and "oom" in cats  # the first and the last error both survive
     assert d.input.bytes_read >= 50 * 1024 * 1024
-    assert d.input.bytes_kept <= MAX_KEPT_CHARS
+    assert d.input.chars_kept <= MAX_KEPT_CHARS
 
 
 def test_many_errors_keep_head_and_tail_within_the_cap(tmp_path):
@@ -137,7 +137,7 @@ def test_many_errors_keep_head_and_tail_within_the_cap(tmp_path):
         fh.write(line * 300_000)
         fh.write(fixture_text("wsl_gpu_blocked_l40s.txt"))
     d = diagnose_file(f)
-    assert d.input.truncated and d.input.bytes_kept <= MAX_KEPT_CHARS
+    assert d.input.truncated and d.input.chars_kept <= MAX_KEPT_CHARS
     cats = d.categories()
     assert "secure_boot" in cats and "wsl_gpu_access_blocked" in cats and "nvml_init_failed" in cats
 
@@ -170,4 +170,4 @@ def test_one_giant_line(tmp_path):
     f.write_bytes(b"x" * 12_000_000 + b" CUDA driver version is insufficient for CUDA runtime version " + b"y" * 1000)
     d = diagnose_file(f)
     assert d.matches and d.matches[0].category == "driver_insufficient"
-    assert d.input.bytes_kept <= MAX_KEPT_CHARS
+    assert d.input.chars_kept <= MAX_KEPT_CHARS

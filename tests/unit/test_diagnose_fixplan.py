@@ -98,3 +98,11 @@ def test_no_apt_steps_on_windows():
     m = d.matches[0]
     assert m.category == "driver_insufficient"
     assert not any(s.argv and s.argv[0][0] == "apt-get" for s in m.fix_steps)
+
+
+def test_runnable_steps_agree_with_fix_plan():
+    f = Facts(os=OsInfo(package_manager="apt", id="ubuntu", version_id="22.04"), driver=DriverInfo(state="not_installed", nouveau_loaded=True))
+    m = diagnose(text("nouveau_installer_apollo.txt"), f).matches[0]
+    assert [s.id for s in m.runnable_steps] == [s.id for s in fix_plan(diagnose(text("nouveau_installer_apollo.txt"), f), f)]
+    oom = diagnose(text("oom_new_format_fragmented_lerf.txt")).matches[0]
+    assert oom.fix_steps and oom.runnable_steps == ()  # the allocator setting goes in the user's own shell
