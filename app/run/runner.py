@@ -147,7 +147,6 @@ def run_command(argv: Sequence[str], *, on_line: Optional[Callable[[Line], None]
     full_env.update(env or {})
     full_env["LC_ALL"] = "C"
     full_env["LANG"] = "C"
-    full_env.setdefault("PYTHONUNBUFFERED", "1")
     status_r = status_w = None
     run_argv = list(argv)
     if apt_status and _is_apt(argv):
