@@ -15,6 +15,14 @@ def apt_sources_file(repo: str, arch: str) -> str:
     return f"/etc/apt/sources.list.d/cuda-{repo}-{arch}.list"
 
 
+def _dnf_add_repo(facts: Facts, url: str) -> tuple[str, ...]:
+    """dnf 4 (RHEL 8/9, Fedora < 41) takes --add-repo; dnf 5 (Fedora 41+) takes addrepo --from-repofile."""
+    major = (facts.os.version_id or "0").split(".")[0]
+    if (facts.os.id or "").lower() == "fedora" and major.isdigit() and int(major) >= 41:
+        return ("dnf", "config-manager", "addrepo", f"--from-repofile={url}")
+    return ("dnf", "config-manager", "--add-repo", url)
+
+
 def build_repo_steps(facts: Facts, rec: Recommendation, choices: Choices) -> list[Step]:
     repo = distro_repo(facts, rec)
     base = repo_base_url(facts, rec, choices)
@@ -71,7 +79,7 @@ def build_repo_steps(facts: Facts, rec: Recommendation, choices: Choices) -> lis
                 id="add_nvidia_repo", kind="add_repo", needs_root=True,
                 title=f"Add NVIDIA's package repository ({repo})",
                 why="NVIDIA publishes the CUDA packages in its own repository; dnf checks them against NVIDIA's key.",
-                commands=(("dnf", "config-manager", "--add-repo", f"{base}/cuda-{repo}.repo"),),
+                commands=(_dnf_add_repo(facts, f"{base}/cuda-{repo}.repo"),),
                 done_when=(Check("path_exists", (repo_file,)),),
             ))
         steps.append(Step(

@@ -103,8 +103,11 @@ def _dnf(argv: Sequence[str], allowed: set[str]) -> bool:
     if rest[:2] == ["module", "install"]:
         return "module" in allowed and len(rest) == 3 and bool(_STREAM.match(rest[2]))
     if rest[0] == "config-manager":
-        return ("config-manager" in allowed and len(rest) == 3 and rest[1] == "--add-repo"
-                and bool(_URL.match(rest[2])) and rest[2].endswith(".repo"))
+        if "config-manager" not in allowed or len(rest) != 3:
+            return False
+        url = rest[2][len("--from-repofile="):] if rest[1] == "addrepo" and rest[2].startswith("--from-repofile=") else \
+            (rest[2] if rest[1] == "--add-repo" else "")
+        return bool(_URL.match(url)) and url.endswith(".repo")
     return rest[0] in allowed and _pkgs(rest[1:])
 
 

@@ -205,6 +205,14 @@ def test_rhel_dnf_plan():
     _root_steps_pass_policy(plan)
 
 
+def test_fedora_41_uses_dnf5_addrepo():
+    facts = ubuntu_facts(os=OsInfo(platform="linux", id="fedora", version_id="42", arch="x86_64", package_manager="dnf"))
+    plan = build_plan(facts, REC, Choices(install_method="dnf"))
+    assert plan.step("add_nvidia_repo").commands == (("dnf", "config-manager", "addrepo",
+        "--from-repofile=https://developer.download.nvidia.com/compute/cuda/repos/fedora42/x86_64/cuda-fedora42.repo"),)
+    _root_steps_pass_policy(plan)
+
+
 def test_dnf_driver_from_the_compat_module_spec():
     facts = ubuntu_facts(os=OsInfo(platform="linux", id="rhel", version_id="9.4", arch="x86_64", package_manager="dnf"))
     rec = REC.replace(driver=DriverChoice(action="upgrade", branch="580", flavour="proprietary", package="@nvidia-driver:580-dkms"))
