@@ -88,7 +88,12 @@ def run(args, ctx) -> int:
         session = _open_session(args)
         from app.run.privilege import choose_privilege
 
-        done = undo_edits(session, choose_privilege(args.askpass))
+        priv = choose_privilege(args.askpass) if session.load_state().get("root_edits") else None
+        try:
+            done = undo_edits(session, priv)
+        finally:
+            if priv is not None:
+                priv.close()
         ctx.emit({"restored": done}, "\n".join(f"restored {p}" for p in done) or "nothing to restore")
         return 0
 
@@ -123,7 +128,7 @@ def run(args, ctx) -> int:
     session = resume or Session.create(args.sessions_dir)
     out = sys.stderr if ctx.json else sys.stdout
     if resume is not None:
-        out.write(f"Resuming the unfinished session {session.dir}\n")
+        out.write(f"Resuming the unfinished session {session.dir} (start over with --new)\n")
     privilege = None
     if plan.needs_root:
         from app.run.privilege import PrivilegeError, choose_privilege

@@ -205,7 +205,7 @@ class Executor:
                 return self._finish("reboot_required", "Restart the computer to finish; then run the wizard again to verify.", None)
             return self._finish("ok", "All steps finished.", None)
         finally:
-            self.session.flush()
+            self.session.close()  # flushes output.log; a later write reopens it
 
     # -- internals ------------------------------------------------------------------------
     def _emit(self, ev: Event) -> None:
@@ -266,6 +266,9 @@ class Executor:
                     rec = apply_edit(e, self.session.backups, self.edit_root)
                 else:
                     rec = self.privilege.edit(step.kind, e, self.session.name)
+                    if not self.state.get("root_edits"):
+                        self.state["root_edits"] = True  # undo must ask the helper too
+                        self.session.save_state(self.state)
             except Exception as ex:  # OSError, EditError, PolicyError, PrivilegeError
                 raise StepFailed(f"could not {e.describe()}: {ex}") from None
             on_line(Line("stdout", e.describe() + (f" (backup: {rec.backup})" if rec.backup else " (new file)")))
@@ -298,7 +301,7 @@ class Executor:
 def undo_edits(session: Session, privilege=None, edit_root: str = "/") -> list[str]:
     """Put back every file the session edited (user files here, root files through the helper)."""
     done = restore(session.backups, edit_root)
-    if privilege is not None:
+    if privilege is not None and session.load_state().get("root_edits"):
         try:
             done += privilege.restore(session.name)
         except PolicyError:
