@@ -4,7 +4,7 @@
 <context>
     <name>gpu_wizard</name>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="346"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="348"/>
         <source>&amp;Advanced</source>
         <translation>高级(&amp;A)</translation>
     </message>
@@ -139,7 +139,7 @@
         <translation>查看模式下没有可测试的 GPU，且报告中没有记录验证结果。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="357"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="359"/>
         <source>A&amp;pply</source>
         <translation>应用(&amp;P)</translation>
     </message>
@@ -149,7 +149,7 @@
         <translation>所有步骤已完成。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="349"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="351"/>
         <source>Also install the CUDA &amp;toolkit (nvcc):</source>
         <translation>同时安装 CUDA 工具包（nvcc）(&amp;T)：</translation>
     </message>
@@ -164,7 +164,7 @@
         <translation>自动滚动已暂停：跟随末尾</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="360"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="362"/>
         <source>Back to the recommendation</source>
         <translation>恢复为推荐值</translation>
     </message>
@@ -189,12 +189,12 @@
         <translation>CUDA 与 cuDNN</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="297"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="298"/>
         <source>CUDA runtime {v}</source>
         <translation>CUDA 运行时 {v}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="342"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="343"/>
         <source>CUDA toolkit</source>
         <translation>CUDA 工具包</translation>
     </message>
@@ -214,7 +214,7 @@
         <translation>正在取消：停止正在运行的命令…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="310"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="311"/>
         <source>Change it, or press Reset to go back to the recommendation.</source>
         <translation>请修改它，或按“重置”恢复为推荐值。</translation>
     </message>
@@ -224,7 +224,7 @@
         <translation>图表：{title}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="358"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="360"/>
         <source>Check these choices</source>
         <translation>检查这些选项</translation>
     </message>
@@ -249,7 +249,7 @@
         <translation>所选步骤的命令与说明</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="335"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="336"/>
         <source>Compatibility data: {v}</source>
         <translation>兼容性数据：{v}</translation>
     </message>
@@ -454,7 +454,7 @@
         <translation>HTML 报告 (*.html);;Markdown (*.md);;JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="352"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="354"/>
         <source>HTTPS &amp;proxy:</source>
         <translation>HTTPS 代理(&amp;P)：</translation>
     </message>
@@ -569,12 +569,12 @@
         <translation>最可能的原因</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="351"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="353"/>
         <source>NVIDIA &amp;repository mirror:</source>
         <translation>NVIDIA 软件源镜像(&amp;R)：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="342"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="343"/>
         <source>NVIDIA driver</source>
         <translation>NVIDIA 驱动</translation>
     </message>
@@ -624,7 +624,7 @@
         <translation>无法制定计划：{error}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="191"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="192"/>
         <source>No recommendation: {error}</source>
         <translation>无法给出推荐：{error}</translation>
     </message>
@@ -714,7 +714,7 @@
         <translation>总体进度</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="350"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="352"/>
         <source>P&amp;yPI mirror URL:</source>
         <translation>PyPI 镜像地址(&amp;Y)：</translation>
     </message>
@@ -789,17 +789,17 @@
         <translation>证明 PyTorch 能以硬件允许的速度使用 GPU。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="342"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="343"/>
         <source>PyTorch</source>
         <translation>PyTorch</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="351"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="353"/>
         <source>PyTorch &amp;index URL:</source>
         <translation>PyTorch 索引地址(&amp;I)：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="348"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="350"/>
         <source>PyTorch &amp;version:</source>
         <translation>PyTorch 版本(&amp;V)：</translation>
     </message>
@@ -819,7 +819,7 @@
         <translation>PyTorch 可在 GPU 上运行，但有警告。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="348"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="350"/>
         <source>PyTorch va&amp;riant:</source>
         <translation>PyTorch 变体(&amp;R)：</translation>
     </message>
@@ -844,12 +844,17 @@
         <translation>正在读取已记录的机器…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="340"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="341"/>
         <source>Recommendation</source>
         <translation>推荐</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="335"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="347"/>
+        <source>Recommendation details</source>
+        <translation>推荐详情</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/recommendation_page.py" line="336"/>
         <source>Recommended for this machine.</source>
         <translation>为本机推荐。</translation>
     </message>
@@ -859,7 +864,7 @@
         <translation>报告已写入：{path}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="359"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="361"/>
         <source>Rese&amp;t</source>
         <translation>重置(&amp;T)</translation>
     </message>
@@ -974,7 +979,7 @@
         <translation>Shell 脚本 (*.sh)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="347"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="349"/>
         <source>Show advanced choices</source>
         <translation>显示高级选项</translation>
     </message>
@@ -1049,7 +1054,7 @@
         <translation>系统</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="350"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="352"/>
         <source>Target &amp;virtual environment:</source>
         <translation>目标虚拟环境(&amp;V)：</translation>
     </message>
@@ -1074,7 +1079,7 @@
         <translation>未安装 NVIDIA 驱动。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="332"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="333"/>
         <source>The advanced choices do not work on this machine (see below).</source>
         <translation>这些高级选项在本机上不可用（见下文）。</translation>
     </message>
@@ -1159,7 +1164,7 @@
         <translation>没有可用于制定计划的推荐。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="309"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="310"/>
         <source>This choice cannot be used:</source>
         <translation>此选项无法使用：</translation>
     </message>
@@ -1194,7 +1199,7 @@
         <translation>工具包</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="349"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="351"/>
         <source>Toolkit install &amp;method:</source>
         <translation>工具包安装方式(&amp;M)：</translation>
     </message>
@@ -1249,7 +1254,7 @@
         <translation>版本</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="341"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="342"/>
         <source>Versions that work together on this machine, and why.</source>
         <translation>在本机上可以协同工作的版本，以及原因。</translation>
     </message>
@@ -1264,7 +1269,7 @@
         <translation>正在查看已记录的机器：{machine}，记录于 {when}（{file}）。只读：本机不会执行任何操作；安装为演练。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="345"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="346"/>
         <source>Warnings</source>
         <translation>警告</translation>
     </message>
@@ -1294,17 +1299,17 @@
         <translation>已完成的操作</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="322"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="323"/>
         <source>Why:</source>
         <translation>原因：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="328"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="329"/>
         <source>Working out what fits this machine…</source>
         <translation>正在计算适合本机的配置…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="330"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="331"/>
         <source>You changed the advanced choices: press Apply to check them.</source>
         <translation>您修改了高级选项：请按“应用”进行检查。</translation>
     </message>
@@ -1324,7 +1329,7 @@
         <translation>未知时间</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="292"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="293"/>
         <source>bundled with PyTorch</source>
         <translation>随 PyTorch 附带</translation>
     </message>
@@ -1334,7 +1339,7 @@
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="342"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="343"/>
         <source>cuDNN</source>
         <translation>cuDNN</translation>
     </message>
@@ -1359,12 +1364,12 @@
         <translation>正常</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="288"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="289"/>
         <source>install CUDA {v}</source>
         <translation>安装 CUDA {v}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="277"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="278"/>
         <source>install the driver</source>
         <translation>安装驱动</translation>
     </message>
@@ -1379,7 +1384,7 @@
         <translation>已安装，未加载</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="276"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="277"/>
         <source>keep the installed driver</source>
         <translation>保留已安装的驱动</translation>
     </message>
@@ -1404,7 +1409,7 @@
         <translation>需要管理员权限</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="285"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="286"/>
         <source>needs at least {v}</source>
         <translation>至少需要 {v}</translation>
     </message>
@@ -1419,7 +1424,7 @@
         <translation>否</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="301"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="302"/>
         <source>no PyTorch release can use this GPU here</source>
         <translation>没有可在此处使用该 GPU 的 PyTorch 版本</translation>
     </message>
@@ -1444,7 +1449,7 @@
         <translation>未测量</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="290"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="291"/>
         <source>not needed: the PyTorch wheel brings its own CUDA runtime</source>
         <translation>不需要：PyTorch 安装包自带 CUDA 运行时</translation>
     </message>
@@ -1454,7 +1459,7 @@
         <translation>无响应</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="278"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="279"/>
         <source>nothing to do</source>
         <translation>无需操作</translation>
     </message>
@@ -1499,7 +1504,7 @@
         <translation>推荐可协同工作的版本，并说明原因</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="250"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="251"/>
         <source>recommended</source>
         <translation>推荐</translation>
     </message>
@@ -1529,7 +1534,7 @@
         <translation>已跳过</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="292"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="293"/>
         <source>system package</source>
         <translation>系统软件包</translation>
     </message>
@@ -1539,7 +1544,7 @@
         <translation>用实时图表对 GPU 进行负载测试，并生成报告</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="277"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="278"/>
         <source>the Windows host provides the driver</source>
         <translation>驱动由 Windows 主机提供</translation>
     </message>
@@ -1549,7 +1554,7 @@
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="276"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="277"/>
         <source>upgrade the driver</source>
         <translation>升级驱动</translation>
     </message>

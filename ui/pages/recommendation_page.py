@@ -55,6 +55,7 @@ class RecommendationPage(BasePage):
         self.layout_.addWidget(self.status)
 
         scroll = QScrollArea(self)
+        self.scroll = scroll
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
         inner = QWidget()
@@ -343,6 +344,7 @@ class RecommendationPage(BasePage):
         for k, (box, _lab) in self.cards.items():
             box.setTitle(titles[k])
         self.warnings.setAccessibleName(tr("Warnings"))
+        self.scroll.setAccessibleName(tr("Recommendation details"))
         self.adv_toggle.setText(tr("&Advanced"))
         self.adv_toggle.setAccessibleName(tr("Show advanced choices"))
         names = {"torch_version": tr("PyTorch &version:"), "torch_variant": tr("PyTorch va&riant:"),
