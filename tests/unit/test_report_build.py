@@ -385,3 +385,22 @@ def test_a_ten_minute_stress_test_on_eight_gpus_stays_under_2_mb():
     assert g0[0] == 0.0 and g0[-1] == 599.9  # the whole run is still covered
     for fmt in FORMATS:
         assert len(render(r, fmt).encode()) < 2 * 1024 * 1024, fmt
+
+
+from app.paths import demo_snapshots  # noqa: E402
+
+
+@pytest.mark.parametrize("path", demo_snapshots(), ids=lambda p: p.stem)
+def test_cli_report_for_every_demo_snapshot(path, tmp_path):
+    snap = json.loads(path.read_text(encoding="utf-8"))
+    home = (snap.get("env") or {}).get("HOME") or (snap.get("env") or {}).get("USERPROFILE") or ""
+    user = re.split(r"[\\\\/]", home)[-1] if re.search(r"(/home/|\\\\Users\\\\)[^\\\\/<]+$", home) else None
+    for fmt in FORMATS:
+        out = tmp_path / f"r.{fmt}"
+        assert main(["--snapshot", str(path), "report", "-o", str(out)]) == 0
+        text = out.read_text(encoding="utf-8")
+        assert len(text) > 1000
+        if user:
+            assert not re.search(rf"(?<![\w-]){re.escape(user)}(?![\w-])", text), (fmt, user)
+    got = load_report_json(tmp_path / "r.html")
+    assert got["snapshot"] is not None and got["facts"] is not None
