@@ -81,7 +81,7 @@ def test_minimum_size_and_keyboard_focus_chain(qtbot, make_wizard):
     assert "language" in seen and "demo_list" not in seen  # hidden until a walkthrough is chosen
     assert start.isChecked() and start.focusPolicy() & Qt.FocusPolicy.TabFocus  # Tab enters the path group at
     # the chosen path; arrow keys move between the paths (Qt's behaviour for exclusive radio buttons)
-    assert any("Button" in s for s in seen)  # the wizard's Next/Close
+    assert any("wizard" in s for s in seen)  # the wizard's Next/Close buttons
     assert page is w.currentPage()
 
 
