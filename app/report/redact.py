@@ -75,7 +75,7 @@ RE_UUID = re.compile(rf"(?<![\w-]){_UUID_BODY}(?![\w-])")
 RE_MAC = re.compile(r"(?<![\w:.-])(?:[0-9a-fA-F]{2}([:-]))(?:[0-9a-fA-F]{2}\1){4}[0-9a-fA-F]{2}"
                     r"(?:(?:\1[0-9a-fA-F]{2}){2}|(?:\1[0-9a-fA-F]{2}){14})?(?![\w:.-])")
 _OCTET = r"(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)"
-RE_IPV4 = re.compile(rf"(?<![\w.]){_OCTET}\.{_OCTET}\.{_OCTET}\.{_OCTET}(?![\w+~-]|\.\d)")
+RE_IPV4 = re.compile(rf"(?<![\w.-]){_OCTET}\.{_OCTET}\.{_OCTET}\.{_OCTET}(?![\w+~-]|\.\d)")
 RE_IPV6 = re.compile(r"(?<![\w:.])(?=[0-9a-fA-F:]*:[0-9a-fA-F:]*:)[0-9a-fA-F:]{2,39}(?:%[\w.]+)?(?![\w:])")
 RE_EMAIL = re.compile(r"(?<![\w.+-])[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,24}(?![\w-])")
 RE_URL_CRED = re.compile(r"(?i)\b([a-z][a-z0-9+.-]{1,15}://)([^\s:/@<>\"']+):([^\s@/<>\"']+)@([A-Za-z0-9][A-Za-z0-9.-]*)?")
@@ -106,7 +106,10 @@ _TOKEN_PREFIXES = ("gh", "github_pat_", "hf_", "sk-", "xox", "AKIA", "ASIA", "gl
 
 
 # "kernel 5.15.133.1", "Version: 10.0.22631.4460": a dotted version, not an address.
-_VERSION_BEFORE = re.compile(r"(?i)(?:version|kernel|release|build|driver|firmware|vbios|\bv)\s*[:=]?\s*\(?$")
+_VERSION_BEFORE = re.compile(r"(?i)(?:version|kernel|release|build|driver|firmware|vbios|cudnn|cuda|nccl|cublas|tensorrt|torch"
+                             r"|python|\bv|[=<>~]=)\s*[:=]?\s*[(\"']?$")
+# Keys whose value is a version ("cudnn": "9.24.0.43" is no address).
+_VERSION_KEY = re.compile(r"(?i)version|cudnn|cuda|nccl|driver|build|release|runtime|kernel|firmware|vbios|^v$|_v$")
 
 
 def _entropy(s: str) -> float:
@@ -373,6 +376,8 @@ class Redactor:
             for v in obj:
                 self.learn(v, key)
         elif isinstance(obj, str):
+            if key and _VERSION_KEY.search(key) and re.fullmatch(r"\d+(?:\.\d+){1,5}", obj.strip()):
+                return  # a version number
             self.learn_text(obj)
 
     def _learn_keyed(self, key: str, v: Any) -> None:

@@ -130,6 +130,14 @@ def _facts_html(f: dict[str, Any]) -> str:
         ("Windows driver", drv.get("windows_version")), ("Hint", drv.get("hint")),
     ]))
     out.append("</div></div>")
+    win = f.get("windows") or {}
+    if win:
+        out.append("<h3>Windows and WSL</h3>" + _kv([
+            ("Windows build", win.get("build")), ("Virtualization", _yn(win.get("virtualization_enabled"))),
+            ("WSL installed", _yn(win.get("wsl_installed"))), ("WSL default version", win.get("wsl_default_version")),
+            ("nvidia-smi", win.get("nvidia_smi_path"))]))
+        out.append(_table(["Distribution", "State", "WSL version", "Default"], [
+            (d.get("name"), d.get("state"), d.get("version"), "yes" if d.get("default") else "") for d in win.get("distros") or []]))
     gpus = f.get("gpus") or []
     out.append("<h3>GPUs</h3>")
     if gpus:

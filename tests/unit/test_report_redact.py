@@ -241,6 +241,8 @@ def test_versions_and_paths_are_not_taken_for_addresses_or_tokens():
     text = ("Kernel version: 5.15.133.1\nWSL version: 2.0.9.0\nDriver Version: 32.0.15.6094\n"
             "see tests/fixtures/real/lspci-nodriver-rtx3060/SOURCE.md and github.com/manycore-research/SpatialLM/issues/28\n")
     assert r.text(text) == text
+    data = {"cudnn": "9.24.0.43", "driver_version": "32.0.15.6094", "pytorch": {"cuda_runtime": "13.0.2"}, "note": "cuDNN 9.1.0.70 and torch==2.5.1"}
+    assert r.data(data) == data  # recommend's cuDNN version is not an address
     assert r.text("AWS_SECRET=x wJalrXUtnFEMI/K7MDENG/bPxRfiCYPLANTEDKEY") == "AWS_SECRET=<secret-1> <secret-2>"
 
 
