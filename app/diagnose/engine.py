@@ -244,6 +244,11 @@ class _Hit:
     window: Window
     match: re.Match
     count: int = 1
+    tight: bool = False  # matched in the hard-wrap-joined text
+
+    @property
+    def line(self) -> int:
+        return self.window.line_at(self.match.start(), tight=self.tight)
 
 
 def _find_hits(rb: RuleBase, windows: list[Window]) -> list[_Hit]:
@@ -252,16 +257,30 @@ def _find_hits(rb: RuleBase, windows: list[Window]) -> list[_Hit]:
     for w in windows:
         norm = w.normalised
         low = norm.lower()
+        tight: Optional[str] = None
         for r in rb.rules:
             if not any(k in low for k in r.keywords):
-                continue
+                if tight is None:
+                    tight = w.tight
+                if tight == norm or not any(k in tight.lower() for k in r.keywords):
+                    continue
             if any(x.search(norm) for x in r.excludes):
                 continue
             m = None
+            is_tight = False
             for p in r.patterns:
                 m = p.search(norm)
                 if m:
                     break
+            if m is None:  # a terminal may have cut the message mid-word: try the lines joined tight
+                if tight is None:
+                    tight = w.tight
+                if tight != norm and not any(x.search(tight) for x in r.excludes):
+                    for p in r.patterns:
+                        m = p.search(tight)
+                        if m:
+                            is_tight = True
+                            break
             if m is None:
                 continue
             if r.id in hits:
@@ -272,12 +291,12 @@ def _find_hits(rb: RuleBase, windows: list[Window]) -> list[_Hit]:
                     whole = "\n".join(x.normalised for x in windows)
                 if not all(q.search(whole) for q in r.requires):
                     continue
-            hits[r.id] = _Hit(r, w, m)
+            hits[r.id] = _Hit(r, w, m, tight=is_tight)
     return list(hits.values())
 
 
-def _excerpt(w: Window, m: re.Match) -> str:
-    s = w.normalised
+def _excerpt(w: Window, m: re.Match, tight: bool = False) -> str:
+    s = w.tight if tight else w.normalised
     a = max(0, m.start() - 40)
     return s[a:m.end() + 60].strip()[:240]
 
@@ -301,8 +320,8 @@ def _build_match(hit: _Hit, facts: Optional[Facts], live: dict, text_all: str, r
     groups = {k: v for k, v in hit.match.groupdict().items() if v}
     ctx = ev.Context(facts=facts, text=text_all, groups=groups, live=live or {}, recommendation=recommendation)
     category, subcode = r.category, r.subcode
-    evidence: list[Evidence] = [Evidence(source="text", message=f"The text says: \u201c{_excerpt(hit.window, hit.match)}\u201d",
-                                         key=f"line {hit.window.line_at(hit.match.start())}")]
+    evidence: list[Evidence] = [Evidence(source="text", message=f"The text says: \u201c{_excerpt(hit.window, hit.match, hit.tight)}\u201d",
+                                         key=f"line {hit.line}")]
     redirected: Optional[dict] = None
     for red in r.redirect:
         if _pred(red["when"], ctx):
@@ -364,7 +383,7 @@ def _build_match(hit: _Hit, facts: Optional[Facts], live: dict, text_all: str, r
             commands.append(cc)
     return Match(category=category, rule=r.id, subcode=subcode, confidence=conf, root_cause=root_cause, fix=fix,
                  evidence=tuple(evidence), fix_steps=tuple(steps), commands=tuple(commands),
-                 line=hit.window.line_at(hit.match.start()), excerpt=_excerpt(hit.window, hit.match),
+                 line=hit.line, excerpt=_excerpt(hit.window, hit.match, hit.tight),
                  sources=r.sources + (text_rule.sources if text_rule is not r else ()))
 
 
@@ -373,7 +392,7 @@ def diagnose_scan(scan: ScanResult, facts: Optional[Facts] = None, live: Optiona
     rb = rules or load_rules()
     live = live or {}
     hits = _find_hits(rb, scan.windows)
-    text_all = "\n".join(w.normalised for w in scan.windows)
+    text_all = "\n".join(w.normalised + ("\n" + w.tight if w.tight != w.normalised else "") for w in scan.windows)
     raw_all = "\n".join(w.text for w in scan.windows)
     matches: list[Match] = []
     rec_cache: dict[int, Any] = {}

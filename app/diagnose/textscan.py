@@ -28,8 +28,10 @@ MAX_KEPT_CHARS = 2 * 1024 * 1024  # relevant windows kept for matching
 LINES_BEFORE = 3
 LINES_AFTER = 8
 MAX_LINE_CHARS = 4000  # a longer line is cut around the keyword
-MAX_WINDOW_CHARS = 32 * 1024  # a run of hit lines longer than this is split into several windows
+MAX_WINDOW_CHARS = 32 * 1024
+HARD_WRAP_MIN = 40  # a line at least this long that ends mid-word may be a terminal's hard wrap  # a run of hit lines longer than this is split into several windows
 MAX_USAGE_POINTS = 4096
+SMALL_INPUT_BYTES = 256 * 1024  # a paste this small is matched whole, without the keyword prefilter
 
 _PREFIX_RE = re.compile(
     r"^(?:\s*(?:"
@@ -64,6 +66,8 @@ class Window:
     lines: list[str]
     _norm: Optional[str] = None
     _offsets: list[int] = field(default_factory=list)
+    _tight: Optional[str] = None
+    _tight_offsets: list[int] = field(default_factory=list)
 
     @property
     def text(self) -> str:
@@ -83,10 +87,38 @@ class Window:
             self._offsets = offsets
         return self._norm
 
-    def line_at(self, pos: int) -> int:
-        """1-based line number of a position in `normalised`."""
-        self.normalised  # noqa: B018 (builds offsets)
-        i = bisect.bisect_right(self._offsets, pos) - 1
+    @property
+    def tight(self) -> str:
+        """Like `normalised`, but a long line that a terminal cut mid-word (no space at the
+        break) is joined to the next without a space: "...passed in a n" + "on-contiguous"."""
+        if self._tight is None:
+            out, offsets, pos = "", [], 0
+            prev_cut = False
+            for line in self.lines:
+                body = _PREFIX_RE.sub("", line)
+                s = _WS_RE.sub(" ", body).strip()
+                offsets.append(len(out))
+                if not s:
+                    prev_cut = False
+                    continue
+                if out:
+                    out += "" if prev_cut and not body[:1].isspace() else " "
+                    offsets[-1] = len(out)
+                out += s
+                prev_cut = len(line) >= HARD_WRAP_MIN and not line[-1:].isspace()
+            self._tight = out
+            self._tight_offsets = offsets
+        return self._tight
+
+    def line_at(self, pos: int, tight: bool = False) -> int:
+        """1-based line number of a position in `normalised` (or `tight`)."""
+        if tight:
+            self.tight  # noqa: B018 (builds offsets)
+            offs = self._tight_offsets
+        else:
+            self.normalised  # noqa: B018 (builds offsets)
+            offs = self._offsets
+        i = bisect.bisect_right(offs, pos) - 1
         return self.first_line + max(0, i)
 
 
@@ -311,6 +343,11 @@ def scan_stream(stream: BinaryIO, kw: re.Pattern, *, collect_usage: bool = True,
     """Read a byte stream in chunks and keep the windows around keyword hits."""
     sc = _Scanner(kw, collect_usage)
     first = stream.read(CHUNK_BYTES)
+    if len(first) <= SMALL_INPUT_BYTES:
+        more = stream.read(1)
+        if not more:  # a paste: keep all of it as one window (a terminal's hard wraps may cut keywords)
+            return _scan_small(first, sc)
+        first += more
     encoding = _looks_utf16(first) or "utf-8"
     dec = codecs.getincrementaldecoder(encoding)(errors="replace")
     total = 0
@@ -350,6 +387,25 @@ def scan_stream(stream: BinaryIO, kw: re.Pattern, *, collect_usage: bool = True,
     windows = sc.finish()
     return ScanResult(windows=windows, bytes_read=total, lines_read=sc.line_no,
                       truncated=sc.truncated or truncated_read, binary=binary,
+                      decode_errors=decode_errors, usage_mib=sc.usage)
+
+
+def _scan_small(data: bytes, sc: "_Scanner") -> ScanResult:
+    encoding = _looks_utf16(data) or "utf-8"
+    text = data.decode(encoding, errors="replace")
+    ctrl = len(data) - len(data.translate(None, _CTRL_BYTES))
+    binary = encoding == "utf-8" and ctrl > len(data) // 20
+    decode_errors = "\ufffd" in text
+    if binary or "\x00" in text:
+        text = _CTRL_RE.sub(" ", text)
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    if sc.collect_usage:
+        sc._usage(text.lower())
+    windows = [Window(1, [sc._cut(x) for x in lines])] if any(x.strip() for x in lines) else []
+    return ScanResult(windows=windows, bytes_read=len(data), lines_read=len(lines), binary=binary,
                       decode_errors=decode_errors, usage_mib=sc.usage)
 
 

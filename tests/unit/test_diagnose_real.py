@@ -241,3 +241,25 @@ def test_no_gpu_at_all():
     f = _facts(os=OsInfo(platform="linux", package_manager="dnf"), driver=DriverInfo(state="not_installed"))
     m = diagnose(text, f).matches[0]
     assert m.subcode == "no_gpu" and "no NVIDIA GPU" in m.root_cause
+
+
+def _hard_wrap(text: str, width: int) -> str:
+    out = []
+    for line in text.splitlines():
+        while len(line) > width:  # a terminal cuts at the column, mid-word
+            out.append(line[:width])
+            line = line[width:]
+        out.append(line)
+    return "\n".join(out)
+
+
+@pytest.mark.parametrize("width", [50, 80, 120])
+def test_terminal_hard_wraps_do_not_change_the_diagnosis(width):
+    wrong = []
+    for name, (category, _) in TABLE.items():
+        _, text = load(name)
+        d = diagnose(_hard_wrap(text, width))
+        top = d.matches[0].category if d.matches else None
+        if top != category:
+            wrong.append((name, top))
+    assert wrong == []
