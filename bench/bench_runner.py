@@ -10,7 +10,6 @@ Run: .venv/bin/python bench/bench_runner.py [--rounds N]
 from __future__ import annotations
 
 import argparse
-import os
 import resource
 import statistics
 import subprocess

@@ -13,7 +13,6 @@ GUI can forward each event into a Qt signal and the CLI can print it directly:
 """
 from __future__ import annotations
 
-import os
 import threading
 import time
 from dataclasses import dataclass, field
@@ -22,7 +21,7 @@ from typing import Callable, Optional, Union
 from app.plan.model import Plan, Step, is_done
 
 from .downloads import DownloadError, download
-from .edits import EditError, apply_edit, restore
+from .edits import apply_edit, restore
 from .privileged import PolicyError
 from .runner import CancelToken, CommandOutcome, Line, Progress, run_command
 from .session import Session

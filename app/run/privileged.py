@@ -27,11 +27,9 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 import threading
-from pathlib import Path
 from typing import Any, Callable, Optional, Sequence
 
 from app.plan.model import STEP_KINDS, Edit

@@ -4,7 +4,6 @@ that the bash export is valid bash."""
 from __future__ import annotations
 
 import json
-import re
 import shutil
 import subprocess
 import sys
@@ -283,3 +282,18 @@ def test_cli_plan_json_script_and_dry_run(tmp_path):
     assert r.returncode == 2 and "cannot install onto a snapshot" in r.stderr and "Traceback" not in r.stderr
     r = _cli("install", "--undo")
     assert r.returncode == 2 and "--session" in r.stderr
+
+
+def test_build_plan_refuses_a_linux_driver_on_wsl2_from_any_builder(monkeypatch):
+    import app.plan.wsl as wsl
+    from app.plan import Step
+
+    bad = Step(id="install_helpful_driver", kind="wsl_fix", title="x", why="y", needs_root=True,
+               commands=(("apt-get", "install", "-y", "cuda-drivers"),))
+    monkeypatch.setattr(wsl, "build_wsl_steps", lambda f, r, c: [bad])
+    facts = ubuntu_facts(os=OsInfo(platform="linux", id="ubuntu", version_id="22.04", package_manager="apt", wsl=2))
+    with pytest.raises(PlanError, match="Linux driver inside WSL2"):
+        build_plan(facts, REC, Choices())
+    monkeypatch.setattr(wsl, "build_wsl_steps", lambda f, r, c: [bad.replace(id="create_venv", commands=(("true",),))])
+    with pytest.raises(PlanError, match="duplicate step id create_venv"):
+        build_plan(facts, REC, Choices())
