@@ -27,6 +27,9 @@ TABLE = {
     "nvcc_flash_attn_uv_wrapped.txt": ("nvcc_not_found", None),
     "nvcc_flash_attn_pip_linux.txt": ("nvcc_not_found", None),
     "nvcc_cuda_home_not_set_ci.txt": ("nvcc_not_found", None),
+    "nvcc_version_mismatch_droidcalib.txt": ("nvcc_not_found", "toolkit_version_mismatch"),
+    "nvcc_version_mismatch_wrapped.txt": ("nvcc_not_found", "toolkit_version_mismatch"),
+    "nvcc_unsupported_arch_fastllm.txt": ("nvcc_not_found", "toolkit_too_old_for_gpu"),
     "unavail_no_driver_centos.txt": ("cuda_unavailable", "no_driver"),
     "unavail_no_driver_assert_mac.txt": ("cuda_unavailable", "no_driver"),
     "unavail_not_compiled_detectron2.txt": ("cuda_unavailable", "cpu_wheel"),
@@ -68,6 +71,8 @@ TABLE = {
     "unknown_rank0_wsl.txt": ("cuda_error_unknown", None),
     "unknown_init_env_yolov5.txt": ("cuda_error_unknown", None),
     "unknown_init_after_suspend.txt": ("cuda_error_unknown", None),
+    "unknown_fallen_off_bus_dmesg.txt": ("cuda_error_unknown", "gpu_fell_off_bus"),
+    "unknown_fallen_off_bus_multiline.txt": ("cuda_error_unknown", "gpu_fell_off_bus"),
     "wsl_libcuda_symlink_debian.txt": ("wsl_libcuda_not_symlink", None),
     "wsl_libcuda_symlink_ldconfig_real.txt": ("wsl_libcuda_not_symlink", None),
     "wsl_linux_driver_dkms_headers.txt": ("wsl_linux_driver_installed", None),
@@ -83,6 +88,7 @@ TABLE = {
     "other_apt_unable_to_locate_cuda.txt": ("other", "nvidia_repo_missing"),
     "other_apt_no_candidate_nvcc.txt": ("other", "nvidia_repo_missing"),
     "other_dpkg_overwrite_nvidia.txt": ("other", "mixed_driver_packages"),
+    "other_undefined_symbol_flash_attn.txt": ("other", "extension_abi_mismatch"),
 }
 NOT_ERRORS = {"util_dmon_deepspeech.txt"}  # utilization samples, tested in test_diagnose_util
 
