@@ -297,7 +297,8 @@ def validate_snapshot(data: Any, name: str = "snapshot") -> dict[str, Any]:
     if not isinstance(data, dict):
         raise SnapshotError(f"{name} is not a snapshot: expected a JSON object")
     fmt = data.get("format")
-    if fmt is None and isinstance(data.get("snapshot"), dict):  # a report's JSON embeds one
+    report = fmt is None or (isinstance(fmt, str) and fmt.startswith("gpu-wizard-report/"))
+    if report and isinstance(data.get("snapshot"), dict):  # a report's JSON embeds the user's snapshot
         return validate_snapshot(data["snapshot"], name)
     if not isinstance(fmt, str) or not fmt.startswith("gpu-wizard-snapshot/"):
         raise SnapshotError(f"{name} is not a gpu-wizard snapshot (format is {fmt!r}, expected {SNAPSHOT_FORMAT!r})")

@@ -24,12 +24,12 @@ def record(system, *, torch: bool = False, python=None, note: str = "", redact: 
     detect(rec, torch_probe=torch, python=python)
     data = rec.snapshot(note=note)
     if redact:
-        try:
-            from app.report.redact import redact_snapshot
-        except ImportError:
-            redact_snapshot = None
-        if redact_snapshot is not None:
-            data = redact_snapshot(data)
+        from app.report.redact import redact_snapshot
+        from app.system import LiveSystem
+
+        # recording this machine: also learn its user, host name and secret-looking variables
+        live = isinstance(system, LiveSystem)
+        data = redact_snapshot(data, live=live, system=system if live else None)
     return data
 
 

@@ -118,9 +118,15 @@ def test_missing_snapshot_file(tmp_path):
         load_snapshot_data(tmp_path / "nope.json")
 
 
-def test_report_json_with_embedded_snapshot_is_accepted():
-    data = {"report": "x", "snapshot": _snap(files={"/proc/version": "Linux"})}
+@pytest.mark.parametrize("outer", [{}, {"format": "gpu-wizard-report/1"}])
+def test_report_json_with_embedded_snapshot_is_accepted(outer):
+    data = dict(outer, report="x", snapshot=_snap(files={"/proc/version": "Linux"}))
     assert validate_snapshot(data)["files"]["/proc/version"] == "Linux"
+
+
+def test_report_json_without_snapshot_is_refused():
+    with pytest.raises(SnapshotError, match="not a gpu-wizard snapshot"):
+        validate_snapshot({"format": "gpu-wizard-report/1", "report": "x"})
 
 
 def test_recording_round_trips_through_snapshot(tmp_path):
