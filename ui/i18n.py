@@ -83,19 +83,31 @@ class Translator:
 
 # Engine codes we can say in the user's language (the engine's English is the fallback).
 FINDING_TEXT = {
+    # detection findings (app/detect)
     "no_nvidia_gpu": N_("No NVIDIA GPU was found."),
     "driver_not_installed": N_("The NVIDIA driver is not installed."),
     "driver_not_loaded": N_("The NVIDIA driver is installed but not loaded."),
-    "driver_mismatch": N_("The driver's library and kernel module versions differ; a reboot usually fixes this."),
+    "driver_version_mismatch": N_("The driver's library and kernel module versions differ; a reboot usually fixes this."),
     "driver_no_communication": N_("nvidia-smi cannot talk to the driver."),
+    "nvml_init_failed": N_("The NVIDIA management library (NVML) could not start."),
     "nouveau_loaded": N_("The open-source nouveau driver is loaded and blocks the NVIDIA driver."),
     "secure_boot_enabled": N_("Secure Boot is on: the NVIDIA kernel module must be signed."),
-    "torch_cpu_only": N_("The installed PyTorch is a CPU-only build."),
+    "kernel_headers_missing": N_("The kernel headers are missing; the driver cannot be built for this kernel."),
+    "gpu_pcie_width_reduced": N_("The GPU's PCIe link runs narrower than it can."),
+    "container_detected": N_("Running inside a container: the driver belongs to the host."),
+    "torch_cpu_build": N_("The installed PyTorch is a CPU-only build."),
     "torch_not_installed": N_("PyTorch is not installed in the target Python."),
-    "wsl_libcuda_not_symlink": N_("A WSL library file that should be a link is a copy."),
+    "torch_cuda_unavailable": N_("PyTorch is installed but cannot use the GPU."),
+    "torch_arch_missing": N_("The installed PyTorch has no kernels for this GPU."),
+    "toolkit_newer_than_driver": N_("The CUDA toolkit is newer than the driver supports."),
+    "cuda_multiple_toolkits": N_("Several CUDA toolkits are installed."),
     "ld_conf_stale_cuda": N_("The library search path points at an old CUDA version."),
-    "multiple_cuda_toolkits": N_("Several CUDA toolkits are installed."),
+    "env_cuda_home_missing": N_("CUDA_HOME points to a folder that does not exist."),
     "low_disk_space": N_("Little free disk space for the toolkit."),
+    "wsl_libcuda_not_symlink": N_("A WSL library file that should be a link is a copy."),
+    "wsl_memory_low": N_("WSL 2 may use too little memory for training."),
+    "wsl_not_installed": N_("WSL is not installed."),
+    "wsl_dxg_missing": N_("WSL 2 cannot see the GPU (/dev/dxg is missing)."),
 }
 
 

@@ -102,6 +102,7 @@ GROUPS = ("gpu", "driver", "os", "cuda", "python")
 _GROUP_OF_PREFIX = (
     ("gpu", "gpu"), ("no_nvidia", "gpu"), ("pci", "gpu"), ("driver", "driver"), ("nouveau", "driver"),
     ("secure_boot", "driver"), ("kernel", "driver"), ("nvml", "driver"), ("smi", "driver"), ("module", "driver"),
+    ("nvidia", "driver"), ("virtualization", "os"),
     ("wsl", "os"), ("windows", "os"), ("os", "os"), ("disk", "os"), ("low_disk", "os"), ("container", "os"),
     ("cuda", "cuda"), ("cudnn", "cuda"), ("toolkit", "cuda"), ("ld_", "cuda"), ("multiple_cuda", "cuda"),
     ("env", "cuda"), ("nvcc", "cuda"), ("path", "cuda"),

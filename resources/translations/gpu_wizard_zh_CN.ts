@@ -124,7 +124,7 @@
         <translation>&lt; 上一步(&amp;B)</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="95"/>
+        <location filename="../../ui/i18n.py" line="107"/>
         <source>A WSL library file that should be a link is a copy.</source>
         <translation>WSL 中本应是符号链接的库文件是一个副本。</translation>
     </message>
@@ -197,6 +197,11 @@
         <location filename="../../ui/pages/recommendation_page.py" line="343"/>
         <source>CUDA toolkit</source>
         <translation>CUDA 工具包</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n.py" line="105"/>
+        <source>CUDA_HOME points to a folder that does not exist.</source>
+        <translation>CUDA_HOME 指向的文件夹不存在。</translation>
     </message>
     <message>
         <location filename="../../ui/pages/install_page.py" line="282"/>
@@ -514,7 +519,7 @@
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="98"/>
+        <location filename="../../ui/i18n.py" line="106"/>
         <source>Little free disk space for the toolkit.</source>
         <translation>工具包可用的磁盘空间不足。</translation>
     </message>
@@ -604,7 +609,7 @@
         <translation>下一页</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="86"/>
+        <location filename="../../ui/i18n.py" line="87"/>
         <source>No NVIDIA GPU was found.</source>
         <translation>未找到 NVIDIA GPU。</translation>
     </message>
@@ -804,7 +809,12 @@
         <translation>PyTorch 版本(&amp;V)：</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="94"/>
+        <location filename="../../ui/i18n.py" line="100"/>
+        <source>PyTorch is installed but cannot use the GPU.</source>
+        <translation>已安装 PyTorch，但无法使用 GPU。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n.py" line="99"/>
         <source>PyTorch is not installed in the target Python.</source>
         <translation>目标 Python 中未安装 PyTorch。</translation>
     </message>
@@ -904,6 +914,11 @@
         <translation>权限</translation>
     </message>
     <message>
+        <location filename="../../ui/i18n.py" line="97"/>
+        <source>Running inside a container: the driver belongs to the host.</source>
+        <translation>正在容器中运行：驱动属于宿主机。</translation>
+    </message>
+    <message>
         <location filename="../../ui/pages/install_page.py" line="271"/>
         <source>Running: {step}</source>
         <translation>正在运行：{step}</translation>
@@ -954,7 +969,7 @@
         <translation>安全启动</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="92"/>
+        <location filename="../../ui/i18n.py" line="94"/>
         <source>Secure Boot is on: the NVIDIA kernel module must be signed.</source>
         <translation>安全启动已开启：NVIDIA 内核模块必须签名。</translation>
     </message>
@@ -969,7 +984,7 @@
         <translation>配置本计算机</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="97"/>
+        <location filename="../../ui/i18n.py" line="103"/>
         <source>Several CUDA toolkits are installed.</source>
         <translation>安装了多个 CUDA 工具包。</translation>
     </message>
@@ -1069,14 +1084,29 @@
         <translation>正在测试 GPU…</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="88"/>
+        <location filename="../../ui/i18n.py" line="102"/>
+        <source>The CUDA toolkit is newer than the driver supports.</source>
+        <translation>CUDA 工具包版本高于驱动所支持的版本。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n.py" line="96"/>
+        <source>The GPU's PCIe link runs narrower than it can.</source>
+        <translation>GPU 的 PCIe 链路宽度低于其支持的宽度。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n.py" line="89"/>
         <source>The NVIDIA driver is installed but not loaded.</source>
         <translation>NVIDIA 驱动已安装，但未加载。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="87"/>
+        <location filename="../../ui/i18n.py" line="88"/>
         <source>The NVIDIA driver is not installed.</source>
         <translation>未安装 NVIDIA 驱动。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n.py" line="92"/>
+        <source>The NVIDIA management library (NVML) could not start.</source>
+        <translation>NVIDIA 管理库（NVML）无法启动。</translation>
     </message>
     <message>
         <location filename="../../ui/pages/recommendation_page.py" line="333"/>
@@ -1099,12 +1129,17 @@
         <translation>诊断失败：{error}</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="89"/>
+        <location filename="../../ui/i18n.py" line="90"/>
         <source>The driver's library and kernel module versions differ; a reboot usually fixes this.</source>
         <translation>驱动库与内核模块版本不一致；通常重启即可解决。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="93"/>
+        <location filename="../../ui/i18n.py" line="101"/>
+        <source>The installed PyTorch has no kernels for this GPU.</source>
+        <translation>已安装的 PyTorch 不包含此 GPU 的内核。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n.py" line="98"/>
         <source>The installed PyTorch is a CPU-only build.</source>
         <translation>已安装的 PyTorch 是仅 CPU 版本。</translation>
     </message>
@@ -1114,7 +1149,12 @@
         <translation>安装程序因错误而停止：{error}</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="96"/>
+        <location filename="../../ui/i18n.py" line="95"/>
+        <source>The kernel headers are missing; the driver cannot be built for this kernel.</source>
+        <translation>缺少内核头文件；无法为此内核构建驱动。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n.py" line="104"/>
         <source>The library search path points at an old CUDA version.</source>
         <translation>库搜索路径指向旧版 CUDA。</translation>
     </message>
@@ -1129,7 +1169,7 @@
         <translation>新驱动在重启后生效。现在重启吗？再次启动向导时将继续进行验证。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="91"/>
+        <location filename="../../ui/i18n.py" line="93"/>
         <source>The open-source nouveau driver is loaded and blocks the NVIDIA driver.</source>
         <translation>已加载开源 nouveau 驱动，它会阻止 NVIDIA 驱动。</translation>
     </message>
@@ -1262,6 +1302,21 @@
         <location filename="../../ui/pages/system_page.py" line="22"/>
         <source>WSL</source>
         <translation>WSL</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n.py" line="110"/>
+        <source>WSL 2 cannot see the GPU (/dev/dxg is missing).</source>
+        <translation>WSL 2 无法看到 GPU（缺少 /dev/dxg）。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n.py" line="108"/>
+        <source>WSL 2 may use too little memory for training.</source>
+        <translation>WSL 2 可用内存可能不足以进行训练。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n.py" line="109"/>
+        <source>WSL is not installed.</source>
+        <translation>未安装 WSL。</translation>
     </message>
     <message>
         <location filename="../../ui/pages/base.py" line="57"/>
@@ -1469,7 +1524,7 @@
         <translation>nvcc</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="90"/>
+        <location filename="../../ui/i18n.py" line="91"/>
         <source>nvidia-smi cannot talk to the driver.</source>
         <translation>nvidia-smi 无法与驱动通信。</translation>
     </message>
