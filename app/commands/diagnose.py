@@ -59,7 +59,7 @@ def _open_input(args):
         raise CliError(f"cannot read {path}: {e.strerror or e}", 2) from None
 
 
-def load_samples(path: str) -> list:
+def load_samples(path: str):
     """Samples from a JSON file: a list of sample objects, {"samples": [...]}, or a Verification."""
     from app.cli import CliError
 
@@ -78,6 +78,8 @@ def load_samples(path: str) -> list:
             return rows
         raise CliError(f"{path} is neither JSON samples nor nvidia-smi dmon output: {e}", 2) from None
     if isinstance(data, dict):
+        if isinstance(data.get("samples"), list) and all(isinstance(x, dict) for x in data["samples"]):
+            return data  # a Verification: its device figures inform the power verdict
         data = data.get("samples", [])
     if not isinstance(data, list) or not all(isinstance(x, dict) for x in data):
         raise CliError(f"{path}: expected a list of sample objects (or a document with 'samples')", 2)

@@ -388,7 +388,7 @@ def _build_match(hit: _Hit, facts: Optional[Facts], live: dict, text_all: str, r
 
 
 def diagnose_scan(scan: ScanResult, facts: Optional[Facts] = None, live: Optional[dict] = None, *,
-                  samples: Optional[list] = None, rules: Optional[RuleBase] = None) -> Diagnosis:
+                  samples: Any = None, rules: Optional[RuleBase] = None) -> Diagnosis:
     rb = rules or load_rules()
     live = live or {}
     hits = _find_hits(rb, scan.windows)
@@ -440,8 +440,8 @@ def diagnose(text: str, facts: Optional[Facts] = None, live: Optional[dict] = No
              samples: Optional[list] = None) -> Diagnosis:
     """Diagnose error text (a paste or a whole log) against `facts` (this machine or a snapshot;
     None: the text alone). `live`: {"processes": [{"pid", "name", "used_mib", "gpu_index"}], ...}
-    from NVML/nvidia-smi. `samples`: the verification sampler's samples (dicts or Sample values)
-    for the low-utilization analysis."""
+    from NVML/nvidia-smi. `samples`: the verification sampler's samples (dicts or Sample values),
+    or a whole Verification (value or JSON), for the low-utilization analysis."""
     rb = load_rules()
     data = text.encode("utf-8", errors="replace") if isinstance(text, str) else bytes(text)
     if samples is None and isinstance(text, str) and len(text) < 4 * 1024 * 1024 and re.search(r"^\s*#\s*gpu\s+pwr", text, re.M):

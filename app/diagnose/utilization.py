@@ -42,7 +42,24 @@ def _pct(part: int, whole: int) -> str:
     return f"{100.0 * part / whole:.0f}%" if whole else "0%"
 
 
-def analyze_utilization(samples: Iterable[Any], facts: Any = None, text: str = "", gpu_index: Optional[int] = None) -> UtilizationAnalysis:
+def _from_verification(v: Any) -> tuple[list, dict[int, dict]]:
+    """Samples and per-GPU device limits from a Verification (value or its JSON)."""
+    if isinstance(v, dict):
+        samples = v.get("samples") or []
+        gpus = v.get("gpus") or []
+        dev = {int(g.get("index", i)): (g.get("device") or {}) for i, g in enumerate(gpus) if isinstance(g, dict)}
+    else:
+        samples = list(getattr(v, "samples", ()) or ())
+        dev = {g.index: g.device.to_json() for g in getattr(v, "gpus", ())}
+    return list(samples), dev
+
+
+def analyze_utilization(samples: Any, facts: Any = None, text: str = "", gpu_index: Optional[int] = None) -> UtilizationAnalysis:
+    """`samples`: a list of sample dicts / Sample values, or a whole Verification (value or JSON),
+    whose device figures (default power limit, maximum SM clock) then inform the power verdict."""
+    devices: dict[int, dict] = {}
+    if isinstance(samples, dict) or hasattr(samples, "samples"):
+        samples, devices = _from_verification(samples)
     rows = [s for s in samples if s is not None]
     if gpu_index is None:
         idxs = [_get(s, "gpu_index") for s in rows if _get(s, "gpu_index") is not None]
@@ -74,6 +91,9 @@ def analyze_utilization(samples: Iterable[Any], facts: Any = None, text: str = "
         gpu = next((g for g in gpus if gpu_index is None or g.index == gpu_index), None)
     default_limit = getattr(gpu, "power_default_limit_w", None) if gpu is not None else None
     max_clock = getattr(gpu, "sm_clock_max_mhz", None) if gpu is not None else None
+    dev = devices.get(gpu_index if gpu_index is not None else 0) or (next(iter(devices.values())) if devices else {})
+    default_limit = default_limit or dev.get("power_default_limit_w")
+    max_clock = max_clock or dev.get("sm_clock_max_mhz")
     low_text = text.lower()
     dims: list[UtilDimension] = []
 
@@ -161,13 +181,23 @@ def analyze_utilization(samples: Iterable[Any], facts: Any = None, text: str = "
     thr_power = sum(1 for _, r in busy_rows if set(r) & _POWER_REASONS)
     thr_thermal = sum(1 for _, r in busy_rows if set(r) & _THERMAL_REASONS)
     st = "unlikely" if (limits or reasons) else "unknown"
-    if busy_rows and (thr_power or thr_thermal):
-        ev5.append(f"under load, {_pct(thr_power, len(busy_rows))} of samples were power-capped and {_pct(thr_thermal, len(busy_rows))} thermally slowed")
-        if (thr_power + thr_thermal) >= 0.2 * len(busy_rows):
-            st = "likely"
+    lowered = bool(limit and default_limit and limit < 0.9 * default_limit)
+    at_rated_power = bool(limit and default_limit and not lowered)
+    if busy_rows and thr_thermal >= max(1, 0.2 * len(busy_rows)):
+        ev5.append(f"under load, {_pct(thr_thermal, len(busy_rows))} of samples were slowed for temperature")
+        st = "likely"
+    if busy_rows and thr_power:
+        share = _pct(thr_power, len(busy_rows))
+        if lowered:
+            ev5.append(f"under load, {share} of samples were power-capped")
+        elif at_rated_power:
+            ev5.append(f"under load, {share} of samples ran at the power cap, which is the default {default_limit:.0f} W: "
+                       "the GPU works at its rated power (full speed for this card)")
         else:
-            st = "possible"
-    if limit and default_limit and limit < 0.9 * default_limit:
+            ev5.append(f"under load, {share} of samples were power-capped (is the limit below the default? nvidia-smi -q -d POWER)")
+            if thr_power >= 0.2 * len(busy_rows) and st != "likely":
+                st = "possible"
+    if lowered:
         ev5.append(f"power limit {limit:.0f} W is below the default {default_limit:.0f} W (sudo nvidia-smi -pl {default_limit:.0f} restores it)")
         st = "likely"
     if clocks and max_clock:
@@ -175,7 +205,8 @@ def analyze_utilization(samples: Iterable[Any], facts: Any = None, text: str = "
         cm = statistics.median(busy_clocks)
         if cm < 0.7 * max_clock:
             ev5.append(f"median SM clock under load {cm:.0f} MHz, {100 * cm / max_clock:.0f}% of the {max_clock} MHz maximum")
-            st = "likely" if st in ("likely", "possible") else "possible"
+            if not (at_rated_power and thr_power):
+                st = "likely" if st in ("likely", "possible") else "possible"
     dims.append(UtilDimension(name="power_clock_limits", status=st,
                               message="The GPU is held back by its power limit or temperature." if st in ("likely", "possible") else ("No power or throttle readings to tell." if st == "unknown" else "No power or thermal throttling seen."),
                               fix="Restore the default power limit (sudo nvidia-smi -pl <default W>), improve cooling/airflow, check that a laptop runs on mains power in its performance mode.",
@@ -185,8 +216,9 @@ def analyze_utilization(samples: Iterable[Any], facts: Any = None, text: str = "
     order = {"likely": 0, "possible": 1, "unknown": 2, "unlikely": 3}
     dims.sort(key=lambda d: order[d.status])
     likely = [d.name for d in dims if d.status == "likely"]
-    if mean_u >= 90 and not likely:
-        summary = f"Utilization is high (mean {mean_u:.0f}%); nothing holds the GPU back."
+    if med_u >= 90 and not likely:
+        summary = (f"Utilization is high (median {med_u:.0f}%, mean {mean_u:.0f}% including idle moments); "
+                   "nothing holds the GPU back.")
     elif likely:
         summary = f"Mean utilization {mean_u:.0f}%; most likely held back by: {', '.join(likely)}."
     else:

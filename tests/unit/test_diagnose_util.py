@@ -94,3 +94,33 @@ def test_no_figures():
 def test_pasted_dmon_table_gets_the_analysis():
     d = diagnose(DMON.partition("\n")[2])
     assert d.matches == () and d.utilization is not None and d.utilization.samples == 1  # GPU 0's row
+
+
+VERIFY = Path(__file__).resolve().parent.parent / "fixtures" / "verify"
+
+
+def test_real_h200_stress_run_is_at_full_speed():
+    """809 NVML samples recorded on a real H200 during `verify --seconds 10` (tests/fixtures/verify):
+    under load it sits at its power cap, which is the default 700 W: that is full speed, not a limit."""
+    import json
+
+    v = json.loads((VERIFY / "h200_long.json").read_text())
+    a = analyze_utilization(v)
+    assert a.samples == 809 and a.util_median_pct >= 90
+    power = next(d for d in a.dimensions if d.name == "power_clock_limits")
+    assert power.status == "unlikely"
+    assert any("default 700 W" in e and "rated power" in e for e in power.evidence)
+    assert "nothing holds the GPU back" in a.summary
+    # the same samples with a lowered limit on record are a real limit
+    lowered = [dict(s, power_limit_w=450.0) for s in v["samples"]]
+    facts = Facts(gpus=(Gpu(index=0, name="NVIDIA H200", power_default_limit_w=700.0, sm_clock_max_mhz=1980),))
+    b = analyze_utilization(lowered, facts=facts)
+    assert b.dimensions[0].name == "power_clock_limits" and b.dimensions[0].status == "likely"
+
+
+def test_verification_value_is_accepted():
+    from app.verify.model import Verification
+
+    v = Verification.loads((VERIFY / "h200_quick.json").read_text())
+    a = analyze_utilization(v)
+    assert a.samples == len(v.samples) > 0 and a.dimensions
