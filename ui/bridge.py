@@ -21,6 +21,7 @@ from typing import Any, Callable, Optional
 from PySide6.QtCore import QObject, QThread, QTimer, Signal, Slot
 
 FLUSH_MS = 40
+_ORPHANS: list = []  # worker threads still running after their owner shut down
 
 
 class _Worker(QThread):
@@ -117,9 +118,14 @@ class Tasks(QObject):
             e.set()
         ok = True
         for w in list(self._live):
-            ok = w.wait(timeout_ms) and ok
+            done = w.wait(timeout_ms)
+            ok = done and ok
             self._live.discard(w)
             self._events.pop(w, None)
+            if not done:  # a call that ignores cancel (a hung tool past its own timeout): never
+                w.setParent(None)  # destroy a running QThread (Qt aborts); let it finish alone
+                _ORPHANS.append(w)
+                w.finished.connect(lambda w=w: _ORPHANS.remove(w) if w in _ORPHANS else None)
         return ok
 
 

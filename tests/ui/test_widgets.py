@@ -177,3 +177,16 @@ def test_leak_guard_catches_a_running_timer_and_thread(qtbot):
     thread.quit()
     thread.wait()
     assert live_qt_leaks() == []
+
+
+def test_shutdown_does_not_destroy_a_thread_that_ignores_cancel(qtbot):
+    import ui.bridge as bridge
+
+    tasks = Tasks()
+    release = threading.Event()
+    tasks.submit(lambda: release.wait(5))  # takes no `cancel`: cannot be stopped early
+    assert tasks.shutdown(timeout_ms=50) is False
+    assert len(bridge._ORPHANS) == 1
+    tasks.deleteLater()
+    release.set()
+    qtbot.waitUntil(lambda: not bridge._ORPHANS, timeout=5000)

@@ -48,8 +48,10 @@ class BandwidthBar(QWidget):
         p.drawRoundedRect(r, 3, 3)
         if self.value is not None and self.ceiling:
             frac = max(0.0, min(1.0, self.value / self.ceiling))
-            colour = QColor("#43a047" if frac >= 0.7 else "#fb8c00" if frac >= 0.4 else "#e53935")
-            colour.setAlpha(150)
+            # one neutral colour: whether a figure is good enough is app.verify's verdict (shown
+            # beside the bars), not the bar's to judge (pageable copies are slower by nature)
+            colour = QColor(pal.color(QPalette.ColorRole.Highlight))
+            colour.setAlpha(110)
             fill = QRectF(r.x(), r.y(), r.width() * frac, r.height())
             p.setPen(Qt.PenStyle.NoPen)
             p.setBrush(colour)
