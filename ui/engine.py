@@ -7,7 +7,6 @@ that is missing raises `EngineUnavailable` with a plain message the page shows.
 from __future__ import annotations
 
 import importlib
-import json
 import shlex
 import threading
 import time

@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
-from PySide6.QtCore import QEvent, QSize, Qt
+from PySide6.QtCore import QEvent, QSize
 from PySide6.QtGui import QCloseEvent, QIcon
 from PySide6.QtWidgets import QWizard
 

@@ -1,10 +1,10 @@
 """What every page shares: the session, the worker tasks, a banner, re-translation."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent
-from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget, QWizardPage
+from PySide6.QtWidgets import QVBoxLayout, QWidget, QWizardPage
 
 from ui.i18n import tr
 from ui.state import PageId, format_when, machine_summary
@@ -41,11 +41,6 @@ class BasePage(QWizardPage):
 
     def clear_error(self) -> None:
         self.error_banner.hide()
-
-    def busy_label(self) -> QLabel:
-        lab = QLabel(self)
-        lab.hide()
-        return lab
 
     def update_source_banner(self) -> None:
         src = self.session.source

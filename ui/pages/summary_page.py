@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import html
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QPushButton

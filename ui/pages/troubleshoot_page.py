@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 import shlex
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontDatabase

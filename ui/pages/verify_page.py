@@ -2,7 +2,6 @@
 theoretical ceilings, and each layer's verdict (all judged by app.verify, shown here)."""
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
