@@ -19,7 +19,6 @@ from __future__ import annotations
 import io
 import json
 import re
-import string
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path

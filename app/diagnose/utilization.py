@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 import statistics
-from typing import Any, Iterable, Optional
+from typing import Any, Optional
 
 from app.diagnose.model import UtilDimension, UtilizationAnalysis
 
