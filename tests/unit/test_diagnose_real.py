@@ -269,3 +269,10 @@ def test_terminal_hard_wraps_do_not_change_the_diagnosis(width):
         if top != category:
             wrong.append((name, top))
     assert wrong == []
+
+
+def test_generic_tar_errors_are_not_a_cuda_runfile():
+    # https://github.com/nikole-dunixi/git-openssl-shellscript/issues/16: an unrelated tarball
+    text = "gzip: stdin: not in gzip format\ntar: Child returned status 1\ntar: Error is not recoverable: exiting now\n"
+    assert diagnose(text).matches == ()
+    assert diagnose("sh cuda_12.8.1_570.124.06_linux.run\n" + text).matches[0].category == "runfile_gzip_invalid"
