@@ -184,8 +184,8 @@ def _values(ctx: ev.Context, groups: dict[str, str], text: str) -> dict[str, Any
         home = f.cuda.active_link or (f.cuda.toolkits[0].path if f.cuda.toolkits else None)
         v["kernel"] = f.os.kernel
     v["cuda_home"] = home or "/usr/local/cuda"
-    m = re.search(r"(/[\w./\-]*cuda_[\w.\-]+_linux(?:[\w.\-]*)\.run)", text)
-    if m:
+    m = re.search(r"(?<![\w./\-])((?:[\w./][\w./\-]*?)?cuda_[\w.\-]+?_linux[\w.\-]*\.run)\b", text)
+    if m and not m.group(1).startswith("-"):
         v["runfile"] = m.group(1)
     major = groups.get("major")
     if major:

@@ -106,3 +106,12 @@ def test_runnable_steps_agree_with_fix_plan():
     assert [s.id for s in m.runnable_steps] == [s.id for s in fix_plan(diagnose(text("nouveau_installer_apollo.txt"), f), f)]
     oom = diagnose(text("oom_new_format_fragmented_lerf.txt")).matches[0]
     assert oom.fix_steps and oom.runnable_steps == ()  # the allocator setting goes in the user's own shell
+
+
+def test_runfile_checksum_step_names_the_file():
+    d = diagnose("sh cuda_12.8.1_570.124.06_linux.run\nVerifying archive integrity...  100%  Error in MD5 checksums: "
+                 "0f3a is different from 9c1d\n")
+    m = d.matches[0]
+    assert m.category == "runfile_gzip_invalid"
+    assert ("sha256sum", "cuda_12.8.1_570.124.06_linux.run") in [s.argv[0] for s in m.fix_steps if s.argv]
+    assert "--override" in m.root_cause  # the wrong cure is named
