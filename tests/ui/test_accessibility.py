@@ -103,5 +103,50 @@ def test_dark_palette_is_followed(qtbot, make_wizard):
         qtbot.wait(10)
         bg = charts.plots["power"].backgroundBrush().color()
         assert bg.lightness() < 64
+        w.pages["welcome"].error_banner.show_message("x", "info")
+        assert w.pages["welcome"].error_banner.palette().color(QPalette.ColorRole.Window).lightness() < 100
+    finally:
+        app.setPalette(old)
+
+
+def test_banner_recolours_when_the_desktop_switches_to_dark(qtbot):
+    from ui.widgets.banner import Banner
+
+    app = QApplication.instance()
+    old = app.palette()
+    b = Banner()
+    qtbot.addWidget(b)
+    b.show_message("hello", "warning")
+    light_bg = b.palette().color(QPalette.ColorRole.Window)
+    dark = QPalette()
+    dark.setColor(QPalette.ColorRole.Window, QColor("#202124"))
+    try:
+        app.setPalette(dark)
+        qtbot.waitUntil(lambda: b.palette().color(QPalette.ColorRole.Window) != light_bg, timeout=2000)
+        assert b.palette().color(QPalette.ColorRole.Window).lightness() < 100
+    finally:
+        app.setPalette(old)
+
+
+def test_log_and_charts_recolour_on_a_live_switch(qtbot):
+    from ui.widgets.charts import ChartPanel
+    from ui.widgets.log_view import LogView
+
+    app = QApplication.instance()
+    old = app.palette()
+    log, charts = LogView(), ChartPanel()
+    qtbot.addWidget(log)
+    qtbot.addWidget(charts)
+    log.show()
+    charts.show()
+    assert log.view.err_colour.lightness() < 128
+    dark = QPalette()
+    for role, colour in ((QPalette.ColorRole.Window, "#202124"), (QPalette.ColorRole.Base, "#121212"),
+                         (QPalette.ColorRole.Text, "#e8eaed")):
+        dark.setColor(role, QColor(colour))
+    try:
+        app.setPalette(dark)
+        qtbot.waitUntil(lambda: log.view.err_colour.lightness() > 128, timeout=2000)
+        qtbot.waitUntil(lambda: charts.plots["power"].backgroundBrush().color().lightness() < 64, timeout=2000)
     finally:
         app.setPalette(old)

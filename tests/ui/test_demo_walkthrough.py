@@ -133,3 +133,17 @@ def test_bad_file_is_one_clear_error(qtbot, tmp_path):
     assert not page.validatePage()
     assert page.error_banner.isVisibleTo(page) and "broken.json" in page.error_banner.text.text()
     assert w.current_page_id == "welcome"
+
+
+def test_assume_overrides_reach_the_system_page(qtbot, tmp_path):
+    snap = next(p for p in DEMOS if "rtx3060" in p.name)
+    services = Services(state_dir=str(tmp_path))
+    w = build_wizard(snapshot=str(snap), lang="en", assume_driver="550.54.14", assume_gpus=("RTX 4090",),
+                     services=services)
+    qtbot.addWidget(w)
+    w.show()
+    w.next()
+    qtbot.waitUntil(w.pages["system"].isComplete, timeout=10000)
+    facts = w.session.facts
+    assert facts.driver.version == "550.54.14" and "4090" in facts.gpus[0].name
+    assert facts.overrides  # shown as assumed, for honesty in reports

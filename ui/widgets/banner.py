@@ -26,6 +26,7 @@ class Banner(QFrame):
         lay.addWidget(self.icon, 0, Qt.AlignmentFlag.AlignTop)
         lay.addWidget(self.text, 1)
         self.kind = "info"
+        self._recolouring = False
         self.setAutoFillBackground(True)
         self.hide()
 
@@ -37,10 +38,23 @@ class Banner(QFrame):
         self._apply_colours()
         self.show()
 
+    def event(self, e) -> bool:  # follow a light/dark switch of the desktop (Qt sends it to event())
+        from PySide6.QtCore import QEvent
+
+        if e.type() == QEvent.Type.ApplicationPaletteChange and not self._recolouring:
+            self._apply_colours()
+        return super().event(e)
+
     def _apply_colours(self) -> None:
-        pal = self.palette()
-        dark = self.parentWidget().palette().color(QPalette.ColorRole.Window).lightness() < 128 if self.parentWidget() else False
+        from PySide6.QtWidgets import QApplication
+
+        pal = QPalette(QApplication.palette())
+        dark = pal.color(QPalette.ColorRole.Window).lightness() < 128
         light_bg, dark_bg = _BG.get(self.kind, _BG["info"])
         pal.setColor(QPalette.ColorRole.Window, QColor(dark_bg if dark else light_bg))
         pal.setColor(QPalette.ColorRole.WindowText, QColor("#ffffff" if dark else "#000000"))
-        self.setPalette(pal)
+        self._recolouring = True
+        try:
+            self.setPalette(pal)
+        finally:
+            self._recolouring = False
