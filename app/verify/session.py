@@ -17,6 +17,8 @@ In the background, with cancel (GUI):
 """
 from __future__ import annotations
 
+import shlex
+
 import datetime as _dt
 import threading
 import time
@@ -44,23 +46,34 @@ class VerifyOptions:
     keep_samples: bool = True
 
 
-def fix_command(python: str, driver_cuda: Optional[str]) -> str:
-    """The pip command that installs a CUDA build of PyTorch into `python` (gpu-wizard recommend
-    gives the exact build for this machine; this is the plain one for the message)."""
-    index = None
+def fix_command(python: str, nvml: Optional[dict[str, Any]], python_version: Optional[str] = None,
+                platform: str = "linux") -> str:
+    """The pip command that installs the PyTorch build recommend() picks for this driver, these GPUs
+    and this Python into `python`; the plain `pip install --upgrade torch` when it cannot tell."""
+    plain = [python, "-m", "pip", "install", "--upgrade", "torch"]
     try:
-        major, minor = (int(x) for x in (driver_cuda or "").split(".")[:2])
-        for need, name in (((13, 0), "cu130"), ((12, 8), "cu128"), ((12, 6), "cu126"), ((11, 8), "cu118")):
-            if (major, minor) >= need:
-                index = name
-                break
-    except ValueError:
-        pass
-    q = f'"{python}"' if " " in python else python
-    cmd = f"{q} -m pip install --upgrade torch"
-    if index:
-        cmd += f" --index-url https://download.pytorch.org/whl/{index}"
-    return cmd
+        from app.compat import load_db
+        from app.detect.nvml import parse_nvml
+        from app.facts import DriverInfo, Facts, OsInfo, PythonEnv
+        from app.recommend import recommend
+
+        driver = (nvml or {}).get("driver_version")
+        facts = Facts(os=OsInfo(platform="windows" if platform == "windows" else "linux"),
+                      driver=DriverInfo(state="ok" if driver else "unknown", version=driver,
+                                        cuda_version=driver_cuda_version(nvml)),
+                      gpus=tuple(parse_nvml(nvml)),
+                      python=PythonEnv(path=python, version=python_version))
+        if not facts.gpus:  # no GPU seen: do not steer towards a CPU build
+            return shlex.join(plain)
+        torch = recommend(facts, load_db()).pytorch
+    except Exception:  # a broken data bundle must not hide the failure being reported
+        return shlex.join(plain)
+    if not torch.packages:
+        return shlex.join(plain)
+    argv = [python, "-m", "pip", "install", "--upgrade", *torch.packages]
+    if torch.index_url:
+        argv += ["--index-url", torch.index_url]
+    return shlex.join(argv)
 
 
 def _nvml_devices(nvml: Optional[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -176,7 +189,7 @@ def assemble(outcome: ProbeOutcome, nvml: Optional[dict[str, Any]], python: str,
         arch_list=tuple(x for x in torch_data.get("arch_list") or () if isinstance(x, str)),
         error=(torch_data.get("error") or None))
     if tr.installed is False or (tr.installed and (not tr.cuda or not tr.available)):
-        tr = tr.replace(fix_command=fix_command(tr.python or python, dcuda))
+        tr = tr.replace(fix_command=fix_command(tr.python or python, nvml, tr.python_version))
 
     # the GPUs: what the probe used; else what NVML lists (so the device layer still speaks)
     if dev_data:
