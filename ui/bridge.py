@@ -140,6 +140,7 @@ class RunBridge(QObject):
     lines = Signal(list)  # [(stream, text), ...] batched
     runFinished = Signal(str)  # "ok", "failed", "cancelled"
     rebootRequired = Signal()
+    progressChanged = Signal(str, float)  # step id, overall fraction 0..1 (the latest per flush)
 
     def __init__(self, parent: Optional[QObject] = None):
         super().__init__(parent)
@@ -166,6 +167,10 @@ class RunBridge(QObject):
         with self._lock:
             self._q.append(("reboot",))
 
+    def progress(self, step_id: str, overall: float) -> None:
+        with self._lock:
+            self._q.append(("progress", step_id, float(overall)))
+
     def finished(self, status: str) -> None:
         with self._lock:
             self._q.append(("done", status))
@@ -190,9 +195,14 @@ class RunBridge(QObject):
             items = list(self._q)
             self._q.clear()
         batch: list[tuple[str, str]] = []
-        for it in items:
+        last_progress = max((i for i, it in enumerate(items) if it[0] == "progress"), default=-1)
+        for n, it in enumerate(items):
             if it[0] == "line":
                 batch.append((it[1], it[2]))
+                continue
+            if it[0] == "progress":
+                if n == last_progress:  # pip and apt report many times a second: only the latest
+                    self.progressChanged.emit(it[1], it[2])
                 continue
             if batch:
                 self.lines.emit(batch)

@@ -167,6 +167,7 @@ class RunListener(Protocol):
     def output(self, step_id: str, stream: str, text: str) -> None: ...
     def step_finished(self, step_id: str, status: str, message: str = "") -> None: ...
     def reboot_required(self) -> None: ...
+    def progress(self, step_id: str, overall: float) -> None: ...
     def finished(self, status: str) -> None: ...
 
 
@@ -248,6 +249,8 @@ class EngineBackend:
                 listener.step_started(ev.step_id)
             elif kind == "line" and ev.final:
                 listener.output(ev.step_id, ev.stream, ev.text)
+            elif kind == "progress":
+                listener.progress(ev.step_id, ev.overall)
             elif kind == "step_finished":
                 if ev.details and ev.status == "error":
                     for line in ev.details.splitlines()[-20:]:

@@ -240,6 +240,7 @@ class InstallState:
     started: Optional[float] = None
     reboot_needed: bool = False
     cancelled: bool = False
+    overall: Optional[float] = None  # the runner's own overall progress (within long steps too)
 
     @classmethod
     def from_steps(cls, steps) -> "InstallState":
@@ -267,11 +268,17 @@ class InstallState:
 
     def fraction(self) -> float:
         done = sum(s.weight for s in self.steps if s.status in ("ok", "skipped"))
-        return min(done / self.total_weight, 1.0)
+        f = done / self.total_weight
+        if self.overall is not None:
+            f = max(f, self.overall)
+        return min(f, 1.0)
 
     def time_left_s(self, now: Optional[float] = None) -> Optional[float]:
         """Remaining weight at the rate seen so far; None until one step has finished."""
         now = time.monotonic() if now is None else now
+        if self.overall is not None and self.started is not None and 0.02 <= self.overall < 1.0:
+            elapsed = now - self.started  # the runner's progress moves inside long steps too
+            return max(elapsed / self.overall - elapsed, 0.0)
         finished = [s for s in self.steps if s.status == "ok" and s.started is not None and s.finished is not None]
         if not finished:
             return None
@@ -300,6 +307,7 @@ class InstallState:
         return [s.id for s in self.steps if s.status not in ("ok", "skipped")]
 
     def reset_for_retry(self) -> None:
+        self.overall = None
         for s in self.steps:
             if s.status in ("failed", "cancelled", "running"):
                 s.status, s.message, s.started, s.finished = "pending", "", None, None

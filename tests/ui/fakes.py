@@ -81,6 +81,8 @@ class FakeRunner:
 
     def run(self, plan, listener, cancel: threading.Event, only=None) -> str:
         self.runs.append(list(only) if only is not None else None)
+        total_w = sum(s.weight for s in plan.steps)
+        done_w = sum(s.weight for s in plan.steps if only is not None and s.id not in only)
         for s in plan.steps:
             if only is not None and s.id not in only:
                 continue
@@ -103,6 +105,8 @@ class FakeRunner:
                 listener.step_finished(s.id, "failed", "exit status 100")
                 listener.finished("failed")
                 return "failed"
+            done_w += s.weight
+            listener.progress(s.id, done_w / total_w)
             listener.step_finished(s.id, "ok", "")
             if s.id == self.reboot_after:
                 listener.reboot_required()

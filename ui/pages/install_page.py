@@ -107,6 +107,7 @@ class InstallPage(BasePage):
         self.bridge.stepFinished.connect(self._step_finished)
         self.bridge.lines.connect(self.log.append_lines)
         self.bridge.rebootRequired.connect(self._reboot_required)
+        self.bridge.progressChanged.connect(self._progress)
         self.bridge.runFinished.connect(self._finished)
         self.bridge.start()
         self.tick.start()
@@ -145,6 +146,10 @@ class InstallPage(BasePage):
             status = "failed"
         self.state.finish_step(step_id, status, message)  # type: ignore[arg-type]
         self._refresh_step(step_id)
+        self._update_progress()
+
+    def _progress(self, _step_id: str, overall: float) -> None:
+        self.state.overall = overall
         self._update_progress()
 
     def _reboot_required(self) -> None:
