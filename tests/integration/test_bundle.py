@@ -95,3 +95,13 @@ def test_bundle_verify_without_gpu_skips_cleanly(bundle):
     assert r.returncode == 0, r.stderr
     layers = json.loads(r.stdout)["layers"]
     assert layers and all(layer["status"] == "skip" and layer["reason"] for layer in layers)
+
+
+def test_bundle_is_also_the_privileged_helper_and_refuses_without_root(bundle):
+    import os
+    if os.geteuid() == 0:
+        argv = smoke.as_user_argv([str(bundle / "gpu-wizard"), "--gpu-wizard-helper"])
+    else:
+        argv = [str(bundle / "gpu-wizard"), "--gpu-wizard-helper"]
+    r = subprocess.run(argv, capture_output=True, text=True, timeout=60, input="")
+    assert r.returncode == 2 and "must run as root" in r.stderr
