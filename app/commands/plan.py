@@ -104,11 +104,15 @@ def plan_text(plan, full: bool = False) -> str:
 def run(args, ctx) -> int:
     _, _, _, plan = make_plan(args, ctx)
     if args.script:
-        if plan.platform == "windows":
-            raise CliError("the Windows host plan is not a bash script; use --json or run it from the wizard", 2)
+        import sys
+
+        if plan.platform == "windows":  # a Windows host: the same plan as a PowerShell script
+            from app.plan.script_ps import plan_to_powershell
+
+            sys.stdout.write(plan_to_powershell(plan))
+            return 0
         from app.plan.script import plan_to_script
 
-        import sys
         sys.stdout.write(plan_to_script(plan))
         return 0
     ctx.emit(plan.to_json(), plan_text(plan))

@@ -1,0 +1,90 @@
+"""A Windows host plan as a commented PowerShell script (`gpu-wizard plan --script` on Windows),
+the counterpart of script.py's bash script. Every argument is a single-quoted PowerShell string
+('' escapes a quote), so nothing from the plan is ever parsed as PowerShell code."""
+from __future__ import annotations
+
+import textwrap
+
+from .model import Edit, Plan, Step
+
+_HEADER = """\
+# GPU Setup Wizard plan ({created}, platform windows).
+# Read every step before running it. Steps marked [admin] need an elevated PowerShell
+# ("Run as administrator"); the script stops before the first one when it is not elevated.
+# Each file the script edits is first copied to <file>.gpu-wizard.bak; copy it back to undo.
+{facts}
+$ErrorActionPreference = 'Stop'
+$IsAdmin = ([Security.Principal.WindowsPrincipal][Security.Principal.WindowsIdentity]::GetCurrent()).IsInRole(
+    [Security.Principal.WindowsBuiltInRole]::Administrator)
+$RestartNeeded = $false
+
+# Run EXE ARGS..., accepting the listed exit codes (3010: done, restart needed)
+function Invoke-Step([string]$Exe, [string[]]$Arguments, [int[]]$Ok = @(0), [int[]]$Restart = @(3010)) {{
+    & $Exe @Arguments
+    $rc = $LASTEXITCODE
+    if ($Restart -contains $rc) {{ $script:RestartNeeded = $true; return }}
+    if ($Ok -notcontains $rc) {{ throw "$Exe exited with code $rc" }}
+}}
+"""
+
+
+def ps_quote(s: str) -> str:
+    """A PowerShell single-quoted literal: no variable expansion, no escapes but '' for '."""
+    return "'" + str(s).replace("'", "''") + "'"
+
+
+def _comment(text: str, width: int = 96) -> list[str]:
+    out = []
+    for para in text.splitlines() or [""]:
+        out += ["# " + ln for ln in (textwrap.wrap(para, width) or [""])]
+    return out
+
+
+def _edit_lines(e: Edit) -> list[str]:
+    p = ps_quote(e.path)
+    lines = [f"if (Test-Path -LiteralPath {p}) {{ Copy-Item -LiteralPath {p} -Destination {ps_quote(e.path + '.gpu-wizard.bak')} -Force }}"] \
+        if e.backup else []
+    if e.mode == "write":
+        lines.append(f"Set-Content -LiteralPath {p} -Value {ps_quote(e.content)} -NoNewline -Encoding UTF8")
+    elif e.mode == "append":
+        lines.append(f"Add-Content -LiteralPath {p} -Value {ps_quote(e.content)} -NoNewline -Encoding UTF8")
+    elif e.mode == "delete":
+        lines.append(f"Remove-Item -LiteralPath {p} -Force -ErrorAction SilentlyContinue")
+    else:
+        drop = "@(" + ", ".join(ps_quote(ln.strip()) for ln in e.lines) + ")"
+        lines.append(f"if (Test-Path -LiteralPath {p}) {{ (Get-Content -LiteralPath {p}) | Where-Object {{ {drop} -notcontains $_.Trim() }}"
+                     f" | Set-Content -LiteralPath {p} -Encoding UTF8 }}")
+    return lines
+
+
+def _step_lines(i: int, step: Step) -> list[str]:
+    out = ["", f"# --- Step {i}: {step.id}{' [admin]' if step.needs_root else ''} ---", f"# {step.title}"]
+    out += _comment(step.why)
+    for n in step.notes:
+        out += _comment("Note: " + n)
+    if step.reboot_required:
+        out.append("# A restart is needed after this step.")
+    if step.needs_root:
+        out.append(f"if (-not $IsAdmin) {{ throw {ps_quote(f'Step {i} ({step.id}) needs an elevated PowerShell: run this script as administrator.')} }}")
+    for e in step.edits:
+        out += _edit_lines(e)
+    ok = tuple(getattr(step, "ok_exit_codes", None) or (0,))
+    ok_list = "@(" + ", ".join(str(int(c)) for c in ok) + ")"
+    for argv in step.commands:
+        exe, *rest = argv
+        args = "@(" + ", ".join(ps_quote(a) for a in rest) + ")"
+        out.append(f"Invoke-Step {ps_quote(exe)} {args} -Ok {ok_list}")
+    if step.reboot_required:
+        out.append("if ($RestartNeeded) { Write-Host 'Restart Windows now, then run the wizard again to continue.'; exit 0 }")
+    return out
+
+
+def plan_to_powershell(plan: Plan) -> str:
+    facts = "\n".join(f"#   {k}: {v}" for k, v in plan.facts_summary.items())
+    lines = [_HEADER.format(created=plan.created or "", facts=("# Machine:\n" + facts) if facts else "#")]
+    for w in plan.warnings:
+        lines += _comment("Warning: " + w)
+    for i, s in enumerate(plan.steps, 1):
+        lines += _step_lines(i, s)
+    lines += ["", "if ($RestartNeeded) { Write-Host 'Restart Windows to finish.' } else { Write-Host 'All steps finished.' }", ""]
+    return "\n".join(lines)
