@@ -135,6 +135,12 @@ class Step(Model):
     removes: tuple[str, ...] = ()  # cleanup: exactly what goes (paths, packages), for the preview
     notes: tuple[str, ...] = ()  # extra plain-words explanations (Secure Boot / MOK, ...)
     cwd: Optional[str] = None
+    # exit codes of its commands that count as success. DISM and MSI installers answer 3010
+    # (ERROR_SUCCESS_REBOOT_REQUIRED): done, but Windows must restart before it takes effect.
+    ok_exit_codes: tuple[int, ...] = (0,)
+    # those of ok_exit_codes that also mean "restart the computer": the step then reports
+    # reboot_required, and the plan pauses for the restart as it does after a driver install
+    reboot_exit_codes: tuple[int, ...] = ()
 
     def argv_lines(self) -> list[str]:
         return [shlex.join(a) for a in self.commands]
@@ -184,6 +190,10 @@ def validate_step(step: Step) -> list[str]:
         for a in argv:
             if a.startswith("@download:") and a[len("@download:"):] not in names:
                 problems.append(f"step {step.id}: {a} refers to no download of this step")
+    if not step.ok_exit_codes or not all(isinstance(c, int) and not isinstance(c, bool) for c in step.ok_exit_codes):
+        problems.append(f"step {step.id}: ok_exit_codes must be a non-empty list of integers")
+    if not set(step.reboot_exit_codes) <= set(step.ok_exit_codes):
+        problems.append(f"step {step.id}: reboot_exit_codes must be among ok_exit_codes")
     for e in step.edits:
         if e.backup and e.mode != "append" and e.path not in step.backups:
             problems.append(f"step {step.id}: edit of {e.path} not listed in backups")

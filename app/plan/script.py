@@ -91,7 +91,12 @@ def _step_lines(i: int, step: Step) -> list[str]:
         words = [_arg(a) for a in argv]
         prefix = '"${SUDO[@]}" ' if step.needs_root else ""
         env = ("env " + " ".join(shlex.quote(x) for x in envs) + " ") if envs else ""
-        out.append(prefix + env + " ".join(words))
+        line = prefix + env + " ".join(words)
+        ok = tuple(step.ok_exit_codes) or (0,)
+        if ok != (0,):  # other exit codes that mean success (3010: done, restart needed)
+            pats = "|".join(str(int(c)) for c in ok)
+            line += f" || {{ rc=$?; case $rc in {pats}) ;; *) exit $rc ;; esac; }}"
+        out.append(line)
     return out
 
 

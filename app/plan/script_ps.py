@@ -70,11 +70,12 @@ def _step_lines(i: int, step: Step) -> list[str]:
         out += _edit_lines(e)
     ok = tuple(getattr(step, "ok_exit_codes", None) or (0,))
     ok_list = "@(" + ", ".join(str(int(c)) for c in ok) + ")"
+    restart_list = "@(" + ", ".join(str(int(c)) for c in step.reboot_exit_codes) + ")"
     for argv in step.commands:
         exe, *rest = argv
         args = "@(" + ", ".join(ps_quote(a) for a in rest) + ")"
-        out.append(f"Invoke-Step {ps_quote(exe)} {args} -Ok {ok_list}")
-    if step.reboot_required:
+        out.append(f"Invoke-Step {ps_quote(exe)} {args} -Ok {ok_list} -Restart {restart_list}")
+    if step.reboot_required or step.reboot_exit_codes:
         out.append("if ($RestartNeeded) { Write-Host 'Restart Windows now, then run the wizard again to continue.'; exit 0 }")
     return out
 

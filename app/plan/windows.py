@@ -91,6 +91,8 @@ def build_windows_plan(facts: Facts, rec: Recommendation, choices: Choices) -> l
                 "'Virtual Machine Platform' switched on. Windows asks for administrator approval for this step only.",
             commands=tuple(("dism.exe", "/online", "/enable-feature", f"/featurename:{f}", "/all", "/norestart") for f in feats),
             reboot_required=True,
+            # 3010 = ERROR_SUCCESS_REBOOT_REQUIRED: the feature is on after the restart
+            ok_exit_codes=(0, 3010), reboot_exit_codes=(3010,),
             done_when=(Check("command_ok", ("wsl", "--status")),),  # wsl.exe answers: the features are on
             notes=("DISM exits with 3010 when a restart is needed: that is success.",
                    f"After the restart, start the wizard again: it updates WSL, installs {pick_distro(facts, choices)[0]} "

@@ -13,6 +13,7 @@ GUI can forward each event into a Qt signal and the CLI can print it directly:
 """
 from __future__ import annotations
 
+import sys
 import threading
 import time
 from dataclasses import dataclass, field
@@ -114,11 +115,29 @@ class RootedSystem:
 
 
 def boot_id() -> Optional[str]:
+    """Something that changes when the machine restarts: Linux's boot_id; on Windows the boot
+    time (now minus the uptime counter), to the minute. None when neither can be read."""
     try:
         with open("/proc/sys/kernel/random/boot_id") as fh:
             return fh.read().strip()
     except OSError:
-        return None
+        pass
+    if sys.platform.startswith("win"):
+        try:
+            import ctypes
+
+            up_ms = ctypes.windll.kernel32.GetTickCount64  # type: ignore[attr-defined]
+            up_ms.restype = ctypes.c_ulonglong
+            return windows_boot_id(time.time(), up_ms() / 1000.0)
+        except (AttributeError, OSError):
+            return None
+    return None
+
+
+def windows_boot_id(now_s: float, uptime_s: float) -> str:
+    """The boot time rounded to the nearest minute (the wall clock and the uptime counter drift apart
+    by milliseconds, so two calls in one boot agree)."""
+    return "boot-%d" % int((now_s - uptime_s + 30) // 60)
 
 
 class Executor:
@@ -182,7 +201,7 @@ class Executor:
                 t0 = time.monotonic()
                 try:
                     try:
-                        self._run_step(step, total_w)
+                        restart = self._run_step(step, total_w)
                     except StepFailed:
                         raise
                     except Exception as e:  # never leave the state "running": the step failed, say how
@@ -193,13 +212,14 @@ class Executor:
                     self._emit(StepFinished(step.id, status, str(e), e.details, time.monotonic() - t0))
                     msg = f"{step.title}: {e}"
                     return self._finish(status, msg, step.id)
-                self._record(step.id, "ok", "")
-                if step.reboot_required:
+                self._record(step.id, "ok", "restart needed" if restart else "")
+                if step.reboot_required or restart:
                     self.state["reboot_pending"] = True
                     self.state["boot_id"] = self.boot_id_fn()
                 self._done_weight += max(1, step.weight)
                 self._emit(ProgressEvent(step.id, 1.0, self._done_weight / total_w, ""))
-                self._emit(StepFinished(step.id, "ok", "done", "", time.monotonic() - t0))
+                self._emit(StepFinished(step.id, "ok", "done; the computer must restart to finish" if restart else "done",
+                                        "", time.monotonic() - t0))
             if self.state.get("reboot_pending") and self.boot_id_fn() == self.state.get("boot_id"):
                 return self._finish("reboot_required", "Restart the computer to finish; then run the wizard again to verify.", None)
             return self._finish("ok", "All steps finished.", None)
@@ -227,7 +247,8 @@ class Executor:
         self._emit(ev)
         return ev
 
-    def _run_step(self, step: Step, total_w: int) -> None:
+    def _run_step(self, step: Step, total_w: int) -> bool:
+        """Run one step; True when a command answered with one of its reboot_exit_codes."""
         base = self._done_weight / total_w
         share = max(1, step.weight) / total_w
 
@@ -273,14 +294,22 @@ class Executor:
             on_line(Line("stdout", e.describe() + (f" (backup: {rec.backup})" if rec.backup else " (new file)")))
             self.session.log_command(step.id, ["edit", e.mode, e.path], 0, 0.0, f"backup {rec.backup}")
         env = dict(step.env)
+        ok_codes = tuple(step.ok_exit_codes) or (0,)
+        restart = False
         for argv in step.commands:
             if self.cancel_token.cancelled:
                 raise StepFailed("cancelled", cancelled=True)
             out = self._run_argv(step, list(argv), env, files, on_line, on_progress)
-            self.session.log_command(step.id, out.argv, out.rc, out.duration_s,
-                                     "timed out" if out.timed_out else ("cancelled" if out.cancelled else ""))
+            out.ok_codes = ok_codes  # judged here, whoever ran it (runner, helper, elevated helper)
+            note = "timed out" if out.timed_out else ("cancelled" if out.cancelled else "")
+            if out.ok and out.rc in step.reboot_exit_codes:
+                restart = True
+                note = f"exit code {out.rc}: success, restart required"
+                on_line(Line("stdout", f"{out.message}: the change takes effect after a restart"))
+            self.session.log_command(step.id, out.argv, out.rc, out.duration_s, note)
             if not out.ok:
                 raise StepFailed(out.message, out.details, cancelled=out.cancelled)
+        return restart
 
     def _run_argv(self, step: Step, argv: list[str], env: dict[str, str], files, on_line, on_progress) -> CommandOutcome:
         if step.needs_root:
@@ -294,7 +323,7 @@ class Executor:
         mapping = {k: v["path"] for k, v in files.items()}
         real = [mapping.get(a, a) for a in argv]
         return run_command(real, on_line=on_line, on_progress=on_progress, env=env, cwd=step.cwd,
-                           timeout_s=step.timeout_s, cancel=self.cancel_token)
+                           timeout_s=step.timeout_s, cancel=self.cancel_token, ok_codes=step.ok_exit_codes)
 
 
 def undo_edits(session: Session, privilege=None, edit_root: str = "/") -> list[str]:

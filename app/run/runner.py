@@ -45,10 +45,11 @@ class CommandOutcome:
     cancelled: bool = False
     tail: list[str] = field(default_factory=list)
     error: Optional[str] = None  # could not start
+    ok_codes: tuple[int, ...] = (0,)  # exit codes that mean success (the step's ok_exit_codes)
 
     @property
     def ok(self) -> bool:
-        return self.rc == 0 and not self.timed_out and not self.cancelled and self.error is None
+        return self.rc in self.ok_codes and not self.timed_out and not self.cancelled and self.error is None
 
     @property
     def message(self) -> str:
@@ -61,6 +62,8 @@ class CommandOutcome:
             return f"{prog} did not finish in time and was stopped"
         if self.rc == 0:
             return f"{prog} finished"
+        if self.rc in self.ok_codes:
+            return f"{prog} finished (exit code {self.rc}, which it uses for success)"
         if self.rc is not None and self.rc < 0:
             return f"{prog} was killed by signal {-self.rc}"
         return f"{prog} failed with exit code {self.rc}"
@@ -138,7 +141,8 @@ def run_command(argv: Sequence[str], *, on_line: Optional[Callable[[Line], None]
                 env: Optional[dict[str, str]] = None, cwd: Optional[str] = None,
                 timeout_s: Optional[float] = None, cancel: Optional[CancelToken] = None,
                 apt_status: bool = True, kill_grace_s: float = 3.0,
-                on_start: Optional[Callable[[subprocess.Popen], None]] = None) -> CommandOutcome:
+                on_start: Optional[Callable[[subprocess.Popen], None]] = None,
+                ok_codes: Sequence[int] = (0,)) -> CommandOutcome:
     """Run one argv to the end (or timeout, or cancel). Never raises for a failing command."""
     argv = [str(a) for a in argv]
     if not argv or not argv[0]:
@@ -181,7 +185,8 @@ def run_command(argv: Sequence[str], *, on_line: Optional[Callable[[Line], None]
         for fd in (status_r, status_w):
             if fd is not None:
                 os.close(fd)
-        return CommandOutcome(argv=run_argv, rc=None, error=e.strerror or str(e), duration_s=time.monotonic() - start)
+        return CommandOutcome(argv=run_argv, rc=None, error=e.strerror or str(e), duration_s=time.monotonic() - start,
+                              ok_codes=tuple(ok_codes))
     if status_w is not None:
         os.close(status_w)
     if on_start is not None:
@@ -229,7 +234,7 @@ def run_command(argv: Sequence[str], *, on_line: Optional[Callable[[Line], None]
     if timed_out:
         emit(Line("stderr", f"[stopped after {timeout_s:g} s: the time limit for this step]"))
     return CommandOutcome(argv=run_argv, rc=proc.returncode, duration_s=time.monotonic() - start,
-                          timed_out=timed_out, cancelled=cancelled, tail=list(tail))
+                          timed_out=timed_out, cancelled=cancelled, tail=list(tail), ok_codes=tuple(ok_codes))
 
 
 def kill_group(proc: subprocess.Popen, grace_s: float = 3.0) -> None:
