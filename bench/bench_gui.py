@@ -117,10 +117,15 @@ def stream_bench(seconds: float, rate: int) -> dict:
         t.start()
     end = time.perf_counter() + seconds
     cpu: list[float] = []  # GUI-thread CPU time per event-loop pass: our own blocking work, not
+    worst = (0.0, 0.0)  # (ms, seconds into the stream) of the longest pass
+    start = time.perf_counter()
     while time.perf_counter() < end:  # time lost to other processes on a busy machine
         c0 = time.thread_time()
         app.processEvents()
-        cpu.append((time.thread_time() - c0) * 1000)
+        c = (time.thread_time() - c0) * 1000
+        cpu.append(c)
+        if c > worst[0]:
+            worst = (c, time.perf_counter() - start)
         time.sleep(0.0005)
     stop.set()
     for t in threads:
@@ -134,7 +139,7 @@ def stream_bench(seconds: float, rate: int) -> dict:
     gaps.sort()
     cpu.sort()
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    return {"cpu_max_ms": cpu[-1], "cpu_p99_ms": cpu[int(len(cpu) * 0.99) - 1], "load": load,"seconds": seconds, "lines_produced": produced[0], "lines_shown": shown,
+    return {"cpu_max_ms": cpu[-1], "cpu_max_at_s": worst[1], "cpu_p99_ms": cpu[int(len(cpu) * 0.99) - 1], "load": load,"seconds": seconds, "lines_produced": produced[0], "lines_shown": shown,
             "chart_refreshes": refreshes[0], "ticks": len(gaps), "max_gap_ms": gaps[-1],
             "p99_gap_ms": gaps[int(len(gaps) * 0.99) - 1], "median_gap_ms": statistics.median(gaps)}
 
@@ -174,6 +179,7 @@ def main() -> int:
           f"p99 {r['p99_gap_ms']:.1f} ms, max {r['max_gap_ms']:.1f} ms "
           f"-> {'OK' if r['max_gap_ms'] <= 50 else 'OVER'} the 50 ms budget")
     print(f"  GUI-thread CPU per event-loop pass: p99 {r['cpu_p99_ms']:.1f} ms, max {r['cpu_max_ms']:.1f} ms "
+          f"({r['cpu_max_at_s']:.2f} s into the stream) "
           f"(excludes time the OS gave to other processes; load average {r['load']:.1f} on {os.cpu_count()} CPUs)")
     if a.launches:
         times = launch_bench(a.launches)

@@ -83,12 +83,21 @@ def test_charts_take_synthetic_samples(qtbot):
                         "mem_clock_mhz": 2619})
     assert len(s) == 500 and s.t[0] == pytest.approx(50.0)
     panel.refresh(s)
-    x, y = panel.curves["pcie_rx_mbps"].getData()
+    x, y = panel.curves["pcie_rx_mbps"].xData, panel.curves["pcie_rx_mbps"].yData
     assert len(x) == 500 and y[0] == pytest.approx(25.0)  # MB/s shown as GB/s
-    x, y = panel.curves["mem_used_mib"].getData()
+    y = panel.curves["mem_used_mib"].yData
     assert y[-1] == pytest.approx((2048 + 999) / 1024)
-    _x, y = panel.curves["pcie_tx_mbps"].getData()
+    y = panel.curves["pcie_tx_mbps"].yData
     assert all(math.isnan(v) for v in y)  # missing values are gaps, not zeros
+    # while streaming, one chart's axes move per refresh; all follow within a few refreshes
+    assert len(panel.ranges) == 1
+    for _ in range(6):
+        panel.refresh(s)
+    assert panel.ranges["utilization"] == (100.0, 105.0)  # the 60 s window that ends after the last sample
+    assert panel.ranges["pcie"][1] == 50.0 and panel.ranges["power"][1] == 500.0
+    panel.refresh(s, fit=True)  # a finished run: the whole run at once
+    lo, hi = panel.plots["power"].getPlotItem().viewRange()[0]
+    assert lo == pytest.approx(0.0) and hi == pytest.approx(100.0)
     s.clear()
     panel.refresh(s)
 
