@@ -106,3 +106,23 @@ def test_summary_exports_a_real_report_and_system_saves_a_snapshot(qtbot, tmp_pa
     summary.export_report(str(js))
     qtbot.waitUntil(lambda: summary.report_btn.isEnabled() and js.exists(), timeout=20000)
     assert json.loads(js.read_text())["format"].startswith("gpu-wizard-report/")
+
+
+def test_this_machine_is_detected_on_the_system_page(qtbot, tmp_path):
+    """No snapshot: the real detection of this (GPU-less) machine, on a worker thread."""
+    from ui.main import build_wizard
+    from ui.wizard import Services
+
+    w = build_wizard(lang="en", services=Services(state_dir=str(tmp_path)))
+    qtbot.addWidget(w)
+    w.show()
+    assert not w.session.dry_run and "dry run" not in w.windowTitle()
+    w.next()
+    page = w.pages["system"]
+    assert not page.isComplete()  # detecting: Next waits, the window does not
+    qtbot.waitUntil(page.isComplete, timeout=60000)
+    facts = w.session.facts
+    assert facts.source == "live" and page.tree.topLevelItemCount() == 5
+    assert not page.source_banner.isVisibleTo(page)
+    if not facts.gpus:
+        assert page.tree.topLevelItem(0).text(1) in ("not detected", "problem")
