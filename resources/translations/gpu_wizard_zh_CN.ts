@@ -9,7 +9,7 @@
         <translation>高级(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="281"/>
+        <location filename="../../ui/pages/install_page.py" line="293"/>
         <source>&amp;Cancel</source>
         <translation>取消(&amp;C)</translation>
     </message>
@@ -19,7 +19,7 @@
         <translation>关闭(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="205"/>
+        <location filename="../../ui/pages/plan_page.py" line="211"/>
         <source>&amp;Copy commands</source>
         <translation>复制命令(&amp;C)</translation>
     </message>
@@ -39,7 +39,7 @@
         <translation>错误文本或日志(&amp;E)：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="207"/>
+        <location filename="../../ui/pages/plan_page.py" line="213"/>
         <source>&amp;Export as script…</source>
         <translation>导出为脚本(&amp;E)…</translation>
     </message>
@@ -59,12 +59,12 @@
         <translation>语言(&amp;L)：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="188"/>
+        <location filename="../../ui/pages/install_page.py" line="200"/>
         <source>&amp;Later</source>
         <translation>稍后(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="277"/>
+        <location filename="../../ui/pages/verify_page.py" line="276"/>
         <source>&amp;Load per test:</source>
         <translation>每项测试负载时长(&amp;L)：</translation>
     </message>
@@ -89,7 +89,7 @@
         <translation>重新扫描(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="283"/>
+        <location filename="../../ui/pages/install_page.py" line="295"/>
         <source>&amp;Retry failed step</source>
         <translation>重试失败的步骤(&amp;R)</translation>
     </message>
@@ -99,12 +99,12 @@
         <translation>保存快照(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="281"/>
+        <location filename="../../ui/pages/verify_page.py" line="280"/>
         <source>&amp;Start</source>
         <translation>开始(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="287"/>
+        <location filename="../../ui/pages/install_page.py" line="299"/>
         <source>&amp;Troubleshoot this error</source>
         <translation>排查此错误(&amp;T)</translation>
     </message>
@@ -114,7 +114,7 @@
         <translation>已完成的操作(&amp;W)：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="268"/>
+        <location filename="../../ui/pages/verify_page.py" line="267"/>
         <source>(stopped early)</source>
         <translation>（提前停止）</translation>
     </message>
@@ -129,12 +129,12 @@
         <translation>WSL 中本应是符号链接的库文件是一个副本。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="268"/>
+        <location filename="../../ui/pages/install_page.py" line="280"/>
         <source>A step failed: {step}. Read the log, then Retry or Troubleshoot.</source>
         <translation>步骤失败：{step}。请阅读日志，然后重试或排查。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="154"/>
+        <location filename="../../ui/pages/verify_page.py" line="153"/>
         <source>A walkthrough has no GPU to test, and the report recorded no verification.</source>
         <translation>查看模式下没有可测试的 GPU，且报告中没有记录验证结果。</translation>
     </message>
@@ -144,7 +144,7 @@
         <translation>应用(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="261"/>
+        <location filename="../../ui/pages/install_page.py" line="273"/>
         <source>All steps finished.</source>
         <translation>所有步骤已完成。</translation>
     </message>
@@ -169,17 +169,17 @@
         <translation>恢复为推荐值</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="21"/>
+        <location filename="../../ui/pages/verify_page.py" line="20"/>
         <source>Bandwidth</source>
         <translation>带宽</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="285"/>
+        <location filename="../../ui/pages/verify_page.py" line="284"/>
         <source>Bandwidth against the theoretical ceiling</source>
         <translation>带宽与理论上限对比</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="188"/>
+        <location filename="../../ui/pages/plan_page.py" line="190"/>
         <source>Building the plan…</source>
         <translation>正在制定计划…</translation>
     </message>
@@ -204,17 +204,17 @@
         <translation>CUDA_HOME 指向的文件夹不存在。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="282"/>
+        <location filename="../../ui/pages/install_page.py" line="294"/>
         <source>Cancel the installation</source>
         <translation>取消安装</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="265"/>
+        <location filename="../../ui/pages/install_page.py" line="277"/>
         <source>Cancelled. Press Retry to continue from the step that was stopped.</source>
         <translation>已取消。按“重试”从中断的步骤继续。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="122"/>
+        <location filename="../../ui/pages/install_page.py" line="130"/>
         <source>Cancelling: stopping the running command…</source>
         <translation>正在取消：停止正在运行的命令…</translation>
     </message>
@@ -224,7 +224,7 @@
         <translation>请修改它，或按“重置”恢复为推荐值。</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="149"/>
+        <location filename="../../ui/widgets/charts.py" line="155"/>
         <source>Chart: {title}</source>
         <translation>图表：{title}</translation>
     </message>
@@ -249,7 +249,7 @@
         <translation>关闭向导</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="204"/>
+        <location filename="../../ui/pages/plan_page.py" line="210"/>
         <source>Commands and explanation of the selected step</source>
         <translation>所选步骤的命令与说明</translation>
     </message>
@@ -259,7 +259,7 @@
         <translation>兼容性数据：{v}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="210"/>
+        <location filename="../../ui/pages/plan_page.py" line="216"/>
         <source>Confirm the plan</source>
         <translation>确认计划</translation>
     </message>
@@ -269,7 +269,7 @@
         <translation>容器</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="206"/>
+        <location filename="../../ui/pages/plan_page.py" line="212"/>
         <source>Copy all commands to the clipboard</source>
         <translation>将所有命令复制到剪贴板</translation>
     </message>
@@ -319,12 +319,12 @@
         <translation>驱动</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="261"/>
+        <location filename="../../ui/pages/install_page.py" line="273"/>
         <source>Dry run finished: nothing was changed.</source>
         <translation>演练结束：未做任何更改。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="271"/>
+        <location filename="../../ui/pages/install_page.py" line="283"/>
         <source>Dry run: </source>
         <translation>演练：</translation>
     </message>
@@ -334,7 +334,7 @@
         <translation>演练：本计算机上未做任何更改。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="194"/>
+        <location filename="../../ui/pages/plan_page.py" line="196"/>
         <source>Dry run: nothing will be changed on this computer.</source>
         <translation>演练：不会更改本计算机上的任何内容。</translation>
     </message>
@@ -344,7 +344,7 @@
         <translation>错误文本</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="201"/>
+        <location filename="../../ui/pages/plan_page.py" line="207"/>
         <source>Every step and command, before anything runs.</source>
         <translation>在执行任何操作之前，列出每个步骤和命令。</translation>
     </message>
@@ -359,12 +359,12 @@
         <translation>导出报告(&amp;R)…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="157"/>
+        <location filename="../../ui/pages/plan_page.py" line="158"/>
         <source>Export the plan as a script</source>
         <translation>将计划导出为脚本</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="208"/>
+        <location filename="../../ui/pages/plan_page.py" line="214"/>
         <source>Export the plan as a shell script</source>
         <translation>将计划导出为 Shell 脚本</translation>
     </message>
@@ -424,12 +424,12 @@
         <translation>GPU 配置向导</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="21"/>
+        <location filename="../../ui/pages/verify_page.py" line="20"/>
         <source>GPU device</source>
         <translation>GPU 设备</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="63"/>
+        <location filename="../../ui/pages/verify_page.py" line="62"/>
         <source>GPU memory (device to device)</source>
         <translation>GPU 显存（设备到设备）</translation>
     </message>
@@ -444,7 +444,7 @@
         <translation>GPU 温度</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="61"/>
+        <location filename="../../ui/pages/verify_page.py" line="60"/>
         <source>GPU to host (pinned)</source>
         <translation>GPU 到主机（锁页内存）</translation>
     </message>
@@ -464,12 +464,12 @@
         <translation>HTTPS 代理(&amp;P)：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="62"/>
+        <location filename="../../ui/pages/verify_page.py" line="61"/>
         <source>Host to GPU (pageable)</source>
         <translation>主机到 GPU（可分页内存）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="61"/>
+        <location filename="../../ui/pages/verify_page.py" line="60"/>
         <source>Host to GPU (pinned)</source>
         <translation>主机到 GPU（锁页内存）</translation>
     </message>
@@ -479,22 +479,22 @@
         <translation>主机到 GPU：{v:.1f} GB/s</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="209"/>
+        <location filename="../../ui/pages/plan_page.py" line="215"/>
         <source>I have read the plan: r&amp;un it</source>
         <translation>我已阅读计划：执行(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="209"/>
+        <location filename="../../ui/pages/plan_page.py" line="215"/>
         <source>I have read the plan: r&amp;un it as a dry run</source>
         <translation>我已阅读计划：以演练方式执行(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="277"/>
+        <location filename="../../ui/pages/install_page.py" line="289"/>
         <source>Install</source>
         <translation>安装</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="277"/>
+        <location filename="../../ui/pages/install_page.py" line="289"/>
         <source>Install (dry run)</source>
         <translation>安装（演练）</translation>
     </message>
@@ -524,7 +524,7 @@
         <translation>工具包可用的磁盘空间不足。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="280"/>
+        <location filename="../../ui/pages/verify_page.py" line="279"/>
         <source>Load duration per test</source>
         <translation>每项测试的负载时长</translation>
     </message>
@@ -624,7 +624,7 @@
         <translation>没有已知原因与此文本匹配。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="133"/>
+        <location filename="../../ui/pages/plan_page.py" line="134"/>
         <source>No plan: {error}</source>
         <translation>无法制定计划：{error}</translation>
     </message>
@@ -639,7 +639,7 @@
         <translation>尚未验证。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/base.py" line="61"/>
+        <location filename="../../ui/pages/base.py" line="56"/>
         <source>Note: {note}</source>
         <translation>备注：{note}</translation>
     </message>
@@ -654,14 +654,19 @@
         <translation>不安装任何内容：检查 GPU、PyTorch 和带宽。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="270"/>
+        <location filename="../../ui/pages/verify_page.py" line="269"/>
         <source>Nothing runs in a walkthrough.</source>
         <translation>查看模式下不会执行任何操作。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="273"/>
+        <location filename="../../ui/pages/install_page.py" line="285"/>
         <source>Nothing to install.</source>
         <translation>没有需要安装的内容。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/plan_page.py" line="200"/>
+        <source>Nothing to install: everything is in place. Next goes on to the verification.</source>
+        <translation>无需安装：一切已就绪。点击“下一步”进行验证。</translation>
     </message>
     <message>
         <location filename="../../ui/pages/system_page.py" line="183"/>
@@ -679,7 +684,7 @@
         <translation>仅验证已安装的内容</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="285"/>
+        <location filename="../../ui/pages/install_page.py" line="297"/>
         <source>Open &amp;session folder</source>
         <translation>打开会话文件夹(&amp;S)</translation>
     </message>
@@ -704,7 +709,7 @@
         <translation>打开快照或报告文件</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="286"/>
+        <location filename="../../ui/pages/install_page.py" line="298"/>
         <source>Open the folder with this session's logs</source>
         <translation>打开包含本次会话日志的文件夹</translation>
     </message>
@@ -714,7 +719,7 @@
         <translation>操作系统与 WSL</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="280"/>
+        <location filename="../../ui/pages/install_page.py" line="292"/>
         <source>Overall progress</source>
         <translation>总体进度</translation>
     </message>
@@ -744,17 +749,17 @@
         <translation>在此粘贴错误，例如训练失败时的最后几行输出。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="200"/>
+        <location filename="../../ui/pages/plan_page.py" line="206"/>
         <source>Plan</source>
         <translation>计划</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="168"/>
+        <location filename="../../ui/pages/plan_page.py" line="169"/>
         <source>Plan exported: {path}</source>
         <translation>计划已导出：{path}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="203"/>
+        <location filename="../../ui/pages/plan_page.py" line="209"/>
         <source>Plan steps</source>
         <translation>计划步骤</translation>
     </message>
@@ -769,7 +774,7 @@
         <translation>功耗</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="272"/>
+        <location filename="../../ui/pages/verify_page.py" line="271"/>
         <source>Press Start to test the GPU.</source>
         <translation>按“开始”测试 GPU。</translation>
     </message>
@@ -789,7 +794,7 @@
         <translation>上一页</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="276"/>
+        <location filename="../../ui/pages/verify_page.py" line="275"/>
         <source>Proves PyTorch uses the GPU at the speed the hardware allows.</source>
         <translation>证明 PyTorch 能以硬件允许的速度使用 GPU。</translation>
     </message>
@@ -879,37 +884,37 @@
         <translation>重置(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="187"/>
+        <location filename="../../ui/pages/install_page.py" line="199"/>
         <source>Restart &amp;now</source>
         <translation>立即重启(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="198"/>
+        <location filename="../../ui/pages/install_page.py" line="210"/>
         <source>Restart later: the wizard will continue with the verification after the restart.</source>
         <translation>稍后重启：重启后向导将继续进行验证。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="184"/>
+        <location filename="../../ui/pages/install_page.py" line="196"/>
         <source>Restart needed</source>
         <translation>需要重启</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="263"/>
+        <location filename="../../ui/pages/install_page.py" line="275"/>
         <source>Restart the computer to use the new driver.</source>
         <translation>请重启计算机以使用新驱动。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="268"/>
+        <location filename="../../ui/pages/verify_page.py" line="267"/>
         <source>Result: {verdict}</source>
         <translation>结果：{verdict}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="284"/>
+        <location filename="../../ui/pages/install_page.py" line="296"/>
         <source>Retry the failed step</source>
         <translation>重试失败的步骤</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="202"/>
+        <location filename="../../ui/pages/plan_page.py" line="208"/>
         <source>Rights</source>
         <translation>权限</translation>
     </message>
@@ -919,12 +924,12 @@
         <translation>正在容器中运行：驱动属于宿主机。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="271"/>
+        <location filename="../../ui/pages/install_page.py" line="283"/>
         <source>Running: {step}</source>
         <translation>正在运行：{step}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="283"/>
+        <location filename="../../ui/pages/verify_page.py" line="282"/>
         <source>S&amp;top</source>
         <translation>停止(&amp;T)</translation>
     </message>
@@ -989,7 +994,7 @@
         <translation>安装了多个 CUDA 工具包。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="157"/>
+        <location filename="../../ui/pages/plan_page.py" line="158"/>
         <source>Shell scripts (*.sh)</source>
         <translation>Shell 脚本 (*.sh)</translation>
     </message>
@@ -1019,12 +1024,12 @@
         <translation>仍有部分功能无法正常工作。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="282"/>
+        <location filename="../../ui/pages/verify_page.py" line="281"/>
         <source>Start the test</source>
         <translation>开始测试</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="271"/>
+        <location filename="../../ui/pages/install_page.py" line="283"/>
         <source>Starting…</source>
         <translation>正在启动…</translation>
     </message>
@@ -1034,22 +1039,22 @@
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="202"/>
+        <location filename="../../ui/pages/plan_page.py" line="208"/>
         <source>Step</source>
         <translation>步骤</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="279"/>
+        <location filename="../../ui/pages/install_page.py" line="291"/>
         <source>Steps</source>
         <translation>步骤</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="284"/>
+        <location filename="../../ui/pages/verify_page.py" line="283"/>
         <source>Stop the test</source>
         <translation>停止测试</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="193"/>
+        <location filename="../../ui/pages/verify_page.py" line="192"/>
         <source>Stopping…</source>
         <translation>正在停止…</translation>
     </message>
@@ -1079,7 +1084,7 @@
         <translation>温度</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="265"/>
+        <location filename="../../ui/pages/verify_page.py" line="264"/>
         <source>Testing the GPU…</source>
         <translation>正在测试 GPU…</translation>
     </message>
@@ -1114,12 +1119,12 @@
         <translation>这些高级选项在本机上不可用（见下文）。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="154"/>
+        <location filename="../../ui/pages/plan_page.py" line="155"/>
         <source>The commands are on the clipboard.</source>
         <translation>命令已复制到剪贴板。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="278"/>
+        <location filename="../../ui/pages/install_page.py" line="290"/>
         <source>The confirmed plan runs step by step. You can cancel at any time.</source>
         <translation>已确认的计划将逐步执行。您可以随时取消。</translation>
     </message>
@@ -1144,7 +1149,7 @@
         <translation>已安装的 PyTorch 是仅 CPU 版本。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="169"/>
+        <location filename="../../ui/pages/install_page.py" line="181"/>
         <source>The installer stopped with an error: {error}</source>
         <translation>安装程序因错误而停止：{error}</translation>
     </message>
@@ -1164,7 +1169,7 @@
         <translation>无法读取日志：{error}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="185"/>
+        <location filename="../../ui/pages/install_page.py" line="197"/>
         <source>The new driver is used after a restart. Restart now? The wizard continues with the verification when you start it again.</source>
         <translation>新驱动在重启后生效。现在重启吗？再次启动向导时将继续进行验证。</translation>
     </message>
@@ -1179,7 +1184,7 @@
         <translation>无法写入报告：{error}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="166"/>
+        <location filename="../../ui/pages/plan_page.py" line="167"/>
         <source>The script could not be written: {error}</source>
         <translation>无法写入脚本：{error}</translation>
     </message>
@@ -1194,12 +1199,12 @@
         <translation>结论，以及所做的更改。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="214"/>
+        <location filename="../../ui/pages/verify_page.py" line="213"/>
         <source>The verification could not run: {error}</source>
         <translation>无法运行验证：{error}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="117"/>
+        <location filename="../../ui/pages/plan_page.py" line="118"/>
         <source>There is no recommendation to plan from.</source>
         <translation>没有可用于制定计划的推荐。</translation>
     </message>
@@ -1224,7 +1229,7 @@
         <translation>本向导将：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="247"/>
+        <location filename="../../ui/pages/install_page.py" line="259"/>
         <source>Time left: {t}</source>
         <translation>剩余时间：{t}</translation>
     </message>
@@ -1254,7 +1259,7 @@
         <translation>排查错误</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="288"/>
+        <location filename="../../ui/pages/install_page.py" line="300"/>
         <source>Troubleshoot this error</source>
         <translation>排查此错误</translation>
     </message>
@@ -1264,7 +1269,7 @@
         <translation>将修复方法生成计划</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="21"/>
+        <location filename="../../ui/pages/verify_page.py" line="20"/>
         <source>Under load</source>
         <translation>负载测试</translation>
     </message>
@@ -1279,12 +1284,12 @@
         <translation>利用率</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="286"/>
+        <location filename="../../ui/pages/verify_page.py" line="285"/>
         <source>Verdicts</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="275"/>
+        <location filename="../../ui/pages/verify_page.py" line="274"/>
         <source>Verify and stress</source>
         <translation>验证与压力测试</translation>
     </message>
@@ -1319,7 +1324,7 @@
         <translation>未安装 WSL。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/base.py" line="57"/>
+        <location filename="../../ui/pages/base.py" line="52"/>
         <source>Walkthrough of a recorded machine: {machine}, recorded {when} ({file}). Read-only: nothing runs on this computer; installs are a dry run.</source>
         <translation>正在查看已记录的机器：{machine}，记录于 {when}（{file}）。只读：本机不会执行任何操作；安装为演练。</translation>
     </message>
@@ -1369,7 +1374,7 @@
         <translation>您修改了高级选项：请按“应用”进行检查。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="174"/>
+        <location filename="../../ui/pages/plan_page.py" line="176"/>
         <source>administrator</source>
         <translation>管理员</translation>
     </message>
@@ -1379,7 +1384,7 @@
         <translation>已完成（跳过）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/base.py" line="56"/>
+        <location filename="../../ui/pages/base.py" line="51"/>
         <source>an unknown time</source>
         <translation>未知时间</translation>
     </message>
@@ -1459,7 +1464,7 @@
         <translation>检查本计算机：GPU、驱动、CUDA、Python 和 PyTorch</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="180"/>
+        <location filename="../../ui/pages/plan_page.py" line="182"/>
         <source>needs administrator rights</source>
         <translation>需要管理员权限</translation>
     </message>
@@ -1534,7 +1539,7 @@
         <translation>开源</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="22"/>
+        <location filename="../../ui/pages/verify_page.py" line="21"/>
         <source>passed</source>
         <translation>通过</translation>
     </message>
@@ -1564,7 +1569,7 @@
         <translation>推荐</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="131"/>
+        <location filename="../../ui/pages/install_page.py" line="139"/>
         <source>retrying from the failed step</source>
         <translation>从失败的步骤重试</translation>
     </message>
@@ -1574,7 +1579,7 @@
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="150"/>
+        <location filename="../../ui/widgets/charts.py" line="156"/>
         <source>seconds</source>
         <translation>秒</translation>
     </message>
@@ -1584,7 +1589,7 @@
         <translation>在执行前显示每条命令，由您确认</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="22"/>
+        <location filename="../../ui/pages/verify_page.py" line="21"/>
         <source>skipped</source>
         <translation>已跳过</translation>
     </message>
@@ -1619,7 +1624,7 @@
         <translation>等待中</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="22"/>
+        <location filename="../../ui/pages/verify_page.py" line="21"/>
         <source>warning</source>
         <translation>警告</translation>
     </message>
@@ -1639,12 +1644,12 @@
         <translation>{n} 个匹配</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="279"/>
+        <location filename="../../ui/pages/verify_page.py" line="278"/>
         <source>{n} s</source>
         <translation>{n} 秒</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="192"/>
+        <location filename="../../ui/pages/plan_page.py" line="194"/>
         <source>{n} steps; {r} need administrator rights (you will be asked once).</source>
         <translation>共 {n} 个步骤；其中 {r} 个需要管理员权限（只会询问一次）。</translation>
     </message>

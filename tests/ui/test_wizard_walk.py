@@ -188,3 +188,17 @@ def test_plan_confirmation_is_reset_when_coming_back(qtbot, make_wizard):
     w.back()
     w.next()
     assert w.current_page_id == "plan" and not plan.isComplete()
+
+
+def test_empty_plan_needs_no_confirmation_and_runs_nothing(qtbot, make_wizard):
+    from app.plan.model import Plan
+
+    w, _s, runner = make_wizard(plan=Plan(steps=(), warnings=("Nothing to do.",)))
+    for page in ("system", "recommendation", "plan"):
+        _next(qtbot, w, page)
+    plan = w.pages["plan"]
+    qtbot.waitUntil(lambda: plan.state.plan is not None, timeout=5000)
+    assert "Nothing to install" in plan.status.text() and not plan.confirm.isVisibleTo(plan)
+    _next(qtbot, w, "install")
+    assert w.pages["install"].isComplete() and runner.runs == []
+    _next(qtbot, w, "verify")

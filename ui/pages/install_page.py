@@ -95,6 +95,13 @@ class InstallPage(BasePage):
         self.session.install = self.state
         self.log.clear()
         self._fill_steps()
+        if not plan.steps:  # nothing to do: nothing runs
+            self._ran_plan = plan
+            self.result = "ok"
+            self._buttons()
+            self.retranslate_status()
+            self.completeChanged.emit()
+            return
         self._start(None)
 
     def _start(self, only: Optional[list[str]]) -> None:
@@ -217,7 +224,7 @@ class InstallPage(BasePage):
         self.w.jump_to("troubleshoot")
 
     def isComplete(self) -> bool:  # noqa: N802
-        return self.result == "ok" and (self.state.finished_ok or self.state.reboot_needed)
+        return self.result == "ok" and (self.state.finished_ok or self.state.reboot_needed or not self.state.steps)
 
     def shutdown(self) -> None:
         if self.task is not None:

@@ -30,7 +30,8 @@ class PlanState:
         return tuple(getattr(self.plan, "steps", ()) or ())
 
     def can_run(self) -> bool:
-        return self.plan is not None and bool(self.steps) and self.confirmed and not self.busy
+        """Nothing runs before the user confirms; an empty plan (nothing to do) needs no confirming."""
+        return self.plan is not None and not self.busy and (self.confirmed or not self.steps)
 
     def step_text(self, step) -> str:
         """What the detail pane shows for a step (commands in shell quoting, copyable)."""
@@ -169,6 +170,7 @@ class PlanPage(BasePage):
 
     # --- rendering -----------------------------------------------------------------------
     def render(self) -> None:
+        self.confirm.setVisible(bool(self.state.steps))
         self.tree.clear()
         for i, s in enumerate(self.state.steps):
             it = QTreeWidgetItem([str(i + 1), s.title, tr("administrator") if s.needs_root else ""])
@@ -194,6 +196,10 @@ class PlanPage(BasePage):
             txt += " " + tr("Dry run: nothing will be changed on this computer.")
         for w in getattr(self.state.plan, "warnings", ()) or ():
             txt += "\n⚠ " + w
+        if self.state.plan is not None and not steps:
+            txt = tr("Nothing to install: everything is in place. Next goes on to the verification.")
+            for w in getattr(self.state.plan, "warnings", ()) or ():
+                txt += "\n⚠ " + w
         self.status.setText(txt if self.state.plan is not None else "")
 
     def retranslate(self) -> None:
