@@ -215,6 +215,45 @@ class DryRunBackend:
         return "ok"
 
 
+class RecordedBackend:
+    """A report's walkthrough: replays what happened on the user's machine (each step's
+    recorded outcome, and the log excerpt the report kept), running nothing."""
+
+    STATUS = {"done": "ok", "failed": "failed", "skipped": "skipped", "cancelled": "cancelled"}
+
+    def __init__(self, report: dict):
+        self.report = report
+        self.session_dir: Optional[str] = None
+
+    def run(self, plan: Any, listener: RunListener, cancel: threading.Event, only: Optional[list[str]] = None) -> str:
+        steps = tuple(self.report.get("steps") or ())
+        logs = tuple(self.report.get("logs") or ())
+        listener.output("", "stdout", "[recorded] what happened on the user's machine, from the report; nothing runs here")
+        result = "ok"
+        for o in steps:
+            status = self.STATUS.get(getattr(o, "status", ""), None)
+            if status is None:  # never reached on the user's machine
+                continue
+            listener.step_started(o.id)
+            for line in getattr(o, "commands", ()) or ():
+                listener.output(o.id, "stdout", "[recorded] ran: " + line)
+            if status == "failed":
+                for ex in logs:
+                    listener.output(o.id, "stdout", f"[recorded] {ex.source}, lines {ex.first_line}-{ex.last_line}"
+                                    + (f" ({ex.reason})" if ex.reason else ""))
+                    for n, line in enumerate(ex.text.splitlines(), start=ex.first_line):
+                        # output.log marks stderr lines "[step] ! ..."; the report marks the failure line
+                        err = n == ex.focus_line or "] ! " in line[:80] or "E: " in line or "error" in line.lower()
+                        listener.output(o.id, "stderr" if err else "stdout", line)
+                result = "failed"
+            listener.step_finished(o.id, status, getattr(o, "message", "") or "")
+            if status in ("failed", "cancelled"):
+                result = status
+                break
+        listener.finished(result)
+        return result
+
+
 class EngineBackend:
     """The real executor from app/run (argv only, session folder, privileged helper), its
     events forwarded to the listener. A retry re-opens the same session folder: the executor

@@ -34,6 +34,8 @@ class Services:
         if self.install_backend is not None:
             return self.install_backend(session)
         if session.dry_run:
+            if self.report and self.report.get("steps"):
+                return engine.RecordedBackend(self.report)  # a report: what the user's run did
             return engine.DryRunBackend()
         return engine.EngineBackend(session.facts)
 

@@ -9,12 +9,12 @@
         <translation>高级(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="293"/>
+        <location filename="../../ui/pages/install_page.py" line="297"/>
         <source>&amp;Cancel</source>
         <translation>取消(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard.py" line="123"/>
+        <location filename="../../ui/wizard.py" line="125"/>
         <source>&amp;Close</source>
         <translation>关闭(&amp;C)</translation>
     </message>
@@ -49,7 +49,7 @@
         <translation>发现(&amp;F)：</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard.py" line="124"/>
+        <location filename="../../ui/wizard.py" line="126"/>
         <source>&amp;Finish</source>
         <translation>完成(&amp;F)</translation>
     </message>
@@ -69,7 +69,7 @@
         <translation>每项测试负载时长(&amp;L)：</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard.py" line="121"/>
+        <location filename="../../ui/wizard.py" line="123"/>
         <source>&amp;Next &gt;</source>
         <translation>下一步(&amp;N) &gt;</translation>
     </message>
@@ -89,7 +89,7 @@
         <translation>重新扫描(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="295"/>
+        <location filename="../../ui/pages/install_page.py" line="299"/>
         <source>&amp;Retry failed step</source>
         <translation>重试失败的步骤(&amp;R)</translation>
     </message>
@@ -104,7 +104,7 @@
         <translation>开始(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="299"/>
+        <location filename="../../ui/pages/install_page.py" line="303"/>
         <source>&amp;Troubleshoot this error</source>
         <translation>排查此错误(&amp;T)</translation>
     </message>
@@ -119,7 +119,7 @@
         <translation>（提前停止）</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard.py" line="122"/>
+        <location filename="../../ui/wizard.py" line="124"/>
         <source>&lt; &amp;Back</source>
         <translation>&lt; 上一步(&amp;B)</translation>
     </message>
@@ -129,7 +129,7 @@
         <translation>WSL 中本应是符号链接的库文件是一个副本。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="280"/>
+        <location filename="../../ui/pages/install_page.py" line="282"/>
         <source>A step failed: {step}. Read the log, then Retry or Troubleshoot.</source>
         <translation>步骤失败：{step}。请阅读日志，然后重试或排查。</translation>
     </message>
@@ -144,7 +144,7 @@
         <translation>应用(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="273"/>
+        <location filename="../../ui/pages/install_page.py" line="275"/>
         <source>All steps finished.</source>
         <translation>所有步骤已完成。</translation>
     </message>
@@ -157,6 +157,11 @@
         <location filename="../../ui/pages/troubleshoot_page.py" line="172"/>
         <source>Also possible</source>
         <translation>其他可能</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/install_page.py" line="289"/>
+        <source>As recorded on the user's machine (nothing ran here):</source>
+        <translation>用户机器上记录的情况（此处未执行任何操作）：</translation>
     </message>
     <message>
         <location filename="../../ui/widgets/log_view.py" line="346"/>
@@ -204,12 +209,12 @@
         <translation>CUDA_HOME 指向的文件夹不存在。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="294"/>
+        <location filename="../../ui/pages/install_page.py" line="298"/>
         <source>Cancel the installation</source>
         <translation>取消安装</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="277"/>
+        <location filename="../../ui/pages/install_page.py" line="279"/>
         <source>Cancelled. Press Retry to continue from the step that was stopped.</source>
         <translation>已取消。按“重试”从中断的步骤继续。</translation>
     </message>
@@ -244,7 +249,7 @@
         <translation>频率</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard.py" line="127"/>
+        <location filename="../../ui/wizard.py" line="129"/>
         <source>Close the wizard</source>
         <translation>关闭向导</translation>
     </message>
@@ -319,12 +324,12 @@
         <translation>驱动</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="273"/>
+        <location filename="../../ui/pages/install_page.py" line="275"/>
         <source>Dry run finished: nothing was changed.</source>
         <translation>演练结束：未做任何更改。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="283"/>
+        <location filename="../../ui/pages/install_page.py" line="285"/>
         <source>Dry run: </source>
         <translation>演练：</translation>
     </message>
@@ -384,7 +389,7 @@
         <translation>发现</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard.py" line="128"/>
+        <location filename="../../ui/wizard.py" line="130"/>
         <source>Finish</source>
         <translation>完成</translation>
     </message>
@@ -419,7 +424,7 @@
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard.py" line="120"/>
+        <location filename="../../ui/wizard.py" line="122"/>
         <source>GPU Setup Wizard</source>
         <translation>GPU 配置向导</translation>
     </message>
@@ -489,12 +494,12 @@
         <translation>我已阅读计划：以演练方式执行(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="289"/>
+        <location filename="../../ui/pages/install_page.py" line="293"/>
         <source>Install</source>
         <translation>安装</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="289"/>
+        <location filename="../../ui/pages/install_page.py" line="293"/>
         <source>Install (dry run)</source>
         <translation>安装（演练）</translation>
     </message>
@@ -604,7 +609,7 @@
         <translation>下一个匹配</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard.py" line="125"/>
+        <location filename="../../ui/wizard.py" line="127"/>
         <source>Next page</source>
         <translation>下一页</translation>
     </message>
@@ -659,7 +664,7 @@
         <translation>查看模式下不会执行任何操作。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="285"/>
+        <location filename="../../ui/pages/install_page.py" line="287"/>
         <source>Nothing to install.</source>
         <translation>没有需要安装的内容。</translation>
     </message>
@@ -684,7 +689,7 @@
         <translation>仅验证已安装的内容</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="297"/>
+        <location filename="../../ui/pages/install_page.py" line="301"/>
         <source>Open &amp;session folder</source>
         <translation>打开会话文件夹(&amp;S)</translation>
     </message>
@@ -709,7 +714,7 @@
         <translation>打开快照或报告文件</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="298"/>
+        <location filename="../../ui/pages/install_page.py" line="302"/>
         <source>Open the folder with this session's logs</source>
         <translation>打开包含本次会话日志的文件夹</translation>
     </message>
@@ -719,7 +724,7 @@
         <translation>操作系统与 WSL</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="292"/>
+        <location filename="../../ui/pages/install_page.py" line="296"/>
         <source>Overall progress</source>
         <translation>总体进度</translation>
     </message>
@@ -789,7 +794,7 @@
         <translation>上一个匹配</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard.py" line="126"/>
+        <location filename="../../ui/wizard.py" line="128"/>
         <source>Previous page</source>
         <translation>上一页</translation>
     </message>
@@ -899,7 +904,7 @@
         <translation>需要重启</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="275"/>
+        <location filename="../../ui/pages/install_page.py" line="277"/>
         <source>Restart the computer to use the new driver.</source>
         <translation>请重启计算机以使用新驱动。</translation>
     </message>
@@ -909,7 +914,7 @@
         <translation>结果：{verdict}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="296"/>
+        <location filename="../../ui/pages/install_page.py" line="300"/>
         <source>Retry the failed step</source>
         <translation>重试失败的步骤</translation>
     </message>
@@ -924,7 +929,7 @@
         <translation>正在容器中运行：驱动属于宿主机。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="283"/>
+        <location filename="../../ui/pages/install_page.py" line="285"/>
         <source>Running: {step}</source>
         <translation>正在运行：{step}</translation>
     </message>
@@ -1029,7 +1034,7 @@
         <translation>开始测试</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="283"/>
+        <location filename="../../ui/pages/install_page.py" line="285"/>
         <source>Starting…</source>
         <translation>正在启动…</translation>
     </message>
@@ -1044,7 +1049,7 @@
         <translation>步骤</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="291"/>
+        <location filename="../../ui/pages/install_page.py" line="295"/>
         <source>Steps</source>
         <translation>步骤</translation>
     </message>
@@ -1124,7 +1129,7 @@
         <translation>命令已复制到剪贴板。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="290"/>
+        <location filename="../../ui/pages/install_page.py" line="294"/>
         <source>The confirmed plan runs step by step. You can cancel at any time.</source>
         <translation>已确认的计划将逐步执行。您可以随时取消。</translation>
     </message>
@@ -1229,7 +1234,7 @@
         <translation>本向导将：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="259"/>
+        <location filename="../../ui/pages/install_page.py" line="261"/>
         <source>Time left: {t}</source>
         <translation>剩余时间：{t}</translation>
     </message>
@@ -1259,7 +1264,7 @@
         <translation>排查错误</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="300"/>
+        <location filename="../../ui/pages/install_page.py" line="304"/>
         <source>Troubleshoot this error</source>
         <translation>排查此错误</translation>
     </message>
@@ -1409,7 +1414,7 @@
         <translation>完成</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard.py" line="120"/>
+        <location filename="../../ui/wizard.py" line="122"/>
         <source>dry run</source>
         <translation>演练</translation>
     </message>

@@ -147,3 +147,29 @@ def test_assume_overrides_reach_the_system_page(qtbot, tmp_path):
     facts = w.session.facts
     assert facts.driver.version == "550.54.14" and "4090" in facts.gpus[0].name
     assert facts.overrides  # shown as assumed, for honesty in reports
+
+
+def test_report_walkthrough_shows_the_recorded_install_with_its_log(qtbot, tmp_path):
+    from app.report import build_report, write_report
+    from app.report.demo import demo_facts, demo_plan, write_demo_session
+
+    session = write_demo_session(tmp_path / "session", log_lines=500, fail=True)
+    report = build_report(facts=demo_facts(), plan=demo_plan(), session=str(session))
+    path = tmp_path / "failed-report.json"
+    write_report(report, path, "json")
+    w = _wizard(qtbot, tmp_path, path)
+    w.services.install_backend = None  # the wizard's own choice for a report: replay its outcomes
+    from app.plan.model import Plan
+
+    w.session.plan = w.services.report["plan"]
+    assert isinstance(w.session.plan, Plan)
+    w.session.plan_confirmed = True
+    w.jump_to("install")
+    inst = w.pages["install"]
+    qtbot.waitUntil(lambda: inst.result is not None, timeout=10000)
+    assert inst.result == "failed"
+    assert "As recorded on the user's machine" in inst.status.text()
+    assert inst.log.model.lines[0].startswith("[recorded]")
+    assert any(inst.log.model.is_err)  # the failure's log excerpt, from the report
+    assert not inst.retry_btn.isEnabled()  # nothing re-runs in a walkthrough
+    assert inst.isComplete()  # and the walkthrough goes on to the verification

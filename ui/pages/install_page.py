@@ -224,6 +224,8 @@ class InstallPage(BasePage):
         self.w.jump_to("troubleshoot")
 
     def isComplete(self) -> bool:  # noqa: N802
+        if self.session.read_only and self.result is not None:
+            return True  # a walkthrough shows what happened, then moves on
         return self.result == "ok" and (self.state.finished_ok or self.state.reboot_needed or not self.state.steps)
 
     def shutdown(self) -> None:
@@ -263,7 +265,7 @@ class InstallPage(BasePage):
         running = self.running
         failed = self.result in ("failed", "cancelled")
         self.cancel_btn.setEnabled(running)
-        self.retry_btn.setEnabled(failed and not running)
+        self.retry_btn.setEnabled(failed and not running and not self.session.read_only)
         self.trouble_btn.setVisible(self.result == "failed")
         self.folder_btn.setEnabled(bool(self.session.session_dir))
 
@@ -283,6 +285,8 @@ class InstallPage(BasePage):
             txt = (tr("Dry run: ") if dry else "") + (tr("Running: {step}").format(step=cur.title) if cur else tr("Starting…"))
         else:
             txt = tr("Nothing to install.") if not self.state.steps else ""
+        if self.result is not None and type(self.backend).__name__ == "RecordedBackend":
+            txt = tr("As recorded on the user's machine (nothing ran here):") + " " + txt
         self.status.setText(txt)
 
     def retranslate(self) -> None:
