@@ -65,6 +65,7 @@ CheckKind = Literal[
     "file_contains",  # args = (path, text): the file holds the text
     "file_lacks",  # args = (path, text, ...): the file (if any) holds none of the texts
     "link_points_to",  # args = (link, target)
+    "ini_value",  # args = (path, section, key, value): the INI file sets key=value in [section]
     "command_ok",  # args = argv: runs with rc 0 (read-only commands only)
     "never",  # always run (verification)
 ]
@@ -84,14 +85,21 @@ class Edit(Model):
     """A file write as data. Every edit backs the file up first (when it exists) and can be undone."""
 
     path: str
-    mode: Literal["write", "append", "remove_lines", "delete"] = "write"
+    mode: Literal["write", "append", "remove_lines", "delete", "ini_set"] = "write"
     content: str = ""  # write/append
     lines: tuple[str, ...] = ()  # remove_lines: exact lines (stripped) to drop
     file_mode: int = 0o644
     backup: bool = True
     needs_root: bool = True  # false for files in the user's own home
+    # ini_set: set these (key, value) pairs inside [section] of an INI-style file (.wslconfig,
+    # /etc/wsl.conf), adding the section when missing; comments, order, CRLF and BOM are kept
+    section: str = ""
+    settings: tuple[tuple[str, str], ...] = ()
 
     def describe(self) -> str:
+        if self.mode == "ini_set":
+            keys = ", ".join(f"{k}={v}" for k, v in self.settings)
+            return f"set {keys} under [{self.section}] in {self.path}"
         if self.mode == "write":
             return f"write {self.path}"
         if self.mode == "append":
@@ -195,6 +203,13 @@ def validate_step(step: Step) -> list[str]:
     if not set(step.reboot_exit_codes) <= set(step.ok_exit_codes):
         problems.append(f"step {step.id}: reboot_exit_codes must be among ok_exit_codes")
     for e in step.edits:
+        if e.mode == "ini_set":
+            from .ini import IniError, check_settings
+
+            try:
+                check_settings(e.section, e.settings)
+            except IniError as ex:
+                problems.append(f"step {step.id}: edit of {e.path}: {ex}")
         if e.backup and e.mode != "append" and e.path not in step.backups:
             problems.append(f"step {step.id}: edit of {e.path} not listed in backups")
     return problems
@@ -246,6 +261,13 @@ def evaluate(check: Check, system) -> bool:
     if k == "file_lacks":
         text = system.read_text(a[0]) if a else None
         return text is None or not any(t in text for t in a[1:])
+    if k == "ini_value":
+        if len(a) != 4:
+            return False
+        from .ini import get_value
+
+        text = system.read_text(a[0])
+        return text is not None and (get_value(text, a[1], a[2]) or "").strip().lower() == a[3].strip().lower()
     if k == "link_points_to":
         return len(a) == 2 and system.readlink(a[0]) == a[1]
     if k == "command_ok":

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shlex
 import textwrap
+from pathlib import Path
 
 from .model import Edit, Plan, Step
 
@@ -65,10 +66,29 @@ def _edit_lines(e: Edit, root: list[str]) -> list[str]:
         lines.append(f"printf '%s' {shlex.quote(e.content)} | {sudo}tee -a {p} >/dev/null")
     elif e.mode == "delete":
         lines.append(f"{sudo}rm -f -- {p}")
-    else:
+    elif e.mode == "ini_set":  # the wizard's own section-aware INI edit (app/plan/ini.py), embedded in $INI_PY
+        pairs = " ".join(f"{shlex.quote(k)} {shlex.quote(v)}" for k, v in e.settings)
+        lines.append(f'{sudo}python3 -c "$INI_PY" {p} {shlex.quote(e.section)} {pairs}')
+    elif e.mode == "remove_lines":
         pats = " ".join(f"-e {shlex.quote(ln.strip())}" for ln in e.lines)
         lines.append(f"if [[ -e {p} ]]; then {{ grep -vxF {pats} {bak} || true; }} | {sudo}tee {p} >/dev/null; fi")
+    else:
+        raise ValueError(f"edit mode {e.mode!r} has no script form")
     return lines
+
+
+def _ini_program() -> list[str]:
+    """$INI_PY: app/plan/ini.py itself, so the script edits INI files exactly as the wizard does."""
+    import sys
+
+    here = Path(__file__).with_name("ini.py")
+    if not here.is_file() and getattr(sys, "_MEIPASS", None):  # a bundle: the spec carries it as data
+        here = Path(sys._MEIPASS) / "app" / "plan" / "ini.py"  # type: ignore[attr-defined]
+    src = here.read_text(encoding="utf-8")
+    return ["", "# INI_PY: set key=value inside an INI [section] (python3 -c \"$INI_PY\" FILE SECTION KEY VALUE...);",
+            "# comments, order, CRLF and a byte-order mark stay as they were",
+            "IFS= read -r -d '' INI_PY <<'GPU_WIZARD_INI' || true", src.rstrip("\n"), "import sys",
+            "raise SystemExit(main(sys.argv[1:]))", "GPU_WIZARD_INI"]
 
 
 def _step_lines(i: int, step: Step) -> list[str]:
@@ -103,6 +123,8 @@ def _step_lines(i: int, step: Step) -> list[str]:
 def plan_to_script(plan: Plan) -> str:
     facts = "\n".join(f"#   {k}: {v}" for k, v in plan.facts_summary.items())
     lines = [_HEADER.format(created=plan.created or "", platform=plan.platform, facts=("# Machine:\n" + facts) if facts else "#")]
+    if any(e.mode == "ini_set" for s in plan.steps for e in s.edits):
+        lines += _ini_program()
     for w in plan.warnings:
         lines += _comment("Warning: " + w)
     for i, s in enumerate(plan.steps, 1):

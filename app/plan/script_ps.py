@@ -28,6 +28,43 @@ function Invoke-Step([string]$Exe, [string[]]$Arguments, [int[]]$Ok = @(0), [int
 """
 
 
+# Set-IniValue FILE SECTION KEY VALUE: key=value inside [SECTION] of an INI file (.wslconfig), the
+# section added when missing; other lines, CRLF and a UTF-8 byte-order mark stay as they were.
+_INI_FUNCTION = r"""
+function Set-IniValue([string]$Path, [string]$Section, [string]$Key, [string]$Value) {
+    $bytes = if (Test-Path -LiteralPath $Path) { [IO.File]::ReadAllBytes($Path) } else { [byte[]]@() }
+    $bom = $bytes.Length -ge 3 -and $bytes[0] -eq 0xEF -and $bytes[1] -eq 0xBB -and $bytes[2] -eq 0xBF
+    $text = [Text.UTF8Encoding]::new($false).GetString($bytes)
+    if ($bom) { $text = $text.Substring(1) }
+    $nl = if ($text.Contains("`r`n")) { "`r`n" } else { "`n" }
+    $lines = [Collections.Generic.List[string]]::new()
+    if ($text.Length -gt 0) { foreach ($l in ($text.TrimEnd("`r", "`n") -split "`r?`n")) { $lines.Add($l) } }
+    $head = '^\s*\[\s*' + [regex]::Escape($Section) + '\s*\]\s*([#;].*)?$'
+    $keyRe = '^(\s*' + [regex]::Escape($Key) + '\s*=\s*)(.*?)(\s+[#;].*|\s*)$'
+    $start = -1; $end = $lines.Count; $found = $false
+    for ($i = 0; $i -lt $lines.Count; $i++) {
+        if ($lines[$i] -match '^\s*\[.*\]\s*([#;].*)?$') {
+            if ($start -ge 0 -and $i -gt $start) { $end = $i; break }
+            if ($lines[$i] -match $head) { $start = $i }
+        } elseif ($start -ge 0 -and $lines[$i] -match $keyRe) {
+            $lines[$i] = $Matches[1] + $Value + $Matches[3]; $found = $true
+        }
+    }
+    if (-not $found) {
+        if ($start -ge 0) {
+            $at = $end
+            while ($at -gt $start + 1 -and $lines[$at - 1].Trim() -eq '') { $at-- }
+            $lines.Insert($at, "$Key=$Value")
+        } else {
+            if ($lines.Count -gt 0 -and $lines[$lines.Count - 1].Trim() -ne '') { $lines.Add('') }
+            $lines.Add("[$Section]"); $lines.Add("$Key=$Value")
+        }
+    }
+    [IO.File]::WriteAllText($Path, ($lines -join $nl) + $nl, [Text.UTF8Encoding]::new($bom))
+}
+"""
+
+
 def ps_quote(s: str) -> str:
     """A PowerShell single-quoted literal: no variable expansion, no escapes but '' for '."""
     return "'" + str(s).replace("'", "''") + "'"
@@ -50,6 +87,8 @@ def _edit_lines(e: Edit) -> list[str]:
         lines.append(f"Add-Content -LiteralPath {p} -Value {ps_quote(e.content)} -NoNewline -Encoding UTF8")
     elif e.mode == "delete":
         lines.append(f"Remove-Item -LiteralPath {p} -Force -ErrorAction SilentlyContinue")
+    elif e.mode == "ini_set":
+        lines += [f"Set-IniValue {p} {ps_quote(e.section)} {ps_quote(k)} {ps_quote(v)}" for k, v in e.settings]
     else:
         drop = "@(" + ", ".join(ps_quote(ln.strip()) for ln in e.lines) + ")"
         lines.append(f"if (Test-Path -LiteralPath {p}) {{ (Get-Content -LiteralPath {p}) | Where-Object {{ {drop} -notcontains $_.Trim() }}"
@@ -83,6 +122,8 @@ def _step_lines(i: int, step: Step) -> list[str]:
 def plan_to_powershell(plan: Plan) -> str:
     facts = "\n".join(f"#   {k}: {v}" for k, v in plan.facts_summary.items())
     lines = [_HEADER.format(created=plan.created or "", facts=("# Machine:\n" + facts) if facts else "#")]
+    if any(e.mode == "ini_set" for s in plan.steps for e in s.edits):
+        lines.append(_INI_FUNCTION)
     for w in plan.warnings:
         lines += _comment("Warning: " + w)
     for i, s in enumerate(plan.steps, 1):

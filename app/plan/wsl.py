@@ -91,10 +91,9 @@ def build_wsl_steps(facts: Facts, rec: Recommendation, choices: Choices) -> list
     if facts.finding("wsl_libcuda_not_symlink") and WSL_LIB_DIR + "/libcuda.so.1" in facts.os.wsl_libcuda:
         ldconf = ("# Written by GPU Setup Wizard: links to the Windows driver's libraries (mounted at "
                   f"{WSL_LIB_DIR}),\n# so ldconfig finds symbolic links where it expects them.\n{LINKS_DIR}\n")
-        wslconf_add = "\n[automount]\nldconfig = false\n"
         # cp -as: a symbolic link in LINKS_DIR for every file of the mounted folder (absolute targets)
         commands = [("mkdir", "-p", LINKS_DIR), ("cp", "-as", "--remove-destination", WSL_LIB_DIR + "/.", LINKS_DIR + "/")]
-        done = [Check("file_contains", (WSL_LDCONF, LINKS_DIR))]
+        done = [Check("file_contains", (WSL_LDCONF, LINKS_DIR)), Check("ini_value", (WSL_CONF, "automount", "ldconfig", "false"))]
         if WSL_LIB_DIR + "/libcuda.so.1.1" in facts.os.wsl_libcuda:  # the usual chain: .so -> .so.1 -> .so.1.1
             commands += [("ln", "-sfn", WSL_LIB_DIR + "/libcuda.so.1.1", LINKS_DIR + "/libcuda.so.1"),
                          ("ln", "-sfn", "libcuda.so.1", LINKS_DIR + "/libcuda.so")]
@@ -108,11 +107,11 @@ def build_wsl_steps(facts: Facts, rec: Recommendation, choices: Choices) -> list
                 "the driver changes.",
             commands=tuple(commands),
             edits=(Edit(path=WSL_LDCONF, mode="write", content=ldconf),
-                   Edit(path=WSL_CONF, mode="append", content=wslconf_add)),
+                   Edit(path=WSL_CONF, mode="ini_set", section="automount", settings=(("ldconfig", "false"),))),
             backups=(WSL_LDCONF, WSL_CONF),
             done_when=tuple(done),
-            notes=(f"{WSL_CONF} gets '[automount] ldconfig = false' so WSL stops rewriting {WSL_LDCONF} at start; "
-                   "if you already have an [automount] section, merge the line into it.",
+            notes=(f"{WSL_CONF} gets 'ldconfig=false' in its [automount] section (added if missing; your other "
+                   f"settings stay) so WSL stops rewriting {WSL_LDCONF} at start.",
                    "Restoring the two backed-up files undoes this step."),
         ))
     gmem = [g.memory_total_mib for g in facts.gpus if g.memory_total_mib]
@@ -124,21 +123,16 @@ def build_wsl_steps(facts: Facts, rec: Recommendation, choices: Choices) -> list
 
 
 def memory_step(path: str, target_mib: int, old_limit_mib, current_mib, *, kind: str, after: str) -> Step:
-    """Raise WSL 2's memory in .wslconfig: drop an old `memory=` line, append ours under [wsl2]."""
+    """Raise WSL 2's memory in .wslconfig: `memory=` set inside the existing [wsl2] section (an old
+    value replaced where it stands; processors= and the rest untouched), or a [wsl2] section added."""
     gb = target_mib // 1024
-    edits = []
-    if old_limit_mib:
-        old = [f"memory={old_limit_mib // 1024}GB", f"memory = {old_limit_mib // 1024}GB",
-               f"memory={old_limit_mib}MB", f"memory = {old_limit_mib}MB"]
-        edits.append(Edit(path=path, mode="remove_lines", lines=tuple(old), needs_root=False))
-    edits.append(Edit(path=path, mode="append", needs_root=False,
-                      content=f"\n# GPU Setup Wizard: memory for training (about twice the GPU's memory)\n[wsl2]\nmemory={gb}GB\n"))
+    edits = [Edit(path=path, mode="ini_set", section="wsl2", settings=(("memory", f"{gb}GB"),), needs_root=False)]
     return Step(
         id="configure_wsl_memory", kind=kind, needs_root=False, weight=1, timeout_s=60,
         title=f"Let WSL 2 use {gb} GB of memory",
         why=f"WSL 2 may use {current_mib} MiB now; training needs room for the data loaders and pinned buffers, "
             "about twice the GPU's memory. The setting lives in your Windows user's .wslconfig.",
         edits=tuple(edits), backups=(path,),
-        done_when=(Check("file_contains", (path, f"memory={gb}GB")),),
+        done_when=(Check("ini_value", (path, "wsl2", "memory", f"{gb}GB")),),
         notes=(after, "Restoring the backed-up .wslconfig undoes this step."),
     )

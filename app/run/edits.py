@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
 
+from app.plan.ini import IniError, check_settings, set_in_bytes
 from app.plan.model import Edit
 
 
@@ -46,6 +47,11 @@ def _backup_name(path: str, n: int) -> str:
 
 def apply_edit(edit: Edit, backup_dir: str | os.PathLike, root: str = "/") -> EditRecord:
     """Back the file up (when it exists), then change it. Atomic for write/remove_lines."""
+    if edit.mode == "ini_set":  # refuse bad settings before anything is backed up or recorded
+        try:
+            check_settings(edit.section, edit.settings)
+        except IniError as ex:
+            raise EditError(f"cannot edit {edit.path}: {ex}") from None
     target = real_path(edit.path, root)
     bdir = Path(backup_dir)
     bdir.mkdir(parents=True, exist_ok=True)
@@ -68,23 +74,37 @@ def apply_edit(edit: Edit, backup_dir: str | os.PathLike, root: str = "/") -> Ed
         if existed:
             target.unlink()
         return rec
-    old = target.read_text(encoding="utf-8", errors="surrogateescape") if existed else ""
+    if edit.mode == "ini_set":  # bytes in, bytes out: CRLF and a byte-order mark stay as they were
+        try:
+            data = set_in_bytes(target.read_bytes() if existed else b"", edit.section, edit.settings)
+        except (IniError, UnicodeError) as ex:
+            raise EditError(f"cannot edit {edit.path}: {ex}") from None
+        _replace(target, data, existed, edit.file_mode)
+        return rec
+    # bytes, not text mode: a CRLF file keeps its line ends
+    old = target.read_bytes().decode("utf-8", errors="surrogateescape") if existed else ""
     if edit.mode == "write":
         new = edit.content
     elif edit.mode == "append":
-        new = old + ("" if not old or old.endswith("\n") else "\n") + edit.content
+        nl = "\r\n" if "\r\n" in old else "\n"
+        new = old + ("" if not old or old.endswith("\n") else nl) + edit.content.replace("\r\n", "\n").replace("\n", nl)
     elif edit.mode == "remove_lines":
         drop = {ln.strip() for ln in edit.lines}
         new = "".join(ln for ln in old.splitlines(keepends=True) if ln.strip() not in drop)
     else:
         raise EditError(f"unknown edit mode {edit.mode!r}")
+    _replace(target, new.encode("utf-8", errors="surrogateescape"), existed, edit.file_mode)
+    return rec
+
+
+def _replace(target: Path, data: bytes, existed: bool, file_mode: int) -> None:
+    """Write atomically (a temporary file renamed over the target), keeping an old file's mode."""
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_name(f".{target.name}.gpu-wizard.tmp")
-    tmp.write_text(new, encoding="utf-8", errors="surrogateescape")
-    mode = (target.stat().st_mode & 0o7777) if existed else edit.file_mode
+    tmp.write_bytes(data)
+    mode = (target.stat().st_mode & 0o7777) if existed else file_mode
     os.chmod(tmp, mode)
     os.replace(tmp, target)
-    return rec
 
 
 def restore(backup_dir: str | os.PathLike, root: str = "/", paths: Optional[set[str]] = None) -> list[str]:

@@ -139,8 +139,7 @@ def test_wsl_memory_from_the_windows_side(db):
     assert facts.os.wslconfig_path == "C:\\Users\\alex\\.wslconfig" and facts.os.memory_total_mib == 16110
     s = plan.step("configure_wsl_memory")
     assert not s.needs_root and s.backups == ("C:\\Users\\alex\\.wslconfig",)
-    assert [e.mode for e in s.edits] == ["append"]
-    assert s.edits[0].content.endswith("[wsl2]\nmemory=11GB\n")  # 16 GB host keeps 4 GB for Windows
+    assert [(e.mode, e.section, e.settings) for e in s.edits] == [("ini_set", "wsl2", (("memory", "11GB"),))]  # 16 GB host keeps 4 GB for Windows
     # a .wslconfig that already allows enough: no step
     d["files"]["C:\\Users\\alex\\.wslconfig"] = "[wsl2]\nmemory=12GB\n"
     d["commands"][r"C:\Windows\System32\nvidia-smi.exe"]["stdout"] = (WIN / "smi_win_610_kmd_rtx3050.out").read_text()

@@ -88,6 +88,10 @@ def test_libcuda_fix_step_is_reversible_and_allowed(db):
     fixed = copy.deepcopy(DEMO)
     fixed["files"]["/etc/ld.so.conf.d/ld.wsl.conf"] = ld.content
     fixed["links"][LINKS_DIR + "/libcuda.so.1"] = "/usr/lib/wsl/lib/libcuda.so.1.1"
+    assert not is_done(s, SnapshotSystem(fixed))  # WSL would still rewrite ld.wsl.conf at start
+    wslconf = next(e for e in s.edits if e.path == "/etc/wsl.conf")
+    assert wslconf.mode == "ini_set" and wslconf.section == "automount" and wslconf.settings == (("ldconfig", "false"),)
+    fixed["files"]["/etc/wsl.conf"] = "[boot]\nsystemd=true\n\n[automount]\nenabled = true\nldconfig = false\n"
     assert is_done(s, SnapshotSystem(fixed))
     # and detection no longer reports the warning, so the next plan leaves the step out
     facts_after = _facts(fixed)
@@ -174,8 +178,9 @@ def test_wsl_memory_step_inside_the_distro(db):
     s = plan.step("configure_wsl_memory")
     assert not s.needs_root and s.kind == "wsl_fix"
     # WSL has 7841 MiB (half of a ~16 GB laptop); the 8 GB GPU wants 16; 4 GB stay with Windows: 11 GB
-    assert s.edits[-1].content.endswith("[wsl2]\nmemory=11GB\n") and s.edits[-1].mode == "append"
-    assert s.done_when[0].args == ("/mnt/c/Users/alex/.wslconfig", "memory=11GB")
+    assert [(e.mode, e.section, e.settings) for e in s.edits] == [("ini_set", "wsl2", (("memory", "11GB"),))]
+    assert s.done_when[0].kind == "ini_value"
+    assert s.done_when[0].args == ("/mnt/c/Users/alex/.wslconfig", "wsl2", "memory", "11GB")
     assert validate_step(s) == []
 
 
@@ -185,8 +190,8 @@ def test_wsl_memory_replaces_an_old_limit(db):
     d["files"]["/mnt/c/Users/alex/.wslconfig"] = "[wsl2]\nmemory=4GB\n"
     _, _, plan = _plan(d, db)
     s = plan.step("configure_wsl_memory")
-    assert s.edits[0].mode == "remove_lines" and "memory=4GB" in s.edits[0].lines
-    assert s.edits[1].content.endswith("memory=16GB\n")  # the host size is unknown behind a limit: ask for the need
+    # one section-aware edit replaces the old value in place (no second [wsl2] section)
+    assert [(e.mode, e.settings) for e in s.edits] == [("ini_set", (("memory", "16GB"),))]  # the host size is unknown behind a limit: ask for the need
 
 
 def test_memory_target_rules():
