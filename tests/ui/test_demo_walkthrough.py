@@ -173,3 +173,17 @@ def test_report_walkthrough_shows_the_recorded_install_with_its_log(qtbot, tmp_p
     assert any(inst.log.model.is_err)  # the failure's log excerpt, from the report
     assert not inst.retry_btn.isEnabled()  # nothing re-runs in a walkthrough
     assert inst.isComplete()  # and the walkthrough goes on to the verification
+
+
+def test_report_walkthrough_shows_the_recorded_diagnosis(qtbot, tmp_path):
+    from app.report import build_report, write_report
+    from app.report.demo import demo_diagnosis, demo_facts
+
+    report = build_report(facts=demo_facts(), diagnosis=demo_diagnosis())
+    path = tmp_path / "diag-report.json"
+    write_report(report, path, "json")
+    w = _wizard(qtbot, tmp_path, path)
+    w.jump_to("troubleshoot")
+    page = w.pages["troubleshoot"]
+    assert page.state.diagnosis is not None and page.state.diagnosis.matches
+    assert page.state.diagnosis.matches[0].root_cause[:20] in page.result.toPlainText()

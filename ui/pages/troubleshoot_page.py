@@ -98,6 +98,13 @@ class TroubleshootPage(BasePage):
         self.layout_.addWidget(split, 1)
 
     def enter(self) -> None:
+        if self.state.diagnosis is None and self.session.report_data:
+            from app.diagnose.model import Diagnosis
+
+            recorded = engine.report_value(self.session.report_data, "diagnosis", Diagnosis)
+            if recorded is not None:  # a report's walkthrough: the diagnosis the user's wizard made
+                self._got(recorded)
+                return
         if self.session.error_text and not self.input.toPlainText().strip():
             self.input.setPlainText(self.session.error_text)
             self.diagnose()
