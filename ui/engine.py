@@ -136,8 +136,15 @@ def build_plan(facts: Facts, rec: Recommendation, choices: Choices):
     return plan.build_plan(facts, rec, choices)
 
 
+def script_suffix(plan: Any) -> str:
+    return ".ps1" if getattr(plan, "platform", "") == "windows" else ".sh"
+
+
 def plan_script(plan: Any) -> str:
-    """The plan as a bash script (the engine's own export when it has one)."""
+    """The plan as a script: PowerShell for a Windows host, else bash (the engine's own export
+    when it has one)."""
+    if getattr(plan, "platform", "") == "windows":
+        return _module("app.plan.script_ps").plan_to_powershell(plan)
     try:
         mod = _module("app.plan.script")
         for name in ("plan_to_script", "to_script", "plan_script", "render_script"):

@@ -19,7 +19,7 @@
         <translation>关闭(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="211"/>
+        <location filename="../../ui/pages/plan_page.py" line="213"/>
         <source>&amp;Copy commands</source>
         <translation>复制命令(&amp;C)</translation>
     </message>
@@ -29,17 +29,17 @@
         <translation>演示机器(&amp;D)：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="198"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="205"/>
         <source>&amp;Diagnose</source>
         <translation>诊断(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="193"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="200"/>
         <source>&amp;Error text or log:</source>
         <translation>错误文本或日志(&amp;E)：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="213"/>
+        <location filename="../../ui/pages/plan_page.py" line="215"/>
         <source>&amp;Export as script…</source>
         <translation>导出为脚本(&amp;E)…</translation>
     </message>
@@ -79,7 +79,7 @@
         <translation>打开文件(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="196"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="203"/>
         <source>&amp;Open a log…</source>
         <translation>打开日志(&amp;O)…</translation>
     </message>
@@ -154,7 +154,7 @@
         <translation>同时安装 CUDA 工具包（nvcc）(&amp;T)：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="172"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="179"/>
         <source>Also possible</source>
         <translation>其他可能</translation>
     </message>
@@ -184,7 +184,7 @@
         <translation>带宽与理论上限对比</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="190"/>
+        <location filename="../../ui/pages/plan_page.py" line="192"/>
         <source>Building the plan…</source>
         <translation>正在制定计划…</translation>
     </message>
@@ -239,7 +239,7 @@
         <translation>检查这些选项</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="185"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="192"/>
         <source>Check with:</source>
         <translation>可用以下命令检查：</translation>
     </message>
@@ -254,7 +254,7 @@
         <translation>关闭向导</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="210"/>
+        <location filename="../../ui/pages/plan_page.py" line="212"/>
         <source>Commands and explanation of the selected step</source>
         <translation>所选步骤的命令与说明</translation>
     </message>
@@ -264,7 +264,7 @@
         <translation>兼容性数据：{v}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="216"/>
+        <location filename="../../ui/pages/plan_page.py" line="218"/>
         <source>Confirm the plan</source>
         <translation>确认计划</translation>
     </message>
@@ -274,7 +274,7 @@
         <translation>容器</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="212"/>
+        <location filename="../../ui/pages/plan_page.py" line="214"/>
         <source>Copy all commands to the clipboard</source>
         <translation>将所有命令复制到剪贴板</translation>
     </message>
@@ -314,7 +314,7 @@
         <translation>检测完成：{n} 条发现。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="200"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="207"/>
         <source>Diagnosis</source>
         <translation>诊断</translation>
     </message>
@@ -339,22 +339,22 @@
         <translation>演练：本计算机上未做任何更改。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="196"/>
+        <location filename="../../ui/pages/plan_page.py" line="198"/>
         <source>Dry run: nothing will be changed on this computer.</source>
         <translation>演练：不会更改本计算机上的任何内容。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="195"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="202"/>
         <source>Error text</source>
         <translation>错误文本</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="207"/>
+        <location filename="../../ui/pages/plan_page.py" line="209"/>
         <source>Every step and command, before anything runs.</source>
         <translation>在执行任何操作之前，列出每个步骤和命令。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="178"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="185"/>
         <source>Evidence:</source>
         <translation>证据：</translation>
     </message>
@@ -364,12 +364,12 @@
         <translation>导出报告(&amp;R)…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="158"/>
+        <location filename="../../ui/pages/plan_page.py" line="160"/>
         <source>Export the plan as a script</source>
         <translation>将计划导出为脚本</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="214"/>
+        <location filename="../../ui/pages/plan_page.py" line="216"/>
         <source>Export the plan as a shell script</source>
         <translation>将计划导出为 Shell 脚本</translation>
     </message>
@@ -379,7 +379,7 @@
         <translation>导出报告</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="199"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="206"/>
         <source>Find the cause</source>
         <translation>查找原因</translation>
     </message>
@@ -394,7 +394,7 @@
         <translation>完成</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="183"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="190"/>
         <source>Fix:</source>
         <translation>修复：</translation>
     </message>
@@ -484,12 +484,12 @@
         <translation>主机到 GPU：{v:.1f} GB/s</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="215"/>
+        <location filename="../../ui/pages/plan_page.py" line="217"/>
         <source>I have read the plan: r&amp;un it</source>
         <translation>我已阅读计划：执行(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="215"/>
+        <location filename="../../ui/pages/plan_page.py" line="217"/>
         <source>I have read the plan: r&amp;un it as a dry run</source>
         <translation>我已阅读计划：以演练方式执行(&amp;U)</translation>
     </message>
@@ -534,7 +534,7 @@
         <translation>每项测试的负载时长</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="106"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="113"/>
         <source>Logs (*.log *.txt);;All files (*)</source>
         <translation>日志 (*.log *.txt);;所有文件 (*)</translation>
     </message>
@@ -544,12 +544,12 @@
         <translation>正在检查本计算机…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="127"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="134"/>
         <source>Looking for the cause…</source>
         <translation>正在查找原因…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="201"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="208"/>
         <source>Make a &amp;plan of this fix</source>
         <translation>将此修复生成计划(&amp;P)</translation>
     </message>
@@ -574,7 +574,7 @@
         <translation>显存占用</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="172"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="179"/>
         <source>Most likely cause</source>
         <translation>最可能的原因</translation>
     </message>
@@ -624,7 +624,7 @@
         <translation>未选择文件</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="168"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="175"/>
         <source>No known cause matched this text.</source>
         <translation>没有已知原因与此文本匹配。</translation>
     </message>
@@ -669,7 +669,7 @@
         <translation>没有需要安装的内容。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="200"/>
+        <location filename="../../ui/pages/plan_page.py" line="202"/>
         <source>Nothing to install: everything is in place. Next goes on to the verification.</source>
         <translation>无需安装：一切已就绪。点击“下一步”进行验证。</translation>
     </message>
@@ -694,12 +694,12 @@
         <translation>打开会话文件夹(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="106"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="113"/>
         <source>Open a log</source>
         <translation>打开日志</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="197"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="204"/>
         <source>Open a log file</source>
         <translation>打开日志文件</translation>
     </message>
@@ -744,27 +744,27 @@
         <translation>粘贴错误信息或打开日志；获取原因和修复方法。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="192"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="199"/>
         <source>Paste an error message or open a log; the wizard finds the cause and a fix.</source>
         <translation>粘贴错误信息或打开日志；向导会找出原因和修复方法。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="194"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="201"/>
         <source>Paste the error here, e.g. the last lines of a failed training run.</source>
         <translation>在此粘贴错误，例如训练失败时的最后几行输出。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="206"/>
+        <location filename="../../ui/pages/plan_page.py" line="208"/>
         <source>Plan</source>
         <translation>计划</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="169"/>
+        <location filename="../../ui/pages/plan_page.py" line="171"/>
         <source>Plan exported: {path}</source>
         <translation>计划已导出：{path}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="209"/>
+        <location filename="../../ui/pages/plan_page.py" line="211"/>
         <source>Plan steps</source>
         <translation>计划步骤</translation>
     </message>
@@ -777,6 +777,11 @@
         <location filename="../../ui/widgets/charts.py" line="40"/>
         <source>Power draw</source>
         <translation>功耗</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/plan_page.py" line="159"/>
+        <source>PowerShell scripts (*.ps1)</source>
+        <translation>PowerShell 脚本 (*.ps1)</translation>
     </message>
     <message>
         <location filename="../../ui/pages/verify_page.py" line="271"/>
@@ -919,7 +924,7 @@
         <translation>重试失败的步骤</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="208"/>
+        <location filename="../../ui/pages/plan_page.py" line="210"/>
         <source>Rights</source>
         <translation>权限</translation>
     </message>
@@ -999,7 +1004,7 @@
         <translation>安装了多个 CUDA 工具包。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="158"/>
+        <location filename="../../ui/pages/plan_page.py" line="159"/>
         <source>Shell scripts (*.sh)</source>
         <translation>Shell 脚本 (*.sh)</translation>
     </message>
@@ -1044,7 +1049,7 @@
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="208"/>
+        <location filename="../../ui/pages/plan_page.py" line="210"/>
         <source>Step</source>
         <translation>步骤</translation>
     </message>
@@ -1134,7 +1139,7 @@
         <translation>已确认的计划将逐步执行。您可以随时取消。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="142"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="149"/>
         <source>The diagnosis failed: {error}</source>
         <translation>诊断失败：{error}</translation>
     </message>
@@ -1169,7 +1174,7 @@
         <translation>库搜索路径指向旧版 CUDA。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="114"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="121"/>
         <source>The log cannot be read: {error}</source>
         <translation>无法读取日志：{error}</translation>
     </message>
@@ -1189,7 +1194,7 @@
         <translation>无法写入报告：{error}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="167"/>
+        <location filename="../../ui/pages/plan_page.py" line="169"/>
         <source>The script could not be written: {error}</source>
         <translation>无法写入脚本：{error}</translation>
     </message>
@@ -1224,7 +1229,7 @@
         <translation>无法打开此文件：{error}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="151"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="158"/>
         <source>This fix cannot be turned into a plan: {error}</source>
         <translation>无法将此修复生成计划：{error}</translation>
     </message>
@@ -1254,7 +1259,7 @@
         <translation>工具包安装方式(&amp;M)：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="191"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="198"/>
         <source>Troubleshoot</source>
         <translation>故障排查</translation>
     </message>
@@ -1269,7 +1274,7 @@
         <translation>排查此错误</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="202"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="209"/>
         <source>Turn the fix into a plan</source>
         <translation>将修复方法生成计划</translation>
     </message>
@@ -1379,7 +1384,7 @@
         <translation>您修改了高级选项：请按“应用”进行检查。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="176"/>
+        <location filename="../../ui/pages/plan_page.py" line="178"/>
         <source>administrator</source>
         <translation>管理员</translation>
     </message>
@@ -1459,7 +1464,7 @@
         <translation>库与内核模块不一致</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="175"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="182"/>
         <source>line {n}</source>
         <translation>第 {n} 行</translation>
     </message>
@@ -1469,7 +1474,7 @@
         <translation>检查本计算机：GPU、驱动、CUDA、Python 和 PyTorch</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="182"/>
+        <location filename="../../ui/pages/plan_page.py" line="184"/>
         <source>needs administrator rights</source>
         <translation>需要管理员权限</translation>
     </message>
@@ -1654,7 +1659,7 @@
         <translation>{n} 秒</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="194"/>
+        <location filename="../../ui/pages/plan_page.py" line="196"/>
         <source>{n} steps; {r} need administrator rights (you will be asked once).</source>
         <translation>共 {n} 个步骤；其中 {r} 个需要管理员权限（只会询问一次）。</translation>
     </message>

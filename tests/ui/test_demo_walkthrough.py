@@ -187,3 +187,16 @@ def test_report_walkthrough_shows_the_recorded_diagnosis(qtbot, tmp_path):
     page = w.pages["troubleshoot"]
     assert page.state.diagnosis is not None and page.state.diagnosis.matches
     assert page.state.diagnosis.matches[0].root_cause[:20] in page.result.toPlainText()
+
+
+def test_windows_demo_plan_exports_powershell(qtbot, tmp_path):
+    snap = next(p for p in DEMOS if "windows" in p.name)
+    w = _wizard(qtbot, tmp_path, snap)
+    for page in ("system", "recommendation", "plan"):
+        _next(qtbot, w, page)
+    plan = w.pages["plan"]
+    qtbot.waitUntil(lambda: plan.state.plan is not None, timeout=10000)
+    out = tmp_path / "plan.ps1"
+    plan.export_script(str(out))
+    text = out.read_text(encoding="utf-8")
+    assert not text.startswith("#!/usr/bin/env bash") and "wsl" in text.lower()

@@ -155,7 +155,9 @@ class PlanPage(BasePage):
         self.show_error(tr("The commands are on the clipboard."), "ok")
 
     def _export(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, tr("Export the plan as a script"), "gpu-wizard-plan.sh", tr("Shell scripts (*.sh)"))
+        suffix = engine.script_suffix(self.state.plan)
+        flt = tr("PowerShell scripts (*.ps1)") if suffix == ".ps1" else tr("Shell scripts (*.sh)")
+        path, _ = QFileDialog.getSaveFileName(self, tr("Export the plan as a script"), "gpu-wizard-plan" + suffix, flt)
         if path:
             self.export_script(path)
 
