@@ -142,11 +142,43 @@ class Wizard(QWizard):
             p.shutdown()
         self.tasks.shutdown()
 
+    def install_running(self) -> bool:
+        page = self.pages.get("install")
+        return bool(page is not None and page.running and not self.session.dry_run)
+
+    def ask_stop_install(self) -> None:
+        """Closing while a real install runs: ask first (never half-install by a stray Esc)."""
+        from PySide6.QtWidgets import QMessageBox
+
+        box = QMessageBox(self)
+        box.setIcon(QMessageBox.Icon.Warning)
+        box.setWindowTitle(tr("An installation is running"))
+        box.setText(tr("Stop the running step and close? You can resume later: finished steps are skipped."))
+        stop = box.addButton(tr("&Stop and close"), QMessageBox.ButtonRole.DestructiveRole)
+        box.addButton(tr("&Keep installing"), QMessageBox.ButtonRole.RejectRole)
+        self._close_box = box
+
+        def answered(_r: int) -> None:
+            if box.clickedButton() is stop:
+                page = self.pages["install"]
+                page.cancel()
+                page.bridge.runFinished.connect(lambda _s: self.close())
+
+        box.finished.connect(answered)
+        box.open()
+
     def closeEvent(self, e: QCloseEvent) -> None:  # noqa: N802
+        if self.install_running():
+            e.ignore()
+            self.ask_stop_install()
+            return
         self.shutdown()
         super().closeEvent(e)
 
     def reject(self) -> None:
+        if self.install_running():
+            self.ask_stop_install()
+            return
         self.shutdown()
         super().reject()
 

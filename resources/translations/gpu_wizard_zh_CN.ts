@@ -54,6 +54,11 @@
         <translation>完成(&amp;F)</translation>
     </message>
     <message>
+        <location filename="../../ui/wizard.py" line="158"/>
+        <source>&amp;Keep installing</source>
+        <translation>继续安装(&amp;K)</translation>
+    </message>
+    <message>
         <location filename="../../ui/pages/welcome_page.py" line="189"/>
         <source>&amp;Language:</source>
         <translation>语言(&amp;L)：</translation>
@@ -102,6 +107,11 @@
         <location filename="../../ui/pages/verify_page.py" line="280"/>
         <source>&amp;Start</source>
         <translation>开始(&amp;S)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/wizard.py" line="157"/>
+        <source>&amp;Stop and close</source>
+        <translation>停止并关闭(&amp;S)</translation>
     </message>
     <message>
         <location filename="../../ui/pages/install_page.py" line="303"/>
@@ -157,6 +167,11 @@
         <location filename="../../ui/pages/troubleshoot_page.py" line="179"/>
         <source>Also possible</source>
         <translation>其他可能</translation>
+    </message>
+    <message>
+        <location filename="../../ui/wizard.py" line="155"/>
+        <source>An installation is running</source>
+        <translation>正在安装</translation>
     </message>
     <message>
         <location filename="../../ui/pages/install_page.py" line="289"/>
@@ -1057,6 +1072,11 @@
         <location filename="../../ui/pages/install_page.py" line="295"/>
         <source>Steps</source>
         <translation>步骤</translation>
+    </message>
+    <message>
+        <location filename="../../ui/wizard.py" line="156"/>
+        <source>Stop the running step and close? You can resume later: finished steps are skipped.</source>
+        <translation>停止正在运行的步骤并关闭吗？稍后可以继续：已完成的步骤会被跳过。</translation>
     </message>
     <message>
         <location filename="../../ui/pages/verify_page.py" line="283"/>

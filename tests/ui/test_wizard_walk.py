@@ -202,3 +202,26 @@ def test_empty_plan_needs_no_confirmation_and_runs_nothing(qtbot, make_wizard):
     _next(qtbot, w, "install")
     assert w.pages["install"].isComplete() and runner.runs == []
     _next(qtbot, w, "verify")
+
+
+def test_closing_during_a_real_install_asks_first(qtbot, make_wizard):
+    from PySide6.QtWidgets import QMessageBox
+
+    runner = FakeRunner(block_on="install_thing0")
+    w, _s, _r = make_wizard(runner=runner)
+    for page in ("system", "recommendation", "plan"):
+        _next(qtbot, w, page)
+    w.pages["plan"].confirm.setChecked(True)
+    _next(qtbot, w, "install")
+    qtbot.waitUntil(runner.blocked.is_set, timeout=5000)
+    w.reject()  # Esc or the Close button
+    box = w._close_box
+    assert w.isVisible() and box.isVisible()
+    keep = [b for b in box.buttons() if box.buttonRole(b) == QMessageBox.ButtonRole.RejectRole][0]
+    keep.click()
+    assert w.isVisible() and w.pages["install"].running
+    w.close()
+    stop = [b for b in w._close_box.buttons() if w._close_box.buttonRole(b) == QMessageBox.ButtonRole.DestructiveRole][0]
+    stop.click()
+    qtbot.waitUntil(lambda: not w.isVisible(), timeout=5000)
+    assert w.pages["install"].result == "cancelled"
