@@ -108,12 +108,39 @@ FINDING_TEXT = {
     "wsl_memory_low": N_("WSL 2 may use too little memory for training."),
     "wsl_not_installed": N_("WSL is not installed."),
     "wsl_dxg_missing": N_("WSL 2 cannot see the GPU (/dev/dxg is missing)."),
+    # verification checks (app/verify/verdicts.py); the engine's sentence with its figures stays
+    # available as the item's tooltip
+    "device_ok": N_("The GPU is usable."),
+    "device_unusable": N_("The GPU cannot be used."),
+    "compute_prohibited": N_("The GPU's compute mode forbids running programs on it."),
+    "bandwidth_ok": N_("Copies to and from the GPU run at the speed the link allows."),
+    "h2d_below_link": N_("Copies to the GPU are slower than the PCIe link allows."),
+    "pcie_link_degraded": N_("The PCIe link runs below its full speed or width."),
+    "pageable_slow": N_("Copies from ordinary (pageable) memory are slow; pinned memory is fast."),
+    "d2d_below_peak": N_("GPU memory bandwidth is below the expected peak."),
+    "bandwidth_error": N_("The bandwidth test failed."),
+    "torch_ok": N_("PyTorch uses the GPU and its results are correct."),
+    "torch_missing": N_("PyTorch is not installed in the target Python."),
+    "cuda_unavailable": N_("PyTorch cannot use the GPU."),
+    "cudnn_missing": N_("cuDNN is not available to PyTorch."),
+    "arch_not_covered": N_("The installed PyTorch has no kernels for this GPU."),
+    "numerics_wrong": N_("The GPU gave wrong results in a numeric check."),
+    "load_ok": N_("The GPU runs at full speed under load."),
+    "load_error": N_("The load test failed."),
+    "load_no_result": N_("The load test gave no result."),
+    "idle_under_load": N_("The GPU stayed idle while it should have been busy."),
+    "power_limit_low": N_("The GPU's power limit is set below its default."),
+    "power_capped": N_("The GPU was held back by its power limit."),
+    "at_power_limit": N_("The GPU ran at its power limit."),
+    "throttled_thermal": N_("The GPU slowed down because it got too hot."),
 }
 
 
 def engine_text(code: Optional[str], english: str) -> str:
-    """A finding's or warning's message in the current language when we know its code."""
+    """A finding's, warning's or check's message in the current language when we know its code;
+    in English (or for an unknown code) the engine's own sentence, with its figures."""
     src = FINDING_TEXT.get(code or "")
     if src is None:
         return english
-    return tr(src)
+    translated = tr(src)
+    return translated if translated != src else english

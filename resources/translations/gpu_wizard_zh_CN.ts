@@ -289,6 +289,21 @@
         <translation>容器</translation>
     </message>
     <message>
+        <location filename="../../ui/i18n.py" line="119"/>
+        <source>Copies from ordinary (pageable) memory are slow; pinned memory is fast.</source>
+        <translation>从普通（可分页）内存复制较慢；锁页内存较快。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n.py" line="116"/>
+        <source>Copies to and from the GPU run at the speed the link allows.</source>
+        <translation>与 GPU 之间的数据复制达到链路允许的速度。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n.py" line="117"/>
+        <source>Copies to the GPU are slower than the PCIe link allows.</source>
+        <translation>向 GPU 复制数据的速度低于 PCIe 链路允许的速度。</translation>
+    </message>
+    <message>
         <location filename="../../ui/pages/plan_page.py" line="214"/>
         <source>Copy all commands to the clipboard</source>
         <translation>将所有命令复制到剪贴板</translation>
@@ -452,6 +467,11 @@
         <location filename="../../ui/pages/verify_page.py" line="62"/>
         <source>GPU memory (device to device)</source>
         <translation>GPU 显存（设备到设备）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n.py" line="120"/>
+        <source>GPU memory bandwidth is below the expected peak.</source>
+        <translation>GPU 显存带宽低于预期峰值。</translation>
     </message>
     <message>
         <location filename="../../ui/pages/summary_page.py" line="133"/>
@@ -839,6 +859,11 @@
         <translation>PyTorch 版本(&amp;V)：</translation>
     </message>
     <message>
+        <location filename="../../ui/i18n.py" line="124"/>
+        <source>PyTorch cannot use the GPU.</source>
+        <translation>PyTorch 无法使用 GPU。</translation>
+    </message>
+    <message>
         <location filename="../../ui/i18n.py" line="100"/>
         <source>PyTorch is installed but cannot use the GPU.</source>
         <translation>已安装 PyTorch，但无法使用 GPU。</translation>
@@ -857,6 +882,11 @@
         <location filename="../../ui/pages/summary_page.py" line="17"/>
         <source>PyTorch runs on the GPU, with warnings.</source>
         <translation>PyTorch 可在 GPU 上运行，但有警告。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n.py" line="122"/>
+        <source>PyTorch uses the GPU and its results are correct.</source>
+        <translation>PyTorch 正在使用 GPU，且计算结果正确。</translation>
     </message>
     <message>
         <location filename="../../ui/pages/recommendation_page.py" line="350"/>
@@ -1124,9 +1154,59 @@
         <translation>CUDA 工具包版本高于驱动所支持的版本。</translation>
     </message>
     <message>
+        <location filename="../../ui/i18n.py" line="114"/>
+        <source>The GPU cannot be used.</source>
+        <translation>无法使用该 GPU。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n.py" line="127"/>
+        <source>The GPU gave wrong results in a numeric check.</source>
+        <translation>GPU 在数值检查中给出了错误结果。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n.py" line="113"/>
+        <source>The GPU is usable.</source>
+        <translation>GPU 可用。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n.py" line="134"/>
+        <source>The GPU ran at its power limit.</source>
+        <translation>GPU 以其功耗上限运行。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n.py" line="128"/>
+        <source>The GPU runs at full speed under load.</source>
+        <translation>GPU 在负载下全速运行。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n.py" line="135"/>
+        <source>The GPU slowed down because it got too hot.</source>
+        <translation>GPU 因过热而降速。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n.py" line="131"/>
+        <source>The GPU stayed idle while it should have been busy.</source>
+        <translation>GPU 在应当繁忙时处于空闲状态。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n.py" line="133"/>
+        <source>The GPU was held back by its power limit.</source>
+        <translation>GPU 受功耗上限限制。</translation>
+    </message>
+    <message>
         <location filename="../../ui/i18n.py" line="96"/>
         <source>The GPU's PCIe link runs narrower than it can.</source>
         <translation>GPU 的 PCIe 链路宽度低于其支持的宽度。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n.py" line="115"/>
+        <source>The GPU's compute mode forbids running programs on it.</source>
+        <translation>GPU 的计算模式禁止在其上运行程序。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n.py" line="132"/>
+        <source>The GPU's power limit is set below its default.</source>
+        <translation>GPU 的功耗上限被设置得低于默认值。</translation>
     </message>
     <message>
         <location filename="../../ui/i18n.py" line="89"/>
@@ -1144,9 +1224,19 @@
         <translation>NVIDIA 管理库（NVML）无法启动。</translation>
     </message>
     <message>
+        <location filename="../../ui/i18n.py" line="118"/>
+        <source>The PCIe link runs below its full speed or width.</source>
+        <translation>PCIe 链路未以其最高速度或宽度运行。</translation>
+    </message>
+    <message>
         <location filename="../../ui/pages/recommendation_page.py" line="333"/>
         <source>The advanced choices do not work on this machine (see below).</source>
         <translation>这些高级选项在本机上不可用（见下文）。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n.py" line="121"/>
+        <source>The bandwidth test failed.</source>
+        <translation>带宽测试失败。</translation>
     </message>
     <message>
         <location filename="../../ui/pages/plan_page.py" line="155"/>
@@ -1192,6 +1282,16 @@
         <location filename="../../ui/i18n.py" line="104"/>
         <source>The library search path points at an old CUDA version.</source>
         <translation>库搜索路径指向旧版 CUDA。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n.py" line="129"/>
+        <source>The load test failed.</source>
+        <translation>负载测试失败。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n.py" line="130"/>
+        <source>The load test gave no result.</source>
+        <translation>负载测试没有结果。</translation>
     </message>
     <message>
         <location filename="../../ui/pages/troubleshoot_page.py" line="121"/>
@@ -1432,6 +1532,11 @@
         <location filename="../../ui/pages/recommendation_page.py" line="343"/>
         <source>cuDNN</source>
         <translation>cuDNN</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n.py" line="125"/>
+        <source>cuDNN is not available to PyTorch.</source>
+        <translation>PyTorch 无法使用 cuDNN。</translation>
     </message>
     <message>
         <location filename="../../ui/pages/install_page.py" line="21"/>

@@ -177,7 +177,7 @@ class SystemPage(BasePage):
                 if f.hint:
                     text += "\n" + tr("What to do: {hint}").format(hint=f.hint)
                 it = QListWidgetItem(status_icon(f.severity if f.severity != "info" else "info"), text)
-                it.setToolTip("\n".join(f.evidence))
+                it.setToolTip("\n".join(((f.message,) if text.split("\n")[0] != f.message else ()) + tuple(f.evidence)))
                 self.findings.addItem(it)
             if not facts.findings:
                 self.findings.addItem(QListWidgetItem(status_icon("ok"), tr("Nothing to report: detection found no problems.")))

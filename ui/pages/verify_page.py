@@ -249,7 +249,7 @@ class VerifyPage(BasePage):
                 codes = [c.code for c in layer.checks if c.status == layer.status]
                 reason = engine_text(codes[0] if codes else None, layer.reason)
                 it = QListWidgetItem(status_icon(layer.status), f"{title}: {verdict}\n{reason}")
-                it.setToolTip("\n".join(layer.details))
+                it.setToolTip("\n".join((layer.reason,) * (reason != layer.reason) + tuple(layer.details)))
                 self.layers.addItem(it)
         self.retranslate_status()
 
