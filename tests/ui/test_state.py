@@ -70,3 +70,14 @@ def test_small_formats_and_sequence():
     for i in range(5):
         s.add(i, {"util_pct": i, "power_w": True})
     assert s.t == [2.0, 3.0, 4.0] and s.values["util_pct"] == [2.0, 3.0, 4.0]
+
+
+def test_verify_reason_codes_follow_the_layer_sentence():
+    from app.verify.model import Check, Layer
+    from ui.pages.verify_page import reason_code
+
+    info = Check("pageable_slow", "pass", "Pageable is slower.")
+    assert reason_code(Layer("bandwidth", "pass", "GPU 0: 55 GB/s pinned.", checks=(info,))) == "bandwidth_ok"
+    warn = Check("pcie_link_degraded", "warn", "Link at x8.")
+    assert reason_code(Layer("bandwidth", "warn", "Link at x8.", checks=(info, warn))) == "pcie_link_degraded"
+    assert reason_code(Layer("load", "fail", "Something else.", checks=(warn,))) is None

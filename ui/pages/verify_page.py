@@ -21,6 +21,17 @@ LAYER_TITLES = {"device": N_("GPU device"), "bandwidth": N_("Bandwidth"), "pytor
 VERDICT = {"pass": N_("passed"), "warn": N_("warning"), "fail": N_("failed"), "skip": N_("skipped")}
 
 
+PASS_CODES = {"device": "device_ok", "bandwidth": "bandwidth_ok", "pytorch": "torch_ok", "load": "load_ok"}
+
+
+def reason_code(layer) -> Optional[str]:
+    """The check code the layer's reason sentence comes from (to translate it), if any."""
+    same = next((c.code for c in layer.checks if c.message == layer.reason), None)
+    if same:
+        return same
+    return PASS_CODES.get(layer.name) if layer.status == "pass" else None
+
+
 @dataclass
 class VerifyState:
     """Qt-free: the samples of the GPU shown, and the verification result."""
@@ -246,8 +257,7 @@ class VerifyPage(BasePage):
             for layer in v.layers:
                 title = tr(LAYER_TITLES.get(layer.name, layer.name))
                 verdict = tr(VERDICT.get(layer.status, layer.status))
-                codes = [c.code for c in layer.checks if c.status == layer.status]
-                reason = engine_text(codes[0] if codes else None, layer.reason)
+                reason = engine_text(reason_code(layer), layer.reason)
                 it = QListWidgetItem(status_icon(layer.status), f"{title}: {verdict}\n{reason}")
                 it.setToolTip("\n".join((layer.reason,) * (reason != layer.reason) + tuple(layer.details)))
                 self.layers.addItem(it)
