@@ -21,11 +21,9 @@ def add_choice_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument("--variant", metavar="INDEX", default=None, help="a PyTorch build instead of the recommended one (cu128, cu126, cpu)")
     g.add_argument("--no-driver", action="store_true", help="never install or upgrade the driver")
     g.add_argument("--no-cleanup", action="store_true", help="leave old CUDA toolkits and environment lines alone")
-    g.add_argument("--pypi-mirror", metavar="URL", default=None)
-    g.add_argument("--pytorch-mirror", metavar="URL", default=None, help="replaces https://download.pytorch.org/whl")
-    g.add_argument("--nvidia-mirror", metavar="URL", default=None, help="replaces https://developer.download.nvidia.com/compute/cuda/repos")
-    g.add_argument("--proxy", metavar="URL", default=None)
-    g.add_argument("--ca-bundle", metavar="FILE", default=None)
+    from app.config import add_mirror_arguments
+
+    add_mirror_arguments(p)  # --config, --pypi-mirror, --pytorch-mirror, --nvidia-mirror, --proxy, --ca-bundle
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -34,7 +32,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def choices_from_args(args, facts=None):
-    from app.choices import Choices, Mirrors
+    """Choices from the flags; mirrors, proxy and CA bundle from the flags over the config file
+    over the environment (app.config), the same as `recommend` uses."""
+    from app.choices import Choices
+    from app.config import ConfigError, mirrors_from_args
+
+    try:
+        mirrors, _cfg = mirrors_from_args(args)
+    except ConfigError as e:
+        raise CliError(str(e), 2) from None
 
     kw = {}
     if args.venv:
@@ -47,9 +53,7 @@ def choices_from_args(args, facts=None):
         kw["install_method"] = method
     kw.update(want_toolkit=bool(args.toolkit), want_system_cudnn=bool(args.cudnn), installer=args.installer,
               torch_version=args.torch, torch_variant=args.variant, install_driver=not args.no_driver,
-              cleanup_old_cuda=not args.no_cleanup,
-              mirrors=Mirrors(pypi_index_url=args.pypi_mirror, pytorch_index_url=args.pytorch_mirror,
-                              nvidia_repo_url=args.nvidia_mirror, https_proxy=args.proxy, ca_bundle=args.ca_bundle))
+              cleanup_old_cuda=not args.no_cleanup, mirrors=mirrors)
     if args.python_version if hasattr(args, "python_version") else None:
         kw["python_version"] = args.python_version
     return Choices(**kw)

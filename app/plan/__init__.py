@@ -54,6 +54,37 @@ def facts_summary(facts: Facts) -> dict[str, str]:
     return out
 
 
+# what a root command may be given of app.config.subprocess_env (pip/uv-only keys never go to root)
+ROOT_NETWORK_ENV = ("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "SSL_CERT_FILE", "REQUESTS_CA_BUNDLE")
+
+
+# root commands that fetch from the network (dpkg -i, ldconfig, DISM... do not)
+_NETWORK_TOOLS = {"apt-get", "apt", "dnf", "yum", "zypper", "wsl", "wsl.exe"}
+
+
+def root_network_env(mirrors) -> dict[str, str]:
+    """The proxy and CA environment a root step needs. pkexec and sudo drop the wizard's
+    environment, so it travels with the step (the helper checks every variable)."""
+    from app.config import subprocess_env
+
+    return {k: v for k, v in subprocess_env(mirrors).items() if k in ROOT_NETWORK_ENV}
+
+
+def with_root_network_env(step: Step, mirrors) -> Step:
+    """A root step with commands gets the proxy/CA environment; apt-get also gets the CA bundle as
+    Acquire::https::CaInfo (apt reads no CA variable)."""
+    if not step.needs_root or not any(a and a[0].lower() in _NETWORK_TOOLS for a in step.commands):
+        return step
+    extra = root_network_env(mirrors)
+    if not extra:
+        return step
+    commands = step.commands
+    if mirrors.ca_bundle:
+        commands = tuple((a[0], "-o", f"Acquire::https::CaInfo={mirrors.ca_bundle}", *a[1:]) if a and a[0] == "apt-get" else a
+                         for a in commands)
+    return step.replace(env={**step.env, **extra}, commands=commands)
+
+
 def platform_of(facts: Facts) -> str:
     if facts.os.platform == "windows":
         return "windows"
@@ -108,6 +139,7 @@ def build_plan(facts: Facts, rec: Recommendation, choices: Optional[Choices] = N
             for argv in s.commands:
                 if argv[:2] in (("apt-get", "install"), ("dnf", "-y")) and any(p in ("cuda", "cuda-drivers") or p.startswith("nvidia-driver") for p in argv):
                     raise PlanError(f"step {s.id} would install a Linux driver inside WSL2; refusing")
+    steps = [with_root_network_env(s, choices.mirrors) for s in steps]
     seen: set[str] = set()
     problems: list[str] = []
     for s in steps:

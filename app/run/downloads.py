@@ -118,8 +118,8 @@ def _open(url: str, start: int, timeout: float, session=None):
     return r.iter_content(CHUNK), total, resumed, r
 
 
-def fetch_text(url: str, timeout: float = 60.0, limit: int = 64 << 20) -> str:
-    stream, _, _, resp = _open(url, 0, timeout)
+def fetch_text(url: str, timeout: float = 60.0, limit: int = 64 << 20, session=None) -> str:
+    stream, _, _, resp = _open(url, 0, timeout, session)
     data = bytearray()
     try:
         for b in stream:
@@ -132,8 +132,8 @@ def fetch_text(url: str, timeout: float = 60.0, limit: int = 64 << 20) -> str:
     return data.decode("utf-8", errors="replace")
 
 
-def published_checksum(checksum_url: str, file_name: str) -> str:
-    text = fetch_text(checksum_url)
+def published_checksum(checksum_url: str, file_name: str, session=None) -> str:
+    text = fetch_text(checksum_url, session=session)
     value = parse_packages_checksum(text, file_name) or parse_sums(text, file_name)
     if not value:
         raise DownloadError(f"{checksum_url} publishes no checksum for {file_name}")
@@ -142,15 +142,17 @@ def published_checksum(checksum_url: str, file_name: str) -> str:
 
 def download(url: str, dest: str | os.PathLike, *, sha256: Optional[str] = None, checksum_url: Optional[str] = None,
              on_progress: Optional[Callable[[Progress], None]] = None, cancel: Optional[CancelToken] = None,
-             timeout_s: float = 60.0, require_checksum: bool = True, min_free_mib: Optional[int] = None) -> DownloadResult:
-    """Fetch `url` to `dest`, resuming `dest.part`; verify before the file gets its final name."""
+             timeout_s: float = 60.0, require_checksum: bool = True, min_free_mib: Optional[int] = None,
+             session=None) -> DownloadResult:
+    """Fetch `url` to `dest`, resuming `dest.part`; verify before the file gets its final name.
+    `session`: a requests.Session carrying the user's proxy and CA bundle (see `http_session`)."""
     dest = Path(dest)
     dest.parent.mkdir(parents=True, exist_ok=True)
     name = os.path.basename(urllib.parse.urlparse(url).path) or dest.name
     want_md5 = None
     verified_by = "sha256"
     if not sha256 and checksum_url:
-        value = published_checksum(checksum_url, name)
+        value = published_checksum(checksum_url, name, session)
         if len(value) == 32:
             want_md5, verified_by = value, f"md5 ({os.path.basename(checksum_url)})"
         else:
@@ -169,7 +171,7 @@ def download(url: str, dest: str | os.PathLike, *, sha256: Optional[str] = None,
         free = shutil.disk_usage(dest.parent).free // (1 << 20)
         if free < min_free_mib:
             raise DownloadError(f"not enough free disk space in {dest.parent}: {free} MiB free, {min_free_mib} MiB needed")
-    stream, total, resumed, resp = _open(url, start, timeout_s)
+    stream, total, resumed, resp = _open(url, start, timeout_s, session)
     if start and not resumed:
         start = 0  # the server ignored Range: start over
     got = start
@@ -207,3 +209,21 @@ def download(url: str, dest: str | os.PathLike, *, sha256: Optional[str] = None,
     if on_progress is not None:
         on_progress(Progress(1.0, f"{name}: verified ({verified_by})"))
     return DownloadResult(str(dest), got_sha, got, resumed_from=start, verified_by=verified_by)
+
+
+def http_session(requests_kwargs: dict):
+    """A requests.Session with the proxy and CA bundle of app.config.requests_kwargs(mirrors), or
+    None when there is nothing to set (requests then uses the environment, as before)."""
+    if not requests_kwargs:
+        return None
+    import requests
+
+    s = requests.Session()
+    # these settings already merge flags, config file and environment (app.config.mirrors_from);
+    # with trust_env on, requests would let the environment's proxy override them
+    s.trust_env = False
+    if requests_kwargs.get("proxies"):
+        s.proxies.update(requests_kwargs["proxies"])
+    if "verify" in requests_kwargs:
+        s.verify = requests_kwargs["verify"]
+    return s

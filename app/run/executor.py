@@ -162,6 +162,7 @@ class Executor:
         if facts_json is not None:
             session.write_json("facts.json", facts_json)
         self.state = session.load_state()
+        self._http = None  # requests.Session with the plan's proxy / CA bundle, made on first download
 
     # -- public ---------------------------------------------------------------------------
     def cancel(self) -> None:
@@ -247,6 +248,22 @@ class Executor:
         self._emit(ev)
         return ev
 
+    def _http_session(self):
+        """Downloads go through the proxy and CA bundle the plan was built with (its choices)."""
+        if self._http is None:
+            from app.choices import Choices
+            from app.config import requests_kwargs
+            from app.model import ModelError
+
+            from .downloads import http_session
+
+            try:
+                mirrors = Choices.from_json(self.plan.choices).mirrors if self.plan.choices else None
+            except ModelError:
+                mirrors = None
+            self._http = (http_session(requests_kwargs(mirrors)) if mirrors else None) or False
+        return self._http or None
+
     def _run_step(self, step: Step, total_w: int) -> bool:
         """Run one step; True when a command answered with one of its reboot_exit_codes."""
         base = self._done_weight / total_w
@@ -272,7 +289,8 @@ class Executor:
             t0 = time.monotonic()
             try:
                 r = download(d.url, self.session.downloads / d.name, sha256=d.sha256, checksum_url=d.checksum_url,
-                             on_progress=on_progress, cancel=self.cancel_token, min_free_mib=d.min_free_mib)
+                             on_progress=on_progress, cancel=self.cancel_token, min_free_mib=d.min_free_mib,
+                             session=self._http_session())
             except DownloadError as e:
                 self.session.log_command(step.id, ["download", d.url], 1, time.monotonic() - t0, str(e))
                 raise StepFailed(str(e), cancelled=self.cancel_token.cancelled) from None

@@ -76,15 +76,28 @@ EDIT_PATHS: dict[str, tuple[re.Pattern, ...]] = {
 # cleanup only removes lines or whole CUDA files, it never writes new content
 _EDIT_MODES = {"cleanup_cuda": {"remove_lines", "delete"}}
 _EDIT_DELETE_ONLY = (_STRAY_DRIVER_LIB,)
-_ENV_ALLOWED = {"DEBIAN_FRONTEND", "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "http_proxy", "https_proxy", "no_proxy"}
+_ENV_ALLOWED = {"DEBIAN_FRONTEND", "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "http_proxy", "https_proxy", "no_proxy",
+                "SSL_CERT_FILE", "REQUESTS_CA_BUNDLE"}
+_ENV_PATHS = {"SSL_CERT_FILE", "REQUESTS_CA_BUNDLE"}  # must name an existing file by a clean absolute path
 
 
 def _pkgs(args: Sequence[str]) -> bool:
     return bool(args) and all(_NVIDIA_PKG.match(a) for a in args)
 
 
+_APT_CAINFO = re.compile(r"^Acquire::https::CaInfo=/[A-Za-z0-9._/+-]+$")  # the user's CA bundle (proxy with TLS inspection)
+
+
 def _apt(argv: Sequence[str], subcommands: set[str]) -> bool:
-    rest = [a for a in argv[1:] if a not in _APT_OPTS]
+    args, rest = list(argv[1:]), []
+    while args:  # "-o" only with Acquire::https::CaInfo=<absolute path>; any other apt option is refused
+        a = args.pop(0)
+        if a == "-o":
+            if not args or not _APT_CAINFO.match(args[0]) or "/.." in args[0]:
+                return False
+            args.pop(0)
+        elif a not in _APT_OPTS:
+            rest.append(a)
     if not rest or rest[0] not in subcommands:
         return False
     if rest[0] == "update":
@@ -174,6 +187,10 @@ def check_run(kind: str, argv: Sequence[str], env: dict[str, str], files: frozen
     bad = set(env) - _ENV_ALLOWED
     if bad:
         raise PolicyError(f"environment variable(s) not allowed: {', '.join(sorted(bad))}")
+    for k in _ENV_PATHS & set(env):
+        v = str(env[k])
+        if not os.path.isabs(v) or os.path.normpath(v) != v or not os.path.isfile(v):
+            raise PolicyError(f"{k} must name an existing CA bundle file: {v!r}")
 
 
 def check_edit(kind: str, edit: Edit) -> None:

@@ -256,8 +256,19 @@ def test_script_export_is_valid_bash_and_quotes_everything(tmp_path):
         assert f"# --- Step {plan.steps.index(s) + 1}: {s.id}" in text
 
 
-def _cli(*args):
-    return subprocess.run([sys.executable, "-m", "app", *args], capture_output=True, text=True, timeout=120)
+_NET_ENV = {"HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "REQUESTS_CA_BUNDLE", "SSL_CERT_FILE", "PIP_CERT",
+            "PIP_INDEX_URL", "GPU_WIZARD_CONFIG"}
+
+
+def _cli(*args, env=None):
+    """The CLI with no proxy, CA or config of this machine's (they would change the plan)."""
+    import os
+    import tempfile
+
+    base = {k: v for k, v in os.environ.items() if k not in _NET_ENV}
+    base["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="gw-noconfig-")
+    base.update(env or {})
+    return subprocess.run([sys.executable, "-m", "app", *args], capture_output=True, text=True, timeout=120, env=base)
 
 
 def test_cli_plan_json_script_and_dry_run(tmp_path):
