@@ -69,7 +69,7 @@
         <translation>稍后(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="276"/>
+        <location filename="../../ui/pages/verify_page.py" line="286"/>
         <source>&amp;Load per test:</source>
         <translation>每项测试负载时长(&amp;L)：</translation>
     </message>
@@ -104,7 +104,7 @@
         <translation>保存快照(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="280"/>
+        <location filename="../../ui/pages/verify_page.py" line="290"/>
         <source>&amp;Start</source>
         <translation>开始(&amp;S)</translation>
     </message>
@@ -119,12 +119,17 @@
         <translation>排查此错误(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="151"/>
+        <location filename="../../ui/pages/summary_page.py" line="122"/>
+        <source>&amp;What a real install would do:</source>
+        <translation>实际安装将执行的操作(&amp;W)：</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/summary_page.py" line="122"/>
         <source>&amp;What was done:</source>
         <translation>已完成的操作(&amp;W)：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="267"/>
+        <location filename="../../ui/pages/verify_page.py" line="277"/>
         <source>(stopped early)</source>
         <translation>（提前停止）</translation>
     </message>
@@ -144,7 +149,7 @@
         <translation>步骤失败：{step}。请阅读日志，然后重试或排查。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="153"/>
+        <location filename="../../ui/pages/verify_page.py" line="164"/>
         <source>A walkthrough has no GPU to test, and the report recorded no verification.</source>
         <translation>查看模式下没有可测试的 GPU，且报告中没有记录验证结果。</translation>
     </message>
@@ -194,7 +199,7 @@
         <translation>带宽</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="284"/>
+        <location filename="../../ui/pages/verify_page.py" line="294"/>
         <source>Bandwidth against the theoretical ceiling</source>
         <translation>带宽与理论上限对比</translation>
     </message>
@@ -364,7 +369,7 @@
         <translation>演练：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="140"/>
+        <location filename="../../ui/pages/summary_page.py" line="141"/>
         <source>Dry run: nothing was changed on this computer.</source>
         <translation>演练：本计算机上未做任何更改。</translation>
     </message>
@@ -389,7 +394,7 @@
         <translation>证据：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="153"/>
+        <location filename="../../ui/pages/summary_page.py" line="157"/>
         <source>Export &amp;report…</source>
         <translation>导出报告(&amp;R)…</translation>
     </message>
@@ -464,7 +469,7 @@
         <translation>GPU 设备</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="62"/>
+        <location filename="../../ui/pages/verify_page.py" line="73"/>
         <source>GPU memory (device to device)</source>
         <translation>GPU 显存（设备到设备）</translation>
     </message>
@@ -474,7 +479,7 @@
         <translation>GPU 显存带宽低于预期峰值。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="133"/>
+        <location filename="../../ui/pages/summary_page.py" line="134"/>
         <source>GPU memory: {v:.0f} GB/s</source>
         <translation>GPU 显存：{v:.0f} GB/s</translation>
     </message>
@@ -484,7 +489,7 @@
         <translation>GPU 温度</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="60"/>
+        <location filename="../../ui/pages/verify_page.py" line="71"/>
         <source>GPU to host (pinned)</source>
         <translation>GPU 到主机（锁页内存）</translation>
     </message>
@@ -504,17 +509,17 @@
         <translation>HTTPS 代理(&amp;P)：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="61"/>
+        <location filename="../../ui/pages/verify_page.py" line="72"/>
         <source>Host to GPU (pageable)</source>
         <translation>主机到 GPU（可分页内存）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="60"/>
+        <location filename="../../ui/pages/verify_page.py" line="71"/>
         <source>Host to GPU (pinned)</source>
         <translation>主机到 GPU（锁页内存）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="131"/>
+        <location filename="../../ui/pages/summary_page.py" line="132"/>
         <source>Host to GPU: {v:.1f} GB/s</source>
         <translation>主机到 GPU：{v:.1f} GB/s</translation>
     </message>
@@ -564,7 +569,7 @@
         <translation>工具包可用的磁盘空间不足。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="279"/>
+        <location filename="../../ui/pages/verify_page.py" line="289"/>
         <source>Load duration per test</source>
         <translation>每项测试的负载时长</translation>
     </message>
@@ -589,7 +594,7 @@
         <translation>将此修复生成计划(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="136"/>
+        <location filename="../../ui/pages/summary_page.py" line="137"/>
         <source>Matrix multiply: {v:.0f} TFLOP/s ({dtype})</source>
         <translation>矩阵乘法：{v:.0f} TFLOP/s（{dtype}）</translation>
     </message>
@@ -694,7 +699,7 @@
         <translation>不安装任何内容：检查 GPU、PyTorch 和带宽。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="269"/>
+        <location filename="../../ui/pages/verify_page.py" line="279"/>
         <source>Nothing runs in a walkthrough.</source>
         <translation>查看模式下不会执行任何操作。</translation>
     </message>
@@ -714,7 +719,7 @@
         <translation>一切正常：检测未发现问题。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="146"/>
+        <location filename="../../ui/pages/summary_page.py" line="151"/>
         <source>Nothing was installed in this session.</source>
         <translation>本次会话未安装任何内容。</translation>
     </message>
@@ -819,7 +824,7 @@
         <translation>PowerShell 脚本 (*.ps1)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="271"/>
+        <location filename="../../ui/pages/verify_page.py" line="281"/>
         <source>Press Start to test the GPU.</source>
         <translation>按“开始”测试 GPU。</translation>
     </message>
@@ -839,7 +844,7 @@
         <translation>上一页</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="275"/>
+        <location filename="../../ui/pages/verify_page.py" line="285"/>
         <source>Proves PyTorch uses the GPU at the speed the hardware allows.</source>
         <translation>证明 PyTorch 能以硬件允许的速度使用 GPU。</translation>
     </message>
@@ -894,7 +899,7 @@
         <translation>PyTorch 变体(&amp;R)：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="138"/>
+        <location filename="../../ui/pages/summary_page.py" line="139"/>
         <source>PyTorch {v}</source>
         <translation>PyTorch {v}</translation>
     </message>
@@ -959,7 +964,7 @@
         <translation>请重启计算机以使用新驱动。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="267"/>
+        <location filename="../../ui/pages/verify_page.py" line="277"/>
         <source>Result: {verdict}</source>
         <translation>结果：{verdict}</translation>
     </message>
@@ -984,7 +989,7 @@
         <translation>正在运行：{step}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="282"/>
+        <location filename="../../ui/pages/verify_page.py" line="292"/>
         <source>S&amp;top</source>
         <translation>停止(&amp;T)</translation>
     </message>
@@ -999,12 +1004,12 @@
         <translation>保存快照</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="156"/>
+        <location filename="../../ui/pages/summary_page.py" line="160"/>
         <source>Save a snapshot of this machine</source>
         <translation>保存本机的快照</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="155"/>
+        <location filename="../../ui/pages/summary_page.py" line="159"/>
         <source>Save s&amp;napshot…</source>
         <translation>保存快照(&amp;N)…</translation>
     </message>
@@ -1079,7 +1084,7 @@
         <translation>仍有部分功能无法正常工作。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="281"/>
+        <location filename="../../ui/pages/verify_page.py" line="291"/>
         <source>Start the test</source>
         <translation>开始测试</translation>
     </message>
@@ -1109,17 +1114,17 @@
         <translation>停止正在运行的步骤并关闭吗？稍后可以继续：已完成的步骤会被跳过。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="283"/>
+        <location filename="../../ui/pages/verify_page.py" line="293"/>
         <source>Stop the test</source>
         <translation>停止测试</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="192"/>
+        <location filename="../../ui/pages/verify_page.py" line="203"/>
         <source>Stopping…</source>
         <translation>正在停止…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="149"/>
+        <location filename="../../ui/pages/summary_page.py" line="154"/>
         <source>Summary</source>
         <translation>总结</translation>
     </message>
@@ -1144,7 +1149,7 @@
         <translation>温度</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="264"/>
+        <location filename="../../ui/pages/verify_page.py" line="274"/>
         <source>Testing the GPU…</source>
         <translation>正在测试 GPU…</translation>
     </message>
@@ -1324,12 +1329,12 @@
         <translation>无法保存快照：{error}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="150"/>
+        <location filename="../../ui/pages/summary_page.py" line="155"/>
         <source>The verdict, and what changed.</source>
         <translation>结论，以及所做的更改。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="213"/>
+        <location filename="../../ui/pages/verify_page.py" line="224"/>
         <source>The verification could not run: {error}</source>
         <translation>无法运行验证：{error}</translation>
     </message>
@@ -1414,12 +1419,12 @@
         <translation>利用率</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="285"/>
+        <location filename="../../ui/pages/verify_page.py" line="295"/>
         <source>Verdicts</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="274"/>
+        <location filename="../../ui/pages/verify_page.py" line="284"/>
         <source>Verify and stress</source>
         <translation>验证与压力测试</translation>
     </message>
@@ -1484,7 +1489,7 @@
         <translation>处理方法：{hint}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="152"/>
+        <location filename="../../ui/pages/summary_page.py" line="156"/>
         <source>What was done</source>
         <translation>已完成的操作</translation>
     </message>
@@ -1779,7 +1784,7 @@
         <translation>{n} 个匹配</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="278"/>
+        <location filename="../../ui/pages/verify_page.py" line="288"/>
         <source>{n} s</source>
         <translation>{n} 秒</translation>
     </message>

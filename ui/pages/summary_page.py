@@ -119,6 +119,7 @@ class SummaryPage(BasePage):
             self.show_error(tr("Saving the snapshot…"), "info")
 
     def render(self) -> None:
+        self.changes_label.setText(tr("&What a real install would do:") if self.state.dry_run else tr("&What was done:"))
         v = self.state.verdict
         self.icon.setPixmap(status_icon(v).pixmap(40, 40))
         self.headline.setText(tr(HEADLINES.get(v, HEADLINES["skip"])))
@@ -140,15 +141,18 @@ class SummaryPage(BasePage):
             parts.append(tr("Dry run: nothing was changed on this computer."))
         self.detail.setText("<br>".join(parts))
         self.changes.clear()
+        recorded = self.session.source.kind == "report" and bool((self.session.report_data or {}).get("steps"))
         for status, title in self.state.changes():
-            self.changes.addItem(QListWidgetItem(status_icon(status), title))
+            if self.state.dry_run and not recorded:  # nothing ran: say what a real install would do
+                self.changes.addItem(QListWidgetItem(status_icon("info"), title))
+            else:
+                self.changes.addItem(QListWidgetItem(status_icon(status), title))
         if not self.state.changes():
             self.changes.addItem(QListWidgetItem(status_icon("info"), tr("Nothing was installed in this session.")))
 
     def retranslate(self) -> None:
         self.setTitle(tr("Summary"))
         self.setSubTitle(tr("The verdict, and what changed."))
-        self.changes_label.setText(tr("&What was done:"))
         self.changes.setAccessibleName(tr("What was done"))
         self.report_btn.setText(tr("Export &report…"))
         self.report_btn.setAccessibleName(tr("Export the report"))
