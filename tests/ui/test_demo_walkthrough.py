@@ -200,3 +200,21 @@ def test_windows_demo_plan_exports_powershell(qtbot, tmp_path):
     plan.export_script(str(out))
     text = out.read_text(encoding="utf-8")
     assert not text.startswith("#!/usr/bin/env bash") and "wsl" in text.lower()
+
+
+def test_demo_then_back_to_this_computer(qtbot, tmp_path):
+    w = build_wizard(lang="en", services=Services(state_dir=str(tmp_path),
+                                                  install_backend=lambda s: engine.DryRunBackend(0.0)))
+    qtbot.addWidget(w)
+    w.show()
+    page = w.pages["welcome"]
+    page.choose_file(str(DEMOS[0]))
+    _next(qtbot, w, "system")
+    assert w.session.dry_run and w.session.source.path == str(DEMOS[0])
+    qtbot.waitUntil(w.pages["system"].isComplete, timeout=10000)
+    w.back()
+    page.path_buttons["setup"].setChecked(True)
+    _next(qtbot, w, "system")
+    assert not w.session.dry_run and w.session.source.kind == "live"
+    qtbot.waitUntil(w.pages["system"].isComplete, timeout=60000)
+    assert w.session.facts.source == "live"

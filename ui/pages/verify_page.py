@@ -149,6 +149,11 @@ class VerifyPage(BasePage):
     def enter(self) -> None:
         self.ensure_charts()
         s = self.session
+        if s.verification is None and self.state.verification is not None and not self.state.running:
+            self.state.verification = None  # another machine was opened since: its results are gone
+            self.state.series.clear()
+            self.ensure_charts().refresh(self.state.series)
+            self.render_result()
         if s.verification is None and s.source.recorded:
             s.verification = engine.verification_from_report(s.report_data)
         if s.verification is not None and self.state.verification is None:

@@ -38,6 +38,7 @@ class WelcomePage(BasePage):
         super().__init__(wizard)
         self.state = WelcomeState(path=self.session.path,
                                   file=self.session.source.path if self.session.source.recorded else None)
+        self.started_recorded = self.session.source.recorded  # `--snapshot FILE`: every path stays on it
         self.intro = QLabel(self)
         self.intro.setWordWrap(True)
         self.intro.setTextFormat(Qt.TextFormat.RichText)
@@ -148,7 +149,7 @@ class WelcomePage(BasePage):
         self.clear_error()
         s = self.session
         s.path = self.state.path
-        if self.state.file and (self.state.path == "walkthrough" or s.source.recorded):
+        if self.state.file and (self.state.path == "walkthrough" or self.started_recorded):
             if self.state.file != s.source.path:
                 try:
                     source, system, report = engine.load_source(self.state.file)
@@ -159,6 +160,15 @@ class WelcomePage(BasePage):
                 self.w.services.system, self.w.services.report = system, report
                 s.facts = s.recommendation = s.plan = s.install = s.verification = None
                 s.plan_confirmed = False
+        elif s.source.recorded and not self.started_recorded:
+            # a demo was opened here, then the user chose to work on this computer after all
+            from ui.state import Source
+
+            s.source, s.report_data = Source(), None
+            self.w.services.system = self.w.services.report = None
+            s.facts = s.recommendation = s.plan = s.install = s.verification = None
+            s.plan_confirmed = False
+            self.state.file = None
         self.w.retranslate()
         return True
 
