@@ -4,6 +4,9 @@
 the helper once, lazily on the first root request (so a plan without root steps never asks for a
 password): pkexec with our polkit action on a desktop session, `sudo -A` with SUDO_ASKPASS (the
 GUI passes its dialog program) where there is no polkit agent (WSL, SSH), plain sudo on a terminal.
+On Windows without administrator rights: `ElevatedPrivilege`, which starts the helper elevated
+through UAC (PowerShell Start-Process -Verb RunAs) for each root request, and only for those; the
+request and its answer travel as files, the output lines stream live (app/run/privileged.py).
 """
 from __future__ import annotations
 
@@ -14,6 +17,7 @@ import shutil
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import Callable, Optional, Sequence
 
@@ -184,6 +188,150 @@ class HelperPrivilege:
         self.proc = None
 
 
+# --- Windows: elevation through UAC, per root request ------------------------------------------
+
+WINDOWS_HELPER_EXE = "gpu-wizard-helper.exe"  # beside gpu-wizard.exe in the bundle (uac_admin manifest)
+
+
+def ps_quote(text: str) -> str:
+    """A PowerShell single-quoted literal: nothing inside is expanded or parsed ('' is a quote)."""
+    return "'" + str(text).replace("'", "''") + "'"
+
+
+def windows_command_line(args: Sequence[str]) -> str:
+    """Arguments joined the way Windows programs split them again (CommandLineToArgvW rules)."""
+    return subprocess.list2cmdline([str(a) for a in args])
+
+
+def elevate_argv(exe: str, args: Sequence[str], powershell: str = "powershell.exe") -> list[str]:
+    """argv that starts `exe args...` elevated (UAC prompt), hidden, and waits for it.
+
+    Start-Process passes -ArgumentList to the program as one command line, unquoted, so the
+    arguments are first quoted for Windows (list2cmdline) and that string, like the path, goes in
+    as a single-quoted PowerShell literal: no text from a path or request is ever PowerShell code."""
+    script = (f"$p = Start-Process -FilePath {ps_quote(exe)} -ArgumentList {ps_quote(windows_command_line(args))} "
+              "-Verb RunAs -Wait -WindowStyle Hidden -PassThru; exit $p.ExitCode")
+    return [powershell, "-NoProfile", "-NonInteractive", "-ExecutionPolicy", "Bypass", "-Command", script]
+
+
+def windows_helper_argv(frozen: Optional[bool] = None, executable: Optional[str] = None) -> list[str]:
+    """The helper program and its leading arguments: the bundled gpu-wizard-helper.exe beside the
+    wizard, else the wizard itself with --gpu-wizard-helper, else (from source) python + the script."""
+    frozen = getattr(sys, "frozen", False) if frozen is None else frozen
+    executable = executable or sys.executable
+    if frozen:
+        exe = os.path.join(os.path.dirname(executable), WINDOWS_HELPER_EXE)
+        return [exe] if os.path.exists(exe) else [executable, HELPER_FLAG]
+    return [executable, str(HELPER_SCRIPT)]
+
+
+class ElevatedPrivilege:
+    """Windows: each root request is a JSON file; the helper runs it elevated (one UAC prompt) and
+    answers in a result file, its output lines streamed live from RESULT.lines (app/run/privileged.py)."""
+
+    how = "UAC"
+
+    def __init__(self, helper_argv: Optional[Sequence[str]] = None, start: Optional[Callable] = None,
+                 powershell: str = "powershell.exe", poll_s: float = 0.1):
+        self.helper_argv = list(helper_argv or windows_helper_argv())
+        self.powershell = powershell
+        self._start_fn = start or self._start_default
+        self.poll_s = poll_s
+        self.last_argv: Optional[list[str]] = None
+
+    @staticmethod
+    def _start_default(argv: list[str], exe: str, args: list[str]) -> subprocess.Popen:
+        flags = getattr(subprocess, "CREATE_NO_WINDOW", 0)
+        return subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                creationflags=flags)
+
+    def _request(self, obj: dict, on_line=None, on_progress=None, cancel: Optional[CancelToken] = None) -> dict:
+        import tempfile
+
+        d = tempfile.mkdtemp(prefix="gpu-wizard-uac-")
+        req, res = os.path.join(d, "request.json"), os.path.join(d, "result.json")
+        try:
+            with open(req, "w", encoding="utf-8") as fh:
+                json.dump(obj, fh)
+            exe, lead = self.helper_argv[0], self.helper_argv[1:]
+            args = [*lead, "--request", req, "--result", res]
+            self.last_argv = elevate_argv(exe, args, self.powershell)
+            try:
+                proc = self._start_fn(self.last_argv, exe, args)
+            except OSError as e:
+                raise PrivilegeError(f"cannot ask for administrator rights: {e.strerror or e}") from None
+            lines_path, pos, cancelled = res + ".lines", 0, False
+            while True:
+                done = proc.poll() is not None
+                pos = self._drain(lines_path, pos, on_line, on_progress)
+                if done:
+                    break
+                if cancel is not None and cancel.cancelled and not cancelled:
+                    open(req + ".cancel", "w").close()  # the elevated helper watches for it
+                    cancelled = True
+                time.sleep(self.poll_s)
+            self._drain(lines_path, pos, on_line, on_progress)
+            try:
+                with open(res, encoding="utf-8") as fh:
+                    return json.load(fh)
+            except (OSError, ValueError):
+                err = ""
+                if getattr(proc, "stderr", None) is not None:
+                    err = (proc.stderr.read() or b"").decode("utf-8", "replace").strip().splitlines()
+                    err = err[-1] if err else ""
+                raise PrivilegeError("administrator rights were not granted" + (f": {err}" if err else "")) from None
+        finally:
+            shutil.rmtree(d, ignore_errors=True)
+
+    @staticmethod
+    def _drain(path: str, pos: int, on_line, on_progress) -> int:
+        """Pass on the complete lines the helper appended since `pos`; returns the new offset."""
+        try:
+            with open(path, "rb") as fh:
+                fh.seek(pos)
+                chunk = fh.read()
+        except OSError:
+            return pos
+        end = chunk.rfind(b"\n")
+        if end < 0:
+            return pos
+        for raw in chunk[:end].split(b"\n"):
+            try:
+                msg = json.loads(raw)
+            except ValueError:
+                continue
+            if msg.get("event") == "line" and on_line:
+                on_line(Line(msg.get("stream", "stdout"), msg.get("text", ""), bool(msg.get("final", True))))
+            elif msg.get("event") == "progress" and on_progress:
+                on_progress(Progress(msg.get("fraction"), msg.get("message", "")))
+        return pos + end + 1
+
+    def run(self, kind, argv, env, timeout_s, files, on_line, on_progress, cancel) -> CommandOutcome:
+        msg = self._request({"op": "run", "kind": kind, "argv": list(argv), "env": env, "timeout_s": timeout_s,
+                             "files": files}, on_line, on_progress, cancel)
+        if msg.get("event") != "done":
+            raise PolicyError(msg.get("message", "refused"))
+        return CommandOutcome(argv=msg.get("argv") or list(argv), rc=msg.get("rc"), duration_s=msg.get("duration_s") or 0.0,
+                              timed_out=bool(msg.get("timed_out")), cancelled=bool(msg.get("cancelled")),
+                              tail=list(msg.get("tail") or []), error=msg.get("error"))
+
+    def edit(self, kind: str, edit: Edit, session: str) -> EditRecord:
+        msg = self._request({"op": "edit", "kind": kind, "edit": edit.to_json(), "session": session})
+        if msg.get("event") != "edited":
+            raise PolicyError(msg.get("message", "refused"))
+        r = msg["record"]
+        return EditRecord(r["path"], r["existed"], r["backup"])
+
+    def restore(self, session: str, paths: Optional[list[str]] = None) -> list[str]:
+        msg = self._request({"op": "restore", "session": session, "paths": paths})
+        if msg.get("event") != "restored":
+            raise PolicyError(msg.get("message", "refused"))
+        return list(msg.get("paths") or [])
+
+    def close(self) -> None:
+        pass
+
+
 POLICY_FILE = "/usr/share/polkit-1/actions/org.gpuwizard.helper.policy"
 HELPER_FLAG = "--gpu-wizard-helper"  # the bundled executable runs the helper when given this
 
@@ -254,7 +402,7 @@ def choose_privilege(askpass: Optional[str] = None, prefer: Optional[str] = None
 
         if ctypes.windll.shell32.IsUserAnAdmin():  # type: ignore[attr-defined]
             return DirectPrivilege(os.path.join(os.environ.get("PROGRAMDATA", "C:\\ProgramData"), "gpu-wizard", "backups"))
-        raise PrivilegeError("these steps need administrator rights: start the wizard with 'Run as administrator'")
+        return ElevatedPrivilege()  # UAC asks for each administrator step, and only for those
     polkit = polkit_helper_argv()
     if prefer in (None, "pkexec") and polkit and polkit_usable():
         return HelperPrivilege(["pkexec", *polkit], how="pkexec")

@@ -8,6 +8,9 @@ path against that kind's allow-list below; downloaded files are copied into a ro
 and their sha256 checked again before a root command may use them. No password passes through
 the wizard: pkexec and sudo ask for it themselves.
 
+On Windows the helper (gpu-wizard-helper.exe) is started elevated through UAC for each root
+request instead, and speaks through files: `--request FILE --result FILE` (see run_request_file).
+
 Protocol (one JSON object per line):
   wizard → helper  {"id": 1, "op": "run", "kind": "install_toolkit", "argv": [...], "env": {...},
                     "timeout_s": 600, "files": {"@download:x.deb": {"path": "...", "sha256": "..."}}}
@@ -357,15 +360,137 @@ def serve(stdin=None, stdout=None, executor: Optional[RootExecutor] = None) -> i
     return 0
 
 
+# --- one request through files (Windows: the helper is started elevated through UAC per step) ----
+#
+# The wizard writes the request (the same JSON object as one line of the protocol above) to
+# REQUEST, starts `gpu-wizard-helper --request REQUEST --result RESULT` elevated and waits. The
+# helper checks it against the same allow-lists, runs it, appends every line/progress event to
+# RESULT + ".lines" as it goes (the wizard tails that file, so output streams live), and finally
+# writes the closing event ("done", "edited", "restored" or "refused") to RESULT. The wizard asks
+# for a cancel by creating REQUEST + ".cancel". Both output files are created exclusively (never
+# through a file or link that already exists), beside the request.
+
+MAX_REQUEST_BYTES = 1 << 20
+
+
+def _create_exclusive(path: str):
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600)
+    return os.fdopen(fd, "w", encoding="utf-8", newline="\n")
+
+
+def _is_admin() -> bool:
+    if hasattr(os, "geteuid"):
+        return os.geteuid() == 0
+    try:
+        import ctypes
+
+        return bool(ctypes.windll.shell32.IsUserAnAdmin())  # type: ignore[attr-defined]
+    except (AttributeError, OSError):
+        return False
+
+
+def run_request_file(request_path: str, result_path: str, executor: Optional[RootExecutor] = None) -> int:
+    """Handle one request file; returns 0 when a result was written, 2 when it could not be."""
+    request_path, result_path = os.path.abspath(request_path), os.path.abspath(result_path)
+    if os.path.dirname(request_path) != os.path.dirname(result_path):
+        sys.stderr.write("gpu-wizard-helper: the result must go beside the request\n")
+        return 2
+    try:
+        out = _create_exclusive(result_path + ".lines")
+    except OSError as e:
+        sys.stderr.write(f"gpu-wizard-helper: cannot create {result_path}.lines: {e.strerror}\n")
+        return 2
+    lock = threading.Lock()
+
+    def send(obj: dict) -> None:
+        with lock:
+            out.write(json.dumps(obj) + "\n")
+            out.flush()
+
+    final = _handle_file_request(request_path, executor or RootExecutor(_default_backups()), send)
+    out.close()
+    try:
+        with _create_exclusive(result_path + ".tmp") as fh:
+            json.dump(final, fh)
+        os.replace(result_path + ".tmp", result_path)
+    except OSError as e:
+        sys.stderr.write(f"gpu-wizard-helper: cannot write the result: {e.strerror}\n")
+        return 2
+    return 0
+
+
+def _default_backups() -> str:
+    if sys.platform.startswith("win"):
+        return os.path.join(os.environ.get("PROGRAMDATA") or "C:\\ProgramData", "gpu-wizard", "backups")
+    return ROOT_BACKUPS
+
+
+def _handle_file_request(request_path: str, ex: RootExecutor, send: Callable[[dict], None]) -> dict:
+    try:
+        if os.path.getsize(request_path) > MAX_REQUEST_BYTES:
+            return {"event": "refused", "message": "request too large"}
+        with open(request_path, encoding="utf-8") as fh:
+            req = json.load(fh)
+        if not isinstance(req, dict):
+            raise ValueError("not an object")
+    except (OSError, ValueError) as e:
+        return {"event": "refused", "message": f"not a usable request: {e}"}
+    if not _is_admin() and not os.environ.get("GPU_WIZARD_HELPER_UNPRIVILEGED_TEST"):
+        return {"event": "refused", "message": "the helper is not running with administrator rights"}
+    op = req.get("op")
+    try:
+        if op == "run":
+            token = CancelToken()
+            cancel_file = request_path + ".cancel"
+            stop = threading.Event()
+
+            def watch() -> None:  # the wizard cannot signal an elevated process: it drops a file
+                while not stop.wait(0.2):
+                    if os.path.exists(cancel_file):
+                        token.cancel()
+                        return
+            watcher = threading.Thread(target=watch, daemon=True)
+            watcher.start()
+            try:
+                r = ex.run(str(req.get("kind")), [str(a) for a in req.get("argv") or []], dict(req.get("env") or {}),
+                           req.get("timeout_s"), dict(req.get("files") or {}),
+                           lambda ln: send({"event": "line", "stream": ln.stream, "text": ln.text, "final": ln.final}),
+                           lambda p: send({"event": "progress", "fraction": p.fraction, "message": p.message}), token)
+            finally:
+                stop.set()
+            return {"event": "done", "rc": r.rc, "timed_out": r.timed_out, "cancelled": r.cancelled, "error": r.error,
+                    "tail": r.tail[-20:], "argv": r.argv, "duration_s": r.duration_s}
+        if op == "edit":
+            rec = ex.edit(str(req.get("kind")), Edit.from_json(req.get("edit")), str(req.get("session")))
+            return {"event": "edited", "record": rec.to_json()}
+        if op == "restore":
+            return {"event": "restored", "paths": ex.restore(str(req.get("session")), req.get("paths"))}
+        return {"event": "refused", "message": f"unknown request {op!r}"}
+    except PolicyError as e:
+        return {"event": "refused", "message": str(e)}
+    except Exception as e:  # never leave the wizard without an answer
+        return {"event": "refused", "message": f"helper error: {type(e).__name__}: {e}"}
+
+
 def maybe_run_helper(argv: list[str]) -> Optional[int]:
     """For the bundled executable's entry point: `gpu-wizard --gpu-wizard-helper` is the helper.
     Returns the exit code when argv asks for the helper, else None (carry on as the wizard)."""
     if argv[:1] == ["--gpu-wizard-helper"]:
-        return main()
+        return main(argv)
     return None
 
 
-def main() -> int:
+def main(argv: Optional[list[str]] = None) -> int:
+    """The helper: JSON lines on stdin/stdout (pkexec, sudo), or `--request FILE --result FILE`
+    (one request, started elevated through UAC on Windows). A leading --gpu-wizard-helper is ignored."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["--gpu-wizard-helper"]:
+        argv = argv[1:]
+    if argv:
+        if len(argv) != 4 or argv[0] != "--request" or argv[2] != "--result":
+            sys.stderr.write("usage: gpu-wizard-helper [--request FILE --result FILE]\n")
+            return 2
+        return run_request_file(argv[1], argv[3])
     if hasattr(os, "geteuid") and os.geteuid() != 0 and not os.environ.get("GPU_WIZARD_HELPER_UNPRIVILEGED_TEST"):
         sys.stderr.write("gpu-wizard-helper: must run as root (through pkexec or sudo)\n")
         return 2
