@@ -99,6 +99,10 @@ def plan_text(plan, full: bool = False) -> str:
             lines.append(f"   download: {d.url}" + (f" (sha256 {d.sha256[:16]}…)" if d.sha256 else f" (checksum from {d.checksum_url})"))
         for e in s.edits:
             lines.append(f"   edit: {e.describe()}")
+        if tuple(s.ok_exit_codes) != (0,):
+            ok = ", ".join(str(c) for c in s.ok_exit_codes if c != 0)
+            lines.append(f"   exit code {ok} also counts as success" +
+                         (" (the computer then needs a restart)" if s.reboot_exit_codes else ""))
         for a in s.argv_lines():
             shown = a if full or "\n" not in a else a.split("\n", 1)[0] + " …'"
             lines.append(f"   $ {shown}")

@@ -60,6 +60,16 @@ def test_config_file_mirror_and_proxy_reach_pip_and_root_apt_steps(tmp_path):
             assert not any(k.startswith(("PIP_", "UV_")) for k in s["env"])  # pip/uv settings never go to root
 
 
+def test_install_dry_run_reads_the_config_too(tmp_path):
+    cfg = _config(tmp_path, pypi_index_url=PYPI, https_proxy=PROXY)
+    r = _cli("--snapshot", str(SNAP), "--json", "install", "--dry-run", "--toolkit", "--config", str(cfg))
+    assert r.returncode == 0, r.stderr
+    plan = json.loads(r.stdout)
+    steps = {s["id"]: s for s in plan["steps"]}
+    assert PYPI in steps["install_pytorch"]["commands"][0]
+    assert steps["install_cuda_toolkit"]["env"]["HTTPS_PROXY"] == PROXY
+
+
 def test_ca_bundle_goes_to_apt_and_flags_beat_the_config(tmp_path):
     ca = tmp_path / "company-ca.pem"
     ca.write_text("-----BEGIN CERTIFICATE-----\n")

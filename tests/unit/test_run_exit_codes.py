@@ -127,6 +127,9 @@ def test_enable_wsl_features_accepts_3010():
     assert s.ok_exit_codes == (0, 3010) and s.reboot_exit_codes == (3010,)
     text = plan_to_powershell(plan)
     assert "-Ok @(0, 3010) -Restart @(3010)" in text
+    from app.commands.plan import plan_text
+
+    assert "exit code 3010 also counts as success (the computer then needs a restart)" in plan_text(plan)
 
 
 def test_bash_script_accepts_the_listed_codes(tmp_path):
