@@ -187,7 +187,7 @@ class Executor:
                 if self.cancel_token.cancelled:
                     return self._finish("cancelled", "Cancelled before " + step.title, step.id)
                 if step.kind == "verify" and self.state.get("reboot_pending"):
-                    if self.boot_id_fn() == self.state.get("boot_id"):
+                    if self._not_restarted_yet():
                         return self._finish("reboot_required",
                                             "Restart the computer, then run the wizard again: it resumes at verification.",
                                             None)
@@ -217,17 +217,27 @@ class Executor:
                 if step.reboot_required or restart:
                     self.state["reboot_pending"] = True
                     self.state["boot_id"] = self.boot_id_fn()
+                    self._restart_asked = True
                 self._done_weight += max(1, step.weight)
                 self._emit(ProgressEvent(step.id, 1.0, self._done_weight / total_w, ""))
                 self._emit(StepFinished(step.id, "ok", "done; the computer must restart to finish" if restart else "done",
                                         "", time.monotonic() - t0))
-            if self.state.get("reboot_pending") and self.boot_id_fn() == self.state.get("boot_id"):
+            if self.state.get("reboot_pending") and self._not_restarted_yet():
                 return self._finish("reboot_required", "Restart the computer to finish; then run the wizard again to verify.", None)
             return self._finish("ok", "All steps finished.", None)
         finally:
             self.session.close()  # flushes output.log; a later write reopens it
 
     # -- internals ------------------------------------------------------------------------
+    _restart_asked = False  # a step of this very run asked for the restart
+
+    def _not_restarted_yet(self) -> bool:
+        """Whether the restart a step asked for is still to come. When the boot cannot be told
+        apart (no boot id), a later run takes it that the user restarted as asked."""
+        if self._restart_asked:
+            return True
+        saved = self.state.get("boot_id")
+        return saved is not None and self.boot_id_fn() == saved
     def _emit(self, ev: Event) -> None:
         if self.listener is None:
             return

@@ -145,3 +145,13 @@ def test_bash_script_accepts_the_listed_codes(tmp_path):
         r = subprocess.run(["bash", str(p)], env=env, capture_output=True, text=True)
         assert r.returncode == want, r.stderr
         assert ("All steps finished." in r.stdout) is (want == 0)
+
+
+def test_unknown_boot_id_pauses_once_then_verifies(tmp_path):
+    steps = (Step(id="enable_thing", kind="windows_host", title="t", why="t", reboot_required=True,
+                  commands=((sys.executable, "-c", "pass"),)),
+             Step(id="verify_thing", kind="verify", title="v", why="v", commands=((sys.executable, "-c", "print('ok')"),)))
+    session = Session.create(tmp_path / "s")
+    assert Executor(Plan(steps=steps), session, boot_id_fn=lambda: None).run().status == "reboot_required"
+    # the machine cannot say whether it restarted: the next run takes it that the user did, as asked
+    assert Executor(Plan(steps=steps), session, boot_id_fn=lambda: None).run().status == "ok"
