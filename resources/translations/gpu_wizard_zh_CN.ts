@@ -24,7 +24,7 @@
         <translation>复制命令(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="185"/>
+        <location filename="../../ui/pages/welcome_page.py" line="195"/>
         <source>&amp;Demo machines:</source>
         <translation>演示机器(&amp;D)：</translation>
     </message>
@@ -54,12 +54,17 @@
         <translation>完成(&amp;F)</translation>
     </message>
     <message>
+        <location filename="../../ui/pages/verify_page.py" line="336"/>
+        <source>&amp;GPU shown:</source>
+        <translation>显示的 GPU(&amp;G)：</translation>
+    </message>
+    <message>
         <location filename="../../ui/wizard.py" line="158"/>
         <source>&amp;Keep installing</source>
         <translation>继续安装(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="189"/>
+        <location filename="../../ui/pages/welcome_page.py" line="199"/>
         <source>&amp;Language:</source>
         <translation>语言(&amp;L)：</translation>
     </message>
@@ -69,7 +74,7 @@
         <translation>稍后(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="286"/>
+        <location filename="../../ui/pages/verify_page.py" line="335"/>
         <source>&amp;Load per test:</source>
         <translation>每项测试负载时长(&amp;L)：</translation>
     </message>
@@ -79,7 +84,7 @@
         <translation>下一步(&amp;N) &gt;</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="187"/>
+        <location filename="../../ui/pages/welcome_page.py" line="197"/>
         <source>&amp;Open a file…</source>
         <translation>打开文件(&amp;O)…</translation>
     </message>
@@ -104,7 +109,7 @@
         <translation>保存快照(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="290"/>
+        <location filename="../../ui/pages/verify_page.py" line="341"/>
         <source>&amp;Start</source>
         <translation>开始(&amp;S)</translation>
     </message>
@@ -129,7 +134,7 @@
         <translation>已完成的操作(&amp;W)：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="277"/>
+        <location filename="../../ui/pages/verify_page.py" line="326"/>
         <source>(stopped early)</source>
         <translation>（提前停止）</translation>
     </message>
@@ -149,7 +154,7 @@
         <translation>步骤失败：{step}。请阅读日志，然后重试或排查。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="164"/>
+        <location filename="../../ui/pages/verify_page.py" line="188"/>
         <source>A walkthrough has no GPU to test, and the report recorded no verification.</source>
         <translation>查看模式下没有可测试的 GPU，且报告中没有记录验证结果。</translation>
     </message>
@@ -199,7 +204,7 @@
         <translation>带宽</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="294"/>
+        <location filename="../../ui/pages/verify_page.py" line="345"/>
         <source>Bandwidth against the theoretical ceiling</source>
         <translation>带宽与理论上限对比</translation>
     </message>
@@ -314,7 +319,7 @@
         <translation>将所有命令复制到剪贴板</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="186"/>
+        <location filename="../../ui/pages/welcome_page.py" line="196"/>
         <source>Demo machines</source>
         <translation>演示机器</translation>
     </message>
@@ -324,7 +329,7 @@
         <translation>重新检测</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="177"/>
+        <location filename="../../ui/pages/welcome_page.py" line="187"/>
         <source>Detect, recommend, plan, install, then verify and stress the GPU.</source>
         <translation>检测、推荐、计划、安装，然后验证并对 GPU 进行压力测试。</translation>
     </message>
@@ -469,7 +474,7 @@
         <translation>GPU 设备</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="73"/>
+        <location filename="../../ui/pages/verify_page.py" line="84"/>
         <source>GPU memory (device to device)</source>
         <translation>GPU 显存（设备到设备）</translation>
     </message>
@@ -484,12 +489,17 @@
         <translation>GPU 显存：{v:.0f} GB/s</translation>
     </message>
     <message>
+        <location filename="../../ui/pages/verify_page.py" line="337"/>
+        <source>GPU shown in the charts</source>
+        <translation>图表中显示的 GPU</translation>
+    </message>
+    <message>
         <location filename="../../ui/widgets/charts.py" line="41"/>
         <source>GPU temperature</source>
         <translation>GPU 温度</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="71"/>
+        <location filename="../../ui/pages/verify_page.py" line="82"/>
         <source>GPU to host (pinned)</source>
         <translation>GPU 到主机（锁页内存）</translation>
     </message>
@@ -509,12 +519,12 @@
         <translation>HTTPS 代理(&amp;P)：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="72"/>
+        <location filename="../../ui/pages/verify_page.py" line="83"/>
         <source>Host to GPU (pageable)</source>
         <translation>主机到 GPU（可分页内存）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="71"/>
+        <location filename="../../ui/pages/verify_page.py" line="82"/>
         <source>Host to GPU (pinned)</source>
         <translation>主机到 GPU（锁页内存）</translation>
     </message>
@@ -559,7 +569,7 @@
         <translation>内核模块</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="190"/>
+        <location filename="../../ui/pages/welcome_page.py" line="200"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
@@ -569,7 +579,7 @@
         <translation>工具包可用的磁盘空间不足。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="289"/>
+        <location filename="../../ui/pages/verify_page.py" line="340"/>
         <source>Load duration per test</source>
         <translation>每项测试的负载时长</translation>
     </message>
@@ -659,7 +669,7 @@
         <translation>未找到 NVIDIA GPU。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="137"/>
+        <location filename="../../ui/pages/welcome_page.py" line="138"/>
         <source>No file chosen</source>
         <translation>未选择文件</translation>
     </message>
@@ -694,12 +704,12 @@
         <translation>未检测到任何内容</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="178"/>
+        <location filename="../../ui/pages/welcome_page.py" line="188"/>
         <source>Nothing is installed: check the GPU, PyTorch and the bandwidth.</source>
         <translation>不安装任何内容：检查 GPU、PyTorch 和带宽。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="279"/>
+        <location filename="../../ui/pages/verify_page.py" line="328"/>
         <source>Nothing runs in a walkthrough.</source>
         <translation>查看模式下不会执行任何操作。</translation>
     </message>
@@ -724,7 +734,7 @@
         <translation>本次会话未安装任何内容。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="175"/>
+        <location filename="../../ui/pages/welcome_page.py" line="185"/>
         <source>Only verify what is installed</source>
         <translation>仅验证已安装的内容</translation>
     </message>
@@ -744,12 +754,12 @@
         <translation>打开日志文件</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="123"/>
+        <location filename="../../ui/pages/welcome_page.py" line="124"/>
         <source>Open a snapshot or report</source>
         <translation>打开快照或报告</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="188"/>
+        <location filename="../../ui/pages/welcome_page.py" line="198"/>
         <source>Open a snapshot or report file</source>
         <translation>打开快照或报告文件</translation>
     </message>
@@ -779,7 +789,7 @@
         <translation>PCIe 吞吐量</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="179"/>
+        <location filename="../../ui/pages/welcome_page.py" line="189"/>
         <source>Paste an error message or open a log; get the cause and a fix.</source>
         <translation>粘贴错误信息或打开日志；获取原因和修复方法。</translation>
     </message>
@@ -824,7 +834,7 @@
         <translation>PowerShell 脚本 (*.ps1)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="281"/>
+        <location filename="../../ui/pages/verify_page.py" line="330"/>
         <source>Press Start to test the GPU.</source>
         <translation>按“开始”测试 GPU。</translation>
     </message>
@@ -844,7 +854,7 @@
         <translation>上一页</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="285"/>
+        <location filename="../../ui/pages/verify_page.py" line="334"/>
         <source>Proves PyTorch uses the GPU at the speed the hardware allows.</source>
         <translation>证明 PyTorch 能以硬件允许的速度使用 GPU。</translation>
     </message>
@@ -964,7 +974,7 @@
         <translation>请重启计算机以使用新驱动。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="277"/>
+        <location filename="../../ui/pages/verify_page.py" line="326"/>
         <source>Result: {verdict}</source>
         <translation>结果：{verdict}</translation>
     </message>
@@ -989,7 +999,7 @@
         <translation>正在运行：{step}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="292"/>
+        <location filename="../../ui/pages/verify_page.py" line="343"/>
         <source>S&amp;top</source>
         <translation>停止(&amp;T)</translation>
     </message>
@@ -1039,12 +1049,12 @@
         <translation>安全启动已开启：NVIDIA 内核模块必须签名。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="168"/>
+        <location filename="../../ui/pages/welcome_page.py" line="178"/>
         <source>Set up an NVIDIA GPU for PyTorch, and prove it runs at full speed.</source>
         <translation>为 PyTorch 配置 NVIDIA GPU，并证明它能全速运行。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="175"/>
+        <location filename="../../ui/pages/welcome_page.py" line="185"/>
         <source>Set up this computer</source>
         <translation>配置本计算机</translation>
     </message>
@@ -1074,7 +1084,7 @@
         <translation>快照 (*.json)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="124"/>
+        <location filename="../../ui/pages/welcome_page.py" line="125"/>
         <source>Snapshots and reports (*.json);;All files (*)</source>
         <translation>快照和报告 (*.json);;所有文件 (*)</translation>
     </message>
@@ -1084,7 +1094,7 @@
         <translation>仍有部分功能无法正常工作。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="291"/>
+        <location filename="../../ui/pages/verify_page.py" line="342"/>
         <source>Start the test</source>
         <translation>开始测试</translation>
     </message>
@@ -1114,12 +1124,12 @@
         <translation>停止正在运行的步骤并关闭吗？稍后可以继续：已完成的步骤会被跳过。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="293"/>
+        <location filename="../../ui/pages/verify_page.py" line="344"/>
         <source>Stop the test</source>
         <translation>停止测试</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="203"/>
+        <location filename="../../ui/pages/verify_page.py" line="227"/>
         <source>Stopping…</source>
         <translation>正在停止…</translation>
     </message>
@@ -1129,7 +1139,7 @@
         <translation>总结</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="180"/>
+        <location filename="../../ui/pages/welcome_page.py" line="190"/>
         <source>Support: see a user's machine page by page, read-only. Or try a demo machine.</source>
         <translation>技术支持：逐页只读查看用户的机器。也可以试用演示机器。</translation>
     </message>
@@ -1149,7 +1159,7 @@
         <translation>温度</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="274"/>
+        <location filename="../../ui/pages/verify_page.py" line="323"/>
         <source>Testing the GPU…</source>
         <translation>正在测试 GPU…</translation>
     </message>
@@ -1334,7 +1344,7 @@
         <translation>结论，以及所做的更改。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="224"/>
+        <location filename="../../ui/pages/verify_page.py" line="249"/>
         <source>The verification could not run: {error}</source>
         <translation>无法运行验证：{error}</translation>
     </message>
@@ -1349,7 +1359,7 @@
         <translation>此选项无法使用：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="156"/>
+        <location filename="../../ui/pages/welcome_page.py" line="157"/>
         <source>This file cannot be opened: {error}</source>
         <translation>无法打开此文件：{error}</translation>
     </message>
@@ -1359,7 +1369,7 @@
         <translation>无法将此修复生成计划：{error}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="174"/>
+        <location filename="../../ui/pages/welcome_page.py" line="184"/>
         <source>This wizard will:</source>
         <translation>本向导将：</translation>
     </message>
@@ -1389,7 +1399,7 @@
         <translation>故障排查</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="176"/>
+        <location filename="../../ui/pages/welcome_page.py" line="186"/>
         <source>Troubleshoot an error</source>
         <translation>排查错误</translation>
     </message>
@@ -1419,12 +1429,12 @@
         <translation>利用率</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="295"/>
+        <location filename="../../ui/pages/verify_page.py" line="346"/>
         <source>Verdicts</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="284"/>
+        <location filename="../../ui/pages/verify_page.py" line="333"/>
         <source>Verify and stress</source>
         <translation>验证与压力测试</translation>
     </message>
@@ -1469,7 +1479,7 @@
         <translation>警告</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="167"/>
+        <location filename="../../ui/pages/welcome_page.py" line="177"/>
         <source>Welcome</source>
         <translation>欢迎</translation>
     </message>
@@ -1574,7 +1584,7 @@
         <translation>安装驱动</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="172"/>
+        <location filename="../../ui/pages/welcome_page.py" line="182"/>
         <source>install with a live log, asking for administrator rights only where needed</source>
         <translation>安装时实时显示日志，仅在需要时请求管理员权限</translation>
     </message>
@@ -1599,7 +1609,7 @@
         <translation>第 {n} 行</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="169"/>
+        <location filename="../../ui/pages/welcome_page.py" line="179"/>
         <source>look at this computer: GPU, driver, CUDA, Python and PyTorch</source>
         <translation>检查本计算机：GPU、驱动、CUDA、Python 和 PyTorch</translation>
     </message>
@@ -1699,7 +1709,7 @@
         <translation>由 Windows 主机提供</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="170"/>
+        <location filename="../../ui/pages/welcome_page.py" line="180"/>
         <source>recommend versions that work together, and say why</source>
         <translation>推荐可协同工作的版本，并说明原因</translation>
     </message>
@@ -1724,7 +1734,7 @@
         <translation>秒</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="171"/>
+        <location filename="../../ui/pages/welcome_page.py" line="181"/>
         <source>show every command before anything runs; you confirm</source>
         <translation>在执行前显示每条命令，由您确认</translation>
     </message>
@@ -1739,7 +1749,7 @@
         <translation>系统软件包</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="173"/>
+        <location filename="../../ui/pages/welcome_page.py" line="183"/>
         <source>test the GPU under load with live charts, and write a report</source>
         <translation>用实时图表对 GPU 进行负载测试，并生成报告</translation>
     </message>
@@ -1784,7 +1794,7 @@
         <translation>{n} 个匹配</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="288"/>
+        <location filename="../../ui/pages/verify_page.py" line="339"/>
         <source>{n} s</source>
         <translation>{n} 秒</translation>
     </message>

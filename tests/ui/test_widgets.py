@@ -199,3 +199,19 @@ def test_shutdown_does_not_destroy_a_thread_that_ignores_cancel(qtbot):
     tasks.deleteLater()
     release.set()
     qtbot.waitUntil(lambda: not bridge._ORPHANS, timeout=5000)
+
+
+def test_verify_page_shows_one_gpu_of_several(qtbot, make_wizard):
+    from tests.ui.fakes import synthetic_verification
+
+    v = synthetic_verification(50)
+    two = v.replace(samples=v.samples + tuple(s.replace(gpu_index=1, power_w=111.0) for s in v.samples))
+    w, _s, _r = make_wizard()
+    page = w.pages["verify"]
+    assert not page.gpu_combo.isVisibleTo(page)
+    page.show_result(two, replayed=True)
+    assert page.gpu_combo.isVisibleTo(page) and page.gpu_combo.count() == 2
+    assert page.state.gpus == [0, 1] and len(page.state.series) == 50
+    page.gpu_combo.setCurrentIndex(1)
+    assert page.state.gpu_index == 1
+    assert set(page.charts.curves["power_w"].yData) == {111.0}

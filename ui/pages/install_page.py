@@ -249,7 +249,8 @@ class InstallPage(BasePage):
 
     def _render_item(self, it: QListWidgetItem, s) -> None:
         word = tr(STATUS_WORDS[s.status])
-        it.setText(f"{s.title}\n{word}" + (f": {s.message}" if s.message and s.status == "failed" else ""))
+        title = s.title + (" (" + tr("administrator") + ")" if s.needs_root else "")
+        it.setText(f"{title}\n{word}" + (f": {s.message}" if s.message and s.status == "failed" else ""))
         it.setIcon(status_icon(s.status))
         it.setData(Qt.ItemDataRole.AccessibleTextRole, f"{s.title}: {word}")
 

@@ -34,16 +34,28 @@ def reason_code(layer) -> Optional[str]:
 
 @dataclass
 class VerifyState:
-    """Qt-free: the samples of the GPU shown, and the verification result."""
+    """Qt-free: every GPU's samples (the charts show one GPU), and the verification result."""
 
     seconds: float = 5
     gpu_index: int = 0
-    series: SampleSeries = field(default_factory=SampleSeries)
+    by_gpu: dict[int, SampleSeries] = field(default_factory=dict)
     verification: Any = None
     running: bool = False
     error: Optional[str] = None
 
+    @property
+    def series(self) -> SampleSeries:
+        return self.by_gpu.setdefault(self.gpu_index, SampleSeries())
+
+    @property
+    def gpus(self) -> list[int]:
+        return sorted(self.by_gpu)
+
+    def clear(self) -> None:
+        self.by_gpu.clear()
+
     def add_samples(self, batch: list) -> int:
+        """Adds every GPU's samples; returns how many were for the GPU shown."""
         n = 0
         for item in batch:
             if isinstance(item, tuple):
@@ -51,9 +63,8 @@ class VerifyState:
                 gpu = int(values.get("gpu_index") or 0)
             else:
                 t, gpu, values = sample_dict(item)
-            if gpu == self.gpu_index:
-                self.series.add(t, values)
-                n += 1
+            self.by_gpu.setdefault(gpu, SampleSeries()).add(t, values)
+            n += gpu == self.gpu_index
         return n
 
     def bandwidth_rows(self) -> list[tuple[str, Optional[float], Optional[float]]]:
@@ -90,6 +101,11 @@ class VerifyPage(BasePage):
             self.duration.addItem("", s)
         self.duration.setCurrentIndex(DURATIONS_S.index(5))
         self.duration_label.setBuddy(self.duration)
+        self.gpu_label = QLabel(self)
+        self.gpu_combo = QComboBox(self)
+        self.gpu_combo.setObjectName("gpu")
+        self.gpu_label.setBuddy(self.gpu_combo)
+        self.gpu_combo.currentIndexChanged.connect(self._gpu_chosen)
         self.start_btn = QPushButton(self)
         self.start_btn.setObjectName("start_verify")
         self.start_btn.clicked.connect(self.start)
@@ -100,6 +116,8 @@ class VerifyPage(BasePage):
         self.status.setWordWrap(True)
         row.addWidget(self.duration_label)
         row.addWidget(self.duration)
+        row.addWidget(self.gpu_label)
+        row.addWidget(self.gpu_combo)
         row.addWidget(self.start_btn)
         row.addWidget(self.stop_btn)
         row.addWidget(self.status, 1)
@@ -135,6 +153,7 @@ class VerifyPage(BasePage):
         self.split.setSizes([600, 400])
         self.layout_.addWidget(self.split, 1)
         self._buttons()
+        self._sync_gpus()
 
     # --- flow ----------------------------------------------------------------------------
     def ensure_charts(self):
@@ -151,7 +170,7 @@ class VerifyPage(BasePage):
         s = self.session
         if s.verification is None and self.state.verification is not None and not self.state.running:
             self.state.verification = None  # another machine was opened since: its results are gone
-            self.state.series.clear()
+            self.state.clear()
             self.ensure_charts().refresh(self.state.series)
             self.render_result()
         if s.verification is None and s.source.recorded:
@@ -170,7 +189,7 @@ class VerifyPage(BasePage):
             return
         self.clear_error()
         self.state.seconds = float(self.duration.currentData())
-        self.state.series.clear()
+        self.state.clear()
         self.state.verification = None
         self.state.running = True
         self._progress_msg = ""
@@ -209,6 +228,7 @@ class VerifyPage(BasePage):
 
     def _on_samples(self, batch: list) -> None:
         self.state.add_samples(batch)
+        self._sync_gpus()
         self.ensure_charts().refresh(self.state.series)
         if self._progress_msg:
             self.status.setText(self._progress_msg)
@@ -238,10 +258,34 @@ class VerifyPage(BasePage):
     def show_result(self, v: Any, replayed: bool = False) -> None:
         self.state.verification = v
         if replayed or not len(self.state.series):
-            self.state.series.clear()
+            self.state.clear()
             self.state.add_samples(list(getattr(v, "samples", ())))
+        self._sync_gpus()
         self.ensure_charts().refresh(self.state.series, fit=True)  # the whole run, now it is over
         self.render_result()
+
+    def _sync_gpus(self) -> None:
+        """The GPU choice appears when the samples cover more than one GPU."""
+        gpus = self.state.gpus
+        if [self.gpu_combo.itemData(i) for i in range(self.gpu_combo.count())] != gpus:
+            self.gpu_combo.blockSignals(True)
+            self.gpu_combo.clear()
+            for g in gpus:
+                self.gpu_combo.addItem(f"GPU {g}", g)
+            self.gpu_combo.setCurrentIndex(max(0, self.gpu_combo.findData(self.state.gpu_index)))
+            self.gpu_combo.blockSignals(False)
+        multi = len(gpus) > 1
+        self.gpu_label.setVisible(multi)
+        self.gpu_combo.setVisible(multi)
+
+    def _gpu_chosen(self, _i: int) -> None:
+        g = self.gpu_combo.currentData()
+        if g is None or g == self.state.gpu_index:
+            return
+        self.state.gpu_index = int(g)
+        charts = self.ensure_charts()
+        charts.ranges.clear()
+        charts.refresh(self.state.series, fit=not self.state.running)
 
     def isComplete(self) -> bool:  # noqa: N802
         return not self.state.running
@@ -289,6 +333,8 @@ class VerifyPage(BasePage):
         self.setTitle(tr("Verify and stress"))
         self.setSubTitle(tr("Proves PyTorch uses the GPU at the speed the hardware allows."))
         self.duration_label.setText(tr("&Load per test:"))
+        self.gpu_label.setText(tr("&GPU shown:"))
+        self.gpu_combo.setAccessibleName(tr("GPU shown in the charts"))
         for i, s in enumerate(DURATIONS_S):
             self.duration.setItemText(i, tr("{n} s").format(n=s))
         self.duration.setAccessibleName(tr("Load duration per test"))
