@@ -73,3 +73,28 @@ def test_failed_install_step_goes_to_troubleshoot_with_its_log(qtbot, make_wizar
     qtbot.waitUntil(lambda: page.state.diagnosis is not None, timeout=10000)
     w.back()
     assert w.current_page_id == "install"
+
+
+def test_failed_verification_goes_to_troubleshoot(qtbot, make_wizard):
+    from app.verify.model import Check, Layer, TorchReport, Verification
+
+    v = Verification(layers=(Layer("pytorch", "fail", "CUDA unavailable",
+                                   checks=(Check("cuda_unavailable", "fail", "torch.cuda.is_available() is False"),)),),
+                     torch=TorchReport(error="CUDA driver version is insufficient for CUDA runtime version"))
+    w, _s, _r = make_wizard(diagnose=real_diagnose)
+    page = w.pages["verify"]
+    w.pages["welcome"].path_buttons["verify"].setChecked(True)
+    w.next()
+    qtbot.waitUntil(w.pages["system"].isComplete, timeout=5000)
+    w.next()
+    assert w.current_page_id == "verify"
+    assert not page.trouble_btn.isVisibleTo(page)
+    w.session.verification = v  # as a finished run leaves it
+    page.show_result(v)
+    assert page.trouble_btn.isVisibleTo(page)
+    page.troubleshoot()
+    assert w.current_page_id == "troubleshoot"
+    ts = w.pages["troubleshoot"]
+    assert "insufficient" in ts.input.toPlainText()
+    qtbot.waitUntil(lambda: ts.state.diagnosis is not None, timeout=10000)
+    assert ts.state.diagnosis.matches and ts.state.diagnosis.matches[0].category == "driver_insufficient"

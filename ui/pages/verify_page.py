@@ -112,6 +112,10 @@ class VerifyPage(BasePage):
         self.stop_btn = QPushButton(self)
         self.stop_btn.setObjectName("stop_verify")
         self.stop_btn.clicked.connect(self.stop)
+        self.trouble_btn = QPushButton(self)
+        self.trouble_btn.setObjectName("troubleshoot_verify")
+        self.trouble_btn.clicked.connect(self.troubleshoot)
+        self.trouble_btn.hide()
         self.status = QLabel(self)
         self.status.setWordWrap(True)
         row.addWidget(self.duration_label)
@@ -121,6 +125,7 @@ class VerifyPage(BasePage):
         row.addWidget(self.start_btn)
         row.addWidget(self.stop_btn)
         row.addWidget(self.status, 1)
+        row.addWidget(self.trouble_btn)
         self.layout_.addLayout(row)
         # the charts (pyqtgraph + numpy, ~0.5 s to import) are built when the page is first shown,
         # so the wizard's first window opens fast
@@ -257,6 +262,7 @@ class VerifyPage(BasePage):
 
     def show_result(self, v: Any, replayed: bool = False) -> None:
         self.state.verification = v
+        self._buttons()
         if replayed or not len(self.state.series):
             self.state.clear()
             self.state.add_samples(list(getattr(v, "samples", ())))
@@ -287,6 +293,25 @@ class VerifyPage(BasePage):
         charts.ranges.clear()
         charts.refresh(self.state.series, fit=not self.state.running)
 
+    def failure_text(self) -> str:
+        """What went wrong, as text for Troubleshoot: the probe's errors, PyTorch's own error,
+        every failed or warned check."""
+        v = self.state.verification
+        if v is None:
+            return ""
+        lines = list(v.errors)
+        if v.torch.error:
+            lines.append(v.torch.error)
+        for layer in v.layers:
+            for c in layer.checks:
+                if c.status in ("fail", "warn"):
+                    lines.append(f"{layer.name}: {c.message}")
+        return "\n".join(lines)
+
+    def troubleshoot(self) -> None:
+        self.session.error_text = self.failure_text()
+        self.w.jump_to("troubleshoot")
+
     def isComplete(self) -> bool:  # noqa: N802
         return not self.state.running
 
@@ -313,6 +338,9 @@ class VerifyPage(BasePage):
         self.retranslate_status()
 
     def _buttons(self) -> None:
+        v = self.state.verification
+        self.trouble_btn.setVisible(v is not None and v.status == "fail" and not self.state.running
+                                    and bool(self.failure_text()))
         self.start_btn.setEnabled(not self.state.running)
         self.stop_btn.setEnabled(self.state.running)
         self.duration.setEnabled(not self.state.running)
@@ -342,6 +370,8 @@ class VerifyPage(BasePage):
         self.start_btn.setAccessibleName(tr("Start the test"))
         self.stop_btn.setText(tr("S&top"))
         self.stop_btn.setAccessibleName(tr("Stop the test"))
+        self.trouble_btn.setText(tr("&Troubleshoot this error"))
+        self.trouble_btn.setAccessibleName(tr("Troubleshoot this error"))
         self.bw_box.setTitle(tr("Bandwidth against the theoretical ceiling"))
         self.layers_box.setTitle(tr("Verdicts"))
         self.layers.setAccessibleName(tr("Verdicts"))
