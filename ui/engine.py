@@ -98,24 +98,15 @@ def detect_facts(system: Any, overrides: Optional[dict] = None, report: Optional
 
 
 def save_snapshot(system: Any, path: str, note: str = "") -> str:
-    """Record this machine (or copy the loaded snapshot) to `path`."""
-    from app.system import RecordingSystem, SnapshotSystem, write_json_atomic
+    """Record this machine, redacted (user and host names, home paths, addresses, serials,
+    secrets), as `gpu-wizard snapshot` does; or copy the loaded snapshot as it is."""
+    from app.system import SnapshotSystem, write_json_atomic
 
     if isinstance(system, SnapshotSystem):
         write_json_atomic(path, system.data)
         return path
-    try:
-        snap = _module("app.commands.snapshot")
-        if hasattr(snap, "record_snapshot"):
-            snap.record_snapshot(path, note=note)
-            return path
-    except EngineUnavailable:
-        pass
-    from app.detect import detect
-
-    rec = RecordingSystem(system)
-    detect(rec, torch_probe=False)
-    write_json_atomic(path, rec.snapshot(note=note))
+    data = _module("app.commands.snapshot").record(system, torch=False, note=note, redact=True)
+    write_json_atomic(path, data)
     return path
 
 

@@ -126,3 +126,20 @@ def test_this_machine_is_detected_on_the_system_page(qtbot, tmp_path):
     assert not page.source_banner.isVisibleTo(page)
     if not facts.gpus:
         assert page.tree.topLevelItem(0).text(1) in ("not detected", "problem")
+
+
+def test_snapshot_of_this_machine_is_recorded_redacted(tmp_path):
+    import getpass
+    import socket
+
+    out = tmp_path / "me.json"
+    engine.save_snapshot(engine.live_system(), str(out))
+    text = out.read_text(encoding="utf-8")
+    data = load_snapshot_data(out)  # a valid format-1 snapshot
+    assert data["format"].startswith("gpu-wizard-snapshot/")
+    host = socket.gethostname()
+    if len(host) > 3:
+        assert host not in text
+    user = getpass.getuser()
+    if len(user) > 3:
+        assert f"/home/{user}" not in text
