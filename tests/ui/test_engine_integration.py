@@ -33,9 +33,14 @@ def test_real_executor_streams_fails_and_retries_in_the_same_session(qtbot, make
         Step(id="install_pytorch", title="Fail once", why="Fails until the flag file exists.", kind="install_pytorch",
              commands=(("sh", "-c", f"test -e {flag} || {{ echo 'E: no such package' >&2; exit 100; }}; echo fixed"),)),
     ))
-    backend = engine.EngineBackend(sessions_base=str(tmp_path / "sessions"))
+    made = []
+
+    def new_backend(session):  # as Services.backend_for does: a new backend each time it is asked
+        made.append(engine.EngineBackend(sessions_base=str(tmp_path / "sessions")))
+        return made[-1]
+
     w, _s, _r = make_wizard(plan=plan, install_backend=None)
-    w.services.install_backend = lambda s: backend
+    w.services.install_backend = new_backend
     inst = _to_install(qtbot, w)
     qtbot.waitUntil(lambda: inst.result is not None, timeout=20000)
     assert inst.result == "failed"
@@ -43,13 +48,15 @@ def test_real_executor_streams_fails_and_retries_in_the_same_session(qtbot, make
     lines = inst.log.model.lines
     assert "hello" in lines and "E: no such package" in lines
     assert inst.log.model.is_err[lines.index("E: no such package")]
+    backend = made[-1]
     session = Path(backend.session_dir)
     assert (session / "plan.json").exists() and (session / "commands.log").exists()
     assert inst.folder_btn.isEnabled()
     flag.touch()
     inst.retry()
     qtbot.waitUntil(lambda: inst.result == "ok", timeout=20000)
-    assert backend.session_dir == str(session)  # resumed in the same session folder
+    assert len(made) == 1 and backend.session_dir == str(session)  # resumed in the same session folder
+    assert len(list((tmp_path / "sessions").iterdir())) == 1
     assert "fixed" in inst.log.model.lines
     assert inst.state.step("install_pytorch").status == "ok"
 

@@ -95,6 +95,7 @@ class InstallPage(BasePage):
         self.session.install = self.state
         self.log.clear()
         self._fill_steps()
+        self.backend = None  # a new plan: a new run (and, for the real runner, a new session folder)
         if not plan.steps:  # nothing to do: nothing runs
             self._ran_plan = plan
             self.result = "ok"
@@ -108,7 +109,10 @@ class InstallPage(BasePage):
         self.clear_error()
         self.result = None
         self._ran_plan = self.session.plan
-        self.backend = self.w.services.backend_for(self.session)
+        if self.backend is None:  # a retry keeps its backend: the same session, finished steps kept
+            self.backend = self.w.services.backend_for(self.session)
+        if self.bridge is not None:
+            self.bridge.deleteLater()
         self.bridge = RunBridge(self)
         self.bridge.stepStarted.connect(self._step_started)
         self.bridge.stepFinished.connect(self._step_finished)
