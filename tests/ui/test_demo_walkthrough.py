@@ -218,3 +218,16 @@ def test_demo_then_back_to_this_computer(qtbot, tmp_path):
     assert not w.session.dry_run and w.session.source.kind == "live"
     qtbot.waitUntil(w.pages["system"].isComplete, timeout=60000)
     assert w.session.facts.source == "live"
+
+
+def test_html_report_opens_as_a_walkthrough(qtbot, tmp_path):
+    from app.report import build_report, write_report
+    from app.report.demo import demo_facts
+
+    path = tmp_path / "report.html"
+    write_report(build_report(facts=demo_facts()), path, "html")
+    w = _wizard(qtbot, tmp_path, path)
+    assert w.session.source.kind == "report" and w.session.dry_run
+    w.next()
+    qtbot.waitUntil(w.pages["system"].isComplete, timeout=10000)
+    assert w.session.facts.gpus  # the facts embedded in the HTML report
