@@ -9,7 +9,7 @@
         <translation>高级(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="297"/>
+        <location filename="../../ui/pages/install_page.py" line="305"/>
         <source>&amp;Cancel</source>
         <translation>取消(&amp;C)</translation>
     </message>
@@ -54,7 +54,7 @@
         <translation>完成(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="336"/>
+        <location filename="../../ui/pages/verify_page.py" line="364"/>
         <source>&amp;GPU shown:</source>
         <translation>显示的 GPU(&amp;G)：</translation>
     </message>
@@ -69,12 +69,12 @@
         <translation>语言(&amp;L)：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="200"/>
+        <location filename="../../ui/pages/install_page.py" line="204"/>
         <source>&amp;Later</source>
         <translation>稍后(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="335"/>
+        <location filename="../../ui/pages/verify_page.py" line="363"/>
         <source>&amp;Load per test:</source>
         <translation>每项测试负载时长(&amp;L)：</translation>
     </message>
@@ -99,7 +99,7 @@
         <translation>重新扫描(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="299"/>
+        <location filename="../../ui/pages/install_page.py" line="307"/>
         <source>&amp;Retry failed step</source>
         <translation>重试失败的步骤(&amp;R)</translation>
     </message>
@@ -109,7 +109,7 @@
         <translation>保存快照(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="341"/>
+        <location filename="../../ui/pages/verify_page.py" line="369"/>
         <source>&amp;Start</source>
         <translation>开始(&amp;S)</translation>
     </message>
@@ -119,7 +119,7 @@
         <translation>停止并关闭(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="303"/>
+        <location filename="../../ui/pages/install_page.py" line="311"/>
         <source>&amp;Troubleshoot this error</source>
         <translation>排查此错误(&amp;T)</translation>
     </message>
@@ -134,7 +134,7 @@
         <translation>已完成的操作(&amp;W)：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="326"/>
+        <location filename="../../ui/pages/verify_page.py" line="354"/>
         <source>(stopped early)</source>
         <translation>（提前停止）</translation>
     </message>
@@ -149,12 +149,12 @@
         <translation>WSL 中本应是符号链接的库文件是一个副本。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="282"/>
+        <location filename="../../ui/pages/install_page.py" line="290"/>
         <source>A step failed: {step}. Read the log, then Retry or Troubleshoot.</source>
         <translation>步骤失败：{step}。请阅读日志，然后重试或排查。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="188"/>
+        <location filename="../../ui/pages/verify_page.py" line="193"/>
         <source>A walkthrough has no GPU to test, and the report recorded no verification.</source>
         <translation>查看模式下没有可测试的 GPU，且报告中没有记录验证结果。</translation>
     </message>
@@ -164,7 +164,7 @@
         <translation>应用(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="275"/>
+        <location filename="../../ui/pages/install_page.py" line="283"/>
         <source>All steps finished.</source>
         <translation>所有步骤已完成。</translation>
     </message>
@@ -184,12 +184,12 @@
         <translation>正在安装</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="289"/>
+        <location filename="../../ui/pages/install_page.py" line="297"/>
         <source>As recorded on the user's machine (nothing ran here):</source>
         <translation>用户机器上记录的情况（此处未执行任何操作）：</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="346"/>
+        <location filename="../../ui/widgets/log_view.py" line="356"/>
         <source>Auto-scroll paused: follow the end</source>
         <translation>自动滚动已暂停：跟随末尾</translation>
     </message>
@@ -204,7 +204,7 @@
         <translation>带宽</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="345"/>
+        <location filename="../../ui/pages/verify_page.py" line="375"/>
         <source>Bandwidth against the theoretical ceiling</source>
         <translation>带宽与理论上限对比</translation>
     </message>
@@ -234,17 +234,17 @@
         <translation>CUDA_HOME 指向的文件夹不存在。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="298"/>
+        <location filename="../../ui/pages/install_page.py" line="306"/>
         <source>Cancel the installation</source>
         <translation>取消安装</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="279"/>
+        <location filename="../../ui/pages/install_page.py" line="287"/>
         <source>Cancelled. Press Retry to continue from the step that was stopped.</source>
         <translation>已取消。按“重试”从中断的步骤继续。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="130"/>
+        <location filename="../../ui/pages/install_page.py" line="134"/>
         <source>Cancelling: stopping the running command…</source>
         <translation>正在取消：停止正在运行的命令…</translation>
     </message>
@@ -364,12 +364,12 @@
         <translation>驱动</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="275"/>
+        <location filename="../../ui/pages/install_page.py" line="283"/>
         <source>Dry run finished: nothing was changed.</source>
         <translation>演练结束：未做任何更改。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="285"/>
+        <location filename="../../ui/pages/install_page.py" line="293"/>
         <source>Dry run: </source>
         <translation>演练：</translation>
     </message>
@@ -439,12 +439,12 @@
         <translation>修复：</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="347"/>
+        <location filename="../../ui/widgets/log_view.py" line="357"/>
         <source>Follow the end of the log</source>
         <translation>跟随日志末尾</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="346"/>
+        <location filename="../../ui/widgets/log_view.py" line="356"/>
         <source>Following the end</source>
         <translation>正在跟随末尾</translation>
     </message>
@@ -489,7 +489,7 @@
         <translation>GPU 显存：{v:.0f} GB/s</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="337"/>
+        <location filename="../../ui/pages/verify_page.py" line="365"/>
         <source>GPU shown in the charts</source>
         <translation>图表中显示的 GPU</translation>
     </message>
@@ -544,17 +544,17 @@
         <translation>我已阅读计划：以演练方式执行(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="293"/>
+        <location filename="../../ui/pages/install_page.py" line="301"/>
         <source>Install</source>
         <translation>安装</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="293"/>
+        <location filename="../../ui/pages/install_page.py" line="301"/>
         <source>Install (dry run)</source>
         <translation>安装（演练）</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="348"/>
+        <location filename="../../ui/widgets/log_view.py" line="358"/>
         <source>Installation log</source>
         <translation>安装日志</translation>
     </message>
@@ -579,7 +579,7 @@
         <translation>工具包可用的磁盘空间不足。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="340"/>
+        <location filename="../../ui/pages/verify_page.py" line="368"/>
         <source>Load duration per test</source>
         <translation>每项测试的负载时长</translation>
     </message>
@@ -649,12 +649,12 @@
         <translation>支持的最高 CUDA 版本</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="344"/>
+        <location filename="../../ui/widgets/log_view.py" line="354"/>
         <source>Next</source>
         <translation>下一个</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="345"/>
+        <location filename="../../ui/widgets/log_view.py" line="355"/>
         <source>Next match</source>
         <translation>下一个匹配</translation>
     </message>
@@ -709,12 +709,12 @@
         <translation>不安装任何内容：检查 GPU、PyTorch 和带宽。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="328"/>
+        <location filename="../../ui/pages/verify_page.py" line="356"/>
         <source>Nothing runs in a walkthrough.</source>
         <translation>查看模式下不会执行任何操作。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="287"/>
+        <location filename="../../ui/pages/install_page.py" line="295"/>
         <source>Nothing to install.</source>
         <translation>没有需要安装的内容。</translation>
     </message>
@@ -739,7 +739,7 @@
         <translation>仅验证已安装的内容</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="301"/>
+        <location filename="../../ui/pages/install_page.py" line="309"/>
         <source>Open &amp;session folder</source>
         <translation>打开会话文件夹(&amp;S)</translation>
     </message>
@@ -764,7 +764,7 @@
         <translation>打开快照或报告文件</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="302"/>
+        <location filename="../../ui/pages/install_page.py" line="310"/>
         <source>Open the folder with this session's logs</source>
         <translation>打开包含本次会话日志的文件夹</translation>
     </message>
@@ -774,7 +774,7 @@
         <translation>操作系统与 WSL</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="296"/>
+        <location filename="../../ui/pages/install_page.py" line="304"/>
         <source>Overall progress</source>
         <translation>总体进度</translation>
     </message>
@@ -834,17 +834,17 @@
         <translation>PowerShell 脚本 (*.ps1)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="330"/>
+        <location filename="../../ui/pages/verify_page.py" line="358"/>
         <source>Press Start to test the GPU.</source>
         <translation>按“开始”测试 GPU。</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="342"/>
+        <location filename="../../ui/widgets/log_view.py" line="352"/>
         <source>Previous</source>
         <translation>上一个</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="343"/>
+        <location filename="../../ui/widgets/log_view.py" line="353"/>
         <source>Previous match</source>
         <translation>上一个匹配</translation>
     </message>
@@ -854,7 +854,7 @@
         <translation>上一页</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="334"/>
+        <location filename="../../ui/pages/verify_page.py" line="362"/>
         <source>Proves PyTorch uses the GPU at the speed the hardware allows.</source>
         <translation>证明 PyTorch 能以硬件允许的速度使用 GPU。</translation>
     </message>
@@ -954,32 +954,32 @@
         <translation>重置(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="199"/>
+        <location filename="../../ui/pages/install_page.py" line="203"/>
         <source>Restart &amp;now</source>
         <translation>立即重启(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="210"/>
+        <location filename="../../ui/pages/install_page.py" line="214"/>
         <source>Restart later: the wizard will continue with the verification after the restart.</source>
         <translation>稍后重启：重启后向导将继续进行验证。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="196"/>
+        <location filename="../../ui/pages/install_page.py" line="200"/>
         <source>Restart needed</source>
         <translation>需要重启</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="277"/>
+        <location filename="../../ui/pages/install_page.py" line="285"/>
         <source>Restart the computer to use the new driver.</source>
         <translation>请重启计算机以使用新驱动。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="326"/>
+        <location filename="../../ui/pages/verify_page.py" line="354"/>
         <source>Result: {verdict}</source>
         <translation>结果：{verdict}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="300"/>
+        <location filename="../../ui/pages/install_page.py" line="308"/>
         <source>Retry the failed step</source>
         <translation>重试失败的步骤</translation>
     </message>
@@ -994,12 +994,12 @@
         <translation>正在容器中运行：驱动属于宿主机。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="285"/>
+        <location filename="../../ui/pages/install_page.py" line="293"/>
         <source>Running: {step}</source>
         <translation>正在运行：{step}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="343"/>
+        <location filename="../../ui/pages/verify_page.py" line="371"/>
         <source>S&amp;top</source>
         <translation>停止(&amp;T)</translation>
     </message>
@@ -1029,12 +1029,12 @@
         <translation>正在保存快照…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="341"/>
+        <location filename="../../ui/widgets/log_view.py" line="351"/>
         <source>Search the log</source>
         <translation>搜索日志</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="340"/>
+        <location filename="../../ui/widgets/log_view.py" line="350"/>
         <source>Search the log (Ctrl+F)</source>
         <translation>搜索日志（Ctrl+F）</translation>
     </message>
@@ -1094,12 +1094,12 @@
         <translation>仍有部分功能无法正常工作。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="342"/>
+        <location filename="../../ui/pages/verify_page.py" line="370"/>
         <source>Start the test</source>
         <translation>开始测试</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="285"/>
+        <location filename="../../ui/pages/install_page.py" line="293"/>
         <source>Starting…</source>
         <translation>正在启动…</translation>
     </message>
@@ -1114,7 +1114,7 @@
         <translation>步骤</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="295"/>
+        <location filename="../../ui/pages/install_page.py" line="303"/>
         <source>Steps</source>
         <translation>步骤</translation>
     </message>
@@ -1124,12 +1124,12 @@
         <translation>停止正在运行的步骤并关闭吗？稍后可以继续：已完成的步骤会被跳过。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="344"/>
+        <location filename="../../ui/pages/verify_page.py" line="372"/>
         <source>Stop the test</source>
         <translation>停止测试</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="227"/>
+        <location filename="../../ui/pages/verify_page.py" line="232"/>
         <source>Stopping…</source>
         <translation>正在停止…</translation>
     </message>
@@ -1159,7 +1159,7 @@
         <translation>温度</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="323"/>
+        <location filename="../../ui/pages/verify_page.py" line="351"/>
         <source>Testing the GPU…</source>
         <translation>正在测试 GPU…</translation>
     </message>
@@ -1259,7 +1259,7 @@
         <translation>命令已复制到剪贴板。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="294"/>
+        <location filename="../../ui/pages/install_page.py" line="302"/>
         <source>The confirmed plan runs step by step. You can cancel at any time.</source>
         <translation>已确认的计划将逐步执行。您可以随时取消。</translation>
     </message>
@@ -1284,7 +1284,7 @@
         <translation>已安装的 PyTorch 是仅 CPU 版本。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="181"/>
+        <location filename="../../ui/pages/install_page.py" line="185"/>
         <source>The installer stopped with an error: {error}</source>
         <translation>安装程序因错误而停止：{error}</translation>
     </message>
@@ -1314,7 +1314,7 @@
         <translation>无法读取日志：{error}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="197"/>
+        <location filename="../../ui/pages/install_page.py" line="201"/>
         <source>The new driver is used after a restart. Restart now? The wizard continues with the verification when you start it again.</source>
         <translation>新驱动在重启后生效。现在重启吗？再次启动向导时将继续进行验证。</translation>
     </message>
@@ -1344,7 +1344,7 @@
         <translation>结论，以及所做的更改。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="249"/>
+        <location filename="../../ui/pages/verify_page.py" line="254"/>
         <source>The verification could not run: {error}</source>
         <translation>无法运行验证：{error}</translation>
     </message>
@@ -1374,7 +1374,7 @@
         <translation>本向导将：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="261"/>
+        <location filename="../../ui/pages/install_page.py" line="269"/>
         <source>Time left: {t}</source>
         <translation>剩余时间：{t}</translation>
     </message>
@@ -1404,7 +1404,7 @@
         <translation>排查错误</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="304"/>
+        <location filename="../../ui/pages/install_page.py" line="312"/>
         <source>Troubleshoot this error</source>
         <translation>排查此错误</translation>
     </message>
@@ -1429,12 +1429,12 @@
         <translation>利用率</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="346"/>
+        <location filename="../../ui/pages/verify_page.py" line="376"/>
         <source>Verdicts</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="333"/>
+        <location filename="../../ui/pages/verify_page.py" line="361"/>
         <source>Verify and stress</source>
         <translation>验证与压力测试</translation>
     </message>
@@ -1519,7 +1519,7 @@
         <translation>您修改了高级选项：请按“应用”进行检查。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="178"/>
+        <location filename="../../ui/pages/install_page.py" line="259"/>
         <source>administrator</source>
         <translation>管理员</translation>
     </message>
@@ -1719,7 +1719,7 @@
         <translation>推荐</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="139"/>
+        <location filename="../../ui/pages/install_page.py" line="143"/>
         <source>retrying from the failed step</source>
         <translation>从失败的步骤重试</translation>
     </message>
@@ -1784,17 +1784,22 @@
         <translation>正常</translation>
     </message>
     <message>
+        <location filename="../../ui/pages/install_page.py" line="258"/>
+        <source>would run (dry run)</source>
+        <translation>将会执行（演练）</translation>
+    </message>
+    <message>
         <location filename="../../ui/pages/system_page.py" line="30"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="308"/>
+        <location filename="../../ui/widgets/log_view.py" line="316"/>
         <source>{n} matches</source>
         <translation>{n} 个匹配</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="339"/>
+        <location filename="../../ui/pages/verify_page.py" line="367"/>
         <source>{n} s</source>
         <translation>{n} 秒</translation>
     </message>

@@ -253,9 +253,12 @@ class InstallPage(BasePage):
 
     def _render_item(self, it: QListWidgetItem, s) -> None:
         word = tr(STATUS_WORDS[s.status])
+        icon = s.status
+        if s.status == "ok" and type(self.backend).__name__ == "DryRunBackend":
+            word, icon = tr("would run (dry run)"), "info"  # nothing ran: never shown as done
         title = s.title + (" (" + tr("administrator") + ")" if s.needs_root else "")
         it.setText(f"{title}\n{word}" + (f": {s.message}" if s.message and s.status == "failed" else ""))
-        it.setIcon(status_icon(s.status))
+        it.setIcon(status_icon(icon))
         it.setData(Qt.ItemDataRole.AccessibleTextRole, f"{s.title}: {word}")
 
     def _update_progress(self) -> None:
