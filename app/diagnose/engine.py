@@ -295,9 +295,16 @@ def _find_hits(rb: RuleBase, windows: list[Window]) -> list[_Hit]:
 
 
 def _excerpt(w: Window, m: re.Match, tight: bool = False) -> str:
+    """About 40 characters before the match and 60 after, widened to whole words (an ellipsis
+    marks text cut off), at most 240 characters."""
     s = w.tight if tight else w.normalised
-    a = max(0, m.start() - 40)
-    return s[a:m.end() + 60].strip()[:240]
+    a, b = max(0, m.start() - 40), min(len(s), m.end() + 60)
+    while a > 0 and not s[a - 1].isspace() and m.start() - a < 60:
+        a -= 1
+    while b < len(s) and not s[b].isspace() and b - m.end() < 80:
+        b += 1
+    text = s[a:b].strip()[:240]
+    return ("…" if a > 0 else "") + text + ("…" if b < len(s) else "")
 
 
 def _synthetic_facts(facts: Optional[Facts], groups: dict[str, str], text: str) -> Optional[Facts]:

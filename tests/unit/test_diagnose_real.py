@@ -276,3 +276,13 @@ def test_generic_tar_errors_are_not_a_cuda_runfile():
     text = "gzip: stdin: not in gzip format\ntar: Child returned status 1\ntar: Error is not recoverable: exiting now\n"
     assert diagnose(text).matches == ()
     assert diagnose("sh cuda_12.8.1_570.124.06_linux.run\n" + text).matches[0].category == "runfile_gzip_invalid"
+
+
+def test_excerpt_keeps_whole_words_and_marks_cuts():
+    from app.diagnose import diagnose
+    text = ("x" * 30 + " some long preamble words here and there, NVIDIA GeForce GTX 1080 with CUDA capability sm_61 "
+            "is not compatible with the current PyTorch installation and more words follow after it " + "y" * 30)
+    m = diagnose(text, None).matches[0]
+    assert m.excerpt.startswith("\u2026") and m.excerpt.endswith("\u2026")
+    words = set(text.split())
+    assert all(w in words for w in m.excerpt.strip("\u2026").split()), m.excerpt  # nothing cut mid-word
