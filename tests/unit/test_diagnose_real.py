@@ -281,7 +281,7 @@ def test_generic_tar_errors_are_not_a_cuda_runfile():
 def test_excerpt_keeps_whole_words_and_marks_cuts():
     from app.diagnose import diagnose
     text = ("x" * 30 + " some long preamble words here and there, NVIDIA GeForce GTX 1080 with CUDA capability sm_61 "
-            "is not compatible with the current PyTorch installation and more words follow after it " + "y" * 30)
+            "is not compatible with the current PyTorch installation and more words follow after it " + "yy " * 60)
     m = diagnose(text, None).matches[0]
     assert m.excerpt.startswith("\u2026") and m.excerpt.endswith("\u2026")
     words = set(text.split())
