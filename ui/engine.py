@@ -380,6 +380,15 @@ def diagnose(text: str, facts: Optional[Facts]):
     return fn(text, facts)
 
 
+def diagnose_file(path: str, facts: Optional[Facts]):
+    """A whole log, read in bounded chunks by the engine (a 50 MB log stays cheap)."""
+    mod = _module("app.diagnose")
+    fn = getattr(mod, "diagnose_file", None)
+    if fn is None:
+        raise EngineUnavailable("app.diagnose is not available in this build")
+    return fn(path, facts)
+
+
 def fix_plan(diagnosis: Any, facts: Optional[Facts]):
     """The diagnosis's fix as a Plan the Plan page shows (nothing runs before confirm)."""
     mod = _module("app.diagnose")

@@ -27,6 +27,7 @@ class Services:
     recommend: Callable[..., Any] = engine.recommend
     build_plan: Callable[..., Any] = engine.build_plan
     diagnose: Callable[..., Any] = engine.diagnose
+    diagnose_file: Callable[..., Any] = engine.diagnose_file
     state_dir: Optional[str] = None  # where resume.json goes (default: XDG state dir)
     extra: dict = field(default_factory=dict)
 

@@ -328,9 +328,10 @@ class _Scanner:
 
 
 def _looks_utf16(head: bytes) -> Optional[str]:
-    if head[:2] == b"\xff\xfe":
-        return "utf-16"
-    if head[:2] == b"\xfe\xff":
+    body = head[2:4098]
+    if head[:2] == b"\xff\xfe" and (len(body) < 8 or body[1::2].count(0) > len(body) // 4):
+        return "utf-16"  # PowerShell's `> file`: a BOM and then NUL high bytes (ASCII in UTF-16-LE)
+    if head[:2] == b"\xfe\xff" and (len(body) < 8 or body[0::2].count(0) > len(body) // 4):
         return "utf-16"
     sample = head[:4096]
     if len(sample) >= 8 and sample[1::2].count(0) > len(sample) // 3 and sample[0::2].count(0) < len(sample) // 8:

@@ -55,6 +55,29 @@ def test_open_log_file_with_odd_bytes(qtbot, make_wizard, tmp_path):
     assert page.error_banner.isVisibleTo(page)
 
 
+def test_big_log_shows_its_end_and_is_diagnosed_whole(qtbot, make_wizard, tmp_path):
+    w, _s, _r = make_wizard(diagnose=real_diagnose)
+    page = _to_troubleshoot(qtbot, w)
+    log = tmp_path / "big.log"
+    early = b"RuntimeError: CUDA error: no kernel image is available for execution on the device\n"
+    log.write_bytes(early + b"epoch 1 loss 0.5 step ok\n" * 120_000)  # ~3 MB: the error is far above the shown tail
+    page.open_log(str(log))
+    qtbot.waitUntil(lambda: page.state.diagnosis is not None, timeout=20000)
+    assert len(page.input.toPlainText()) <= 1024 * 1024 and "no kernel image" not in page.input.toPlainText()
+    assert page.state.diagnosis.matches[0].category == "no_kernel_image"  # found in the whole file
+
+
+def test_fix_button_needs_steps_the_wizard_can_run(qtbot, make_wizard):
+    w, _s, _r = make_wizard(diagnose=real_diagnose)
+    page = _to_troubleshoot(qtbot, w)
+    page.input.setPlainText("modprobe: ERROR: could not insert 'nvidia': Key was rejected by service")
+    page.diagnose()
+    qtbot.waitUntil(lambda: page.state.diagnosis is not None, timeout=10000)
+    top = page.state.diagnosis.matches[0]
+    assert top.category == "secure_boot" and top.fix_steps and not top.runnable_steps  # MOK enrolment is manual
+    assert not page.fix_btn.isEnabled()
+
+
 def test_failed_install_step_goes_to_troubleshoot_with_its_log(qtbot, make_wizard):
     runner = FakeRunner(fail_once=("install_thing1",))
     w, _s, _r = make_wizard(runner=runner, diagnose=real_diagnose)

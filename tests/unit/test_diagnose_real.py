@@ -286,3 +286,14 @@ def test_excerpt_keeps_whole_words_and_marks_cuts():
     assert m.excerpt.startswith("\u2026") and m.excerpt.endswith("\u2026")
     words = set(text.split())
     assert all(w in words for w in m.excerpt.strip("\u2026").split()), m.excerpt  # nothing cut mid-word
+
+
+def test_stray_bom_bytes_before_ascii_are_not_taken_for_utf16(tmp_path):
+    from app.diagnose import diagnose_file
+    err = "RuntimeError: CUDA error: no kernel image is available for execution on the device\n"
+    stray = tmp_path / "stray.log"
+    stray.write_bytes(b"\xff\xfe garbage\n" + err.encode())
+    real16 = tmp_path / "ps.log"  # what PowerShell's `> file` writes: BOM + UTF-16-LE
+    real16.write_bytes(err.encode("utf-16"))
+    for p in (stray, real16):
+        assert diagnose_file(p, None).matches[0].category == "no_kernel_image", p.name

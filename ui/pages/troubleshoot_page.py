@@ -16,7 +16,7 @@ from ui import engine
 from ui.i18n import tr
 from ui.pages.base import BasePage
 
-MAX_LOG_BYTES = 16 * 1024 * 1024  # a bigger log is read from its end (errors are at the end)
+MAX_LOG_BYTES = 1024 * 1024  # the box shows a log's last MiB (errors are at the end); the engine reads it all
 
 
 @dataclass
@@ -34,8 +34,8 @@ class TroubleshootState:
 
     @property
     def has_fix(self) -> bool:
-        t = self.top
-        return t is not None and bool(t.fix_steps)
+        t = self.top  # only steps the wizard can run (the rest are shown for the user to run)
+        return t is not None and bool(getattr(t, "runnable_steps", t.fix_steps))
 
 
 def read_log(path: str) -> str:
@@ -66,7 +66,7 @@ class TroubleshootPage(BasePage):
         self.diagnose_btn = QPushButton(self)
         self.diagnose_btn.setObjectName("diagnose")
         self.diagnose_btn.setEnabled(False)
-        self.diagnose_btn.clicked.connect(self.diagnose)
+        self.diagnose_btn.clicked.connect(lambda: self.diagnose())
         row.addWidget(self.open_btn)
         row.addStretch(1)
         row.addWidget(self.diagnose_btn)
@@ -116,13 +116,16 @@ class TroubleshootPage(BasePage):
 
     def open_log(self, path: str) -> None:
         try:
-            self.input.setPlainText(read_log(path))
+            text = read_log(path)
         except OSError as e:
             self.show_error(tr("The log cannot be read: {error}").format(error=e.strerror or str(e)))
             return
-        self.diagnose()
+        self.input.blockSignals(True)
+        self.input.setPlainText(text)
+        self.input.blockSignals(False)
+        self.diagnose(path=path)  # the engine reads the whole file, in bounded chunks
 
-    def diagnose(self) -> None:
+    def diagnose(self, path: str | None = None) -> None:
         text = self.input.toPlainText()
         if not text.strip() or self.state.busy:
             return
@@ -132,7 +135,10 @@ class TroubleshootPage(BasePage):
         self.diagnose_btn.setEnabled(False)
         self.fix_btn.setEnabled(False)
         self.result.setPlainText(tr("Looking for the cause…"))
-        self.tasks.submit(self.w.services.diagnose, text, self.session.facts, on_done=self._got, on_error=self._failed)
+        if path:
+            self.tasks.submit(self.w.services.diagnose_file, path, self.session.facts, on_done=self._got, on_error=self._failed)
+        else:
+            self.tasks.submit(self.w.services.diagnose, text, self.session.facts, on_done=self._got, on_error=self._failed)
 
     def _got(self, d: Any) -> None:
         self.state.busy = False
