@@ -427,7 +427,9 @@ def graph_load(torch, devs, reps):
                 layers += [torch.nn.Linear(width, width), torch.nn.ReLU()]
             model = torch.nn.Sequential(*layers).to(dev).eval()
             x = torch.randn(batch, width, device=dev)
-            with torch.no_grad():
+            # everything on this GPU's own current stream: a graph replayed while another GPU is current
+            # is queued on that GPU's stream, and the synchronize below would not wait for it
+            with torch.cuda.device(dev), torch.no_grad():
                 s = torch.cuda.Stream(dev)
                 s.wait_stream(torch.cuda.current_stream(dev))
                 with torch.cuda.stream(s):
@@ -442,7 +444,7 @@ def graph_load(torch, devs, reps):
                 torch.cuda.synchronize(dev)
                 eager = (time.perf_counter() - t0) / reps
                 g = torch.cuda.CUDAGraph()
-                with torch.cuda.device(dev), torch.cuda.graph(g):
+                with torch.cuda.graph(g):
                     model(x)
                 g.replay()
                 torch.cuda.synchronize(dev)
