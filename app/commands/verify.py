@@ -36,22 +36,26 @@ def _progress_printer(enabled: bool):
 
 def _text(v) -> str:
     mark = {"pass": "PASS", "warn": "WARN", "fail": "FAIL", "skip": "skip"}
+    pad = " " * 19
     lines = [f"Verification of {v.python} ({v.duration_s:.1f} s)"]
     for layer in v.layers:
         lines.append(f"  {mark.get(layer.status, layer.status):4}  {layer.name:9}  {layer.reason}")
         for d in layer.details:
-            lines.append(f"                   {d.splitlines()[0] if d else d}")
+            first = d.splitlines()[0] if d else d
+            if first and first not in layer.reason:  # multi-GPU reasons already hold each GPU's sentence
+                lines.append(pad + first)
         for c in layer.checks:
             if c.hint and c.status in ("warn", "fail"):
-                lines.append(f"                   fix: {c.hint}")
-    b, c = v.bandwidth, v.compute
-    if b.h2d_pinned_gbps is not None or b.d2d_gbps is not None:
-        lines.append(f"  bandwidth GPU {b.gpu_index}: H2D pinned {b.h2d_pinned_gbps} GB/s, D2H pinned {b.d2h_pinned_gbps} GB/s, "
-                     f"H2D pageable {b.h2d_pageable_gbps} GB/s, D2D {b.d2d_gbps} GB/s "
-                     f"(PCIe ceiling {b.pcie_theoretical_gbps} GB/s, memory peak {b.memory_theoretical_gbps} GB/s)")
-    if c.matmul_tflops:
-        lines.append(f"  compute GPU {c.gpu_index}: matmul TFLOP/s " + ", ".join(f"{k} {x}" for k, x in c.matmul_tflops.items())
-                     + (f"; conv2d NCHW {c.conv2d.nchw_tflops}, channels_last {c.conv2d.channels_last_tflops}" if c.conv2d.dtype else ""))
+                lines.append(f"{pad}fix: {c.hint}")
+    per_gpu = [(g.bandwidth, g.compute) for g in v.gpus] or [(v.bandwidth, v.compute)]
+    for b, c in per_gpu:
+        if b.h2d_pinned_gbps is not None or b.d2d_gbps is not None:
+            lines.append(f"  bandwidth GPU {b.gpu_index}: H2D pinned {b.h2d_pinned_gbps} GB/s, D2H pinned {b.d2h_pinned_gbps} GB/s, "
+                         f"H2D pageable {b.h2d_pageable_gbps} GB/s, D2D {b.d2d_gbps} GB/s "
+                         f"(PCIe ceiling {b.pcie_theoretical_gbps} GB/s, memory peak {b.memory_theoretical_gbps} GB/s)")
+        if c.matmul_tflops:
+            lines.append(f"  compute GPU {c.gpu_index}: matmul TFLOP/s " + ", ".join(f"{k} {x}" for k, x in c.matmul_tflops.items())
+                         + (f"; conv2d NCHW {c.conv2d.nchw_tflops}, channels_last {c.conv2d.channels_last_tflops}" if c.conv2d.dtype else ""))
     if v.sampler.ran:
         lines.append(f"  sampler: {v.sampler.count} samples at {v.sampler.rate_hz} Hz, {v.sampler.cpu_pct_of_core}% of a core")
     for e in v.errors:
