@@ -444,7 +444,9 @@ def graph_load(torch, devs, reps):
                 torch.cuda.synchronize(dev)
                 eager = (time.perf_counter() - t0) / reps
                 g = torch.cuda.CUDAGraph()
-                with torch.cuda.graph(g):
+                # capture on this GPU's side stream: torch.cuda.graph's default capture stream is made
+                # once, on the first GPU, and would leave another GPU's kernels out of the graph
+                with torch.cuda.graph(g, stream=s):
                     model(x)
                 g.replay()
                 torch.cuda.synchronize(dev)
