@@ -14,3 +14,14 @@ QT_EXCLUDES = [
 ]
 OTHER_EXCLUDES = ["tkinter", "torch", "matplotlib", "scipy", "pytest", "IPython", "PyQt5", "PyQt6",
                   "pyqtgraph.opengl", "pyqtgraph.examples", "pyqtgraph.jupyter", "OpenGL", "cupy", "h5py", "colorcet"]
+
+# System libraries a desktop already has: the build machine's copies may need a newer glibc than
+# the oldest target (Ubuntu 22.04 has glibc 2.35; a Debian 12 build machine's libstdc++ and libexpat
+# need 2.36), so the bundle uses the desktop's own.
+SYSTEM_LIBS = ("libstdc++.so.6", "libgcc_s.so.1", "libexpat.so.1")
+OLDEST_GLIBC = (2, 35)  # Ubuntu 22.04
+
+
+def drop_system_libs(binaries):
+    """PyInstaller TOC entries without the libraries in SYSTEM_LIBS."""
+    return [b for b in binaries if not any(b[0].split("/")[-1].startswith(lib) for lib in SYSTEM_LIBS)]

@@ -9,6 +9,8 @@ import sys
 import time
 from pathlib import Path
 
+from bundle_common import OLDEST_GLIBC  # noqa: F401  (the bundle test checks against it)
+
 ROOT = Path(__file__).resolve().parents[1]
 BUNDLE = ROOT / "build" / "dist" / "gpu-wizard"
 SMOKE_ENV = "GPU_WIZARD_SMOKE_TEST"  # ui.main: print when the first window is shown, then quit

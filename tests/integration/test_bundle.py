@@ -105,3 +105,21 @@ def test_bundle_is_also_the_privileged_helper_and_refuses_without_root(bundle):
         argv = [str(bundle / "gpu-wizard"), "--gpu-wizard-helper"]
     r = subprocess.run(argv, capture_output=True, text=True, timeout=60, input="")
     assert r.returncode == 2 and "must run as root" in r.stderr
+
+
+def test_bundle_needs_no_newer_glibc_than_ubuntu_2204(bundle):
+    """Every ELF file in the bundle must load with glibc 2.35 (Ubuntu 22.04)."""
+    import re
+    import shutil
+    objdump = shutil.which("objdump")
+    if objdump is None:
+        pytest.skip("objdump (binutils) is not installed")
+    too_new = {}
+    for p in [bundle / "gpu-wizard", *bundle.rglob("*.so*")]:
+        if p.is_symlink() or not p.is_file():
+            continue
+        out = subprocess.run([objdump, "-T", str(p)], capture_output=True, text=True).stdout
+        need = max((tuple(int(x) for x in m) for m in re.findall(r"GLIBC_(\d+)\.(\d+)", out)), default=(0, 0))
+        if need > smoke.OLDEST_GLIBC:
+            too_new[str(p.relative_to(bundle))] = "%d.%d" % need
+    assert too_new == {}
