@@ -137,7 +137,7 @@ class LiveSystem:
         try:
             out, err = proc.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:
-            _kill_tree(proc)
+            kill_process_group(proc)
             try:
                 out, err = proc.communicate(timeout=2)
             except (subprocess.TimeoutExpired, ValueError):
@@ -176,7 +176,11 @@ class LiveSystem:
         return _utc_now()
 
 
-def _kill_tree(proc: subprocess.Popen) -> None:
+def kill_process_group(proc: subprocess.Popen) -> None:
+    """SIGKILL the process and everything it started (its own process group: start it with
+    start_new_session=True); on Windows, the process itself."""
+    if proc.poll() is not None and not hasattr(os, "killpg"):
+        return
     try:
         if hasattr(os, "killpg"):
             os.killpg(proc.pid, signal.SIGKILL)

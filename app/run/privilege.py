@@ -57,7 +57,37 @@ class DirectPrivilege:
         pass
 
 
-class HelperPrivilege:
+class _RequestPrivilege:
+    """The helper protocol's three operations, on top of a subclass's `_request` (JSON over a pipe
+    to a helper started once, or request/result files for one UAC prompt each)."""
+
+    def _request(self, obj: dict, on_line=None, on_progress=None, cancel: Optional[CancelToken] = None) -> dict:
+        raise NotImplementedError
+
+    def run(self, kind, argv, env, timeout_s, files, on_line, on_progress, cancel) -> CommandOutcome:
+        msg = self._request({"op": "run", "kind": kind, "argv": list(argv), "env": env, "timeout_s": timeout_s,
+                             "files": files}, on_line, on_progress, cancel)
+        if msg.get("event") != "done":
+            raise PolicyError(msg.get("message", "refused"))
+        return CommandOutcome(argv=msg.get("argv") or list(argv), rc=msg.get("rc"), duration_s=msg.get("duration_s") or 0.0,
+                              timed_out=bool(msg.get("timed_out")), cancelled=bool(msg.get("cancelled")),
+                              tail=list(msg.get("tail") or []), error=msg.get("error"))
+
+    def edit(self, kind: str, edit: Edit, session: str) -> EditRecord:
+        msg = self._request({"op": "edit", "kind": kind, "edit": edit.to_json(), "session": session})
+        if msg.get("event") != "edited":
+            raise PolicyError(msg.get("message", "refused"))
+        r = msg["record"]
+        return EditRecord(r["path"], r["existed"], r["backup"])
+
+    def restore(self, session: str, paths: Optional[list[str]] = None) -> list[str]:
+        msg = self._request({"op": "restore", "session": session, "paths": paths})
+        if msg.get("event") != "restored":
+            raise PolicyError(msg.get("message", "refused"))
+        return list(msg.get("paths") or [])
+
+
+class HelperPrivilege(_RequestPrivilege):
     """One helper process per run, JSON lines over its stdin/stdout."""
 
     def __init__(self, launcher: Sequence[str], env: Optional[dict[str, str]] = None, how: str = "helper"):
@@ -151,28 +181,6 @@ class HelperPrivilege:
             self._waiters.pop(rid, None)
             self._handlers.pop(rid, None)
 
-    def run(self, kind, argv, env, timeout_s, files, on_line, on_progress, cancel) -> CommandOutcome:
-        msg = self._request({"op": "run", "kind": kind, "argv": list(argv), "env": env, "timeout_s": timeout_s,
-                             "files": files}, on_line, on_progress, cancel)
-        if msg.get("event") == "refused":
-            raise PolicyError(msg.get("message", "refused"))
-        return CommandOutcome(argv=msg.get("argv") or list(argv), rc=msg.get("rc"), duration_s=msg.get("duration_s") or 0.0,
-                              timed_out=bool(msg.get("timed_out")), cancelled=bool(msg.get("cancelled")),
-                              tail=list(msg.get("tail") or []), error=msg.get("error"))
-
-    def edit(self, kind: str, edit: Edit, session: str) -> EditRecord:
-        msg = self._request({"op": "edit", "kind": kind, "edit": edit.to_json(), "session": session})
-        if msg.get("event") != "edited":
-            raise PolicyError(msg.get("message", "refused"))
-        r = msg["record"]
-        return EditRecord(r["path"], r["existed"], r["backup"])
-
-    def restore(self, session: str, paths: Optional[list[str]] = None) -> list[str]:
-        msg = self._request({"op": "restore", "session": session, "paths": paths})
-        if msg.get("event") != "restored":
-            raise PolicyError(msg.get("message", "refused"))
-        return list(msg.get("paths") or [])
-
     def close(self) -> None:
         if self.proc is None:
             return
@@ -225,7 +233,7 @@ def windows_helper_argv(frozen: Optional[bool] = None, executable: Optional[str]
     return [executable, str(HELPER_SCRIPT)]
 
 
-class ElevatedPrivilege:
+class ElevatedPrivilege(_RequestPrivilege):
     """Windows: each root request is a JSON file; the helper runs it elevated (one UAC prompt) and
     answers in a result file, its output lines streamed live from RESULT.lines (app/run/privileged.py)."""
 
@@ -305,28 +313,6 @@ class ElevatedPrivilege:
             elif msg.get("event") == "progress" and on_progress:
                 on_progress(Progress(msg.get("fraction"), msg.get("message", "")))
         return pos + end + 1
-
-    def run(self, kind, argv, env, timeout_s, files, on_line, on_progress, cancel) -> CommandOutcome:
-        msg = self._request({"op": "run", "kind": kind, "argv": list(argv), "env": env, "timeout_s": timeout_s,
-                             "files": files}, on_line, on_progress, cancel)
-        if msg.get("event") != "done":
-            raise PolicyError(msg.get("message", "refused"))
-        return CommandOutcome(argv=msg.get("argv") or list(argv), rc=msg.get("rc"), duration_s=msg.get("duration_s") or 0.0,
-                              timed_out=bool(msg.get("timed_out")), cancelled=bool(msg.get("cancelled")),
-                              tail=list(msg.get("tail") or []), error=msg.get("error"))
-
-    def edit(self, kind: str, edit: Edit, session: str) -> EditRecord:
-        msg = self._request({"op": "edit", "kind": kind, "edit": edit.to_json(), "session": session})
-        if msg.get("event") != "edited":
-            raise PolicyError(msg.get("message", "refused"))
-        r = msg["record"]
-        return EditRecord(r["path"], r["existed"], r["backup"])
-
-    def restore(self, session: str, paths: Optional[list[str]] = None) -> list[str]:
-        msg = self._request({"op": "restore", "session": session, "paths": paths})
-        if msg.get("event") != "restored":
-            raise PolicyError(msg.get("message", "refused"))
-        return list(msg.get("paths") or [])
 
     def close(self) -> None:
         pass

@@ -12,7 +12,6 @@ from __future__ import annotations
 import collections
 import json
 import os
-import signal
 import subprocess
 import sys
 import threading
@@ -20,6 +19,9 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Optional
+
+from app.system import kill_process_group
+
 
 def _probe_path() -> str:
     """probe.py beside this file; in a PyInstaller bundle, the copy the spec puts under
@@ -98,21 +100,6 @@ def probe_argv(python: str, seconds: Optional[float] = None, quick: bool = False
     return argv
 
 
-def _kill_group(proc: subprocess.Popen) -> None:
-    if proc.poll() is not None:
-        return
-    try:
-        if os.name == "posix":
-            os.killpg(proc.pid, signal.SIGKILL)
-        else:
-            proc.kill()
-    except (ProcessLookupError, PermissionError, OSError):
-        try:
-            proc.kill()
-        except OSError:
-            pass
-
-
 class ProbeRunner:
     """One probe run. Thread-safe `cancel()`; `run()` blocks until the probe ends."""
 
@@ -128,7 +115,7 @@ class ProbeRunner:
         self._cancel.set()
         with self._lock:
             if self._proc is not None:
-                _kill_group(self._proc)
+                kill_process_group(self._proc)
 
     def _environment(self) -> dict[str, str]:
         env = dict(os.environ if self.env is None else self.env)
@@ -159,7 +146,7 @@ class ProbeRunner:
         with self._lock:
             self._proc = proc
         if self._cancel.is_set():
-            _kill_group(proc)
+            kill_process_group(proc)
         tail: collections.deque[str] = collections.deque(maxlen=STDERR_TAIL_LINES)
 
         def read_stderr():
@@ -193,7 +180,7 @@ class ProbeRunner:
         finally:
             timer.cancel()
             if proc.poll() is None:
-                _kill_group(proc)
+                kill_process_group(proc)
                 proc.wait()
             err_thread.join(timeout=5)
             for s in (proc.stdout, proc.stderr):
@@ -217,7 +204,7 @@ class ProbeRunner:
 
     def _on_timeout(self, proc: subprocess.Popen, out: ProbeOutcome) -> None:
         out.timed_out = True
-        _kill_group(proc)
+        kill_process_group(proc)
 
 
 def default_python() -> str:
