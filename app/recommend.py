@@ -462,7 +462,10 @@ def recommend(facts: Facts, db: CompatDB, choices: Choices = Choices()) -> Recom
     if not conflict and (plat == "windows" or not _plain_pip_works(cx, distinct_ccs, eff_driver, newest_for_py)):
         cx.warn("plain_pip_wrong_build", _plain_pip_message(cx, newest_for_py, chosen))
 
-    drv = _driver_choice(cx, action, cur, drv_target, flavour, max_branch, need_min, compat, labels, chosen, facts, drv_why)
+    # the GPUs that set the branch cap (a mixed box: the older one), named in the driver's reason
+    capping = [lb for lb, c in zip(labels, ccs) if max_branch and db.cc_info(c) and db.cc_info(c).last_driver_branch == max_branch]
+    drv = _driver_choice(cx, action, cur, drv_target, flavour, max_branch, need_min, compat, list(dict.fromkeys(capping)) or labels,
+                         chosen, facts, drv_why)
     toolkit = _toolkit_choice(cx, chosen, eff_driver, drv_target, distinct_ccs)
     cudnn = _cudnn_choice(cx, chosen, toolkit, distinct_ccs)
     keep_best = best_cur if best_cur and vkey(best_cur.release.version) < vkey(chosen.release.version) else None

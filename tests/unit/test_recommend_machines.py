@@ -275,3 +275,17 @@ def test_every_emitted_code_is_registered(db):
     seen = {w.code for c in CASES for w in recommend(c.facts, db, c.choices).warnings}
     assert seen <= WARNING_CODES
     assert len(seen) >= 15  # the table exercises most of them
+
+
+def test_mixed_box_names_only_the_gpu_that_caps_the_driver_branch():
+    from app.compat import load_db
+    from app.facts import DriverInfo, Facts, Gpu, OsInfo, PythonEnv
+    from app.recommend import recommend
+    facts = Facts(os=OsInfo(platform="linux", id="ubuntu", version_id="22.04", arch="x86_64", package_manager="apt"),
+                  driver=DriverInfo(state="ok", version="580.65.06", cuda_version="13.0", kernel_module="proprietary"),
+                  gpus=(Gpu(index=0, name="NVIDIA GeForce RTX 4090", compute_capability="8.9"),
+                        Gpu(index=1, name="NVIDIA GeForce GTX 1080 Ti", compute_capability="6.1")),
+                  python=PythonEnv(path="/usr/bin/python3", version="3.12"))
+    reason = recommend(facts, load_db()).driver.reason
+    assert "R580 is the last branch that supports" in reason
+    assert "1080 Ti" in reason.split("R580 is the last branch")[1] and "4090" not in reason.split("R580 is the last branch")[1]
