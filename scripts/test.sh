@@ -3,16 +3,17 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/sysdeps.sh
-# tests/integration/test_install_apt.py signs its local apt repository with a throw-away key when gpg
-# is there (else it tests an unsigned repository); dpkg-deb comes with dpkg
-if ! command -v gpg >/dev/null && command -v apt-get >/dev/null && [[ $(id -u) -eq 0 ]]; then
-  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends gnupg; } >/dev/null 2>&1 || true
-fi
-# The report's browser test (tests/integration/test_report_browser.py) needs Debian's chromium:
-# installed once, as root, only when missing.
-if ! command -v chromium >/dev/null && command -v apt-get >/dev/null && [[ $(id -u) -eq 0 ]]; then
-  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium; } \
-    || echo "chromium could not be installed: the report browser test will skip" >&2
+# System tools some integration tests use, installed once as root when missing (CI is root on a fresh
+# Debian machine): gpg signs the local apt repository of test_install_apt.py (dpkg-deb comes with
+# dpkg); chromium renders the report in test_report_browser.py; objdump checks the bundle's glibc
+# needs in test_bundle.py. Without them those tests skip and say why.
+want=()
+command -v gpg >/dev/null || want+=(gnupg)
+command -v chromium >/dev/null || want+=(chromium)
+command -v objdump >/dev/null || want+=(binutils)
+if ((${#want[@]})) && command -v apt-get >/dev/null && [[ $(id -u) -eq 0 ]]; then
+  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${want[@]}"; } \
+    || echo "could not install ${want[*]}: the tests that need them will skip" >&2
 fi
 [[ -x .venv/bin/python ]] || python3 -m venv .venv
 if ! .venv/bin/python -c 'import app, PySide6, pyqtgraph, pytestqt, jsonschema' 2>/dev/null || [[ pyproject.toml -nt .venv/.installed-test ]]; then
