@@ -15,7 +15,7 @@ if ((${#want[@]})) && command -v apt-get >/dev/null && [[ $(id -u) -eq 0 ]]; the
   { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${want[@]}"; } \
     || echo "could not install ${want[*]}: the tests that need them will skip" >&2
 fi
-[[ -x .venv/bin/python ]] || python3 -m venv .venv
+[[ -x .venv/bin/python ]] || "$(bash scripts/python.sh)" -m venv .venv
 if ! .venv/bin/python -c 'import app, PySide6, pyqtgraph, pytestqt, jsonschema' 2>/dev/null || [[ pyproject.toml -nt .venv/.installed-test ]]; then
   .venv/bin/python -m pip install -q --upgrade pip
   .venv/bin/python -m pip install -q -e '.[test]'
