@@ -275,19 +275,27 @@ class SnapshotSystem:
         return self.created or _utc_now()
 
 
-def load_snapshot_data(path: str | os.PathLike) -> dict[str, Any]:
-    """Read and check a snapshot file; raise SnapshotError with one clear line."""
+def read_utf8_file(path: str | os.PathLike, what: str, error: Optional[type[Exception]] = None) -> str:
+    """A whole file as text for the loaders (snapshots, reports): a missing, unreadable or non-UTF-8
+    file raises `error` (SnapshotError by default) with one clear line naming it as `what`."""
+    err = error or SnapshotError
     p = Path(path)
     try:
         raw = p.read_bytes()
     except FileNotFoundError:
-        raise SnapshotError(f"snapshot not found: {p}") from None
+        raise err(f"{what} not found: {p}") from None
     except OSError as e:
-        raise SnapshotError(f"cannot read snapshot {p}: {e.strerror or e}") from None
+        raise err(f"cannot read {what} {p}: {e.strerror or e}") from None
     try:
-        text = raw.decode("utf-8-sig")
+        return raw.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise SnapshotError(f"{p.name} is not a snapshot: it is not UTF-8 text") from None
+        raise err(f"{p.name} is not a {what}: it is not UTF-8 text") from None
+
+
+def load_snapshot_data(path: str | os.PathLike) -> dict[str, Any]:
+    """Read and check a snapshot file; raise SnapshotError with one clear line."""
+    p = Path(path)
+    text = read_utf8_file(p, "snapshot")
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:

@@ -88,17 +88,10 @@ def load_report_json(path: str | os.PathLike) -> dict[str, Any]:
     "session": SessionInfo | None, "created" (when the report was written), "recorded" (when the
     machine was recorded: the snapshot's or the facts' time), "machine", "redacted": bool}.
     Raises ReportLoadError (a SnapshotError) with one clear line for a file that is not a report."""
+    from app.system import read_utf8_file
+
     p = Path(path)
-    try:
-        raw = p.read_bytes()
-    except FileNotFoundError:
-        raise ReportLoadError(f"report not found: {p}") from None
-    except OSError as e:
-        raise ReportLoadError(f"cannot read report {p}: {e.strerror or e}") from None
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise ReportLoadError(f"{p.name} is not a report: it is not UTF-8 text") from None
+    text = read_utf8_file(p, "report", ReportLoadError)
     if text.lstrip()[:1] == "<":
         m = _EMBED_RE.search(text)
         if not m:
