@@ -175,6 +175,8 @@ def _detect(system, log: _Log, torch_probe: bool, python: Optional[str]) -> Fact
 
         # -- packages, toolkits, cuDNN, env
         pk_res = _safe(lambda: f_pkgs.result(), None) if f_pkgs else None
+        if pk_res is not None and pk_res.rc == 127 and has_dpkg:  # an older snapshot: the full listing
+            pk_res = _safe(lambda: log.cmd(system, "packages", pkgs.DPKG_ARGV_ALL, TIMEOUTS["packages"]), None)
         packages: list[PackageInfo] = []
         if pk_res is not None and pk_res.stdout:
             packages = pkgs.parse_dpkg(pk_res.stdout) if "dpkg" in " ".join(pkgs.DPKG_ARGV[:1]) and (has_dpkg or not has_rpm) else pkgs.parse_rpm(pk_res.stdout)

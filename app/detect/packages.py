@@ -6,7 +6,13 @@ from typing import Optional
 
 from app.facts import PackageInfo
 
-DPKG_ARGV = ["dpkg-query", "-W", "-f=${db:Status-Abbrev} ${binary:Package} ${Version}\n"]
+_DPKG_FORMAT = "-f=${db:Status-Abbrev} ${binary:Package} ${Version}\n"
+# Only the NVIDIA stack's names: faster than listing every package, and a snapshot stays small
+# (dpkg-query exits 1 when a pattern matches nothing, and still lists the others).
+DPKG_PATTERNS = ("cuda*", "libcuda*", "nvidia*", "libnvidia*", "libcudnn*", "cudnn*", "libnccl*", "nccl*", "tensorrt*",
+                 "libnvinfer*", "xserver-xorg-video-nvidia*")
+DPKG_ARGV = ["dpkg-query", "-W", _DPKG_FORMAT, *DPKG_PATTERNS]
+DPKG_ARGV_ALL = ["dpkg-query", "-W", _DPKG_FORMAT]  # what snapshots recorded before 2026-11-29 hold
 RPM_ARGV = ["rpm", "-qa", "--qf", "%{NAME} %{VERSION}-%{RELEASE}\n"]
 _INTERESTING = re.compile(r"^(cuda|libcuda|nvidia|libnvidia|libcudnn|cudnn|libnccl|nccl|tensorrt|libnvinfer|xserver-xorg-video-nvidia|kmod-nvidia|akmod-nvidia|xorg-x11-drv-nvidia|dkms-nvidia)", re.I)
 
