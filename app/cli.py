@@ -149,6 +149,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
 
 def _launch_gui(args: argparse.Namespace) -> int:
+    if sys.platform.startswith("linux") and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
+                                                 or os.environ.get("QT_QPA_PLATFORM")):
+        # without this, Qt aborts the process with a core dump and a misleading plugin message
+        sys.stderr.write("gpu-wizard: error: no graphical display here (DISPLAY and WAYLAND_DISPLAY are unset): start the "
+                         "wizard from a desktop session, or use the headless commands (gpu-wizard --help)\n")
+        return 2
     if hasattr(os, "geteuid") and os.geteuid() == 0 and not os.environ.get("GPU_WIZARD_ALLOW_ROOT_GUI"):
         sys.stderr.write("gpu-wizard: error: the wizard's window never runs as root; start it as your own user "
                          "(it asks for administrator rights only for the steps that need them)\n")

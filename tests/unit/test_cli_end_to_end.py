@@ -109,3 +109,10 @@ def test_unknown_command_and_bad_flags_are_usage_errors():
     assert r.returncode == 2 and "Traceback" not in r.stderr
     r = gw("recommend", "--assume-driver", "not-a-version")
     assert r.returncode == 2 and "Traceback" not in r.stderr and r.stderr.strip()
+
+
+def test_no_display_is_a_clear_error_not_a_qt_abort():
+    import os
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
+    r = subprocess.run([sys.executable, "-m", "app"], cwd=ROOT, capture_output=True, text=True, env=env, timeout=60)
+    assert r.returncode == 2 and "no graphical display" in r.stderr and "Traceback" not in r.stderr, r.stderr
