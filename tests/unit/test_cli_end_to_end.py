@@ -116,3 +116,14 @@ def test_no_display_is_a_clear_error_not_a_qt_abort():
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
     r = subprocess.run([sys.executable, "-m", "app"], cwd=ROOT, capture_output=True, text=True, env=env, timeout=60)
     assert r.returncode == 2 and "no graphical display" in r.stderr and "Traceback" not in r.stderr, r.stderr
+
+
+def test_window_refuses_root():
+    import os
+    if os.geteuid() != 0:
+        pytest.skip("only meaningful as root (CI runs as root)")
+    env = {k: v for k, v in os.environ.items() if k != "GPU_WIZARD_ALLOW_ROOT_GUI"}
+    env["QT_QPA_PLATFORM"] = "offscreen"
+    r = subprocess.run([sys.executable, "-m", "app", "--snapshot", str(DEMOS[0])], cwd=ROOT, capture_output=True,
+                       text=True, env=env, timeout=60)
+    assert r.returncode == 2 and "never runs as root" in r.stderr
