@@ -43,6 +43,9 @@ server desktop workstation machine host node worker master main dev devel build 
 python torch conda anaconda miniconda jupyter lab ai ml compute cloud box system sys service services
 tesla quadro geforce titan rtx gtx hopper ampere turing volta pascal ada lovelace blackwell kepler maxwell
 jetson orin grace nvidia-smi driver kernel module open proprietary version release
+the and for with from this that not you your are was were has have had but all any can will one two new
+see use used using set get run make file files path name names text line lines note list when where which
+what who how why out off into over under then than them they their there here these those its our his her
 """.split())
 NOT_PRIVATE_USERS = frozenset({"root", "nobody", "daemon", "bin", "sys", "public", "default", "all users",
                                "default user", "defaultuser0", "shared", "wsl", "linuxbrew", "<user"})
@@ -217,7 +220,9 @@ class Redactor:
             return None
         if name.isdigit() or not re.fullmatch(r"[\w.@$ -]+", name):
             return None
-        weak = name.lower() in COMMON_WORDS or len(name) < 3
+        # a short or everyday word ("the", "dev") is replaced only where it stands as a name
+        # (/home/<name>, user=<name>, <name>@host), never in the prose of a message
+        weak = name.lower() in COMMON_WORDS or len(name) < 4
         return self._add("user", name, weak)
 
     def add_host(self, name: Optional[str], first_label: bool = True) -> Optional[str]:

@@ -253,3 +253,13 @@ def test_a_user_named_like_a_gpu_keeps_the_gpu_name():
     out = redact_snapshot(snap)
     assert out["commands"]["nvidia-smi -L"]["stdout"] == "GPU 0: Tesla T4 (UUID: <gpu-uuid-1>)\n"
     assert out["env"]["USER"] == "<user-1>" and "/home/<user-1>/.bashrc" in out["files"]
+
+
+def test_a_user_named_like_an_everyday_word_leaves_the_prose_alone():
+    # seen on a real GPU host: a user name learned as "the" turned every "the" of a report into <user-1>
+    from app.report.redact import Redactor
+    r = Redactor()
+    r.add_user("the")
+    out = r.text("the driver belongs to the host; /home/the/run.log; USER=the; the@gpu-box:~$ ls")
+    assert out.startswith("the driver belongs to the host;")
+    assert "/home/the/" not in out and "USER=the" not in out and "the@" not in out
