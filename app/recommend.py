@@ -49,6 +49,40 @@ WARNING_CODES = frozenset({
     "toolkit_unavailable", "toolkit_differs_from_wheel", "no_nvidia_repo",
 })
 
+# Every reason_code recommend() can give a TorchChoice, DriverChoice, ToolkitChoice or CudnnChoice (stable, like the
+# warning codes). Translation: a warning's `params` and a choice's `reason_params` carry the figures and names of its
+# English sentence, as strings. A placeholder {x} in a translated sentence is params["x"]; where the sentence has an
+# optional or varying part, params["x_code"] names the CLAUSE_CODES sentence that fills {x} (formatted with the same
+# params; "" is an empty part). A warning code with several sentence shapes (python_too_new, plain_pip_wrong_build,
+# driver_not_working) puts its shape in params["text_code"]. A detection hint (free English text) has no clause: the
+# translation is then not possible and the English sentence is shown.
+REASON_CODES = frozenset({
+    # TorchChoice
+    "torch_newest_full", "torch_newest_minor", "torch_newest_needs_driver", "torch_cpu_chosen", "torch_cpu_no_usable_gpu",
+    "torch_cpu_driver_not_working", "torch_cpu_no_gpu", "python_too_new", "python_too_old", "no_release_for_gpu",
+    # DriverChoice
+    "driver_keep", "driver_upgrade", "driver_install", "driver_host_keep", "driver_host_update", "driver_windows_keep",
+    "driver_windows_update", "driver_needed_unmanaged", "driver_not_needed", "driver_not_working", "driver_cpu_chosen",
+    "driver_python_first", "driver_no_release", "driver_no_release_capped",
+    # ToolkitChoice
+    "toolkit_repo", "toolkit_repo_wsl", "toolkit_runfile", "toolkit_installer", "toolkit_windows", "toolkit_not_available",
+    "toolkit_no_gpu", "toolkit_no_release",
+    # CudnnChoice
+    "cudnn_bundled", "cudnn_system", "cudnn_cpu", "cudnn_no_release",
+})
+CLAUSE_CODES = frozenset({
+    "why_no_driver", "why_driver_unusable", "why_driver_broken", "why_branch_drops_gpu", "why_driver_predates_gpu",
+    "why_open_module_required", "why_open_module_unsupported", "why_cannot_run_newest", "why_cannot_run_newest_runs",
+    "why_note", "why_paren", "driver_cap", "driver_no_package", "driver_no_package_unknown_os", "driver_now", "driver_now_none",
+    "one_gpu", "every_gpu", "conflict_modules", "conflict_branches", "on_windows", "and_python", "for_python", "with_python",
+    "newest_version", "newest_unknown", "os_named", "os_unknown", "hint_default", "driver_subject", "driver_subject_version",
+    "driver_not_working_text", "driver_not_working_no_gpu", "python_too_new_older_release", "python_too_new_no_release",
+    "python_too_old_older_release", "python_too_old_no_release", "plain_pip_windows", "plain_pip_linux",
+    "toolkit_optional", "toolkit_why_matches_wheel", "toolkit_why_newest_for_driver", "toolkit_why_capped_by_driver",
+    "toolkit_why_closest_not_in_repo", "toolkit_why_closest_gpus", "toolkit_why_no_driver", "toolkit_why_none_in_repo",
+    "toolkit_why_none_fits",
+})
+
 NVIDIA_REPOS_BASE = "https://developer.download.nvidia.com/compute/cuda/repos"
 RUNFILE_BASE = "https://developer.download.nvidia.com/compute/cuda"
 _NEWEST_IN_BRANCH = ("999", "99", "99")  # stands for "the newest release of a branch" when the wizard installs it
@@ -94,9 +128,14 @@ class _Ctx:
         self.warnings: list[RecWarning] = []
         self.refused: list[str] = []
 
-    def warn(self, code: str, message: str, severity: str = "warning") -> None:
+    def warn(self, code: str, message: str, severity: str = "warning", params: Optional[dict] = None) -> None:
         if not any(w.code == code for w in self.warnings):
-            self.warnings.append(RecWarning(code=code, message=message, severity=severity))  # type: ignore[arg-type]
+            self.warnings.append(RecWarning(code=code, message=message, severity=severity, params=_p(**(params or {}))))  # type: ignore[arg-type]
+
+
+def _p(**kw) -> dict[str, str]:
+    """Translation parameters: the figures and names of a sentence, as strings (None: left out)."""
+    return {k: str(v) for k, v in kw.items() if v is not None}
 
 
 # ------------------------------------------------------------------ helpers
@@ -264,7 +303,7 @@ def recommend(facts: Facts, db: CompatDB, choices: Choices = Choices()) -> Recom
     if o.wsl == 1:
         cx.warn("wsl1_no_gpu", "WSL 1 cannot use the GPU. Convert this distribution to WSL 2: wsl --set-version <distro> 2", "error")
     if o.arch and o.arch.lower() not in ("x86_64", "amd64", "aarch64", "arm64"):
-        cx.warn("arch_not_x86_64", f"PyTorch publishes CUDA wheels for x86_64 and aarch64 only; this machine is {o.arch}.")
+        cx.warn("arch_not_x86_64", f"PyTorch publishes CUDA wheels for x86_64 and aarch64 only; this machine is {o.arch}.", params=dict(arch=o.arch))
 
     if cx.python is None:
         cx.warn("python_unknown", "No target Python was found; the newest PyTorch is assumed. Use --python-version X.Y to solve for yours.", "info")
@@ -278,7 +317,8 @@ def recommend(facts: Facts, db: CompatDB, choices: Choices = Choices()) -> Recom
         cc = _gpu_cc(g)
         info = db.cc_info(cc) if cc else None
         if cc and info and info.tegra:
-            cx.warn("tegra_unsupported", f"{_gpu_label(g, cc)} is a Jetson/Tegra GPU: use NVIDIA JetPack's PyTorch builds, not these wheels.", "error")
+            cx.warn("tegra_unsupported", f"{_gpu_label(g, cc)} is a Jetson/Tegra GPU: use NVIDIA JetPack's PyTorch builds, not these wheels.", "error",
+                    dict(gpu=_gpu_label(g, cc)))
             continue
         if not cc:
             unknown.append(g.name or f"GPU {g.index}")
@@ -287,7 +327,7 @@ def recommend(facts: Facts, db: CompatDB, choices: Choices = Choices()) -> Recom
         labels.append(_gpu_label(g, cc))
     if unknown:
         cx.warn("gpu_unknown", f"Could not tell the compute capability of {', '.join(unknown)}; kernels cannot be checked for it. "
-                "Use --assume-gpu with a name or a compute capability such as 8.9.")
+                "Use --assume-gpu with a name or a compute capability such as 8.9.", params=dict(gpus=', '.join(unknown)))
     distinct_ccs = sorted(set(ccs), key=cc_key)
     releases = list(db.torch_releases)
 
@@ -313,7 +353,9 @@ def recommend(facts: Facts, db: CompatDB, choices: Choices = Choices()) -> Recom
     # ---- driver range from the GPUs
     max_branch, min_branch, flavour, conflict = _driver_range(cx, distinct_ccs)
     if conflict:
-        cx.warn("mixed_gpus_driver_conflict", f"One driver cannot serve all GPUs: {conflict}. Use the newest GPU alone, or a separate machine.", "error")
+        cx.warn("mixed_gpus_driver_conflict", f"One driver cannot serve all GPUs: {conflict}. Use the newest GPU alone, or a separate machine.", "error",
+                dict(conflict_code="conflict_branches" if max_branch and min_branch and vkey(min_branch) > vkey(max_branch) else "conflict_modules",
+                     min_branch=min_branch, max_branch=max_branch))
     target_branch = _target_branch(cx, max_branch, min_branch)
 
     # current driver
@@ -324,28 +366,37 @@ def recommend(facts: Facts, db: CompatDB, choices: Choices = Choices()) -> Recom
     cur_branch = str(vkey(cur)[0]) if vkey(cur) else None
     broken = d.state in ("not_loaded", "mismatch", "no_communication", "nvml_failed")
     drv_why = ""
+    why_p: dict = {}  # drv_why's clause code and figures, for translation
     if broken:
         which = f"The NVIDIA driver {cur}" if cur else "The NVIDIA driver"
         cx.warn("driver_not_working", f"{which} is installed but not working ({d.state.replace('_', ' ')})."
-                + (f" {d.hint}" if d.hint else " A reboot usually fixes this; `gpu-wizard diagnose` finds the cause."))
+                + (f" {d.hint}" if d.hint else " A reboot usually fixes this; `gpu-wizard diagnose` finds the cause."),
+                params=_broken_params(d, cur, visible_note=False))
         if not cur:
             drv_why = f"the installed driver is not working ({d.state.replace('_', ' ')}) and its version is unknown"
+            why_p = dict(why_code="why_driver_broken", state=d.state)
     if cur_branch and max_branch and vkey(cur_branch) > vkey(max_branch) and plat == "linux":
         cx.warn("driver_branch_drops_gpu", f"Driver R{cur_branch} no longer supports {labels[0] if len(labels) == 1 else 'every GPU here'}; "
-                f"R{max_branch} is the last branch that does.", "error")
+                f"R{max_branch} is the last branch that does.", "error",
+                dict(current_branch=cur_branch, max_branch=max_branch, gpus_code="one_gpu" if len(labels) == 1 else "every_gpu", gpu=labels[0]))
         cur_usable, drv_why = False, f"R{cur_branch} does not support {', '.join(labels)}"
+        why_p = dict(why_code="why_branch_drops_gpu", current_branch=cur_branch, gpus=', '.join(labels))
     elif cur_branch and min_branch and vkey(cur_branch) < vkey(min_branch):
-        cx.warn("driver_too_old_for_gpu", f"Driver {cur} predates the newest GPU here; it needs R{min_branch} or newer.", "error")
+        cx.warn("driver_too_old_for_gpu", f"Driver {cur} predates the newest GPU here; it needs R{min_branch} or newer.", "error",
+                dict(current=cur, min_branch=min_branch))
         cur_usable, drv_why = False, f"driver {cur} predates this GPU (it needs R{min_branch} or newer)"
+        why_p = dict(why_code="why_driver_predates_gpu", current=cur, min_branch=min_branch)
     else:
         cur_usable = bool(cur)
     if cur_usable and plat == "linux" and d.kernel_module and flavour:
         if flavour == "open" and d.kernel_module == "proprietary" and any(db.cc_info(c).kernel_module == "open_required" for c in distinct_ccs if db.cc_info(c)):
             cx.warn("open_module_required", "Blackwell GPUs need NVIDIA's open kernel modules; the proprietary module is loaded.", "error")
             cur_usable, drv_why = False, "Blackwell GPUs need the open kernel module"
+            why_p = dict(why_code="why_open_module_required")
         if flavour == "proprietary" and d.kernel_module == "open":
             cx.warn("open_module_unsupported", "The open kernel module is loaded, but a GPU here is older than Turing and needs the proprietary module.", "error")
             cur_usable, drv_why = False, "GPUs older than Turing need the proprietary kernel module"
+            why_p = dict(why_code="why_open_module_unsupported")
 
     # which releases to consider
     rel_pool = [want_release] if want_release else releases
@@ -376,7 +427,8 @@ def recommend(facts: Facts, db: CompatDB, choices: Choices = Choices()) -> Recom
     if plat == "linux":
         if not cur and d.state == "ok":  # a working driver whose version was not captured (e.g. a partial paste)
             cx.warn("driver_version_unknown", "The driver works but its version is unknown; the choice below assumes a current "
-                    f"R{target_branch or '?'} driver. Run `nvidia-smi` and check its version against the minimum below.")
+                    f"R{target_branch or '?'} driver. Run `nvidia-smi` and check its version against the minimum below.",
+                    params=dict(branch=target_branch or "?"))
             action, chosen = "keep", best_tgt
         elif not cur or not cur_usable:
             if can_manage and target_branch:
@@ -391,6 +443,9 @@ def recommend(facts: Facts, db: CompatDB, choices: Choices = Choices()) -> Recom
                 action, drv_target, chosen = "upgrade", target_branch, best_tgt
                 drv_why = (f"driver {cur} cannot run PyTorch {best_tgt.release.version}+{best_tgt.index}, the newest for this GPU"
                            + (f" (it runs {best_cur.release.version} at most)" if best_cur else ""))
+                why_p = dict(why_code="why_cannot_run_newest_runs" if best_cur else "why_cannot_run_newest", current=cur,
+                             why_torch=best_tgt.release.version, why_index=best_tgt.index,
+                             why_runs=best_cur.release.version if best_cur else None)
             else:
                 chosen = best_cur
     else:  # Windows and WSL2: the user updates the Windows driver (the wizard opens NVIDIA's download page)
@@ -402,6 +457,7 @@ def recommend(facts: Facts, db: CompatDB, choices: Choices = Choices()) -> Recom
                 action = "install" if not cur else "upgrade"
             if cur and better:
                 drv_why = f"driver {cur} cannot run PyTorch {better.release.version}+{better.index}, the newest for this GPU"
+                why_p = dict(why_code="why_cannot_run_newest", current=cur, why_torch=better.release.version, why_index=better.index)
 
     if chosen is None and newest_cover is None:
         return _no_release(cx, facts, labels, distinct_ccs, action, cur, target_branch, flavour, max_branch)
@@ -417,7 +473,8 @@ def recommend(facts: Facts, db: CompatDB, choices: Choices = Choices()) -> Recom
         dropped = [lab for lab, cc in zip(labels, ccs) if not any(v.covers(cc) for v in db.variants(newest_for_py.release, cx.wheel_os))]
         if dropped:
             cx.warn("gpu_dropped_by_newest", f"PyTorch {newest_for_py.version} has no kernels for {', '.join(dropped)}; "
-                    f"{newest_cover.release.version} is the newest release that does.")
+                    f"{newest_cover.release.version} is the newest release that does.",
+                    params=dict(newest=newest_for_py.version, gpus=', '.join(dropped), covering=newest_cover.release.version))
     if len(distinct_ccs) > 1:
         for cc in distinct_ccs:
             alone = _best(_candidates(cx, _ANY_DRIVER, [cc], releases))
@@ -425,15 +482,20 @@ def recommend(facts: Facts, db: CompatDB, choices: Choices = Choices()) -> Recom
                 older = [lab for lab, c in zip(labels, ccs) if alone.variant.covers(c) is None]
                 if older:
                     cx.warn("mixed_gpus_not_covered", f"PyTorch {alone.release.version}+{alone.index} has no kernels for {', '.join(older)}; "
-                            f"the choice below serves every GPU. Hide the older GPU (CUDA_VISIBLE_DEVICES) to use newer wheels.")
+                            f"the choice below serves every GPU. Hide the older GPU (CUDA_VISIBLE_DEVICES) to use newer wheels.",
+                            params=dict(torch=alone.release.version, index=alone.index, gpus=', '.join(older)))
                     break
     if cx.python and newest_for_py is not None and releases and not releases[0].supports_python(cx.python):
         newest = releases[0]
         if vkey(cx.python) > max(vkey(p) for p in newest.python):
             cx.warn("python_too_new", f"Python {cx.python} is newer than PyTorch supports (the newest release supports "
-                    f"{newest.python[0]}-{[p for p in newest.python if not p.endswith('t')][-1]}); {newest_for_py.version} is the newest with wheels for it.")
+                    f"{newest.python[0]}-{[p for p in newest.python if not p.endswith('t')][-1]}); {newest_for_py.version} is the newest with wheels for it.",
+                    params=dict(text_code="python_too_new_older_release", python=cx.python, py_min=newest.python[0],
+                                py_max=[p for p in newest.python if not p.endswith('t')][-1], torch=newest_for_py.version))
         else:
-            cx.warn("python_too_old", f"PyTorch {newest.version} needs Python {newest.python[0]} or newer; with Python {cx.python} the newest is {newest_for_py.version}.")
+            cx.warn("python_too_old", f"PyTorch {newest.version} needs Python {newest.python[0]} or newer; with Python {cx.python} the newest is {newest_for_py.version}.",
+                    params=dict(text_code="python_too_old_older_release", newest=newest.version, py_min=newest.python[0], python=cx.python,
+                                torch=newest_for_py.version))
 
     # driver compat and min version for the chosen wheel
     eff_driver = _branch_driver(drv_target) if drv_target else cur
@@ -447,25 +509,30 @@ def recommend(facts: Facts, db: CompatDB, choices: Choices = Choices()) -> Recom
         need = db.min_driver_for_runtime(best_any.variant.cuda_runtime, plat, "minor") or "?"
         where = " on Windows" if plat in ("windows", "wsl") else ""
         cx.warn("driver_too_old_for_newest", f"Driver {cur or 'none'} cannot run PyTorch {best_any.release.version}+{best_any.index}; "
-                f"it needs {need} or newer{where}. {chosen.release.version} is the newest this driver runs.")
+                f"it needs {need} or newer{where}. {chosen.release.version} is the newest this driver runs.",
+                params=dict(driver_code="driver_current" if cur else "driver_none", current=cur, newest=best_any.release.version,
+                            index=best_any.index, need=need, where_code="on_windows" if where else "", torch=chosen.release.version))
     if compat == "minor":
         cx.warn("minor_version_compat_only", f"Driver {eff_driver if not drv_target else 'R' + drv_target} runs CUDA {chosen.variant.cuda_runtime} only through "
                 f"minor-version compatibility (CUDA {chosen.variant.cuda_major}.x on a driver at or above {need_min}): PyTorch works; "
-                f"a few newer CUDA features and PTX JIT need {need_full} or newer.", "info")
+                f"a few newer CUDA features and PTX JIT need {need_full} or newer.", "info",
+                dict(driver=eff_driver if not drv_target else 'R' + drv_target, cuda=chosen.variant.cuda_runtime, major=chosen.variant.cuda_major,
+                     need_min=need_min, need_full=need_full))
     if chosen.variant.confidence != "verified":
         cx.warn("arch_list_unverified", f"The architecture list of {chosen.release.version}+{chosen.index} on {cx.os_label} is {chosen.variant.confidence}, "
-                "not read from the build itself; the verify step checks it on this machine.", "info")
+                "not read from the build itself; the verify step checks it on this machine.", "info",
+                dict(torch=chosen.release.version, index=chosen.index, os=cx.os_label, confidence=chosen.variant.confidence))
     if "ptx" in chosen.coverage:
         cx.warn("ptx_jit_only", "This wheel has no compiled kernels for one GPU; the driver compiles them from PTX at first use (slow start).", "info")
 
     torch = _torch_choice(cx, chosen, compat, labels)
     if not conflict and (plat == "windows" or not _plain_pip_works(cx, distinct_ccs, eff_driver, newest_for_py)):
-        cx.warn("plain_pip_wrong_build", _plain_pip_message(cx, newest_for_py, chosen))
+        cx.warn("plain_pip_wrong_build", _plain_pip_message(cx, newest_for_py, chosen), params=_plain_pip_params(cx, newest_for_py, chosen))
 
     # the GPUs that set the branch cap (a mixed box: the older one), named in the driver's reason
     capping = [lb for lb, c in zip(labels, ccs) if max_branch and db.cc_info(c) and db.cc_info(c).last_driver_branch == max_branch]
     drv = _driver_choice(cx, action, cur, drv_target, flavour, max_branch, need_min, compat, list(dict.fromkeys(capping)) or labels,
-                         chosen, facts, drv_why)
+                         chosen, facts, drv_why, why_p)
     toolkit = _toolkit_choice(cx, chosen, eff_driver, drv_target, distinct_ccs)
     cudnn = _cudnn_choice(cx, chosen, toolkit, distinct_ccs)
     keep_best = best_cur if best_cur and vkey(best_cur.release.version) < vkey(chosen.release.version) else None
@@ -503,16 +570,20 @@ def _torch_choice(cx: _Ctx, c: Candidate, compat: Optional[str], labels: list[st
     pip, uv = _commands(cx.choices, tuple(pkgs), url, cx.wheel_os)
     if v is None:
         reason = f"PyTorch {rel.version} CPU build" + (f" for Python {cx.python}" if cx.python else "") + "."
+        code, params = "torch_cpu", _p(version=rel.version, for_python_code="for_python" if cx.python else "", python=cx.python)
     else:
         how = {"full": "fully supports", "minor": "runs (minor-version compatibility)"}.get(compat or "", "needs a driver for")
         reason = (f"Newest release with kernels for {', '.join(labels)} on {cx.os_label}"
                   + (f" and Python {cx.python}" if cx.python else "")
                   + f": {rel.version}+{c.index} (CUDA {v.cuda_runtime}); the driver {how} it.")
+        code = {"full": "torch_newest_full", "minor": "torch_newest_minor"}.get(compat or "", "torch_newest_needs_driver")
+        params = _p(gpus=', '.join(labels), os=cx.os_label, and_python_code="and_python" if cx.python else "", python=cx.python,
+                    version=rel.version, index=c.index, cuda=v.cuda_runtime)
     return TorchChoice(version=rel.version, index=c.index, index_url=url, packages=tuple(pkgs), command=pip, uv_command=uv,
                        cuda_runtime=v.cuda_runtime if v else None, cudnn=v.cudnn if v else None,
                        driver_compat=compat if v else None,  # type: ignore[arg-type]
                        arch_list=v.sm_list() if v else (), reason=reason, torchvision=rel.torchvision, torchaudio=rel.torchaudio,
-                       python=cx.python, platform=cx.wheel_os, default_index=rel.default_for(cx.wheel_os))
+                       python=cx.python, platform=cx.wheel_os, default_index=rel.default_for(cx.wheel_os), reason_code=code, reason_params=params)
 
 
 def _plain_pip_works(cx: _Ctx, ccs: list[str], driver: Optional[str], newest: Optional[TorchRelease]) -> bool:
@@ -536,13 +607,30 @@ def _plain_pip_message(cx: _Ctx, newest: Optional[TorchRelease], chosen: Candida
             f"Use the command below ({chosen.release.version} from the {chosen.index} index).")
 
 
+def _plain_pip_params(cx: _Ctx, newest: Optional[TorchRelease], chosen: Candidate) -> dict:
+    if cx.wheel_os == "windows":
+        return dict(text_code="plain_pip_windows", index=chosen.index)
+    return dict(text_code="plain_pip_linux", newest_code="newest_version" if newest else "newest_unknown", newest=newest.version if newest else None,
+                plain=newest.default_for("linux") if newest else "?", torch=chosen.release.version, index=chosen.index)
+
+
+def _broken_params(d, version: Optional[str], visible_note: bool) -> dict:
+    """driver_not_working's figures; with a detection hint (free English text) the GUI keeps the English."""
+    return dict(text_code="driver_not_working_no_gpu" if visible_note else "driver_not_working_text",
+                subject_code="driver_subject_version" if version else "driver_subject", current=version, state=d.state,
+                hint_code=None if d.hint else "hint_default")
+
+
 def _driver_choice(cx: _Ctx, action: str, cur: Optional[str], target: Optional[str], flavour: Optional[str], max_branch: Optional[str],
                    need_min: Optional[str], compat: Optional[str], labels: list[str], chosen: Candidate, facts: Facts,
-                   why: str = "") -> DriverChoice:
+                   why: str = "", why_p: Optional[dict] = None) -> DriverChoice:
     db, plat, o = cx.db, cx.platform, facts.os
     cap = f" R{max_branch} is the last branch that supports {', '.join(labels)}." if max_branch else ""
     package = package_repo = pin = None
     branch = target
+    why_p = dict(why_p or {}) if why else {}
+    cap_p = dict(cap_code="driver_cap" if max_branch else "", max_branch=max_branch, cap_gpus=', '.join(labels))
+    run_p = dict(torch=chosen.release.version, index=chosen.index)
     if action in ("install", "upgrade") and plat == "linux" and target:
         fl = flavour or "open"
         prow = db.driver_package_row((o.id or "").lower() or None, fl, tuple(x.lower() for x in o.id_like))
@@ -551,36 +639,49 @@ def _driver_choice(cx: _Ctx, action: str, cur: Optional[str], target: Optional[s
             package_repo = prow.from_repo
             pin = prow.pin_package.format(branch=target) if prow.pin_package else None
         verb = "Install" if action == "install" else "Upgrade to"
+        if not why:
+            why_p = dict(why_code="why_no_driver") if not cur else dict(why_code="why_driver_unusable", current=cur)
         why = why or ("no NVIDIA driver is installed" if not cur else f"driver {cur} is not usable")
         reason = (f"{verb} driver branch R{target} ({'open' if fl == 'open' else 'proprietary'} kernel module): {why}; "
                   f"R{target} runs {chosen.release.version}+{chosen.index} with {compat or 'full'} compatibility.{cap}")
         if package is None:
             reason += f" No package name is known for {o.id or 'this distribution'}: use NVIDIA's installer for R{target}."
+        code = "driver_install" if action == "install" else "driver_upgrade"
+        params = {**why_p, **run_p, **cap_p, "branch": target, "flavour": "open" if fl == "open" else "proprietary", "compat": compat or "full",
+                  "no_package_code": "" if package is not None else ("driver_no_package" if o.id else "driver_no_package_unknown_os"), "os": o.id}
     elif action == "host":
         branch = None
         need = need_min or "?"
         if cur and need_min and vkey(cur) >= vkey(need_min):
             reason = (f"Under WSL 2 the driver lives on Windows: keep the Windows driver {cur} (it is at least {need}). "
                       "Never install a Linux NVIDIA driver inside WSL.")
+            code, params = "driver_host_keep", dict(current=cur, need=need)
         else:
             reason = (f"Under WSL 2 the driver lives on Windows: install or update the NVIDIA Windows driver to {need} or newer "
                       f"(now: {cur or 'none seen'}{'; ' + why if why else ''}). Never install a Linux NVIDIA driver inside WSL.")
+            code, params = "driver_host_update", {**why_p, "need": need, "now_code": "driver_now" if cur else "driver_now_none", "current": cur,
+                                                  "why_note_code": "why_note" if why else ""}
     elif plat == "windows":
         branch = str(vkey(need_min)[0]) if action != "keep" and need_min else None
         if action == "keep":
             reason = f"Keep driver {cur}: it runs {chosen.release.version}+{chosen.index}."
+            code, params = "driver_windows_keep", dict(current=cur, **run_p)
         else:
             reason = (f"Install the NVIDIA Windows driver {need_min} or newer (from nvidia.com or Windows Update); now: {cur or 'none'}"
                       + (f" ({why})." if why else "."))
+            code, params = "driver_windows_update", {**why_p, "need": need_min, "now_code": "driver_now" if cur else "driver_now_none", "current": cur,
+                                                     "why_paren_code": "why_paren" if why else ""}
     else:
         if action == "keep":
             branch = str(vkey(cur)[0]) if cur else None
             reason = f"Keep driver {cur}: it runs {chosen.release.version}+{chosen.index} ({compat or 'full'} compatibility).{cap}"
+            code, params = "driver_keep", dict(current=cur, **run_p, compat=compat or "full", **cap_p)
         else:
             reason = f"A driver of {need_min} or newer is needed (the wizard was told not to change the driver)."
+            code, params = "driver_needed_unmanaged", dict(need=need_min)
     return DriverChoice(action=action, current_version=cur, min_version=need_min, branch=branch, package=package,  # type: ignore[arg-type]
                         flavour=flavour if plat == "linux" else None, reason=reason, max_branch=max_branch, compat=compat,  # type: ignore[arg-type]
-                        package_repo=package_repo, pin_package=pin)  # type: ignore[arg-type]
+                        package_repo=package_repo, pin_package=pin, reason_code=code, reason_params=_p(**params))  # type: ignore[arg-type]
 
 
 def _toolkit_choice(cx: _Ctx, chosen: Optional[Candidate], driver: Optional[str], target: Optional[str], ccs: list[str]) -> ToolkitChoice:
@@ -609,27 +710,37 @@ def _toolkit_choice(cx: _Ctx, chosen: Optional[Candidate], driver: Optional[str]
     if not ok or max_cuda is None:
         why = ("no driver to run it" if max_cuda is None else
                f"no CUDA toolkit {'in ' + repo.repo + ' ' if repo else ''}is both supported by the GPUs and at most CUDA {max_cuda} (the driver's limit)")
+        why_p = _p(why_code="toolkit_why_no_driver" if max_cuda is None else ("toolkit_why_none_in_repo" if repo else "toolkit_why_none_fits"),
+                   repo=repo.repo if repo else None, max_cuda=max_cuda)
         if wanted:
-            cx.warn("toolkit_unavailable", f"The CUDA toolkit cannot be installed: {why}.", "error")
-        return ToolkitChoice(wanted=wanted, reason=f"Not available: {why}.", max_version=max_cuda)
+            cx.warn("toolkit_unavailable", f"The CUDA toolkit cannot be installed: {why}.", "error", why_p)
+        return ToolkitChoice(wanted=wanted, reason=f"Not available: {why}.", max_version=max_cuda, reason_code="toolkit_not_available",
+                             reason_params=why_p)
     wheel = major_minor(chosen.variant.cuda_runtime) if chosen and chosen.variant else None
     if wheel and wheel in ok:
         ver = wheel
         why = f"matches the CUDA {wheel} runtime inside the PyTorch wheel (for building extensions)"
+        why_p = _p(why_code="toolkit_why_matches_wheel", wheel=wheel)
     else:
         same_major = [c for c in ok if wheel and c.split(".")[0] == wheel.split(".")[0]]
         ver = (same_major or ok)[-1]
         if not wheel:
             why = "the newest the driver supports"
+            why_p = _p(why_code="toolkit_why_newest_for_driver")
         elif vkey(wheel) > vkey(max_cuda):
             why = f"the newest CUDA {ver.split('.')[0]}.x the driver supports (the wheel's CUDA {wheel} is newer than the driver's limit, {max_cuda})"
+            why_p = _p(why_code="toolkit_why_capped_by_driver", major=ver.split('.')[0], wheel=wheel, max_cuda=max_cuda)
         else:
             why = f"the closest to the wheel's CUDA {wheel}, which {'the ' + repo.repo + ' repository does not carry' if repo else 'the GPUs here cannot use'}"
+            why_p = _p(why_code="toolkit_why_closest_not_in_repo" if repo else "toolkit_why_closest_gpus", wheel=wheel, repo=repo.repo if repo else None)
         if wheel and wanted:
-            cx.warn("toolkit_differs_from_wheel", f"nvcc {ver} differs from the wheel's CUDA {wheel}; extensions still build within CUDA {ver.split('.')[0]}.x.", "info")
+            cx.warn("toolkit_differs_from_wheel", f"nvcc {ver} differs from the wheel's CUDA {wheel}; extensions still build within CUDA {ver.split('.')[0]}.x.", "info",
+                    dict(version=ver, wheel=wheel, major=ver.split('.')[0]))
     opt = "" if wanted else "Optional (the PyTorch wheel brings its own CUDA runtime); if you want nvcc: "
+    tp = {**why_p, "opt_code": "" if wanted else "toolkit_optional", "version": ver}
     if plat == "windows":
-        return ToolkitChoice(wanted=wanted, version=ver, reason=f"{opt}CUDA {ver} from NVIDIA's Windows installer: {why}.", max_version=max_cuda)
+        return ToolkitChoice(wanted=wanted, version=ver, reason=f"{opt}CUDA {ver} from NVIDIA's Windows installer: {why}.", max_version=max_cuda,
+                             reason_code="toolkit_windows", reason_params=tp)
     rel = db.cuda_release(ver)
     newest_update = [r for r in db.cuda_releases if r.cuda == ver][-1] if rel else None
     runfile = None
@@ -637,9 +748,11 @@ def _toolkit_choice(cx: _Ctx, chosen: Optional[Candidate], driver: Optional[str]
         runfile = f"{RUNFILE_BASE}/{newest_update.version}/local_installers/cuda_{newest_update.version}_{newest_update.linux_min_driver}_linux.run"
     if repo is None:
         if method != "runfile" and plat == "linux":
-            cx.warn("no_nvidia_repo", f"NVIDIA has no package repository for {o.pretty_name or o.id or 'this system'}; the toolkit would come from the runfile.", "info")
+            cx.warn("no_nvidia_repo", f"NVIDIA has no package repository for {o.pretty_name or o.id or 'this system'}; the toolkit would come from the runfile.", "info",
+                    dict(os_code="os_named" if (o.pretty_name or o.id) else "os_unknown", os=o.pretty_name or o.id))
         return ToolkitChoice(wanted=wanted, version=ver, package=None, runfile_url=runfile, runfile_sha256=None,
-                             reason=f"{opt}CUDA {ver} ({'runfile' if runfile else 'installer'}): {why}.", max_version=max_cuda)
+                             reason=f"{opt}CUDA {ver} ({'runfile' if runfile else 'installer'}): {why}.", max_version=max_cuda,
+                             reason_code="toolkit_runfile" if runfile else "toolkit_installer", reason_params=tp)
     base = (ch.mirrors.nvidia_repo_url or NVIDIA_REPOS_BASE).rstrip("/")
     url = f"{base}/{repo.repo}/{repo.arch}/"
     keyring = (url + repo.keyring_url.rsplit("/", 1)[1]) if repo.keyring_url else None
@@ -647,21 +760,24 @@ def _toolkit_choice(cx: _Ctx, chosen: Optional[Candidate], driver: Optional[str]
     return ToolkitChoice(wanted=wanted, version=ver, package=pkg, repo=repo.repo, repo_url=url, keyring_url=keyring,
                          runfile_url=runfile if plat == "linux" else None, runfile_sha256=None,
                          reason=f"{opt}{pkg} from NVIDIA's {repo.repo} repository: {why}." + (" The WSL repository never installs a driver." if plat == "wsl" else ""),
-                         max_version=max_cuda, package_manager=repo.package_manager)
+                         max_version=max_cuda, package_manager=repo.package_manager,
+                         reason_code="toolkit_repo_wsl" if plat == "wsl" else "toolkit_repo", reason_params=_p(**{**tp, "package": pkg, "repo": repo.repo}))
 
 
 def _cudnn_choice(cx: _Ctx, chosen: Optional[Candidate], toolkit: ToolkitChoice, ccs: list[str]) -> CudnnChoice:
     if chosen is None or chosen.variant is None:
-        return CudnnChoice(reason="No cuDNN: CPU build.")
+        return CudnnChoice(reason="No cuDNN: CPU build.", reason_code="cudnn_cpu")
     if cx.choices.want_system_cudnn and toolkit.version:
         row = cx.db.cudnn_for(toolkit.version, ccs)
         if row:
             return CudnnChoice(version=row.cudnn, source="system", package=row.package,
                                reason=f"System cuDNN {row.cudnn} ({row.package}) matches CUDA {toolkit.version} and supports every GPU here; "
-                                      f"PyTorch keeps using its own cuDNN {chosen.variant.cudnn}.")
+                                      f"PyTorch keeps using its own cuDNN {chosen.variant.cudnn}.", reason_code="cudnn_system",
+                               reason_params=_p(version=row.cudnn, package=row.package, cuda=toolkit.version, wheel_cudnn=chosen.variant.cudnn))
         cx.refused.append(f"System cuDNN: no cuDNN release known for CUDA {toolkit.version} supports every GPU here.")
     return CudnnChoice(version=chosen.variant.cudnn, source="wheel", package=None,
-                       reason=f"cuDNN {chosen.variant.cudnn} comes with the PyTorch wheel (a pip dependency); no system cuDNN is needed.")
+                       reason=f"cuDNN {chosen.variant.cudnn} comes with the PyTorch wheel (a pip dependency); no system cuDNN is needed.",
+                       reason_code="cudnn_bundled", reason_params=_p(version=chosen.variant.cudnn))
 
 
 def _alternatives(cx: _Ctx, chosen: Candidate, same_driver: list[Candidate], keep_driver_best: Optional[Candidate],
@@ -710,29 +826,30 @@ def _cpu_only(cx: _Ctx, want_release: Optional[TorchRelease], reason_gpu: bool) 
     c = Candidate(rel, None, None)
     torch = _torch_choice(cx, c, None, [])
     if cx.choices.torch_variant == "cpu":
-        reason = "CPU build, as chosen."
+        reason, code = "CPU build, as chosen.", "torch_cpu_chosen"
     elif reason_gpu:
-        reason = "No usable NVIDIA GPU was identified: CPU build."
+        reason, code = "No usable NVIDIA GPU was identified: CPU build.", "torch_cpu_no_usable_gpu"
     elif cx.facts.driver.state in ("not_loaded", "mismatch", "no_communication", "nvml_failed"):
         d = cx.facts.driver
-        reason = "No GPU is visible because the NVIDIA driver is not working: fix it first, then ask again. Until then: the CPU build."
+        reason, code = "No GPU is visible because the NVIDIA driver is not working: fix it first, then ask again. Until then: the CPU build.", "torch_cpu_driver_not_working"
         cx.warn("driver_not_working", f"The NVIDIA driver{' ' + d.version if d.version else ''} is installed but not working "
                 f"({d.state.replace('_', ' ')}), so no GPU is visible." + (f" {d.hint}" if d.hint else
-                " A reboot usually fixes this; `gpu-wizard diagnose` finds the cause."), "error")
+                " A reboot usually fixes this; `gpu-wizard diagnose` finds the cause."), "error", _broken_params(d, d.version, visible_note=True))
     else:
-        reason = "No NVIDIA GPU found: the CPU build of PyTorch."
+        reason, code = "No NVIDIA GPU found: the CPU build of PyTorch.", "torch_cpu_no_gpu"
         cx.warn("no_nvidia_gpu", "No NVIDIA GPU was found; PyTorch will run on the CPU. If a GPU is installed, check that it is seated and powered (lspci lists it).", "info")
-    torch = torch.replace(reason=f"{reason} {torch.reason}")
+    torch = torch.replace(reason=f"{reason} {torch.reason}", reason_code=code)
     action = "none"
-    drv_reason = "No NVIDIA GPU: no driver needed."
+    drv_reason, drv_code = "No NVIDIA GPU: no driver needed.", "driver_not_needed"
     if cx.warnings and any(w.code == "driver_not_working" for w in cx.warnings):
-        drv_reason = "The installed driver is not working; `gpu-wizard diagnose` says why and how to fix it."
+        drv_reason, drv_code = "The installed driver is not working; `gpu-wizard diagnose` says why and how to fix it.", "driver_not_working"
     if cx.choices.torch_variant == "cpu" and cx.facts.gpus:
         action = "keep" if cx.facts.driver.version else "none"
-        drv_reason = "CPU build chosen: the driver is left as it is."
-    return Recommendation(pytorch=torch, driver=DriverChoice(action=action, current_version=cx.facts.driver.version, reason=drv_reason),  # type: ignore[arg-type]
-                          cuda_toolkit=ToolkitChoice(reason="No CUDA toolkit without an NVIDIA GPU."),
-                          cudnn=CudnnChoice(reason="No cuDNN: CPU build."), warnings=tuple(cx.warnings), alternatives=(),
+        drv_reason, drv_code = "CPU build chosen: the driver is left as it is.", "driver_cpu_chosen"
+    return Recommendation(pytorch=torch, driver=DriverChoice(action=action, current_version=cx.facts.driver.version, reason=drv_reason,  # type: ignore[arg-type]
+                                                             reason_code=drv_code),
+                          cuda_toolkit=ToolkitChoice(reason="No CUDA toolkit without an NVIDIA GPU.", reason_code="toolkit_no_gpu"),
+                          cudnn=CudnnChoice(reason="No cuDNN: CPU build.", reason_code="cudnn_cpu"), warnings=tuple(cx.warnings), alternatives=(),
                           refused=tuple(cx.refused), db_version=db.version, platform=cx.platform,
                           summary=f"PyTorch {rel.version} CPU build.")
 
@@ -743,11 +860,14 @@ def _no_python(cx: _Ctx) -> Recommendation:
     pys = [p for p in newest.python if not p.endswith("t")]
     if cx.python and vkey(cx.python) > vkey(pys[-1]):
         code, msg = "python_too_new", f"Python {cx.python} is newer than any PyTorch release supports (newest: {newest.version}, Python {pys[0]}-{pys[-1]}). Use Python {pys[-1]}."
+        params = _p(text_code="python_too_new_no_release", python=cx.python, newest=newest.version, py_min=pys[0], py_max=pys[-1])
     else:
         code, msg = "python_too_old", f"Python {cx.python} is older than any PyTorch release from 2.0 on supports. Use Python {pys[-1]}."
-    cx.warn(code, msg, "error")
-    return Recommendation(pytorch=TorchChoice(reason=msg, python=cx.python, platform=cx.wheel_os), driver=DriverChoice(action="none", current_version=cx.facts.driver.version,
-                          reason="Decided once a Python with PyTorch wheels is chosen."),
+        params = _p(text_code="python_too_old_no_release", python=cx.python, py_max=pys[-1])
+    cx.warn(code, msg, "error", params)
+    return Recommendation(pytorch=TorchChoice(reason=msg, python=cx.python, platform=cx.wheel_os, reason_code=code, reason_params=params),
+                          driver=DriverChoice(action="none", current_version=cx.facts.driver.version,
+                          reason="Decided once a Python with PyTorch wheels is chosen.", reason_code="driver_python_first"),
                           warnings=tuple(cx.warnings), refused=tuple(cx.refused), db_version=db.version, platform=cx.platform, summary=msg)
 
 
@@ -760,7 +880,8 @@ def _no_release(cx: _Ctx, facts: Facts, labels: list[str], ccs: list[str], actio
     oldest = with_wheels[-1] if with_wheels else db.torch_releases[-1]
     msg = (f"No PyTorch release from {oldest.release} on ships kernels for {', '.join(labels)} on {cx.os_label}"
            + (f" with Python {cx.python}" if cx.python else "") + ". Use the CPU build, or build PyTorch from source for this GPU.")
-    cx.warn("no_release_for_gpu", msg, "error")
+    msg_p = _p(oldest=oldest.release, gpus=', '.join(labels), os=cx.os_label, with_python_code="with_python" if cx.python else "", python=cx.python)
+    cx.warn("no_release_for_gpu", msg, "error", msg_p)
     newest = next((r for r in db.torch_releases if r.supports_python(cx.python)), None)
     alts = ()
     if newest:
@@ -769,10 +890,13 @@ def _no_release(cx: _Ctx, facts: Facts, labels: list[str], ccs: list[str], actio
     package = db.driver_package((facts.os.id or "").lower() or None, flavour or "proprietary", target_branch, tuple(facts.os.id_like)) if drv_action == "install" and target_branch else None
     drv = DriverChoice(action=drv_action, current_version=cur, branch=target_branch if drv_action == "install" else None, package=package,  # type: ignore[arg-type]
                        flavour=flavour if cx.platform == "linux" else None, max_branch=max_branch,  # type: ignore[arg-type]
-                       reason=(f"R{max_branch} is the last driver branch for {', '.join(labels)}." if max_branch else "") + " The GPU works for CUDA programs built for it.")
-    return Recommendation(pytorch=TorchChoice(reason=msg, python=cx.python, platform=cx.wheel_os), driver=drv,
-                          cuda_toolkit=ToolkitChoice(reason="Not chosen: no PyTorch build uses this GPU."),
-                          cudnn=CudnnChoice(reason="No cuDNN: no PyTorch GPU build."), warnings=tuple(cx.warnings), alternatives=alts,
+                       reason=(f"R{max_branch} is the last driver branch for {', '.join(labels)}." if max_branch else "") + " The GPU works for CUDA programs built for it.",
+                       reason_code="driver_no_release_capped" if max_branch else "driver_no_release",
+                       reason_params=_p(max_branch=max_branch, gpus=', '.join(labels)) if max_branch else {})
+    return Recommendation(pytorch=TorchChoice(reason=msg, python=cx.python, platform=cx.wheel_os, reason_code="no_release_for_gpu", reason_params=msg_p),
+                          driver=drv,
+                          cuda_toolkit=ToolkitChoice(reason="Not chosen: no PyTorch build uses this GPU.", reason_code="toolkit_no_release"),
+                          cudnn=CudnnChoice(reason="No cuDNN: no PyTorch GPU build.", reason_code="cudnn_no_release"), warnings=tuple(cx.warnings), alternatives=alts,
                           refused=tuple(cx.refused), db_version=db.version, platform=cx.platform, summary=msg)
 
 

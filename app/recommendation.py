@@ -2,7 +2,7 @@
 (`gpu-wizard recommend --json`): add fields with defaults, never rename."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal, Optional
 
 from app.model import Model
@@ -14,6 +14,7 @@ class RecWarning(Model):
     #            "python_too_new", "minor_version_compat_only", "plain_pip_wrong_build", ...
     message: str
     severity: Literal["error", "warning", "info"] = "warning"
+    params: dict[str, str] = field(default_factory=dict)  # the figures/names in `message`, for translation (see REASON_CODES)
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,8 @@ class TorchChoice(Model):
     python: Optional[str] = None  # the Python "X.Y" this was solved for (None: unknown)
     platform: Optional[str] = None  # "linux" (x86_64) | "linux_aarch64" | "windows": which wheels (WSL2 uses Linux wheels)
     default_index: Optional[str] = None  # what plain `pip install torch` gives on this OS for this release
+    reason_code: Optional[str] = None  # stable code of `reason`'s sentence (app.recommend.REASON_CODES), for translation
+    reason_params: dict[str, str] = field(default_factory=dict)  # the figures/names in `reason`
 
 
 @dataclass(frozen=True)
@@ -49,6 +52,8 @@ class DriverChoice(Model):
     compat: Optional[Literal["full", "minor"]] = None  # how the (kept or target) driver runs the chosen wheel
     package_repo: Optional[Literal["distribution", "nvidia"]] = None  # nvidia: set up NVIDIA's CUDA repository first
     pin_package: Optional[str] = None  # install first to hold the branch ("nvidia-driver-pinning-580")
+    reason_code: Optional[str] = None  # stable code of `reason`'s sentence (app.recommend.REASON_CODES), for translation
+    reason_params: dict[str, str] = field(default_factory=dict)  # the figures/names in `reason`
 
 
 @dataclass(frozen=True)
@@ -64,6 +69,8 @@ class ToolkitChoice(Model):
     reason: str = ""
     max_version: Optional[str] = None  # newest CUDA the driver runs (the toolkit never goes past it)
     package_manager: Optional[str] = None  # "apt" | "dnf" | None (runfile / Windows installer)
+    reason_code: Optional[str] = None  # stable code of `reason`'s sentence (app.recommend.REASON_CODES), for translation
+    reason_params: dict[str, str] = field(default_factory=dict)  # the figures/names in `reason`
 
 
 @dataclass(frozen=True)
@@ -72,6 +79,8 @@ class CudnnChoice(Model):
     source: Optional[Literal["wheel", "system"]] = None
     package: Optional[str] = None
     reason: str = ""
+    reason_code: Optional[str] = None  # stable code of `reason`'s sentence (app.recommend.REASON_CODES), for translation
+    reason_params: dict[str, str] = field(default_factory=dict)  # the figures/names in `reason`
 
 
 @dataclass(frozen=True)
