@@ -62,8 +62,8 @@ REASON_CODES = frozenset({
     "torch_cpu_driver_not_working", "torch_cpu_no_gpu", "python_too_new", "python_too_old", "no_release_for_gpu",
     # DriverChoice
     "driver_keep", "driver_upgrade", "driver_install", "driver_host_keep", "driver_host_update", "driver_windows_keep",
-    "driver_windows_update", "driver_needed_unmanaged", "driver_not_needed", "driver_not_working", "driver_cpu_chosen",
-    "driver_python_first", "driver_no_release", "driver_no_release_capped",
+    "driver_windows_update", "driver_needed_unmanaged", "driver_not_needed", "driver_cpu_chosen",
+    "driver_python_first", "driver_no_release", "driver_no_release_capped", "driver_see_diagnose",
     # ToolkitChoice
     "toolkit_repo", "toolkit_repo_wsl", "toolkit_runfile", "toolkit_installer", "toolkit_windows", "toolkit_not_available",
     "toolkit_no_gpu", "toolkit_no_release",
@@ -74,6 +74,7 @@ CLAUSE_CODES = frozenset({
     "why_no_driver", "why_driver_unusable", "why_driver_broken", "why_branch_drops_gpu", "why_driver_predates_gpu",
     "why_open_module_required", "why_open_module_unsupported", "why_cannot_run_newest", "why_cannot_run_newest_runs",
     "why_note", "why_paren", "driver_cap", "driver_no_package", "driver_no_package_unknown_os", "driver_now", "driver_now_none",
+    "driver_none", "driver_version_none",
     "one_gpu", "every_gpu", "conflict_modules", "conflict_branches", "on_windows", "and_python", "for_python", "with_python",
     "newest_version", "newest_unknown", "os_named", "os_unknown", "hint_default", "driver_subject", "driver_subject_version",
     "driver_not_working_text", "driver_not_working_no_gpu", "python_too_new_older_release", "python_too_new_no_release",
@@ -354,8 +355,8 @@ def recommend(facts: Facts, db: CompatDB, choices: Choices = Choices()) -> Recom
     max_branch, min_branch, flavour, conflict = _driver_range(cx, distinct_ccs)
     if conflict:
         cx.warn("mixed_gpus_driver_conflict", f"One driver cannot serve all GPUs: {conflict}. Use the newest GPU alone, or a separate machine.", "error",
-                dict(conflict_code="conflict_branches" if max_branch and min_branch and vkey(min_branch) > vkey(max_branch) else "conflict_modules",
-                     min_branch=min_branch, max_branch=max_branch))
+                dict(conflict_code="conflict_branches", min_branch=min_branch, max_branch=max_branch)
+                if max_branch and min_branch and vkey(min_branch) > vkey(max_branch) else dict(conflict_code="conflict_modules"))
     target_branch = _target_branch(cx, max_branch, min_branch)
 
     # current driver
@@ -510,7 +511,7 @@ def recommend(facts: Facts, db: CompatDB, choices: Choices = Choices()) -> Recom
         where = " on Windows" if plat in ("windows", "wsl") else ""
         cx.warn("driver_too_old_for_newest", f"Driver {cur or 'none'} cannot run PyTorch {best_any.release.version}+{best_any.index}; "
                 f"it needs {need} or newer{where}. {chosen.release.version} is the newest this driver runs.",
-                params=dict(driver_code="driver_current" if cur else "driver_none", current=cur, newest=best_any.release.version,
+                params=dict(driver_code="driver_now" if cur else "driver_none", current=cur, newest=best_any.release.version,
                             index=best_any.index, need=need, where_code="on_windows" if where else "", torch=chosen.release.version))
     if compat == "minor":
         cx.warn("minor_version_compat_only", f"Driver {eff_driver if not drv_target else 'R' + drv_target} runs CUDA {chosen.variant.cuda_runtime} only through "
@@ -629,7 +630,7 @@ def _driver_choice(cx: _Ctx, action: str, cur: Optional[str], target: Optional[s
     package = package_repo = pin = None
     branch = target
     why_p = dict(why_p or {}) if why else {}
-    cap_p = dict(cap_code="driver_cap" if max_branch else "", max_branch=max_branch, cap_gpus=', '.join(labels))
+    cap_p = dict(cap_code="driver_cap" if max_branch else "", max_branch=max_branch, cap_gpus=', '.join(labels) if max_branch else None)
     run_p = dict(torch=chosen.release.version, index=chosen.index)
     if action in ("install", "upgrade") and plat == "linux" and target:
         fl = flavour or "open"
@@ -648,7 +649,8 @@ def _driver_choice(cx: _Ctx, action: str, cur: Optional[str], target: Optional[s
             reason += f" No package name is known for {o.id or 'this distribution'}: use NVIDIA's installer for R{target}."
         code = "driver_install" if action == "install" else "driver_upgrade"
         params = {**why_p, **run_p, **cap_p, "branch": target, "flavour": "open" if fl == "open" else "proprietary", "compat": compat or "full",
-                  "no_package_code": "" if package is not None else ("driver_no_package" if o.id else "driver_no_package_unknown_os"), "os": o.id}
+                  "no_package_code": "" if package is not None else ("driver_no_package" if o.id else "driver_no_package_unknown_os"),
+                  "os": o.id if package is None else None}
     elif action == "host":
         branch = None
         need = need_min or "?"
@@ -669,13 +671,14 @@ def _driver_choice(cx: _Ctx, action: str, cur: Optional[str], target: Optional[s
         else:
             reason = (f"Install the NVIDIA Windows driver {need_min} or newer (from nvidia.com or Windows Update); now: {cur or 'none'}"
                       + (f" ({why})." if why else "."))
-            code, params = "driver_windows_update", {**why_p, "need": need_min, "now_code": "driver_now" if cur else "driver_now_none", "current": cur,
+            code, params = "driver_windows_update", {**why_p, "need": need_min, "now_code": "driver_now" if cur else "driver_none", "current": cur,
                                                      "why_paren_code": "why_paren" if why else ""}
     else:
         if action == "keep":
             branch = str(vkey(cur)[0]) if cur else None
             reason = f"Keep driver {cur}: it runs {chosen.release.version}+{chosen.index} ({compat or 'full'} compatibility).{cap}"
-            code, params = "driver_keep", dict(current=cur, **run_p, compat=compat or "full", **cap_p)
+            code, params = "driver_keep", dict(current=cur, current_code=None if cur else "driver_version_none", **run_p,
+                                               compat=compat or "full", **cap_p)
         else:
             reason = f"A driver of {need_min} or newer is needed (the wizard was told not to change the driver)."
             code, params = "driver_needed_unmanaged", dict(need=need_min)
@@ -711,7 +714,7 @@ def _toolkit_choice(cx: _Ctx, chosen: Optional[Candidate], driver: Optional[str]
         why = ("no driver to run it" if max_cuda is None else
                f"no CUDA toolkit {'in ' + repo.repo + ' ' if repo else ''}is both supported by the GPUs and at most CUDA {max_cuda} (the driver's limit)")
         why_p = _p(why_code="toolkit_why_no_driver" if max_cuda is None else ("toolkit_why_none_in_repo" if repo else "toolkit_why_none_fits"),
-                   repo=repo.repo if repo else None, max_cuda=max_cuda)
+                   repo=repo.repo if repo and max_cuda is not None else None, max_cuda=max_cuda)
         if wanted:
             cx.warn("toolkit_unavailable", f"The CUDA toolkit cannot be installed: {why}.", "error", why_p)
         return ToolkitChoice(wanted=wanted, reason=f"Not available: {why}.", max_version=max_cuda, reason_code="toolkit_not_available",
@@ -761,7 +764,7 @@ def _toolkit_choice(cx: _Ctx, chosen: Optional[Candidate], driver: Optional[str]
                          runfile_url=runfile if plat == "linux" else None, runfile_sha256=None,
                          reason=f"{opt}{pkg} from NVIDIA's {repo.repo} repository: {why}." + (" The WSL repository never installs a driver." if plat == "wsl" else ""),
                          max_version=max_cuda, package_manager=repo.package_manager,
-                         reason_code="toolkit_repo_wsl" if plat == "wsl" else "toolkit_repo", reason_params=_p(**{**tp, "package": pkg, "repo": repo.repo}))
+                         reason_code="toolkit_repo_wsl" if plat == "wsl" else "toolkit_repo", reason_params=_p(**{**tp, "package": pkg, "repo": repo.repo, "version": None}))
 
 
 def _cudnn_choice(cx: _Ctx, chosen: Optional[Candidate], toolkit: ToolkitChoice, ccs: list[str]) -> CudnnChoice:
@@ -842,7 +845,7 @@ def _cpu_only(cx: _Ctx, want_release: Optional[TorchRelease], reason_gpu: bool) 
     action = "none"
     drv_reason, drv_code = "No NVIDIA GPU: no driver needed.", "driver_not_needed"
     if cx.warnings and any(w.code == "driver_not_working" for w in cx.warnings):
-        drv_reason, drv_code = "The installed driver is not working; `gpu-wizard diagnose` says why and how to fix it.", "driver_not_working"
+        drv_reason, drv_code = "The installed driver is not working; `gpu-wizard diagnose` says why and how to fix it.", "driver_see_diagnose"
     if cx.choices.torch_variant == "cpu" and cx.facts.gpus:
         action = "keep" if cx.facts.driver.version else "none"
         drv_reason, drv_code = "CPU build chosen: the driver is left as it is.", "driver_cpu_chosen"
