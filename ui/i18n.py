@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import locale
 import os
+from string import Formatter
 from typing import Optional
 
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
@@ -144,3 +145,176 @@ def engine_text(code: Optional[str], english: str) -> str:
         return english
     translated = tr(src)
     return translated if translated != src else english
+
+
+# Recommendation warnings and reasons (app/recommend.py: WARNING_CODES, REASON_CODES, CLAUSE_CODES). Each source
+# is the engine's English sentence with its figures as {placeholders}; rec_text() formats the translation with the
+# warning's `params` / the choice's `reason_params`. {x} is params["x"], or the clause named by params["x_code"].
+REC_TEXT = {
+    # warnings
+    "platform_unsupported": N_("This operating system has no NVIDIA CUDA wheels; only the CPU build of PyTorch can be installed."),
+    "wsl1_no_gpu": N_("WSL 1 cannot use the GPU. Convert this distribution to WSL 2: wsl --set-version <distro> 2"),
+    "arch_not_x86_64": N_("PyTorch publishes CUDA wheels for x86_64 and aarch64 only; this machine is {arch}."),
+    "python_unknown": N_("No target Python was found; the newest PyTorch is assumed. Use --python-version X.Y to solve for yours."),
+    "tegra_unsupported": N_("{gpu} is a Jetson/Tegra GPU: use NVIDIA JetPack's PyTorch builds, not these wheels."),
+    "gpu_unknown": N_("Could not tell the compute capability of {gpus}; kernels cannot be checked for it. Use --assume-gpu with a name or a compute capability such as 8.9."),
+    "no_release_for_gpu": N_("No PyTorch release from {oldest} on ships kernels for {gpus} on {os}{with_python}. Use the CPU build, or build PyTorch from source for this GPU."),
+    "gpu_dropped_by_newest": N_("PyTorch {newest} has no kernels for {gpus}; {covering} is the newest release that does."),
+    "mixed_gpus_not_covered": N_("PyTorch {torch}+{index} has no kernels for {gpus}; the choice below serves every GPU. Hide the older GPU (CUDA_VISIBLE_DEVICES) to use newer wheels."),
+    "mixed_gpus_driver_conflict": N_("One driver cannot serve all GPUs: {conflict}. Use the newest GPU alone, or a separate machine."),
+    "driver_branch_drops_gpu": N_("Driver R{current_branch} no longer supports {gpus}; R{max_branch} is the last branch that does."),
+    "driver_too_old_for_gpu": N_("Driver {current} predates the newest GPU here; it needs R{min_branch} or newer."),
+    "driver_too_old_for_newest": N_("Driver {driver} cannot run PyTorch {newest}+{index}; it needs {need} or newer{where}. {torch} is the newest this driver runs."),
+    "driver_version_unknown": N_("The driver works but its version is unknown; the choice below assumes a current R{branch} driver. Run `nvidia-smi` and check its version against the minimum below."),
+    "open_module_required": N_("Blackwell GPUs need NVIDIA's open kernel modules; the proprietary module is loaded."),
+    "open_module_unsupported": N_("The open kernel module is loaded, but a GPU here is older than Turing and needs the proprietary module."),
+    "minor_version_compat_only": N_("Driver {driver} runs CUDA {cuda} only through minor-version compatibility (CUDA {major}.x on a driver at or above {need_min}): PyTorch works; a few newer CUDA features and PTX JIT need {need_full} or newer."),
+    "arch_list_unverified": N_("The architecture list of {torch}+{index} on {os} is {confidence}, not read from the build itself; the verify step checks it on this machine."),
+    "ptx_jit_only": N_("This wheel has no compiled kernels for one GPU; the driver compiles them from PTX at first use (slow start)."),
+    "toolkit_unavailable": N_("The CUDA toolkit cannot be installed: {why}."),
+    "toolkit_differs_from_wheel": N_("nvcc {version} differs from the wheel's CUDA {wheel}; extensions still build within CUDA {major}.x."),
+    "no_nvidia_repo": N_("NVIDIA has no package repository for {os}; the toolkit would come from the runfile."),
+    "no_nvidia_gpu": N_("No NVIDIA GPU was found; PyTorch will run on the CPU. If a GPU is installed, check that it is seated and powered (lspci lists it)."),
+    # reasons (TorchChoice, DriverChoice, ToolkitChoice, CudnnChoice)
+    "torch_newest_full": N_("Newest release with kernels for {gpus} on {os}{and_python}: {version}+{index} (CUDA {cuda}); the driver fully supports it."),
+    "torch_newest_minor": N_("Newest release with kernels for {gpus} on {os}{and_python}: {version}+{index} (CUDA {cuda}); the driver runs (minor-version compatibility) it."),
+    "torch_newest_needs_driver": N_("Newest release with kernels for {gpus} on {os}{and_python}: {version}+{index} (CUDA {cuda}); the driver needs a driver for it."),
+    "torch_cpu_chosen": N_("CPU build, as chosen. PyTorch {version} CPU build{for_python}."),
+    "torch_cpu_no_usable_gpu": N_("No usable NVIDIA GPU was identified: CPU build. PyTorch {version} CPU build{for_python}."),
+    "torch_cpu_driver_not_working": N_("No GPU is visible because the NVIDIA driver is not working: fix it first, then ask again. Until then: the CPU build. PyTorch {version} CPU build{for_python}."),
+    "torch_cpu_no_gpu": N_("No NVIDIA GPU found: the CPU build of PyTorch. PyTorch {version} CPU build{for_python}."),
+    "driver_keep": N_("Keep driver {current}: it runs {torch}+{index} ({compat} compatibility).{cap}"),
+    "driver_upgrade": N_("Upgrade to driver branch R{branch} ({flavour} kernel module): {why}; R{branch} runs {torch}+{index} with {compat} compatibility.{cap}{no_package}"),
+    "driver_install": N_("Install driver branch R{branch} ({flavour} kernel module): {why}; R{branch} runs {torch}+{index} with {compat} compatibility.{cap}{no_package}"),
+    "driver_host_keep": N_("Under WSL 2 the driver lives on Windows: keep the Windows driver {current} (it is at least {need}). Never install a Linux NVIDIA driver inside WSL."),
+    "driver_host_update": N_("Under WSL 2 the driver lives on Windows: install or update the NVIDIA Windows driver to {need} or newer (now: {now}{why_note}). Never install a Linux NVIDIA driver inside WSL."),
+    "driver_windows_keep": N_("Keep driver {current}: it runs {torch}+{index}."),
+    "driver_windows_update": N_("Install the NVIDIA Windows driver {need} or newer (from nvidia.com or Windows Update); now: {now}{why_paren}."),
+    "driver_needed_unmanaged": N_("A driver of {need} or newer is needed (the wizard was told not to change the driver)."),
+    "driver_not_needed": N_("No NVIDIA GPU: no driver needed."),
+    "driver_see_diagnose": N_("The installed driver is not working; `gpu-wizard diagnose` says why and how to fix it."),
+    "driver_cpu_chosen": N_("CPU build chosen: the driver is left as it is."),
+    "driver_python_first": N_("Decided once a Python with PyTorch wheels is chosen."),
+    "driver_no_release": N_(" The GPU works for CUDA programs built for it."),
+    "driver_no_release_capped": N_("R{max_branch} is the last driver branch for {gpus}. The GPU works for CUDA programs built for it."),
+    "toolkit_repo": N_("{opt}{package} from NVIDIA's {repo} repository: {why}."),
+    "toolkit_repo_wsl": N_("{opt}{package} from NVIDIA's {repo} repository: {why}. The WSL repository never installs a driver."),
+    "toolkit_runfile": N_("{opt}CUDA {version} (runfile): {why}."),
+    "toolkit_installer": N_("{opt}CUDA {version} (installer): {why}."),
+    "toolkit_windows": N_("{opt}CUDA {version} from NVIDIA's Windows installer: {why}."),
+    "toolkit_not_available": N_("Not available: {why}."),
+    "toolkit_no_gpu": N_("No CUDA toolkit without an NVIDIA GPU."),
+    "toolkit_no_release": N_("Not chosen: no PyTorch build uses this GPU."),
+    "cudnn_bundled": N_("cuDNN {version} comes with the PyTorch wheel (a pip dependency); no system cuDNN is needed."),
+    "cudnn_system": N_("System cuDNN {version} ({package}) matches CUDA {cuda} and supports every GPU here; PyTorch keeps using its own cuDNN {wheel_cudnn}."),
+    "cudnn_cpu": N_("No cuDNN: CPU build."),
+    "cudnn_no_release": N_("No cuDNN: no PyTorch GPU build."),
+    # clauses: the optional or varying parts of a sentence
+    "why_no_driver": N_("no NVIDIA driver is installed"),
+    "why_driver_unusable": N_("driver {current} is not usable"),
+    "why_driver_broken": N_("the installed driver is not working ({state}) and its version is unknown"),
+    "why_branch_drops_gpu": N_("R{current_branch} does not support {gpus}"),
+    "why_driver_predates_gpu": N_("driver {current} predates this GPU (it needs R{min_branch} or newer)"),
+    "why_open_module_required": N_("Blackwell GPUs need the open kernel module"),
+    "why_open_module_unsupported": N_("GPUs older than Turing need the proprietary kernel module"),
+    "why_cannot_run_newest": N_("driver {current} cannot run PyTorch {why_torch}+{why_index}, the newest for this GPU"),
+    "why_cannot_run_newest_runs": N_("driver {current} cannot run PyTorch {why_torch}+{why_index}, the newest for this GPU (it runs {why_runs} at most)"),
+    "why_note": N_("; {why}"),
+    "why_paren": N_(" ({why})"),
+    "driver_cap": N_(" R{max_branch} is the last branch that supports {cap_gpus}."),
+    "driver_no_package": N_(" No package name is known for {os}: use NVIDIA's installer for R{branch}."),
+    "driver_no_package_unknown_os": N_(" No package name is known for this distribution: use NVIDIA's installer for R{branch}."),
+    "driver_now": N_("{current}"),
+    "driver_now_none": N_("none seen"),
+    "one_gpu": N_("{gpu}"),
+    "every_gpu": N_("every GPU here"),
+    "conflict_modules": N_("these GPUs need different kernel modules (open required by one, impossible on another)"),
+    "conflict_branches": N_("no driver branch supports all these GPUs (one needs R{min_branch} or newer, another ends at R{max_branch})"),
+    "on_windows": N_(" on Windows"),
+    "and_python": N_(" and Python {python}"),
+    "for_python": N_(" for Python {python}"),
+    "with_python": N_(" with Python {python}"),
+    "newest_version": N_("{newest}"),
+    "newest_unknown": N_("the newest"),
+    "os_named": N_("{os}"),
+    "os_unknown": N_("this system"),
+    "hint_default": N_(" A reboot usually fixes this; `gpu-wizard diagnose` finds the cause."),
+    "driver_subject": N_("The NVIDIA driver"),
+    "driver_subject_version": N_("The NVIDIA driver {current}"),
+    "driver_not_working_text": N_("{subject} is installed but not working ({state}).{hint}"),
+    "driver_not_working_no_gpu": N_("{subject} is installed but not working ({state}), so no GPU is visible.{hint}"),
+    "python_too_new_older_release": N_("Python {python} is newer than PyTorch supports (the newest release supports {py_min}-{py_max}); {torch} is the newest with wheels for it."),
+    "python_too_new_no_release": N_("Python {python} is newer than any PyTorch release supports (newest: {newest}, Python {py_min}-{py_max}). Use Python {py_max}."),
+    "python_too_old_older_release": N_("PyTorch {newest} needs Python {py_min} or newer; with Python {python} the newest is {torch}."),
+    "python_too_old_no_release": N_("Python {python} is older than any PyTorch release from 2.0 on supports. Use Python {py_max}."),
+    "plain_pip_windows": N_("Plain `pip install torch` on Windows installs the CPU-only build. Use the command below (it installs from the {index} index)."),
+    "plain_pip_linux": N_("Plain `pip install torch` would install {newest}+{plain}, which cannot use the GPU here. Use the command below ({torch} from the {index} index)."),
+    "toolkit_optional": N_("Optional (the PyTorch wheel brings its own CUDA runtime); if you want nvcc: "),
+    "toolkit_why_matches_wheel": N_("matches the CUDA {wheel} runtime inside the PyTorch wheel (for building extensions)"),
+    "toolkit_why_newest_for_driver": N_("the newest the driver supports"),
+    "toolkit_why_capped_by_driver": N_("the newest CUDA {major}.x the driver supports (the wheel's CUDA {wheel} is newer than the driver's limit, {max_cuda})"),
+    "toolkit_why_closest_not_in_repo": N_("the closest to the wheel's CUDA {wheel}, which the {repo} repository does not carry"),
+    "toolkit_why_closest_gpus": N_("the closest to the wheel's CUDA {wheel}, which the GPUs here cannot use"),
+    "toolkit_why_no_driver": N_("no driver to run it"),
+    "toolkit_why_none_in_repo": N_("no CUDA toolkit in {repo} is both supported by the GPUs and at most CUDA {max_cuda} (the driver's limit)"),
+    "toolkit_why_none_fits": N_("no CUDA toolkit is both supported by the GPUs and at most CUDA {max_cuda} (the driver's limit)"),
+    "driver_none": N_("none"),
+    "driver_version_none": N_("None"),  # the engine writes Python's None for a version it does not know
+}
+
+# Warning codes with several sentence shapes: params["text_code"] names the shape (one of these REC_TEXT clauses).
+REC_SHAPES = {
+    "python_too_new": ("python_too_new_older_release", "python_too_new_no_release"),
+    "python_too_old": ("python_too_old_older_release", "python_too_old_no_release"),
+    "plain_pip_wrong_build": ("plain_pip_windows", "plain_pip_linux"),
+    "driver_not_working": ("driver_not_working_text", "driver_not_working_no_gpu"),
+}
+
+# Parameter values that are words, not figures: said in the user's language.
+REC_VALUES = {
+    "compat": {"full": N_("full"), "minor": N_("minor-version")},
+    "flavour": {"open": N_("open"), "proprietary": N_("proprietary")},
+    "state": {"not_loaded": N_("not loaded"), "mismatch": N_("version mismatch"), "no_communication": N_("no communication"), "nvml_failed": N_("NVML failed")},
+    "confidence": {"inferred": N_("inferred"), "secondary": N_("from secondary sources"), "verified": N_("verified")},
+}
+
+
+def _rec_render(code: str, params: dict[str, str], top: bool, depth: int = 0) -> Optional[str]:
+    src = REC_TEXT.get(code)
+    if src is None or depth > 4:
+        return None
+    template = tr(src)
+    if top and template == src:  # English, or no translation yet
+        return None
+    values: dict[str, str] = {}
+    try:
+        names = {f for _lit, f, _spec, _conv in Formatter().parse(template) if f is not None}
+    except ValueError:
+        return None
+    for name in names:
+        if name in params:
+            word = REC_VALUES.get(name, {}).get(params[name])
+            values[name] = tr(word) if word else params[name]
+        elif name + "_code" in params:
+            sub = params[name + "_code"]
+            part = "" if sub == "" else _rec_render(sub, params, False, depth + 1)
+            if part is None:
+                return None
+            values[name] = part
+        else:
+            return None  # a figure the engine did not give: keep its English sentence
+    try:
+        return template.format(**values)
+    except (KeyError, IndexError, ValueError):
+        return None
+
+
+def rec_text(code: Optional[str], params: Optional[dict[str, str]], english: str) -> str:
+    """A recommendation warning or reason in the current language: the translated sentence with the
+    engine's figures when its code and every figure are known; otherwise the engine's English."""
+    if not code:
+        return english
+    params = params or {}
+    shape = params.get("text_code")
+    out = _rec_render(shape if shape else code, params, True)
+    return english if out is None else out

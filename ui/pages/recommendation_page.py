@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (QListView, QCheckBox, QComboBox, QFormLayout, QFr
 from app.choices import Choices, Mirrors
 from app.recommendation import Recommendation
 from ui import engine
-from ui.i18n import engine_text, tr
+from ui.i18n import rec_text, tr
 from ui.pages.base import BasePage
 from ui.widgets.icons import status_icon
 
@@ -284,14 +284,14 @@ class RecommendationPage(BasePage):
             dv += f" — <b>{e(d.current_version)}</b>"
         if d.min_version:
             dv += "<br>" + tr("needs at least {v}").format(v=e(d.min_version))
-        self._card("driver", dv, d.reason)
+        self._card("driver", dv, d.reason, d.reason_code, d.reason_params)
         if t.wanted:
             tv = tr("install CUDA {v}").format(v=f"<b>{e(t.version or '?')}</b>") + (f" ({e(t.package)})" if t.package else "")
         else:
             tv = tr("not needed: the PyTorch wheel brings its own CUDA runtime")
-        self._card("toolkit", tv, t.reason)
+        self._card("toolkit", tv, t.reason, t.reason_code, t.reason_params)
         src = {"wheel": tr("bundled with PyTorch"), "system": tr("system package")}.get(c.source or "", c.source or "")
-        self._card("cudnn", f"<b>{e(c.version or '—')}</b> {e(src)}", c.reason)
+        self._card("cudnn", f"<b>{e(c.version or '—')}</b> {e(src)}", c.reason, c.reason_code, c.reason_params)
         if p.version:
             pv = f"<b>torch {e(p.version)}</b> ({e(p.index or '')})"
             if p.cuda_runtime:
@@ -300,11 +300,14 @@ class RecommendationPage(BasePage):
                 pv += f"<br><code>{e(p.command)}</code>"
         else:
             pv = tr("no PyTorch release can use this GPU here")
-        self._card("pytorch", pv, p.reason)
+        self._card("pytorch", pv, p.reason, p.reason_code, p.reason_params)
         self.warnings.clear()
         for w in rec.warnings:
             sev = {"error": "error", "warning": "warning"}.get(w.severity, "info")
-            self.warnings.addItem(QListWidgetItem(status_icon(sev), engine_text(w.code, w.message)))
+            text = rec_text(w.code, w.params, w.message)
+            item = QListWidgetItem(status_icon(sev), text)
+            item.setToolTip(w.message if text != w.message else "")  # the engine's English sentence, as the findings do
+            self.warnings.addItem(item)
         self.warnings.setVisible(bool(rec.warnings))
         if rec.refused:
             self.refused.setText(tr("This choice cannot be used:") + "\n• " + "\n• ".join(rec.refused) + "\n"
@@ -316,12 +319,15 @@ class RecommendationPage(BasePage):
             self.refused.hide()
         self.retranslate_status()
 
-    def _card(self, key: str, value_html: str, reason: str) -> None:
+    def _card(self, key: str, value_html: str, reason: str, code: Optional[str] = None,
+              params: Optional[dict[str, str]] = None) -> None:
         lab = self.cards[key][1]
         txt = value_html
-        if reason:
-            txt += "<br><span>" + tr("Why:") + " " + html.escape(reason) + "</span>"
+        said = rec_text(code, params, reason) if reason else ""
+        if said:
+            txt += "<br><span>" + tr("Why:") + " " + html.escape(said) + "</span>"
         lab.setText(txt)
+        lab.setToolTip(reason if said != reason else "")  # the engine's English sentence when translated
         lab.setAccessibleName(lab.text())
 
     def retranslate_status(self) -> None:
