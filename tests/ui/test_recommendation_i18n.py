@@ -1,0 +1,168 @@
+"""The Recommendation page says the engine's reasons and warnings in Simplified Chinese: each has a
+stable code and its figures (params); the GUI's template for the code is formatted with them, and the
+engine's English sentence stays available as the tooltip. English UI: the engine's sentences as they are."""
+from __future__ import annotations
+
+import html
+import re
+from string import Formatter
+
+import pytest
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtWidgets import QWizard
+
+from app.compat import load_db
+from app.paths import demo_snapshots
+from app.recommend import CLAUSE_CODES, REASON_CODES, WARNING_CODES, recommend
+from tests.unit.test_recommend_i18n_params import ALL, _items
+from ui import engine
+from ui.i18n import REC_SHAPES, REC_TEXT, REC_VALUES, Translator, rec_text
+from ui.main import build_wizard
+from ui.wizard import Services
+
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def _names(template: str) -> set[str]:
+    return {f for _l, f, _s, _c in Formatter().parse(template) if f is not None}
+
+
+def test_every_code_has_a_template_and_no_template_is_stale():
+    for code in WARNING_CODES | REASON_CODES:
+        assert code in REC_TEXT or code in REC_SHAPES, f"no template for {code}"
+    for code in CLAUSE_CODES:
+        assert code in REC_TEXT, f"no template for clause {code}"
+    for code, shapes in REC_SHAPES.items():
+        assert code in WARNING_CODES and all(s in REC_TEXT and s in CLAUSE_CODES for s in shapes)
+    assert set(REC_TEXT) <= WARNING_CODES | REASON_CODES | CLAUSE_CODES
+
+
+def _english(code: str, params: dict[str, str], depth: int = 0):
+    """The source template (English) formatted with the engine's params, words as the engine writes them."""
+    src = REC_TEXT[code]
+    values = {}
+    for name in _names(src):
+        if name in params:
+            values[name] = params[name].replace("_", " ") if name == "state" else params[name]
+        elif params.get(name + "_code") == "":
+            values[name] = ""
+        elif name + "_code" in params:
+            part = _english(params[name + "_code"], params, depth + 1)
+            if part is None:
+                return None
+            values[name] = part
+        else:
+            return None
+    return src.format(**values)
+
+
+@pytest.fixture(scope="module")
+def machine_table():
+    db = load_db(use_user_bundle=False)
+    return [(rid, recommend(f, db, ch)) for rid, f, ch in ALL]
+
+
+def test_templates_use_only_figures_the_engine_gives_and_say_its_sentence(machine_table):
+    """Over a table of varied machines: every template (with its clauses) is filled by the params of each
+    real output, and the English source filled so is exactly the engine's sentence."""
+    checked = set()
+    for rid, rec in machine_table:
+        for kind, code, params, english in _items(rec):
+            key = params.get("text_code") or code
+            out = _english(key, params)
+            if out is None:
+                assert code == "driver_not_working" and "hint_code" not in params, (rid, code, params)  # a detection hint: English
+                continue
+            assert out == english, (rid, kind, code)
+            checked.add(code)
+    assert checked >= (WARNING_CODES | REASON_CODES) - {"ptx_jit_only"}
+
+
+def test_zh_cn_says_every_reason_and_warning_in_chinese(qapp, machine_table):
+    t = Translator(QCoreApplication.instance())
+    try:
+        assert t.set_language("zh_CN")
+        for rid, rec in machine_table:
+            for kind, code, params, english in _items(rec):
+                said = rec_text(code, params, english)
+                if code == "driver_not_working" and "hint_code" not in params:
+                    assert said == english  # free English text from detection: not translated by halves
+                    continue
+                assert said != english and CJK.search(said), (rid, kind, code, said)
+                assert "{" not in said and "}" not in said
+                for k, v in params.items():  # the figures appear as they are
+                    if not k.endswith("_code") and k not in REC_VALUES and k in _names(REC_TEXT[params.get("text_code") or code]):
+                        assert v in said, (rid, code, k, v, said)
+        t.set_language("en")
+        for rid, rec in machine_table:
+            for _kind, code, params, english in _items(rec):
+                assert rec_text(code, params, english) == english
+    finally:
+        t.set_language("en")
+
+
+def test_unknown_code_or_missing_figure_keeps_the_english(qapp):
+    t = Translator(QCoreApplication.instance())
+    try:
+        t.set_language("zh_CN")
+        assert rec_text("some_future_code", {"x": "1"}, "Plain English.") == "Plain English."
+        assert rec_text("driver_keep", {"current": "580.95.05"}, "Keep driver 580.95.05: ...") == "Keep driver 580.95.05: ..."
+        assert rec_text(None, {}, "No code.") == "No code."
+        assert rec_text("cudnn_bundled", {"version": "9.10.2.21"}, "x") == "cuDNN 9.10.2.21 随 PyTorch 安装包提供（pip 依赖）；不需要系统 cuDNN。"
+    finally:
+        t.set_language("en")
+
+
+def _rec_page(qtbot, tmp_path, snap, lang):
+    services = Services(state_dir=str(tmp_path / "state"), install_backend=lambda s: engine.DryRunBackend(step_delay_s=0.0))
+    w = build_wizard(snapshot=str(snap), lang=lang, services=services)
+    qtbot.addWidget(w)
+    w.show()
+    for expect in ("system", "recommendation"):
+        qtbot.waitUntil(lambda: w.button(QWizard.WizardButton.NextButton).isEnabled(), timeout=10000)
+        w.next()
+        assert w.current_page_id == expect
+    page = w.pages["recommendation"]
+    qtbot.waitUntil(lambda: page.state.recommendation is not None or bool(page.state.error), timeout=10000)
+    assert page.state.recommendation is not None, page.state.error
+    return w, page
+
+
+DEMOS = demo_snapshots()
+
+
+@pytest.mark.parametrize("snap", DEMOS, ids=[p.stem for p in DEMOS])
+def test_recommendation_page_in_chinese_and_english(qtbot, tmp_path, snap):
+    w, page = _rec_page(qtbot, tmp_path, snap, "zh_CN")
+    rec = page.state.recommendation
+    parts = {"driver": rec.driver, "toolkit": rec.cuda_toolkit, "cudnn": rec.cudnn, "pytorch": rec.pytorch}
+    for key, part in parts.items():
+        lab = page.cards[key][1]
+        assert part.reason_code, (key, part.reason)
+        assert html.escape(part.reason) not in lab.text(), f"{key}: English reason shown in zh_CN"
+        said = lab.text().split("<span>", 1)[1]
+        assert CJK.search(said), (key, said)
+        assert lab.toolTip() == part.reason  # the engine's sentence, for reference
+    assert page.warnings.count() == len(rec.warnings)
+    for i, wr in enumerate(rec.warnings):
+        item = page.warnings.item(i)
+        assert item.text() != wr.message and CJK.search(item.text()), (wr.code, item.text())
+        assert item.toolTip() == wr.message
+
+    w.set_language("en")  # switching at run time re-renders in English
+    qtbot.waitUntil(lambda: page.title() == "Recommendation", timeout=2000)
+    for key, part in parts.items():
+        lab = page.cards[key][1]
+        assert html.escape(part.reason) in lab.text() and lab.toolTip() == ""
+    for i, wr in enumerate(rec.warnings):
+        assert page.warnings.item(i).text() == wr.message and page.warnings.item(i).toolTip() == ""
+
+
+def test_recommendation_page_in_english_from_the_start(qtbot, tmp_path):
+    snap = next(p for p in DEMOS if "rtx3060" in p.name)
+    _w, page = _rec_page(qtbot, tmp_path, snap, "en")
+    rec = page.state.recommendation
+    for key, part in {"driver": rec.driver, "toolkit": rec.cuda_toolkit, "cudnn": rec.cudnn, "pytorch": rec.pytorch}.items():
+        assert html.escape(part.reason) in page.cards[key][1].text()
+        assert not CJK.search(page.cards[key][1].text())
+    assert [page.warnings.item(i).text() for i in range(page.warnings.count())] == [x.message for x in rec.warnings]

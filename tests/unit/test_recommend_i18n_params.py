@@ -1,0 +1,142 @@
+"""Every recommendation warning and reason carries a stable code and the figures of its English
+sentence (params), so the GUI can say it in Simplified Chinese; the JSON contract keeps working.
+Machines are built as in test_recommend_machines (its table plus rows that reach the rarer codes)."""
+from __future__ import annotations
+
+import json
+from string import Formatter
+
+import pytest
+
+from app.choices import Choices
+from app.compat import load_db
+from app.facts import DriverInfo, Facts, Gpu, OsInfo
+from app.recommend import CLAUSE_CODES, REASON_CODES, WARNING_CODES, recommend
+from app.recommendation import CudnnChoice, DriverChoice, Recommendation, RecWarning, ToolkitChoice, TorchChoice
+from tests.unit.test_recommend_machines import (A100, CASES, GTX1080TI, H200, OS, RTX3060, RTX4090, machine)
+
+
+@pytest.fixture(scope="module")
+def db():
+    return load_db(use_user_bundle=False)
+
+
+# rows the main table does not reach: (id, facts, choices)
+EXTRA = [
+    ("h200_system_cudnn", machine("u2404", [H200], "580.159.04", "3.12", kernel_module="open"),
+     Choices(want_toolkit=True, want_system_cudnn=True)),
+    ("h200_cpu_chosen", machine("u2404", [H200], "580.159.04", "3.12"), Choices(torch_variant="cpu")),
+    ("driver_not_loaded_no_gpu_seen", machine("u2204", [], "550.120", "3.11", state="not_loaded"), Choices()),
+    ("driver_mismatch_with_hint", machine("u2204", [], "550.120", "3.11").replace(driver=DriverInfo(
+        state="mismatch", version="550.120", hint="Reboot: the old kernel module is still loaded.")), Choices()),
+    ("rtx3060_no_driver_unmanaged", machine("u2204", [RTX3060], None, "3.11"), Choices(install_driver=False)),
+    ("a100_r440_unmanaged_needs_driver", machine("u2004", [A100], "440.118.02", "3.10"), Choices(install_driver=False)),
+    ("a100_r450_want_toolkit", machine("u2004", [A100], "450.80.02", "3.10"), Choices(want_toolkit=True)),
+    ("rtx3060_no_driver_want_toolkit_unmanaged", machine("u2204", [RTX3060], None, "3.11"),
+     Choices(want_toolkit=True, install_driver=False)),
+    ("gtx1080ti_open_module", machine("u2404", [GTX1080TI], "580.95.05", "3.12", kernel_module="open"), Choices()),
+    ("rtx4090_arch_want_toolkit", machine("arch", [RTX4090], "580.95.05", "3.12"), Choices(want_toolkit=True)),
+    ("rtx4090_runfile_toolkit", machine("u2404", [RTX4090], "580.95.05", "3.12"), Choices(want_toolkit=True, install_method="runfile")),
+    ("windows_toolkit", machine("win11", [RTX4090], "591.86", "3.12"), Choices(want_toolkit=True)),
+    ("working_driver_version_unknown", machine("u2404", [RTX4090], None, "3.12").replace(driver=DriverInfo(state="ok")), Choices()),
+    ("unknown_gpu_name", Facts(os=OsInfo(**OS["u2404"]), driver=DriverInfo(state="ok", version="580.95.05"),
+                               gpus=(Gpu(index=0, name="Mystery Accelerator"), Gpu(index=1, name="NVIDIA H200", compute_capability="9.0"))),
+     Choices()),
+    ("ppc64le", machine("u2404", [H200], "580.95.05", "3.12").replace(os=OsInfo(**{**OS["u2404"], "arch": "ppc64le"})), Choices()),
+    ("other_os", machine("u2404", [RTX4090], None, "3.12").replace(os=OsInfo(platform="other", id="freebsd", arch="x86_64")), Choices()),
+    ("py37_too_old_for_every_release", machine("u2404", [RTX4090], "580.95.05", "3.7"), Choices()),
+    ("win_no_driver_seen", machine("win11", [RTX3060], None, "3.12"), Choices()),
+]
+ALL = [(c.id, c.facts, c.choices) for c in CASES] + EXTRA
+
+
+@pytest.fixture(scope="module")
+def recs(db):
+    return {i: recommend(f, db, ch) for i, f, ch in ALL}
+
+
+def _items(rec: Recommendation):
+    """(kind, code, params, English) for every warning and reason."""
+    for w in rec.warnings:
+        yield "warning", w.code, w.params, w.message
+    for part in (rec.pytorch, rec.driver, rec.cuda_toolkit, rec.cudnn):
+        if part.reason:
+            yield type(part).__name__, part.reason_code, part.reason_params, part.reason
+
+
+def test_every_reason_and_warning_has_a_registered_code_and_string_params(recs):
+    for rid, rec in recs.items():
+        for kind, code, params, english in _items(rec):
+            assert code in (WARNING_CODES if kind == "warning" else REASON_CODES), (rid, kind, code, english)
+            assert all(isinstance(k, str) and isinstance(v, str) for k, v in params.items()), (rid, code, params)
+            for k, v in params.items():
+                if k.endswith("_code"):
+                    assert v == "" or v in CLAUSE_CODES, (rid, code, k, v)
+
+
+def test_the_table_reaches_every_reason_code_and_most_warnings(recs):
+    reasons = {code for rec in recs.values() for kind, code, _p, _e in _items(rec) if kind != "warning"}
+    warnings = {w.code for rec in recs.values() for w in rec.warnings}
+    assert reasons == REASON_CODES
+    # ptx_jit_only needs a wheel whose only code for a GPU is PTX: no release in the bundled data is built so
+    # (its sentence has no figures, so there is nothing to check against a real output)
+    assert WARNING_CODES - warnings == {"ptx_jit_only"}
+
+
+def test_params_hold_the_figures_of_the_sentence(recs):
+    """The figures the GUI will put in the translated sentence are the ones in the English one."""
+    for rid, rec in recs.items():
+        for kind, code, params, english in _items(rec):
+            for k, v in params.items():
+                if k.endswith("_code") or k in ("state", "text_code", "flavour", "compat", "confidence"):
+                    continue  # clause names and words the GUI translates
+                assert v in english, (rid, code, k, v, english)
+
+
+def test_json_round_trip_keeps_codes_and_params(recs):
+    for rid, rec in recs.items():
+        back = Recommendation.loads(rec.dumps())
+        assert back == rec, rid
+        assert [w.params for w in back.warnings] == [w.params for w in rec.warnings]
+    rec = recs["a100_r450_upgrade"]
+    assert rec.driver.reason_code == "driver_upgrade"
+    assert rec.driver.reason_params["branch"] == "580" and rec.driver.reason_params["why_code"] == "why_cannot_run_newest_runs"
+    assert rec.pytorch.reason_code == "torch_newest_full" and rec.cudnn.reason_code == "cudnn_bundled"
+
+
+def test_older_json_without_codes_still_loads(recs):
+    data = json.loads(recs["h100_r535_u2204"].dumps())
+    for key in ("pytorch", "driver", "cuda_toolkit", "cudnn"):
+        data[key].pop("reason_code")
+        data[key].pop("reason_params")
+    for w in data["warnings"]:
+        w.pop("params")
+    old = Recommendation.from_json(data)
+    assert old.driver.reason_code is None and old.driver.reason_params == {}
+    assert old.warnings and all(w.params == {} for w in old.warnings)
+    assert old.driver.reason == recs["h100_r535_u2204"].driver.reason
+    assert RecWarning(code="x", message="y").params == {} and TorchChoice().reason_params == {}
+    assert DriverChoice().reason_code is None and ToolkitChoice().reason_code is None and CudnnChoice().reason_params == {}
+
+
+def test_registered_codes_are_the_ones_the_source_names():
+    import re
+    from pathlib import Path
+
+    import app.recommend as r
+
+    src = Path(r.__file__).read_text(encoding="utf-8")
+    body = src.split("NVIDIA_REPOS_BASE =", 1)[1]  # past the registries
+    named = set(re.findall(r'"([a-z][a-z0-9_]+)"', body))
+    assert REASON_CODES - WARNING_CODES <= named
+    assert CLAUSE_CODES <= named
+    # no two registries share a name except the warnings reused as reasons (the same sentence)
+    assert REASON_CODES & CLAUSE_CODES == set() and WARNING_CODES & CLAUSE_CODES == set()
+    assert REASON_CODES & WARNING_CODES == {"python_too_new", "python_too_old", "no_release_for_gpu"}
+
+
+def test_placeholder_names_are_plain(recs):
+    for rec in recs.values():
+        for _k, _c, params, _e in _items(rec):
+            for k in params:
+                assert k.isidentifier() and not list(Formatter().parse("{" + k + "}"))[0][2]
