@@ -5,6 +5,8 @@ a translator exists, translated later with `tr()`). One context for the whole GU
 catalogue simple: resources/translations/update_ts.py extracts these calls, and a test
 checks each has a non-empty zh_CN translation. Engine text (findings, reasons) is English;
 `engine_text()` translates it by code where a mapping exists, else shows the English.
+`rec_text()` does the same for the Recommendation's warnings and reasons, whose sentences carry
+figures: the engine gives each a code and its figures (params), formatted into REC_TEXT's template.
 """
 from __future__ import annotations
 
