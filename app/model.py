@@ -66,6 +66,10 @@ def _build(tp: Any, data: Any, where: str) -> Any:
         if not isinstance(data, (list, tuple)):
             raise ModelError(f"{where}: expected a list, got {type(data).__name__}")
         args = get_args(tp)
+        if origin is tuple and args and (len(args) != 2 or args[1] is not Ellipsis):  # tuple[str, float]: fixed
+            if len(data) != len(args):
+                raise ModelError(f"{where}: expected {len(args)} items, got {len(data)}")
+            return tuple(_build(a, v, f"{where}[{i}]") for i, (a, v) in enumerate(zip(args, data)))
         item = args[0] if args else Any
         out = [_build(item, v, f"{where}[{i}]") for i, v in enumerate(data)]
         return tuple(out) if origin is tuple else out
