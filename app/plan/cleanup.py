@@ -99,6 +99,8 @@ def build_cleanup_steps(facts: Facts, rec: Recommendation, choices: Choices) -> 
             removes.append(f"link {CUDA_LINK} (points at {link})")
         steps.append(Step(
             id="remove_old_cuda", kind="cleanup_cuda", needs_root=True, weight=5, timeout_s=1800,
+            title_code="remove_old_cuda", why_code="remove_old_cuda_why",
+            params={"folders": ", ".join(os.path.basename(d) for d in dirs), "removes": "; ".join(removes)},
             title="Remove old CUDA toolkits: " + ", ".join(os.path.basename(d) for d in dirs),
             why="Several CUDA toolkits side by side are the usual cause of 'wrong nvcc' and library mix-ups. "
                 "Only these go: " + "; ".join(removes) + ".",
@@ -142,6 +144,7 @@ def build_cleanup_steps(facts: Facts, rec: Recommendation, choices: Choices) -> 
             id="remove_stale_cuda_env", kind="cleanup_cuda", needs_root=any(e.needs_root for e in edits), weight=1,
             timeout_s=120,
             title="Remove stale CUDA paths from the environment",
+            title_code="remove_stale_cuda_env", why_code="remove_stale_cuda_env_why",
             why="These entries point at CUDA folders that are gone or belong to another version, so programs "
                 "could load the wrong libraries. Each file is backed up first.",
             edits=tuple(edits), backups=tuple(e.path for e in edits), removes=tuple(removes),

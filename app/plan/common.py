@@ -106,3 +106,11 @@ def edit_needs_root(path: str) -> bool:
     through the helper. Detection reads the rc files of the user running the wizard."""
     home = os.path.expanduser("~").rstrip("/")
     return not (path.startswith(home + "/") or path.startswith("/home/"))
+
+
+def rec_params(name: str, code, params: dict) -> dict[str, str]:
+    """A recommendation sentence inside a step's text (Step.params): its code as "<name>_rec_code" and its
+    figures as "<name>.<figure>", so the GUI can say it in its language (ui.i18n.plan_text)."""
+    if not code:
+        return {}
+    return {f"{name}_rec_code": code, **{f"{name}.{k}": str(v) for k, v in (params or {}).items()}}

@@ -32,6 +32,7 @@ def build_cudnn_steps(facts: Facts, rec: Recommendation, choices: Choices) -> li
     return [Step(
         id="install_cudnn", kind="install_cudnn", needs_root=True, weight=8, timeout_s=1800,
         title=f"Install cuDNN ({pkg})", env=env,
+        title_code="install_cudnn", why_code="install_cudnn_why", params={"package": pkg},
         why="You asked for cuDNN as a system library (for software outside PyTorch; PyTorch's wheels bring their own).",
         commands=(cmd,), done_when=(done,),
     )]

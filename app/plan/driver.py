@@ -5,7 +5,7 @@ from app.choices import Choices
 from app.facts import Facts
 from app.recommendation import Recommendation
 
-from .common import APT_ENV, NOUVEAU_FILE, package_manager
+from .common import APT_ENV, NOUVEAU_FILE, package_manager, rec_params
 from .model import Check, Edit, Step
 
 MOK_NOTE = ("Secure Boot is on, so the kernel only loads a driver module signed by a key it trusts. "
@@ -41,7 +41,7 @@ def build_driver_steps(facts: Facts, rec: Recommendation, choices: Choices) -> l
                    "blacklist nouveau\noptions nouveau modeset=0\n")
         steps.append(Step(
             id="blacklist_nouveau", kind="blacklist_nouveau", needs_root=True, weight=2, timeout_s=900,
-            title="Turn off the nouveau driver",
+            title="Turn off the nouveau driver", title_code="blacklist_nouveau", why_code="blacklist_nouveau_why",
             why="nouveau (the open-source driver) is using the GPU; the NVIDIA driver can only load once it is "
                 "blacklisted and the initramfs (the early boot image) no longer contains it.",
             edits=(Edit(path=NOUVEAU_FILE, content=content),), backups=(NOUVEAU_FILE,),
@@ -60,6 +60,12 @@ def build_driver_steps(facts: Facts, rec: Recommendation, choices: Choices) -> l
     verb = "Upgrade" if rec.driver.action == "upgrade" else "Install"
     why = (rec.driver.reason or "PyTorch needs an NVIDIA driver new enough for its CUDA runtime.") + \
         " The new driver is used after a restart."
+    params = {"branch": f"{rec.driver.branch} " if rec.driver.branch else "", "flavour": rec.driver.flavour or "open",
+              "reason": rec.driver.reason or "PyTorch needs an NVIDIA driver new enough for its CUDA runtime."}
+    if rec.driver.reason:
+        params.update(rec_params("reason", rec.driver.reason_code, rec.driver.reason_params))
+    else:
+        params["reason_code"] = "install_driver_reason_default"
     if pm == "apt":
         # with recommends: the driver's recommended parts (settings tool, PRIME on laptops) belong to it
         cmds = (("apt-get", "install", "-y", *headers, *pkgs),)
@@ -79,6 +85,7 @@ def build_driver_steps(facts: Facts, rec: Recommendation, choices: Choices) -> l
     steps.append(Step(
         id="install_driver", kind="install_driver", needs_root=True, weight=20, timeout_s=3600,
         title=f"{verb} the NVIDIA driver {rec.driver.branch or ''} ({rec.driver.flavour or 'open'} kernel modules)".replace("  ", " "),
+        title_code=f"{verb.lower()}_driver", why_code="install_driver_why", params=params,
         why=why, commands=cmds, done_when=done, env=env, reboot_required=True, notes=tuple(notes),
     ))
     return steps

@@ -32,6 +32,7 @@ def build_env_steps(facts: Facts, rec: Recommendation, choices: Choices) -> list
     return [Step(
         id="write_cuda_env", kind="write_env", needs_root=True, weight=1, timeout_s=120,
         title="Set CUDA_HOME, PATH and the library path",
+        title_code="write_cuda_env", why_code="write_cuda_env_why", params={"link": CUDA_LINK},
         why=f"Build tools find the toolkit through CUDA_HOME and PATH; programs find its libraries through "
             f"the linker cache. Everything points at {CUDA_LINK}, so a later upgrade only moves that link.",
         edits=(Edit(path=PROFILE_FILE, content=PROFILE_CONTENT), Edit(path=LDCONF_FILE, content=LDCONF_CONTENT)),

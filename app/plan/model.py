@@ -149,6 +149,11 @@ class Step(Model):
     # those of ok_exit_codes that also mean "restart the computer": the step then reports
     # reboot_required, and the plan pauses for the restart as it does after a driver install
     reboot_exit_codes: tuple[int, ...] = ()
+    # translation: codes of the title's and why's sentence shapes and the figures in them (the GUI
+    # formats its own language's template with them; title/why stay the English text)
+    title_code: str = ""
+    why_code: str = ""
+    params: dict[str, str] = field(default_factory=dict)
 
     def argv_lines(self) -> list[str]:
         return [shlex.join(a) for a in self.commands]

@@ -8,7 +8,7 @@ from app.choices import Choices
 from app.facts import Facts
 from app.recommendation import Recommendation
 
-from .common import PYTORCH_WHL, expand_venv, venv_python
+from .common import PYTORCH_WHL, expand_venv, rec_params, venv_python
 from .model import Check, Step
 
 # Constant script; its only input is argv[1] ("cuda" or "cpu"), never code built from input.
@@ -83,20 +83,31 @@ def build_pytorch_steps(facts: Facts, rec: Recommendation, choices: Choices) -> 
     create = (uv, "venv", "--python", base_python, venv) if uv else (base_python, "-m", "venv", venv)
     idx = index_url(rec, choices)
     want = "cuda" if (rec.pytorch.index or "").startswith("cu") and facts.gpus else "cpu"
+    params = {"packages": ", ".join(p.split('==')[0] for p in pkgs), "index": rec.pytorch.index or "default",
+              "reason": rec.pytorch.reason or "The PyTorch build matching this GPU and driver."}
+    if rec.pytorch.reason:
+        params.update(rec_params("reason", rec.pytorch.reason_code, rec.pytorch.reason_params))
+    else:
+        params["reason_code"] = "install_pytorch_reason_default"
+    if idx:
+        params["url"] = idx
     return [
         Step(id="create_venv", kind="create_venv", weight=2, timeout_s=300,
              title=f"Create the Python environment {venv}",
+             title_code="create_venv", why_code="create_venv_why", params={"venv": venv},
              why="PyTorch goes into its own virtual environment, so it cannot clash with the system's Python "
                  "packages and can be removed by deleting one folder. An existing one is reused.",
              commands=(create,), done_when=(Check("path_exists", (py,)),), env=env),
         Step(id="install_pytorch", kind="install_pytorch", weight=15, timeout_s=3600,
              title=f"Install {', '.join(p.split('==')[0] for p in pkgs)} ({rec.pytorch.index or 'default'} build)",
+             title_code="install_pytorch", why_code="install_pytorch_why_url" if idx else "install_pytorch_why", params=params,
              why=(rec.pytorch.reason or "The PyTorch build matching this GPU and driver.") +
                  (f" Packages come from {idx}." if idx else ""),
              commands=(install_argv(py, pkgs, rec, choices, uv),),
              done_when=(Check("python_packages", (py, *pkgs)),), env=env),
         Step(id="verify_pytorch", kind="verify", weight=2, timeout_s=600,
              title="Check that PyTorch works" + (" on the GPU" if want == "cuda" else ""),
+             title_code=f"verify_pytorch_{want}", why_code=f"verify_pytorch_{want}_why",
              why="Imports torch in the new environment and multiplies matrices"
                  + (" on every GPU" if want == "cuda" else "") + "; the full speed test follows in Verify.",
              commands=((py, "-c", VERIFY_SCRIPT, want),), done_when=(Check("never"),)),

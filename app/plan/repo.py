@@ -38,6 +38,7 @@ def build_repo_steps(facts: Facts, rec: Recommendation, choices: Choices) -> lis
         steps.append(Step(
             id="add_nvidia_repo", kind="add_repo", needs_root=True, weight=2, timeout_s=300,
             title=f"Add NVIDIA's package repository ({repo})",
+            title_code="add_nvidia_repo", why_code="add_nvidia_repo_apt_why", params={"repo": repo},
             why="NVIDIA publishes the CUDA packages in its own repository; its keyring package lets apt "
                 "check that every package really comes from NVIDIA.",
             downloads=(Download(name=KEYRING_DEB, url=keyring_url, checksum_url=f"{base}/Packages"),),
@@ -50,6 +51,8 @@ def build_repo_steps(facts: Facts, rec: Recommendation, choices: Choices) -> lis
             steps.append(Step(
                 id="set_nvidia_repo_mirror", kind="set_repo_mirror", needs_root=True,
                 title="Use your mirror for NVIDIA's repository",
+                title_code="set_nvidia_repo_mirror", why_code="set_nvidia_repo_mirror_why",
+                params={"url": choices.mirrors.nvidia_repo_url},
                 why=f"Packages come from {choices.mirrors.nvidia_repo_url} instead of NVIDIA's server; "
                     "they are still checked against NVIDIA's signing key.",
                 edits=(Edit(path=path, mode="write", content="# Written by GPU Setup Wizard (mirror of NVIDIA's CUDA repository)\n" + line),),
@@ -59,6 +62,7 @@ def build_repo_steps(facts: Facts, rec: Recommendation, choices: Choices) -> lis
         steps.append(Step(
             id="update_package_index", kind="update_index", needs_root=True, weight=3, timeout_s=900,
             title="Refresh the package index", env=dict(APT_ENV),
+            title_code="update_package_index", why_code="update_package_index_apt_why",
             why="apt must read the new repository's package list before it can install from it.",
             commands=(("apt-get", "update"),),
         ))
@@ -70,6 +74,7 @@ def build_repo_steps(facts: Facts, rec: Recommendation, choices: Choices) -> lis
             steps.append(Step(
                 id="add_nvidia_repo", kind="add_repo", needs_root=True,
                 title=f"Add NVIDIA's package repository ({repo}, your mirror)",
+                title_code="add_nvidia_repo_mirror", why_code="add_nvidia_repo_dnf_why", params={"repo": repo},
                 why="NVIDIA publishes the CUDA packages in its own repository; dnf checks them against NVIDIA's key.",
                 edits=(Edit(path=repo_file, content=content),), backups=(repo_file,),
                 done_when=(Check("path_exists", (repo_file,)),),
@@ -78,6 +83,7 @@ def build_repo_steps(facts: Facts, rec: Recommendation, choices: Choices) -> lis
             steps.append(Step(
                 id="add_nvidia_repo", kind="add_repo", needs_root=True,
                 title=f"Add NVIDIA's package repository ({repo})",
+                title_code="add_nvidia_repo", why_code="add_nvidia_repo_dnf_why", params={"repo": repo},
                 why="NVIDIA publishes the CUDA packages in its own repository; dnf checks them against NVIDIA's key.",
                 commands=(_dnf_add_repo(facts, f"{base}/cuda-{repo}.repo"),),
                 done_when=(Check("path_exists", (repo_file,)),),
@@ -85,6 +91,7 @@ def build_repo_steps(facts: Facts, rec: Recommendation, choices: Choices) -> lis
         steps.append(Step(
             id="update_package_index", kind="update_index", needs_root=True, weight=3, timeout_s=900,
             title="Refresh the package index",
+            title_code="update_package_index", why_code="update_package_index_dnf_why",
             why="dnf must read the new repository's package list before it can install from it.",
             commands=(("dnf", "-y", "makecache"),),
         ))

@@ -38,6 +38,7 @@ def build_toolkit_steps(facts: Facts, rec: Recommendation, choices: Choices) -> 
         return [Step(
             id="install_cuda_toolkit", kind="run_runfile", needs_root=True, weight=30, timeout_s=3600,
             title=f"Install the CUDA {version} toolkit (runfile, toolkit only)",
+            title_code="install_cuda_toolkit_runfile", why_code="install_cuda_toolkit_runfile_why", params={"version": version},
             why="The runfile installs the toolkit without a package repository. It is checked against NVIDIA's "
                 "published checksum before it runs (a corrupt download is the usual cause of "
                 "'gzip: stdin: invalid compressed data'), and only the toolkit is installed, never its bundled driver.",
@@ -54,6 +55,7 @@ def build_toolkit_steps(facts: Facts, rec: Recommendation, choices: Choices) -> 
         return [Step(
             id="install_cuda_toolkit", kind="install_toolkit", needs_root=True, weight=25, timeout_s=3600,
             title=f"Install the CUDA {version} toolkit ({pkg})", env=dict(APT_ENV),
+            title_code="install_cuda_toolkit", why_code="install_cuda_toolkit_apt_why", params={"version": version, "package": pkg},
             why="The toolkit (nvcc, headers, libraries) is only needed to build CUDA code such as PyTorch "
                 f"extensions. The versioned {pkg} package installs it without touching the driver.",
             commands=(("apt-get", "install", "-y", "--no-install-recommends", pkg),),
@@ -63,6 +65,7 @@ def build_toolkit_steps(facts: Facts, rec: Recommendation, choices: Choices) -> 
         return [Step(
             id="install_cuda_toolkit", kind="install_toolkit", needs_root=True, weight=25, timeout_s=3600,
             title=f"Install the CUDA {version} toolkit ({pkg})",
+            title_code="install_cuda_toolkit", why_code="install_cuda_toolkit_dnf_why", params={"version": version, "package": pkg},
             why=f"The toolkit (nvcc, headers, libraries) is only needed to build CUDA code. {pkg} installs it "
                 "without touching the driver.",
             commands=(("dnf", "-y", "install", pkg),),

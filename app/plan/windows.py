@@ -72,6 +72,8 @@ def build_windows_plan(facts: Facts, rec: Recommendation, choices: Choices) -> l
         steps.append(Step(
             id="update_nvidia_windows_driver", kind="windows_host", needs_root=False, weight=1, timeout_s=60,
             title=f"Install the NVIDIA Windows driver {minimum} or newer (you have {have})",
+            title_code="update_nvidia_windows_driver", why_code="update_nvidia_windows_driver_why",
+            params={"minimum": str(minimum), "have": have},
             why="On Windows the NVIDIA driver also serves CUDA inside WSL 2; it must be at least "
                 f"{minimum} for the PyTorch build the wizard chose. NVIDIA's download page opens; run its installer, "
                 "then start the wizard again.",
@@ -87,6 +89,7 @@ def build_windows_plan(facts: Facts, rec: Recommendation, choices: Choices) -> l
         steps.append(Step(
             id="enable_wsl_features", kind="windows_host", needs_root=True, weight=5, timeout_s=1200,
             title="Turn on the Windows features WSL 2 needs",
+            title_code="enable_wsl_features", why_code="enable_wsl_features_why",
             why="WSL 2 runs Linux in a light virtual machine: Windows needs 'Windows Subsystem for Linux' and "
                 "'Virtual Machine Platform' switched on. Windows asks for administrator approval for this step only.",
             commands=tuple(("dism.exe", "/online", "/enable-feature", f"/featurename:{f}", "/all", "/norestart") for f in feats),
@@ -105,7 +108,7 @@ def build_windows_plan(facts: Facts, rec: Recommendation, choices: Choices) -> l
     if wsl_missing or facts.finding("wsl_update_needed") or facts.finding("wsl_kernel_old"):
         steps.append(Step(
             id="update_wsl", kind="windows_host", needs_root=True, weight=3, timeout_s=1200,
-            title="Update WSL and its Linux kernel",
+            title="Update WSL and its Linux kernel", title_code="update_wsl", why_code="update_wsl_why",
             why="GPU support in WSL 2 needs a recent WSL and kernel (5.10.43.3 or newer).",
             commands=(("wsl", "--update"),),
         ))
@@ -113,6 +116,7 @@ def build_windows_plan(facts: Facts, rec: Recommendation, choices: Choices) -> l
         steps.append(Step(
             id="set_wsl_default_version", kind="windows_host", needs_root=False, timeout_s=120,
             title="Make WSL 2 the default for new distros",
+            title_code="set_wsl_default_version", why_code="set_wsl_default_version_why",
             why="CUDA works only under WSL 2.",
             commands=(("wsl", "--set-default-version", "2"),),
         ))
@@ -123,6 +127,7 @@ def build_windows_plan(facts: Facts, rec: Recommendation, choices: Choices) -> l
         steps.append(Step(
             id="install_wsl_distro", kind="windows_host", needs_root=False, weight=8, timeout_s=1800,
             title=f"Install {name} in WSL",
+            title_code="install_wsl_distro", why_code="install_wsl_distro_why", params={"name": name},
             why=f"The Linux side (CUDA toolkit if wanted, PyTorch) runs inside a WSL 2 distro; {name} is the one NVIDIA's "
                 "wsl-ubuntu packages are built for.",
             commands=(("wsl", "--install", "-d", name, "--no-launch"),),
@@ -136,6 +141,7 @@ def build_windows_plan(facts: Facts, rec: Recommendation, choices: Choices) -> l
         steps.append(Step(
             id="set_wsl_distro_version", kind="windows_host", needs_root=False, weight=6, timeout_s=3600,
             title=f"Convert {name} to WSL 2",
+            title_code="set_wsl_distro_version", why_code="set_wsl_distro_version_why", params={"name": name},
             why="CUDA cannot run under WSL 1. The conversion keeps your files; it can take several minutes.",
             commands=(("wsl", "--set-version", name, "2"),),
         ))
@@ -154,6 +160,7 @@ def build_windows_plan(facts: Facts, rec: Recommendation, choices: Choices) -> l
     steps.append(Step(
         id="check_wsl_gpu", kind="windows_host", needs_root=False, weight=1, timeout_s=120,
         title=f"Check that {name} sees the GPU",
+        title_code="check_wsl_gpu", why_code="check_wsl_gpu_why", params={"name": name},
         why="Inside WSL 2 the Windows driver appears as /usr/lib/wsl/lib (libcuda, nvidia-smi); this shows it works "
             "before the Linux side installs anything.",
         commands=(("wsl", "-d", name, "--", "/usr/lib/wsl/lib/nvidia-smi"),),

@@ -64,6 +64,7 @@ def build_wsl_steps(facts: Facts, rec: Recommendation, choices: Choices) -> list
         steps.append(Step(
             id="remove_wsl_linux_driver", kind="wsl_fix", needs_root=True, weight=4, timeout_s=900, env=dict(APT_ENV),
             title="Remove the Linux NVIDIA driver installed inside WSL",
+            title_code="remove_wsl_linux_driver", why_code="remove_wsl_linux_driver_why",
             why="Inside WSL 2 the GPU is driven by the Windows driver, which WSL maps in as /usr/lib/wsl/lib/libcuda.so. "
                 "A Linux driver installed here shadows that library, and CUDA stops working.",
             commands=(("apt-get", "purge", "-y", *names), ("ldconfig",)),
@@ -79,6 +80,7 @@ def build_wsl_steps(facts: Facts, rec: Recommendation, choices: Choices) -> list
         steps.append(Step(
             id="remove_wsl_stray_driver_libs", kind="wsl_fix", needs_root=True, weight=1, timeout_s=120,
             title="Remove leftover Linux driver libraries inside WSL",
+            title_code="remove_wsl_stray_driver_libs", why_code="remove_wsl_stray_driver_libs_why",
             why="These libraries would be loaded instead of the Windows driver's libcuda in /usr/lib/wsl/lib.",
             commands=(("ldconfig",),),
             edits=tuple(Edit(path=p, mode="delete") for p in libs),
@@ -102,6 +104,7 @@ def build_wsl_steps(facts: Facts, rec: Recommendation, choices: Choices) -> list
         steps.append(Step(
             id="fix_wsl_libcuda_links", kind="wsl_fix", needs_root=True, weight=1, timeout_s=120,
             title="Fix the 'libcuda.so.1 is not a symbolic link' warning",
+            title_code="fix_wsl_libcuda_links", why_code="fix_wsl_libcuda_links_why",
             why="The Windows driver puts plain copies of libcuda in /usr/lib/wsl/lib, so ldconfig complains on every "
                 "package install. A folder of links to the same files gives ldconfig what it expects; nothing about "
                 "the driver changes.",
@@ -130,6 +133,8 @@ def memory_step(path: str, target_mib: int, old_limit_mib, current_mib, *, kind:
     return Step(
         id="configure_wsl_memory", kind=kind, needs_root=False, weight=1, timeout_s=60,
         title=f"Let WSL 2 use {gb} GB of memory",
+        title_code="configure_wsl_memory", why_code="configure_wsl_memory_why",
+        params={"gb": str(gb), "current_mib": str(current_mib)},
         why=f"WSL 2 may use {current_mib} MiB now; training needs room for the data loaders and pinned buffers, "
             "about twice the GPU's memory. The setting lives in your Windows user's .wslconfig.",
         edits=tuple(edits), backups=(path,),
