@@ -131,6 +131,39 @@ class _Missing(Exception):
     pass
 
 
+def _show(v: Any) -> str:
+    if v is None or isinstance(v, (list, tuple)) and not v:
+        return "?"
+    return " ".join(v) if isinstance(v, (list, tuple)) else str(v)
+
+
+def template_params(template: str, values: dict[str, Any]) -> dict[str, str]:
+    """The figures a rule's sentence is filled with (as _fill_str writes them), for translation."""
+    return {name: _show(values.get(name)) for name in _FIELD_RE.findall(template)}
+
+
+def text_template(code: str, field_name: str, rules: Optional[RuleBase] = None) -> Optional[str]:
+    """The English template of a Match's root cause or fix by its code (Match.root_cause_code /
+    fix_code): "<rule>", "<rule>/<subcode>" or "<rule>@<redirect when>"; None when unknown."""
+    if not code or field_name not in ("root_cause", "fix"):
+        return None
+    try:
+        rb = rules or load_rules()
+    except RulesError:
+        return None
+    rid, sep, rest = code.partition("@") if "@" in code else code.partition("/")
+    rule = next((r for r in rb.rules if r.id == rid), None)
+    if rule is None:
+        return None
+    if not sep:
+        return getattr(rule, field_name)
+    if sep == "/":
+        v = rule.subcodes.get(rest, {}).get(field_name)
+    else:
+        v = next((red.get(field_name) for red in rule.redirect if red.get("when") == rest), None)
+    return v if isinstance(v, str) else None
+
+
 def _fill_str(s: str, values: dict[str, Any], strict: bool) -> str:
     def rep(m: re.Match) -> str:
         v = values.get(m.group(1))
@@ -363,6 +396,15 @@ def _build_match(hit: _Hit, facts: Optional[Facts], live: dict, text_all: str, r
     conf = round(min(0.99, max(0.05, conf)), 2)
     values = _values(ctx, groups, text_all)
     red_txt = redirected if (redirected is not None and text_rule is r) else {}
+    codes, params = {}, {}
+    for name in ("root_cause", "fix"):
+        if spec.get(name):
+            codes[name], tmpl = f"{r.id}/{subcode}", spec[name]
+        elif red_txt.get(name):
+            codes[name], tmpl = f"{r.id}@{red_txt['when']}", red_txt[name]
+        else:
+            codes[name], tmpl = text_rule.id, getattr(text_rule, name)
+        params.update(template_params(tmpl, values))
     root_cause = _fill_str(spec.get("root_cause") or red_txt.get("root_cause") or text_rule.root_cause, values, strict=False)
     fix = _fill_str(spec.get("fix") or red_txt.get("fix") or text_rule.fix, values, strict=False)
     if "fix_steps" in spec:
@@ -390,7 +432,8 @@ def _build_match(hit: _Hit, facts: Optional[Facts], live: dict, text_all: str, r
     return Match(category=category, rule=r.id, subcode=subcode, confidence=conf, root_cause=root_cause, fix=fix,
                  evidence=tuple(evidence), fix_steps=tuple(steps), commands=tuple(commands),
                  line=hit.line, excerpt=_excerpt(hit.window, hit.match, hit.tight),
-                 sources=r.sources + (text_rule.sources if text_rule is not r else ()))
+                 sources=r.sources + (text_rule.sources if text_rule is not r else ()),
+                 root_cause_code=codes["root_cause"], fix_code=codes["fix"], params=params)
 
 
 def diagnose_scan(scan: ScanResult, facts: Optional[Facts] = None, live: Optional[dict] = None, *,

@@ -89,6 +89,12 @@ class Match(Model):
     line: Optional[int] = None  # 1-based line of the first matching text, where known
     excerpt: str = ""  # the matching text (one short line)
     sources: tuple[str, ...] = ()  # where the rule's knowledge comes from
+    # translation: which rules.json template each sentence is (engine.text_template(code, "root_cause"/"fix"):
+    # "<rule id>", "<rule id>/<subcode>" or "<rule id>@<redirect when>"; "" when not a rule's template) and the
+    # figures filled into its {placeholders}
+    root_cause_code: str = ""
+    fix_code: str = ""
+    params: dict[str, str] = field(default_factory=dict)
 
     @property
     def runnable_steps(self) -> tuple[FixStep, ...]:

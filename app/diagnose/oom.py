@@ -250,5 +250,7 @@ def apply_to_match(m: Match, oom: OomAnalysis) -> Match:
             cmds.append(c)
     steps = [_FIX_STEPS[top.code]] if top.code in _FIX_STEPS else []
     conf = round(min(0.99, max(m.confidence, 0.6 + 0.35 * top.confidence)), 2)
-    return m.replace(subcode=top.code, root_cause=top.message, fix=top.fix, commands=tuple(cmds), evidence=tuple(evidence),
+    # the verdict's own sentences (with their figures) replace the rule's: no rule template any more
+    return m.replace(subcode=top.code, root_cause=top.message, fix=top.fix, root_cause_code="", fix_code="", params={},
+                     commands=tuple(cmds), evidence=tuple(evidence),
                      fix_steps=tuple(steps), confidence=conf)
