@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import locale
 import os
+import re
 from string import Formatter
 from typing import Optional
 
@@ -320,3 +321,149 @@ def rec_text(code: Optional[str], params: Optional[dict[str, str]], english: str
     shape = params.get("text_code")
     out = _rec_render(shape if shape else code, params, True)
     return english if out is None else out
+
+
+# Plan steps (app/plan/*.py: Step.title_code / Step.why_code, figures in Step.params). Each source is the
+# engine's English with its figures as {placeholders}. {x} is params["x"]; where params["x_rec_code"] is given,
+# {x} is that recommendation sentence (rec_text, its figures in params["x.NAME"]); where params["x_code"] is
+# given, {x} is that PLAN_TEXT clause.
+PLAN_TEXT = {
+    "remove_old_cuda": N_("Remove old CUDA toolkits: {folders}"),
+    "remove_old_cuda_why": N_("Several CUDA toolkits side by side are the usual cause of 'wrong nvcc' and library mix-ups. Only these go: {removes}."),
+    "remove_stale_cuda_env": N_("Remove stale CUDA paths from the environment"),
+    "remove_stale_cuda_env_why": N_("These entries point at CUDA folders that are gone or belong to another version, so programs could load the wrong libraries. Each file is backed up first."),
+    "blacklist_nouveau": N_("Turn off the nouveau driver"),
+    "blacklist_nouveau_why": N_("nouveau (the open-source driver) is using the GPU; the NVIDIA driver can only load once it is blacklisted and the initramfs (the early boot image) no longer contains it."),
+    "install_driver": N_("Install the NVIDIA driver {branch}({flavour} kernel modules)"),
+    "upgrade_driver": N_("Upgrade the NVIDIA driver {branch}({flavour} kernel modules)"),
+    "install_driver_why": N_("{reason} The new driver is used after a restart."),
+    "install_driver_reason_default": N_("PyTorch needs an NVIDIA driver new enough for its CUDA runtime."),
+    "add_nvidia_repo": N_("Add NVIDIA's package repository ({repo})"),
+    "add_nvidia_repo_mirror": N_("Add NVIDIA's package repository ({repo}, your mirror)"),
+    "add_nvidia_repo_apt_why": N_("NVIDIA publishes the CUDA packages in its own repository; its keyring package lets apt check that every package really comes from NVIDIA."),
+    "add_nvidia_repo_dnf_why": N_("NVIDIA publishes the CUDA packages in its own repository; dnf checks them against NVIDIA's key."),
+    "set_nvidia_repo_mirror": N_("Use your mirror for NVIDIA's repository"),
+    "set_nvidia_repo_mirror_why": N_("Packages come from {url} instead of NVIDIA's server; they are still checked against NVIDIA's signing key."),
+    "update_package_index": N_("Refresh the package index"),
+    "update_package_index_apt_why": N_("apt must read the new repository's package list before it can install from it."),
+    "update_package_index_dnf_why": N_("dnf must read the new repository's package list before it can install from it."),
+    "install_cuda_toolkit_runfile": N_("Install the CUDA {version} toolkit (runfile, toolkit only)"),
+    "install_cuda_toolkit_runfile_why": N_("The runfile installs the toolkit without a package repository. It is checked against NVIDIA's published checksum before it runs (a corrupt download is the usual cause of 'gzip: stdin: invalid compressed data'), and only the toolkit is installed, never its bundled driver."),
+    "install_cuda_toolkit": N_("Install the CUDA {version} toolkit ({package})"),
+    "install_cuda_toolkit_apt_why": N_("The toolkit (nvcc, headers, libraries) is only needed to build CUDA code such as PyTorch extensions. The versioned {package} package installs it without touching the driver."),
+    "install_cuda_toolkit_dnf_why": N_("The toolkit (nvcc, headers, libraries) is only needed to build CUDA code. {package} installs it without touching the driver."),
+    "write_cuda_env": N_("Set CUDA_HOME, PATH and the library path"),
+    "write_cuda_env_why": N_("Build tools find the toolkit through CUDA_HOME and PATH; programs find its libraries through the linker cache. Everything points at {link}, so a later upgrade only moves that link."),
+    "install_cudnn": N_("Install cuDNN ({package})"),
+    "install_cudnn_why": N_("You asked for cuDNN as a system library (for software outside PyTorch; PyTorch's wheels bring their own)."),
+    "create_venv": N_("Create the Python environment {venv}"),
+    "create_venv_why": N_("PyTorch goes into its own virtual environment, so it cannot clash with the system's Python packages and can be removed by deleting one folder. An existing one is reused."),
+    "install_pytorch": N_("Install {packages} ({index} build)"),
+    "install_pytorch_why": N_("{reason}"),
+    "install_pytorch_why_url": N_("{reason} Packages come from {url}."),
+    "install_pytorch_reason_default": N_("The PyTorch build matching this GPU and driver."),
+    "verify_pytorch_cuda": N_("Check that PyTorch works on the GPU"),
+    "verify_pytorch_cuda_why": N_("Imports torch in the new environment and multiplies matrices on every GPU; the full speed test follows in Verify."),
+    "verify_pytorch_cpu": N_("Check that PyTorch works"),
+    "verify_pytorch_cpu_why": N_("Imports torch in the new environment and multiplies matrices; the full speed test follows in Verify."),
+    # WSL 2 (app/plan/wsl.py) and the Windows host (app/plan/windows.py)
+    "remove_wsl_linux_driver": N_("Remove the Linux NVIDIA driver installed inside WSL"),
+    "remove_wsl_linux_driver_why": N_("Inside WSL 2 the GPU is driven by the Windows driver, which WSL maps in as /usr/lib/wsl/lib/libcuda.so. A Linux driver installed here shadows that library, and CUDA stops working."),
+    "remove_wsl_stray_driver_libs": N_("Remove leftover Linux driver libraries inside WSL"),
+    "remove_wsl_stray_driver_libs_why": N_("These libraries would be loaded instead of the Windows driver's libcuda in /usr/lib/wsl/lib."),
+    "fix_wsl_libcuda_links": N_("Fix the 'libcuda.so.1 is not a symbolic link' warning"),
+    "fix_wsl_libcuda_links_why": N_("The Windows driver puts plain copies of libcuda in /usr/lib/wsl/lib, so ldconfig complains on every package install. A folder of links to the same files gives ldconfig what it expects; nothing about the driver changes."),
+    "configure_wsl_memory": N_("Let WSL 2 use {gb} GB of memory"),
+    "configure_wsl_memory_why": N_("WSL 2 may use {current_mib} MiB now; training needs room for the data loaders and pinned buffers, about twice the GPU's memory. The setting lives in your Windows user's .wslconfig."),
+    "update_nvidia_windows_driver": N_("Install the NVIDIA Windows driver {minimum} or newer (you have {have})"),
+    "update_nvidia_windows_driver_why": N_("On Windows the NVIDIA driver also serves CUDA inside WSL 2; it must be at least {minimum} for the PyTorch build the wizard chose. NVIDIA's download page opens; run its installer, then start the wizard again."),
+    "enable_wsl_features": N_("Turn on the Windows features WSL 2 needs"),
+    "enable_wsl_features_why": N_("WSL 2 runs Linux in a light virtual machine: Windows needs 'Windows Subsystem for Linux' and 'Virtual Machine Platform' switched on. Windows asks for administrator approval for this step only."),
+    "update_wsl": N_("Update WSL and its Linux kernel"),
+    "update_wsl_why": N_("GPU support in WSL 2 needs a recent WSL and kernel (5.10.43.3 or newer)."),
+    "set_wsl_default_version": N_("Make WSL 2 the default for new distros"),
+    "set_wsl_default_version_why": N_("CUDA works only under WSL 2."),
+    "install_wsl_distro": N_("Install {name} in WSL"),
+    "install_wsl_distro_why": N_("The Linux side (CUDA toolkit if wanted, PyTorch) runs inside a WSL 2 distro; {name} is the one NVIDIA's wsl-ubuntu packages are built for."),
+    "set_wsl_distro_version": N_("Convert {name} to WSL 2"),
+    "set_wsl_distro_version_why": N_("CUDA cannot run under WSL 1. The conversion keeps your files; it can take several minutes."),
+    "check_wsl_gpu": N_("Check that {name} sees the GPU"),
+    "check_wsl_gpu_why": N_("Inside WSL 2 the Windows driver appears as /usr/lib/wsl/lib (libcuda, nvidia-smi); this shows it works before the Linux side installs anything."),
+}
+
+# Step parameters that are words, not figures
+PLAN_VALUES = {
+    "flavour": {"open": N_("open"), "proprietary": N_("proprietary")},
+    "index": {"default": N_("default")},
+    "have": {"none": N_("none")},
+}
+
+
+def _plan_render(code: str, params: dict[str, str], depth: int = 0) -> Optional[str]:
+    src = PLAN_TEXT.get(code)
+    if src is None or depth > 3:
+        return None
+    template = tr(src)
+    try:
+        parsed = list(Formatter().parse(template))
+    except ValueError:
+        return None
+    names = {f for _lit, f, _spec, _conv in parsed if f is not None}
+    if depth == 0 and template == src and any(lit.strip() for lit, *_ in parsed):
+        return None  # English, or no translation yet ("{reason}" alone: its parts say)
+    values: dict[str, str] = {}
+    for name in names:
+        if name + "_rec_code" in params and name in params:
+            sub = {k[len(name) + 1:]: v for k, v in params.items() if k.startswith(name + ".")}
+            part = rec_text(params[name + "_rec_code"], sub, params[name])
+            if part == params[name]:
+                return None  # the recommendation sentence has no translation: the step's English
+            values[name] = part
+        elif name + "_code" in params:
+            part = _plan_render(params[name + "_code"], params, depth + 1)
+            if part is None:
+                return None
+            values[name] = part
+        elif name in params:
+            word = PLAN_VALUES.get(name, {}).get(params[name])
+            values[name] = tr(word) if word else params[name]
+        else:
+            return None
+    try:
+        return template.format(**values)
+    except (KeyError, IndexError, ValueError):
+        return None
+
+
+def plan_text(code: Optional[str], params: Optional[dict[str, str]], english: str) -> str:
+    """A plan step's title or why in the current language: its template filled with the step's
+    params when the code and every param are known; otherwise the engine's English."""
+    if not code:
+        return english
+    out = _plan_render(code, params or {})
+    return english if out is None else out
+
+
+_DIAG_FIELD = re.compile(r"\{([a-z_]+)\}")
+
+
+def diag_text(code: Optional[str], field_name: str, params: Optional[dict[str, str]], english: str) -> str:
+    """A diagnosis match's root cause or fix in the current language: the rule's English template
+    (resources/diagnose/rules.json, by Match.root_cause_code / fix_code) translated through the
+    catalogue and filled with Match.params; the engine's English when the code, the translation or a
+    figure is missing."""
+    if not code:
+        return english
+    from app.diagnose.engine import text_template
+
+    src = text_template(code, field_name)
+    if not src:
+        return english
+    template = tr(src)
+    if template == src:
+        return english
+    params = params or {}
+    names = _DIAG_FIELD.findall(template)
+    if any(n not in params for n in names):
+        return english
+    return _DIAG_FIELD.sub(lambda m: params[m.group(1)], template)

@@ -232,6 +232,8 @@ class StepProgress:
     finished: Optional[float] = None
     message: str = ""
     needs_root: bool = False
+    title_code: str = ""  # the plan step's, for the GUI's translation (ui.i18n.plan_text)
+    params: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -244,7 +246,9 @@ class InstallState:
 
     @classmethod
     def from_steps(cls, steps) -> "InstallState":
-        return cls([StepProgress(s.id, s.title, max(float(s.weight or 1.0), 0.1), needs_root=s.needs_root) for s in steps])
+        return cls([StepProgress(s.id, s.title, max(float(s.weight or 1.0), 0.1), needs_root=s.needs_root,
+                                 title_code=getattr(s, "title_code", ""), params=dict(getattr(s, "params", None) or {}))
+                    for s in steps])
 
     def step(self, step_id: str) -> Optional[StepProgress]:
         return next((s for s in self.steps if s.id == step_id), None)

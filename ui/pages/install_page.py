@@ -12,7 +12,7 @@ from PySide6.QtWidgets import (QListView, QHBoxLayout, QLabel, QListWidget, QLis
                                QPushButton, QSplitter)
 
 from ui.bridge import RunBridge, Task
-from ui.i18n import N_, tr
+from ui.i18n import N_, plan_text, tr
 from ui.pages.base import BasePage
 from ui.state import InstallState, ResumeInfo, current_boot_id, format_duration
 from ui.widgets.icons import status_icon
@@ -256,10 +256,12 @@ class InstallPage(BasePage):
         icon = s.status
         if s.status == "ok" and type(self.backend).__name__ == "DryRunBackend":
             word, icon = tr("would run (dry run)"), "info"  # nothing ran: never shown as done
-        title = s.title + (" (" + tr("administrator") + ")" if s.needs_root else "")
+        shown = plan_text(s.title_code, s.params, s.title)
+        title = shown + (" (" + tr("administrator") + ")" if s.needs_root else "")
         it.setText(f"{title}\n{word}" + (f": {s.message}" if s.message and s.status == "failed" else ""))
         it.setIcon(status_icon(icon))
-        it.setData(Qt.ItemDataRole.AccessibleTextRole, f"{s.title}: {word}")
+        it.setToolTip(s.title if shown != s.title else "")
+        it.setData(Qt.ItemDataRole.AccessibleTextRole, f"{shown}: {word}")
 
     def _update_progress(self) -> None:
         self.progress.setValue(int(self.state.fraction() * 1000))
@@ -287,10 +289,10 @@ class InstallPage(BasePage):
             txt = tr("Cancelled. Press Retry to continue from the step that was stopped.")
         elif self.result == "failed":
             f = self.state.failed_step
-            txt = tr("A step failed: {step}. Read the log, then Retry or Troubleshoot.").format(step=f.title if f else "?")
+            txt = tr("A step failed: {step}. Read the log, then Retry or Troubleshoot.").format(step=plan_text(f.title_code, f.params, f.title) if f else "?")
         elif self.running:
             cur = next((s for s in self.state.steps if s.status == "running"), None)
-            txt = (tr("Dry run: ") if dry else "") + (tr("Running: {step}").format(step=cur.title) if cur else tr("Starting…"))
+            txt = (tr("Dry run: ") if dry else "") + (tr("Running: {step}").format(step=plan_text(cur.title_code, cur.params, cur.title)) if cur else tr("Starting…"))
         else:
             txt = tr("Nothing to install.") if not self.state.steps else ""
         if self.result is not None and type(self.backend).__name__ == "RecordedBackend":

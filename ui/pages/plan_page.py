@@ -12,7 +12,7 @@ from PySide6.QtWidgets import (QCheckBox, QFileDialog, QHBoxLayout, QHeaderView,
                                QSplitter, QTreeWidget, QTreeWidgetItem)
 
 from ui import engine
-from ui.i18n import tr
+from ui.i18n import plan_text, tr
 from ui.pages.base import BasePage
 from ui.widgets.icons import status_icon
 
@@ -35,7 +35,7 @@ class PlanState:
 
     def step_text(self, step) -> str:
         """What the detail pane shows for a step (commands in shell quoting, copyable)."""
-        out = [step.title, "", step.why, ""]
+        out = [step_title(step), "", step_why(step), ""]
         for n in getattr(step, "notes", ()):
             out.append(n)
         for d in getattr(step, "downloads", ()):
@@ -54,6 +54,15 @@ class PlanState:
             lines.append(f"# {s.id}: {s.title}")
             lines.extend(("sudo " if s.needs_root else "") + shlex.join(a) for a in s.commands)
         return "\n".join(lines) + "\n"
+
+
+def step_title(step) -> str:
+    """A step's title in the current language (the engine's English when no template fits)."""
+    return plan_text(getattr(step, "title_code", ""), getattr(step, "params", None), step.title)
+
+
+def step_why(step) -> str:
+    return plan_text(getattr(step, "why_code", ""), getattr(step, "params", None), step.why)
 
 
 class PlanPage(BasePage):
@@ -175,13 +184,16 @@ class PlanPage(BasePage):
         self.confirm.setVisible(bool(self.state.steps))
         self.tree.clear()
         for i, s in enumerate(self.state.steps):
-            it = QTreeWidgetItem([str(i + 1), s.title, tr("administrator") if s.needs_root else ""])
+            title = step_title(s)
+            it = QTreeWidgetItem([str(i + 1), title, tr("administrator") if s.needs_root else ""])
             it.setData(0, Qt.ItemDataRole.UserRole, i)
             if s.needs_root:
                 it.setIcon(2, status_icon("admin"))
-            it.setToolTip(1, s.why)
+            why = step_why(s)
+            # the engine's English stays at hand: as the tooltip, under the translated why
+            it.setToolTip(1, why if why == s.why and title == s.title else f"{why}\n\n{s.title}\n{s.why}")
             it.setData(1, Qt.ItemDataRole.AccessibleTextRole,
-                       s.title + (", " + tr("needs administrator rights") if s.needs_root else ""))
+                       title + (", " + tr("needs administrator rights") if s.needs_root else ""))
             self.tree.addTopLevelItem(it)
         if self.tree.topLevelItemCount():
             self.tree.setCurrentItem(self.tree.topLevelItem(0))

@@ -13,10 +13,17 @@ from PySide6.QtWidgets import (QFileDialog, QHBoxLayout, QLabel, QPlainTextEdit,
                                QVBoxLayout, QWidget)
 
 from ui import engine
-from ui.i18n import tr
+from ui.i18n import diag_text, tr
 from ui.pages.base import BasePage
 
 MAX_LOG_BYTES = 1024 * 1024  # the box shows a log's last MiB (errors are at the end); the engine reads it all
+
+
+def _said(shown: str, english: str) -> str:
+    """HTML for an engine sentence: translated, with the engine's English as its tooltip."""
+    if shown == english:
+        return html.escape(english)
+    return f"<span title=\"{html.escape(english, quote=True)}\">{html.escape(shown)}</span>"
 
 
 @dataclass
@@ -183,7 +190,8 @@ class TroubleshootPage(BasePage):
         out = []
         for i, m in enumerate(d.matches[:3]):
             head = tr("Most likely cause") if i == 0 else tr("Also possible")
-            out.append(f"<h3>{e(head)} ({m.confidence * 100:.0f}%)</h3><p><b>{e(m.root_cause)}</b></p>")
+            cause = _said(diag_text(getattr(m, "root_cause_code", ""), "root_cause", getattr(m, "params", None), m.root_cause), m.root_cause)
+            out.append(f"<h3>{e(head)} ({m.confidence * 100:.0f}%)</h3><p><b>{cause}</b></p>")
             if m.excerpt:
                 line = tr("line {n}").format(n=m.line) if m.line else ""
                 out.append(f"<pre style='white-space: pre-wrap'>{e(m.excerpt)}</pre><p><i>{e(line)}</i></p>")
@@ -193,7 +201,8 @@ class TroubleshootPage(BasePage):
                     mark = "✔" if ev.supports else "✘"
                     out.append(f"<li>{mark} {e(ev.message)}</li>")
                 out.append("</ul>")
-            out.append("<p>" + e(tr("Fix:")) + " " + e(m.fix) + "</p>")
+            fix = _said(diag_text(getattr(m, "fix_code", ""), "fix", getattr(m, "params", None), m.fix), m.fix)
+            out.append("<p>" + e(tr("Fix:")) + " " + fix + "</p>")
             if m.commands:
                 out.append("<p>" + e(tr("Check with:")) + "</p>")
             for argv in m.commands:

@@ -1,0 +1,165 @@
+"""Plan steps in Simplified Chinese: every step the planner builds for the demo machines (and a few
+choices) carries a title/why code and the figures of its sentence; the GUI's zh_CN template for the
+code uses only those figures, and the English source filled with them is exactly the engine's title/why."""
+from __future__ import annotations
+
+import json
+import re
+from string import Formatter
+
+import pytest
+from PySide6.QtCore import QCoreApplication
+
+from app.choices import Choices, Mirrors
+from app.compat import load_db
+from app.detect import detect
+from app.paths import demo_snapshots
+from app.plan import build_plan
+from app.plan.model import Plan, Step
+from app.recommend import recommend
+from app.system import SnapshotSystem
+from ui.i18n import PLAN_TEXT, PLAN_VALUES, Translator, plan_text
+
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+VARIANTS = {
+    "default": Choices(),
+    "toolkit": Choices(want_toolkit=True, want_system_cudnn=True),
+    "runfile": Choices(want_toolkit=True, install_method="runfile"),
+    "uv": Choices(installer="uv", want_toolkit=True, mirrors=Mirrors(nvidia_repo_url="https://mirror.example/cuda/repos",
+                                                                        pytorch_index_url="https://mirror.example/whl")),
+}
+
+
+def _names(template: str) -> set[str]:
+    return {f for _l, f, _s, _c in Formatter().parse(template) if f is not None}
+
+
+def _english(code: str, params: dict[str, str]) -> str | None:
+    values = {}
+    for name in _names(PLAN_TEXT[code]):
+        if name in params:
+            values[name] = params[name]
+        elif name + "_code" in params:
+            values[name] = _english(params[name + "_code"], params)
+        else:
+            return None
+    return PLAN_TEXT[code].format(**values)
+
+
+@pytest.fixture(scope="module")
+def plans():
+    db = load_db(use_user_bundle=False)
+    out = []
+    for snap in demo_snapshots():
+        data = json.loads(snap.read_text(encoding="utf-8"))
+        facts = detect(SnapshotSystem(data))
+        for name, ch in VARIANTS.items():
+            rec = recommend(facts, db, ch)
+            out.append((f"{snap.stem}/{name}", build_plan(facts, rec, ch)))
+    return out
+
+
+def test_every_step_has_codes_and_the_english_template_is_the_engines_text(plans):
+    seen = set()
+    for rid, plan in plans:
+        for s in plan.steps:
+            for code, english in ((s.title_code, s.title), (s.why_code, s.why)):
+                assert code in PLAN_TEXT, (rid, s.id, code)
+                assert _english(code, s.params) == english, (rid, s.id, code)
+                seen.add(code)
+            assert all(isinstance(k, str) and isinstance(v, str) for k, v in s.params.items()), (rid, s.id)
+    # the demo machines and choices reach the common Linux, WSL 2 and Windows steps
+    assert {"install_driver", "install_cuda_toolkit", "install_cuda_toolkit_runfile", "install_pytorch",
+            "create_venv", "verify_pytorch_cuda", "write_cuda_env", "add_nvidia_repo", "install_cudnn"} <= seen, seen
+
+
+def test_zh_cn_templates_use_only_the_steps_params(qapp, plans):
+    tr_ = Translator(QCoreApplication.instance())
+    assert tr_.set_language("zh_CN")
+    try:
+        for code, src in PLAN_TEXT.items():
+            zh = QCoreApplication.translate("gpu_wizard", src)
+            if src == "{reason}":  # only a recommendation sentence: rec_text translates it
+                continue
+            assert zh != src and CJK.search(zh), f"no zh_CN translation for plan code {code}"
+            assert _names(zh) == _names(src), code
+        for rid, plan in plans:
+            for s in plan.steps:
+                for code, english in ((s.title_code, s.title), (s.why_code, s.why)):
+                    out = plan_text(code, s.params, english)
+                    assert CJK.search(out), (rid, s.id, code, out)
+                    assert "{" not in out.replace(english, ""), (rid, s.id, out)
+        for name, words in PLAN_VALUES.items():
+            for w in words.values():
+                assert QCoreApplication.translate("gpu_wizard", w) != w, w
+    finally:
+        tr_.set_language("en")
+
+
+def test_english_and_fallbacks(qapp, plans):
+    _rid, plan = plans[0]
+    s = plan.steps[0]
+    assert plan_text(s.title_code, s.params, s.title) == s.title  # English UI: the engine's text
+    tr_ = Translator(QCoreApplication.instance())
+    assert tr_.set_language("zh_CN")
+    try:
+        assert plan_text("no_such_code", {}, "English text") == "English text"
+        assert plan_text("", {}, "English text") == "English text"
+        assert plan_text("create_venv", {}, "Create the Python environment /x") == "Create the Python environment /x"
+        assert CJK.search(plan_text("create_venv", {"venv": "/x"}, "Create the Python environment /x"))
+    finally:
+        tr_.set_language("en")
+
+
+def test_older_plan_json_without_codes_still_loads(plans):
+    _rid, plan = plans[0]
+    data = plan.to_json()
+    for st in data["steps"]:
+        for k in ("title_code", "why_code", "params"):
+            st.pop(k, None)
+    old = Plan.from_json(data)
+    assert [s.title for s in old.steps] == [s.title for s in plan.steps]
+    assert all(s.title_code == "" and s.params == {} for s in old.steps)
+    assert Plan.loads(plan.dumps()) == plan
+    s = Step(id="verify", title="t", why="w", kind="verify", title_code="c", params={"a": "b"})
+    assert Step.from_json(s.to_json()) == s
+
+
+def _plan_page(qtbot, tmp_path, snap, lang):
+    from PySide6.QtWidgets import QWizard
+
+    from ui import engine
+    from ui.main import build_wizard
+    from ui.wizard import Services
+
+    services = Services(state_dir=str(tmp_path / "state"), install_backend=lambda s: engine.DryRunBackend(step_delay_s=0.0))
+    w = build_wizard(snapshot=str(snap), lang=lang, services=services)
+    qtbot.addWidget(w)
+    w.show()
+    for expect in ("system", "recommendation", "plan"):
+        qtbot.waitUntil(lambda: w.button(QWizard.WizardButton.NextButton).isEnabled(), timeout=10000)
+        w.next()
+        assert w.current_page_id == expect
+    page = w.pages["plan"]
+    qtbot.waitUntil(lambda: page.state.plan is not None and not page.state.busy, timeout=10000)
+    return w, page
+
+
+def test_plan_page_in_chinese_then_english(qtbot, tmp_path):
+    snap = next(p for p in demo_snapshots() if "rtx3060" in p.name)  # no driver: driver, PyTorch and check steps
+    w, page = _plan_page(qtbot, tmp_path, snap, "zh_CN")
+    steps = page.state.steps
+    assert steps and page.tree.topLevelItemCount() == len(steps)
+    for i, s in enumerate(steps):
+        item = page.tree.topLevelItem(i)
+        assert item.text(1) != s.title and CJK.search(item.text(1)), (s.id, item.text(1))
+        assert s.title in item.toolTip(1) and s.why in item.toolTip(1)  # the engine's English for reference
+        assert CJK.search(item.toolTip(1).split("\n\n")[0])
+    page.tree.setCurrentItem(page.tree.topLevelItem(0))
+    assert CJK.search(page.detail.toPlainText())
+    w.set_language("en")
+    qtbot.waitUntil(lambda: page.title() == "Plan", timeout=2000)
+    for i, s in enumerate(steps):
+        item = page.tree.topLevelItem(i)
+        assert item.text(1) == s.title and item.toolTip(1) == s.why
