@@ -163,3 +163,34 @@ def test_plan_page_in_chinese_then_english(qtbot, tmp_path):
     for i, s in enumerate(steps):
         item = page.tree.topLevelItem(i)
         assert item.text(1) == s.title and item.toolTip(1) == s.why
+
+
+def test_install_page_step_list_in_chinese(qtbot, tmp_path):
+    snap = next(p for p in demo_snapshots() if "rtx3060" in p.name)
+    w, page = _plan_page(qtbot, tmp_path, snap, "zh_CN")
+    try:
+        _check_install_page(qtbot, w, page)
+    finally:
+        w.set_language("en")  # the wizard's translator belongs to the application: leave it English
+
+
+def _check_install_page(qtbot, w, page):
+    from PySide6.QtCore import Qt
+
+    steps = page.state.steps
+    page.confirm.setChecked(True)
+    w.next()
+    assert w.current_page_id == "install"
+    inst = w.pages["install"]
+    qtbot.waitUntil(lambda: inst.result is not None, timeout=10000)
+    assert inst.steps.count() == len(steps)
+    for i, s in enumerate(steps):
+        item = inst.steps.item(i)
+        title = item.text().split("\n", 1)[0]
+        assert s.title not in title and CJK.search(title), (s.id, item.text())
+        assert item.toolTip() == s.title
+        assert CJK.search(item.data(Qt.ItemDataRole.AccessibleTextRole))
+    from ui.pages.summary_page import SummaryState
+
+    rows = SummaryState(install=inst.state).changes()  # the Summary page's list of what ran
+    assert len(rows) == len(steps) and all(CJK.search(t) for _st, t in rows), rows

@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QPushButton
 
 from ui import engine
-from ui.i18n import N_, tr
+from ui.i18n import N_, plan_text, tr
 from ui.pages.base import BasePage
 from ui.widgets.icons import status_icon
 
@@ -37,10 +37,11 @@ class SummaryState:
         return "skip"
 
     def changes(self) -> list[tuple[str, str]]:
-        """(status, step title) for every step that ran."""
+        """(status, step title in the current language) for every step that ran."""
         if self.install is None:
             return []
-        return [(s.status, s.title) for s in self.install.steps if s.status != "pending"]
+        return [(s.status, plan_text(getattr(s, "title_code", ""), getattr(s, "params", None), s.title))
+                for s in self.install.steps if s.status != "pending"]
 
 
 class SummaryPage(BasePage):
