@@ -194,3 +194,57 @@ def _check_install_page(qtbot, w, page):
 
     rows = SummaryState(install=inst.state).changes()  # the Summary page's list of what ran
     assert len(rows) == len(steps) and all(CJK.search(t) for _st, t in rows), rows
+
+
+def test_more_machines_reach_every_step_code(qapp, plans):
+    """Beyond the demo snapshots: the plan builders' own test machines (old CUDA, nouveau, RHEL/dnf,
+    a Linux driver inside WSL, Windows with WSL 1 / an old driver / no distro), so every template is
+    checked against the engine's English, and said in Chinese with the steps' params."""
+    from tests.unit import test_plan_builders as pb
+    from tests.unit import test_windows_plan as wp
+    from tests.unit import test_wsl_plan as wsl
+    from app.facts import OsInfo
+
+    db = load_db(use_user_bundle=False)
+    more = [build_plan(pb.ubuntu_facts(), pb.REC, Choices(want_toolkit=True)),
+             build_plan(pb.ubuntu_facts(), pb.REC.replace(pytorch=pb.REC.pytorch.replace(reason="")), Choices()),
+             build_plan(pb.ubuntu_facts(os=OsInfo(platform="linux", id="rhel", version_id="9.4", arch="x86_64",
+                                                 package_manager="dnf", kernel="5.14.0-427.el9.x86_64")),
+                        pb.REC, Choices(install_method="dnf", want_toolkit=True)),
+             build_plan(pb.ubuntu_facts(os=OsInfo(platform="linux", id="rhel", version_id="9.4", arch="x86_64",
+                                                 package_manager="dnf")),
+                        pb.REC, Choices(install_method="dnf", mirrors=Mirrors(nvidia_repo_url="https://mirror.example/cuda/repos"))),
+             build_plan(pb.ubuntu_facts(), pb.REC.replace(driver=pb.REC.driver.replace(action="upgrade"),
+                                                          pytorch=pb.REC.pytorch.replace(index="cpu", index_url=None)), Choices()),
+             wsl._plan(wsl._with_wrong_driver(wsl.DEMO), db)[2]]
+    win = wp.WIN
+    old_driver = wp._with_wsl((win / "wsl_l_v_ubuntu2204.txt").read_text(), (win / "wsl_status_2022.txt").read_text())
+    smi = r"C:\Windows\System32\nvidia-smi.exe"
+    old_driver["commands"][smi]["stdout"] = (win / "smi_win_517_two_gpus.out").read_text()
+    old_driver["commands"].pop(wp.command_key(wp.smi_mod.query_argv(wp.W.SMI_QUERY_FIELDS, exe=smi)))
+    more.append(wp._plan(old_driver, db)[2])
+    for listing, status in (((win / "wsl_l_v_ubuntu2204.txt").read_text(), (win / "wsl_status_2022.txt").read_text()),
+                            ((win / "wsl_l_v_ubuntu2204.txt").read_text(), "Default Distribution: Ubuntu-22.04\nDefault Version: 2\n"
+                             "WSL 2 requires an update to its kernel component. Please run 'wsl.exe --update'.\n"),
+                            ("  NAME            STATE           VERSION\n* Ubuntu          Stopped         1\n",
+                             "Default Distribution: Ubuntu\nDefault Version: 1\n"),
+                            ((win / "wsl_l_v_none.txt").read_text(), (win / "wsl_status_short.txt").read_text())):
+        more.append(wp._plan(wp._with_wsl(listing, status), db)[2])
+    seen = set()
+    t = Translator(QCoreApplication.instance())
+    try:
+        for plan in more:
+            for s in plan.steps:
+                for code, english in ((s.title_code, s.title), (s.why_code, s.why)):
+                    assert code in PLAN_TEXT, (s.id, code)
+                    assert _english(code, s.params) == english, (s.id, code)
+                    assert t.set_language("zh_CN")
+                    assert CJK.search(plan_text(code, s.params, english)), (s.id, code)
+                    t.set_language("en")
+                    seen.add(code)
+                    seen.add(s.params.get("reason_code", ""))
+    finally:
+        t.set_language("en")
+    seen |= {c for _rid, p in plans for s in p.steps for c in (s.title_code, s.why_code)}
+    missing = set(PLAN_TEXT) - seen
+    assert missing == set(), sorted(missing)
