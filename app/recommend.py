@@ -42,6 +42,7 @@ from app.recommendation import (
 # Every warning code recommend() can emit (stable: the GUI translates by code, tests rely on them).
 WARNING_CODES = frozenset({
     "platform_unsupported", "wsl1_no_gpu", "arch_not_x86_64", "python_unknown", "python_too_new", "python_too_old",
+    "driver_version_inferred",
     "no_nvidia_gpu", "gpu_unknown", "tegra_unsupported", "no_release_for_gpu", "gpu_dropped_by_newest",
     "mixed_gpus_not_covered", "mixed_gpus_driver_conflict", "driver_not_working", "driver_branch_drops_gpu",
     "driver_too_old_for_gpu", "driver_too_old_for_newest", "driver_version_unknown", "open_module_required", "open_module_unsupported",
@@ -364,6 +365,14 @@ def recommend(facts: Facts, db: CompatDB, choices: Choices = Choices()) -> Recom
     cur = d.version
     if plat != "linux" and not cur and d.windows_version:
         cur = windows_driver_to_nvidia(d.windows_version)
+    cur_shown = cur  # what the driver card says; `cur` below may be a floor inferred from the CUDA version
+    if not cur and d.cuda_version and d.state in ("ok", "host", "unknown"):
+        floor = db.min_driver_full(d.cuda_version, "linux" if plat == "linux" else "windows")
+        if floor:  # e.g. only "CUDA Version: 12.8" was readable: the driver is at least 570.124.06
+            cur = floor
+            cx.warn("driver_version_inferred", f"The driver's version could not be read; it supports CUDA {d.cuda_version}, "
+                    f"so it is at least {floor}, and the choice below assumes that.", "info",
+                    params=dict(cuda=d.cuda_version, floor=floor))
     cur_branch = str(vkey(cur)[0]) if vkey(cur) else None
     broken = d.state in ("not_loaded", "mismatch", "no_communication", "nvml_failed")
     drv_why = ""
@@ -532,7 +541,7 @@ def recommend(facts: Facts, db: CompatDB, choices: Choices = Choices()) -> Recom
 
     # the GPUs that set the branch cap (a mixed box: the older one), named in the driver's reason
     capping = [lb for lb, c in zip(labels, ccs) if max_branch and db.cc_info(c) and db.cc_info(c).last_driver_branch == max_branch]
-    drv = _driver_choice(cx, action, cur, drv_target, flavour, max_branch, need_min, compat, list(dict.fromkeys(capping)) or labels,
+    drv = _driver_choice(cx, action, cur_shown, drv_target, flavour, max_branch, need_min, compat, list(dict.fromkeys(capping)) or labels,
                          chosen, facts, drv_why, why_p)
     toolkit = _toolkit_choice(cx, chosen, eff_driver, drv_target, distinct_ccs)
     cudnn = _cudnn_choice(cx, chosen, toolkit, distinct_ccs)
@@ -676,7 +685,8 @@ def _driver_choice(cx: _Ctx, action: str, cur: Optional[str], target: Optional[s
     else:
         if action == "keep":
             branch = str(vkey(cur)[0]) if cur else None
-            reason = f"Keep driver {cur}: it runs {chosen.release.version}+{chosen.index} ({compat or 'full'} compatibility).{cap}"
+            reason = (f"Keep driver {cur or '(version unknown)'}: it runs {chosen.release.version}+{chosen.index} "
+                      f"({compat or 'full'} compatibility).{cap}")
             code, params = "driver_keep", dict(current=cur, current_code=None if cur else "driver_version_none", **run_p,
                                                compat=compat or "full", **cap_p)
         else:

@@ -159,6 +159,8 @@ REC_TEXT = {
     "wsl1_no_gpu": N_("WSL 1 cannot use the GPU. Convert this distribution to WSL 2: wsl --set-version <distro> 2"),
     "arch_not_x86_64": N_("PyTorch publishes CUDA wheels for x86_64 and aarch64 only; this machine is {arch}."),
     "python_unknown": N_("No target Python was found; the newest PyTorch is assumed. Use --python-version X.Y to solve for yours."),
+    "driver_version_inferred": N_("The driver's version could not be read; it supports CUDA {cuda}, so it is at least {floor}, "
+                                  "and the choice below assumes that."),
     "tegra_unsupported": N_("{gpu} is a Jetson/Tegra GPU: use NVIDIA JetPack's PyTorch builds, not these wheels."),
     "gpu_unknown": N_("Could not tell the compute capability of {gpus}; kernels cannot be checked for it. Use --assume-gpu with a name or a compute capability such as 8.9."),
     "no_release_for_gpu": N_("No PyTorch release from {oldest} on ships kernels for {gpus} on {os}{with_python}. Use the CPU build, or build PyTorch from source for this GPU."),
@@ -262,7 +264,7 @@ REC_TEXT = {
     "toolkit_why_none_in_repo": N_("no CUDA toolkit in {repo} is both supported by the GPUs and at most CUDA {max_cuda} (the driver's limit)"),
     "toolkit_why_none_fits": N_("no CUDA toolkit is both supported by the GPUs and at most CUDA {max_cuda} (the driver's limit)"),
     "driver_none": N_("none"),
-    "driver_version_none": N_("None"),  # the engine writes Python's None for a version it does not know
+    "driver_version_none": N_("(version unknown)"),  # a working driver whose version detection could not read
 }
 
 # Warning codes with several sentence shapes: params["text_code"] names the shape (one of these REC_TEXT clauses).

@@ -4,52 +4,52 @@
 <context>
     <name>gpu_wizard</name>
     <message>
-        <location filename="../../ui/i18n.py" line="225"/>
+        <location filename="../../ui/i18n.py" line="228"/>
         <source> ({why})</source>
         <translation>（{why}）</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="243"/>
+        <location filename="../../ui/i18n.py" line="246"/>
         <source> A reboot usually fixes this; `gpu-wizard diagnose` finds the cause.</source>
         <translation>通常重启即可解决；`gpu-wizard diagnose` 可以找出原因。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="228"/>
+        <location filename="../../ui/i18n.py" line="231"/>
         <source> No package name is known for this distribution: use NVIDIA's installer for R{branch}.</source>
         <translation>不知道此发行版上的软件包名称：请使用 NVIDIA 的 R{branch} 安装程序。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="227"/>
+        <location filename="../../ui/i18n.py" line="230"/>
         <source> No package name is known for {os}: use NVIDIA's installer for R{branch}.</source>
         <translation>不知道 {os} 上的软件包名称：请使用 NVIDIA 的 R{branch} 安装程序。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="226"/>
+        <location filename="../../ui/i18n.py" line="229"/>
         <source> R{max_branch} is the last branch that supports {cap_gpus}.</source>
         <translation>R{max_branch} 是支持 {cap_gpus} 的最后一个分支。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="200"/>
+        <location filename="../../ui/i18n.py" line="203"/>
         <source> The GPU works for CUDA programs built for it.</source>
         <translation>此 GPU 可以运行为它编译的 CUDA 程序。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="236"/>
+        <location filename="../../ui/i18n.py" line="239"/>
         <source> and Python {python}</source>
         <translation> 和 Python {python}</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="237"/>
+        <location filename="../../ui/i18n.py" line="240"/>
         <source> for Python {python}</source>
         <translation>（Python {python}）</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="235"/>
+        <location filename="../../ui/i18n.py" line="238"/>
         <source> on Windows</source>
         <translation>（Windows 驱动）</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="238"/>
+        <location filename="../../ui/i18n.py" line="241"/>
         <source> with Python {python}</source>
         <translation> 和 Python {python}</translation>
     </message>
@@ -174,12 +174,12 @@
         <translation>排查此错误(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="122"/>
+        <location filename="../../ui/pages/summary_page.py" line="123"/>
         <source>&amp;What a real install would do:</source>
         <translation>实际安装将执行的操作(&amp;W)：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="122"/>
+        <location filename="../../ui/pages/summary_page.py" line="123"/>
         <source>&amp;What was done:</source>
         <translation>已完成的操作(&amp;W)：</translation>
     </message>
@@ -189,7 +189,12 @@
         <translation>（提前停止）</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="224"/>
+        <location filename="../../ui/i18n.py" line="267"/>
+        <source>(version unknown)</source>
+        <translation>（版本未知）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n.py" line="227"/>
         <source>; {why}</source>
         <translation>；{why}</translation>
     </message>
@@ -219,7 +224,7 @@
         <translation>正在 WSL 中安装 Linux NVIDIA 驱动。在 WSL 中驱动来自 Windows（通过 /usr/lib/wsl/lib）；Linux 驱动无法为 WSL 内核编译或加载，而且它的 nvidia-smi 和库会遮盖正常工作的那些。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="110"/>
+        <location filename="../../ui/i18n.py" line="111"/>
         <source>A WSL library file that should be a link is a copy.</source>
         <translation>WSL 中本应是符号链接的库文件是一个副本。</translation>
     </message>
@@ -229,7 +234,7 @@
         <translation>某个编译扩展（{so}）是针对另一个 PyTorch（或 C++ ABI）编译的，与已安装的不同，因此它需要的某个 PyTorch 符号不存在。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="195"/>
+        <location filename="../../ui/i18n.py" line="198"/>
         <source>A driver of {need} or newer is needed (the wizard was told not to change the driver).</source>
         <translation>需要 {need} 或更新版本的驱动（已设置向导不更改驱动）。</translation>
     </message>
@@ -254,12 +259,12 @@
         <translation>应用(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="340"/>
+        <location filename="../../ui/i18n.py" line="343"/>
         <source>Add NVIDIA's package repository ({repo})</source>
         <translation>添加 NVIDIA 软件包仓库（{repo}）</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="341"/>
+        <location filename="../../ui/i18n.py" line="344"/>
         <source>Add NVIDIA's package repository ({repo}, your mirror)</source>
         <translation>添加 NVIDIA 软件包仓库（{repo}，您的镜像）</translation>
     </message>
@@ -329,17 +334,17 @@
         <translation>将 nouveau 加入黑名单，重新生成 initramfs 并重启。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="171"/>
+        <location filename="../../ui/i18n.py" line="174"/>
         <source>Blackwell GPUs need NVIDIA's open kernel modules; the proprietary module is loaded.</source>
         <translation>Blackwell GPU 需要 NVIDIA 的开源内核模块；当前加载的是专有模块。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="220"/>
+        <location filename="../../ui/i18n.py" line="223"/>
         <source>Blackwell GPUs need the open kernel module</source>
         <translation>Blackwell GPU 需要开源内核模块</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="355"/>
+        <location filename="../../ui/i18n.py" line="358"/>
         <source>Build tools find the toolkit through CUDA_HOME and PATH; programs find its libraries through the linker cache. Everything points at {link}, so a later upgrade only moves that link.</source>
         <translation>构建工具通过 CUDA_HOME 和 PATH 找到工具包；程序通过链接器缓存找到它的库。所有设置都指向 {link}，以后升级只需移动这个链接。</translation>
     </message>
@@ -354,12 +359,12 @@
         <translation>正在制定计划…</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="198"/>
+        <location filename="../../ui/i18n.py" line="201"/>
         <source>CPU build chosen: the driver is left as it is.</source>
         <translation>已选择 CPU 版：驱动保持不变。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="184"/>
+        <location filename="../../ui/i18n.py" line="187"/>
         <source>CPU build, as chosen. PyTorch {version} CPU build{for_python}.</source>
         <translation>按你的选择使用 CPU 版。PyTorch {version} CPU 版{for_python}。</translation>
     </message>
@@ -369,7 +374,7 @@
         <translation>CUDA 与 cuDNN</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="388"/>
+        <location filename="../../ui/i18n.py" line="391"/>
         <source>CUDA cannot run under WSL 1. The conversion keeps your files; it can take several minutes.</source>
         <translation>CUDA 无法在 WSL 1 下运行。转换会保留您的文件；可能需要几分钟。</translation>
     </message>
@@ -404,12 +409,12 @@
         <translation>CUDA 在父进程中初始化后又在 fork 出的子进程中使用（DataLoader 工作进程、multiprocessing）：每个使用 CUDA 的子进程都需要自己的上下文，而 fork 无法提供；真正创建了上下文的子进程每个都会占用数百 MiB。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="384"/>
+        <location filename="../../ui/i18n.py" line="387"/>
         <source>CUDA works only under WSL 2.</source>
         <translation>CUDA 只能在 WSL 2 下运行。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="108"/>
+        <location filename="../../ui/i18n.py" line="109"/>
         <source>CUDA_HOME points to a folder that does not exist.</source>
         <translation>CUDA_HOME 指向的文件夹不存在。</translation>
     </message>
@@ -464,12 +469,12 @@
         <translation>检查温度和供电（重新插好显卡及其电源线，换用电源的另一路输出），更新系统 BIOS，并作为测试限制频率（sudo nvidia-smi -lgc 300,1500）；重启以恢复 GPU。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="366"/>
+        <location filename="../../ui/i18n.py" line="369"/>
         <source>Check that PyTorch works</source>
         <translation>检查 PyTorch 能否运行</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="364"/>
+        <location filename="../../ui/i18n.py" line="367"/>
         <source>Check that PyTorch works on the GPU</source>
         <translation>检查 PyTorch 能否在 GPU 上运行</translation>
     </message>
@@ -484,7 +489,7 @@
         <translation>检查驱动是否已加载（lsmod | grep nvidia）以及您的用户能否打开 /dev/nvidia*；如果缺少 libnvidia-ml，请重装驱动。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="389"/>
+        <location filename="../../ui/i18n.py" line="392"/>
         <source>Check that {name} sees the GPU</source>
         <translation>检查 {name} 能否看到 GPU</translation>
     </message>
@@ -529,22 +534,22 @@
         <translation>容器</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="387"/>
+        <location filename="../../ui/i18n.py" line="390"/>
         <source>Convert {name} to WSL 2</source>
         <translation>将 {name} 转换为 WSL 2</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="122"/>
+        <location filename="../../ui/i18n.py" line="123"/>
         <source>Copies from ordinary (pageable) memory are slow; pinned memory is fast.</source>
         <translation>从普通（可分页）内存复制较慢；锁页内存较快。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="119"/>
+        <location filename="../../ui/i18n.py" line="120"/>
         <source>Copies to and from the GPU run at the speed the link allows.</source>
         <translation>与 GPU 之间的数据复制达到链路允许的速度。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="120"/>
+        <location filename="../../ui/i18n.py" line="121"/>
         <source>Copies to the GPU are slower than the PCIe link allows.</source>
         <translation>向 GPU 复制数据的速度低于 PCIe 链路允许的速度。</translation>
     </message>
@@ -554,17 +559,17 @@
         <translation>将所有命令复制到剪贴板</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="162"/>
+        <location filename="../../ui/i18n.py" line="165"/>
         <source>Could not tell the compute capability of {gpus}; kernels cannot be checked for it. Use --assume-gpu with a name or a compute capability such as 8.9.</source>
         <translation>无法确定 {gpus} 的计算能力，无法检查是否有对应的内核。请用 --assume-gpu 指定 GPU 名称或计算能力（如 8.9）。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="358"/>
+        <location filename="../../ui/i18n.py" line="361"/>
         <source>Create the Python environment {venv}</source>
         <translation>创建 Python 环境 {venv}</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="199"/>
+        <location filename="../../ui/i18n.py" line="202"/>
         <source>Decided once a Python with PyTorch wheels is chosen.</source>
         <translation>选定有 PyTorch 安装包的 Python 之后再决定。</translation>
     </message>
@@ -614,22 +619,22 @@
         <translation>驱动</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="167"/>
+        <location filename="../../ui/i18n.py" line="170"/>
         <source>Driver R{current_branch} no longer supports {gpus}; R{max_branch} is the last branch that does.</source>
         <translation>驱动 R{current_branch} 已不再支持 {gpus}；R{max_branch} 是最后一个支持的分支。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="168"/>
+        <location filename="../../ui/i18n.py" line="171"/>
         <source>Driver {current} predates the newest GPU here; it needs R{min_branch} or newer.</source>
         <translation>驱动 {current} 早于这里最新的 GPU；需要 R{min_branch} 或更新版本。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="169"/>
+        <location filename="../../ui/i18n.py" line="172"/>
         <source>Driver {driver} cannot run PyTorch {newest}+{index}; it needs {need} or newer{where}. {torch} is the newest this driver runs.</source>
         <translation>驱动 {driver} 无法运行 PyTorch {newest}+{index}；需要 {need} 或更新版本{where}。{torch} 是此驱动能运行的最新版本。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="173"/>
+        <location filename="../../ui/i18n.py" line="176"/>
         <source>Driver {driver} runs CUDA {cuda} only through minor-version compatibility (CUDA {major}.x on a driver at or above {need_min}): PyTorch works; a few newer CUDA features and PTX JIT need {need_full} or newer.</source>
         <translation>驱动 {driver} 只能通过次版本兼容运行 CUDA {cuda}（驱动不低于 {need_min} 时可运行 CUDA {major}.x）：PyTorch 可以正常工作；少数较新的 CUDA 功能和 PTX JIT 需要 {need_full} 或更新版本。</translation>
     </message>
@@ -644,7 +649,7 @@
         <translation>演练：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="141"/>
+        <location filename="../../ui/pages/summary_page.py" line="142"/>
         <source>Dry run: nothing was changed on this computer.</source>
         <translation>演练：本计算机上未做任何更改。</translation>
     </message>
@@ -679,7 +684,7 @@
         <translation>证据：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="157"/>
+        <location filename="../../ui/pages/summary_page.py" line="158"/>
         <source>Export &amp;report…</source>
         <translation>导出报告(&amp;R)…</translation>
     </message>
@@ -694,7 +699,7 @@
         <translation>将计划导出为 Shell 脚本</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="92"/>
+        <location filename="../../ui/pages/summary_page.py" line="93"/>
         <source>Export the report</source>
         <translation>导出报告</translation>
     </message>
@@ -719,7 +724,7 @@
         <translation>完成</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="373"/>
+        <location filename="../../ui/i18n.py" line="376"/>
         <source>Fix the 'libcuda.so.1 is not a symbolic link' warning</source>
         <translation>修复“libcuda.so.1 is not a symbolic link”警告</translation>
     </message>
@@ -774,12 +779,12 @@
         <translation>GPU 显存（设备到设备）</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="123"/>
+        <location filename="../../ui/i18n.py" line="124"/>
         <source>GPU memory bandwidth is below the expected peak.</source>
         <translation>GPU 显存带宽低于预期峰值。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="134"/>
+        <location filename="../../ui/pages/summary_page.py" line="135"/>
         <source>GPU memory: {v:.0f} GB/s</source>
         <translation>GPU 显存：{v:.0f} GB/s</translation>
     </message>
@@ -789,7 +794,7 @@
         <translation>图表中显示的 GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="382"/>
+        <location filename="../../ui/i18n.py" line="385"/>
         <source>GPU support in WSL 2 needs a recent WSL and kernel (5.10.43.3 or newer).</source>
         <translation>WSL 2 中的 GPU 支持需要较新的 WSL 和内核（5.10.43.3 或更新）。</translation>
     </message>
@@ -809,12 +814,12 @@
         <translation>PyTorch 能否使用 GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="221"/>
+        <location filename="../../ui/i18n.py" line="224"/>
         <source>GPUs older than Turing need the proprietary kernel module</source>
         <translation>早于 Turing 的 GPU 需要专有内核模块</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="93"/>
+        <location filename="../../ui/pages/summary_page.py" line="94"/>
         <source>HTML report (*.html);;Markdown (*.md);;JSON (*.json)</source>
         <translation>HTML 报告 (*.html);;Markdown (*.md);;JSON (*.json)</translation>
     </message>
@@ -834,7 +839,7 @@
         <translation>主机到 GPU（锁页内存）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="132"/>
+        <location filename="../../ui/pages/summary_page.py" line="133"/>
         <source>Host to GPU: {v:.1f} GB/s</source>
         <translation>主机到 GPU：{v:.1f} GB/s</translation>
     </message>
@@ -859,12 +864,12 @@
         <translation>忽略该警告，或（在 Windows 上以管理员身份）把 C:\Windows\System32\lxss\lib 中的 libcuda.so 和 libcuda.so.1 换成指向 libcuda.so.1.1 的链接；Windows 驱动更新后会再放回副本。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="365"/>
+        <location filename="../../ui/i18n.py" line="368"/>
         <source>Imports torch in the new environment and multiplies matrices on every GPU; the full speed test follows in Verify.</source>
         <translation>在新环境中导入 torch，并在每块 GPU 上做矩阵乘法；完整的速度测试在“验证”中进行。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="367"/>
+        <location filename="../../ui/i18n.py" line="370"/>
         <source>Imports torch in the new environment and multiplies matrices; the full speed test follows in Verify.</source>
         <translation>在新环境中导入 torch 并做矩阵乘法；完整的速度测试在“验证”中进行。</translation>
     </message>
@@ -874,12 +879,12 @@
         <translation>在 WSL 中，/usr/lib/wsl/lib 是以只读方式挂载的 Windows 驱动文件夹（C:\Windows\System32\lxss\lib）；其中的 libcuda.so 和 libcuda.so.1 是副本而不是符号链接，所以 ldconfig 每次运行都会警告。除非之后有程序加载了错误的 libcuda，否则这个警告无害。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="370"/>
+        <location filename="../../ui/i18n.py" line="373"/>
         <source>Inside WSL 2 the GPU is driven by the Windows driver, which WSL maps in as /usr/lib/wsl/lib/libcuda.so. A Linux driver installed here shadows that library, and CUDA stops working.</source>
         <translation>在 WSL 2 中，GPU 由 Windows 驱动驱动，WSL 将其映射为 /usr/lib/wsl/lib/libcuda.so。在这里安装的 Linux 驱动会遮盖该库，导致 CUDA 无法工作。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="390"/>
+        <location filename="../../ui/i18n.py" line="393"/>
         <source>Inside WSL 2 the Windows driver appears as /usr/lib/wsl/lib (libcuda, nvidia-smi); this shows it works before the Linux side installs anything.</source>
         <translation>在 WSL 2 中，Windows 驱动表现为 /usr/lib/wsl/lib（libcuda、nvidia-smi）；这一步在 Linux 部分安装任何东西之前确认它可用。</translation>
     </message>
@@ -919,7 +924,7 @@
         <translation>安装更新的 CUDA 工具包（与 PyTorch 的 CUDA 匹配）并用它编译，或为工具包认识的较旧架构编译（TORCH_CUDA_ARCH_LIST），但速度会受影响。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="356"/>
+        <location filename="../../ui/i18n.py" line="359"/>
         <source>Install cuDNN ({package})</source>
         <translation>安装 cuDNN（{package}）</translation>
     </message>
@@ -929,7 +934,7 @@
         <translation>安装 cuDNN {major}（系统软件包，或与您的 CUDA 主版本匹配的 nvidia-cudnn pip wheel），或把它所在的目录加入 LD_LIBRARY_PATH。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="190"/>
+        <location filename="../../ui/i18n.py" line="193"/>
         <source>Install driver branch R{branch} ({flavour} kernel module): {why}; R{branch} runs {torch}+{index} with {compat} compatibility.{cap}{no_package}</source>
         <translation>安装驱动分支 R{branch}（{flavour}内核模块）：{why}；R{branch} 以{compat}兼容方式运行 {torch}+{index}。{cap}{no_package}</translation>
     </message>
@@ -954,22 +959,22 @@
         <translation>安装 CUDA 工具包 {built} 并在编译时把 CUDA_HOME（和 PATH）指向它，或改装 CUDA {found} 版本的 PyTorch。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="349"/>
+        <location filename="../../ui/i18n.py" line="352"/>
         <source>Install the CUDA {version} toolkit (runfile, toolkit only)</source>
         <translation>安装 CUDA {version} 工具包（runfile，仅工具包）</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="351"/>
+        <location filename="../../ui/i18n.py" line="354"/>
         <source>Install the CUDA {version} toolkit ({package})</source>
         <translation>安装 CUDA {version} 工具包（{package}）</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="377"/>
+        <location filename="../../ui/i18n.py" line="380"/>
         <source>Install the NVIDIA Windows driver {minimum} or newer (you have {have})</source>
         <translation>安装 NVIDIA Windows 驱动 {minimum} 或更新版本（当前：{have}）</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="194"/>
+        <location filename="../../ui/i18n.py" line="197"/>
         <source>Install the NVIDIA Windows driver {need} or newer (from nvidia.com or Windows Update); now: {now}{why_paren}.</source>
         <translation>请安装 {need} 或更新版本的 NVIDIA Windows 驱动（从 nvidia.com 或 Windows 更新获取）；当前：{now}{why_paren}。</translation>
     </message>
@@ -984,17 +989,17 @@
         <translation>安装向导推荐的 NVIDIA 驱动，然后重启。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="336"/>
+        <location filename="../../ui/i18n.py" line="339"/>
         <source>Install the NVIDIA driver {branch}({flavour} kernel modules)</source>
         <translation>安装 NVIDIA 驱动 {branch}（{flavour}内核模块）</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="385"/>
+        <location filename="../../ui/i18n.py" line="388"/>
         <source>Install {name} in WSL</source>
         <translation>在 WSL 中安装 {name}</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="360"/>
+        <location filename="../../ui/i18n.py" line="363"/>
         <source>Install {packages} ({index} build)</source>
         <translation>安装 {packages}（{index} 版本）</translation>
     </message>
@@ -1004,12 +1009,12 @@
         <translation>安装日志</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="188"/>
+        <location filename="../../ui/i18n.py" line="191"/>
         <source>Keep driver {current}: it runs {torch}+{index} ({compat} compatibility).{cap}</source>
         <translation>保留驱动 {current}：它可以运行 {torch}+{index}（{compat}兼容）。{cap}</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="193"/>
+        <location filename="../../ui/i18n.py" line="196"/>
         <source>Keep driver {current}: it runs {torch}+{index}.</source>
         <translation>保留驱动 {current}：它可以运行 {torch}+{index}。</translation>
     </message>
@@ -1029,12 +1034,12 @@
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="375"/>
+        <location filename="../../ui/i18n.py" line="378"/>
         <source>Let WSL 2 use {gb} GB of memory</source>
         <translation>允许 WSL 2 使用 {gb} GB 内存</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="109"/>
+        <location filename="../../ui/i18n.py" line="110"/>
         <source>Little free disk space for the toolkit.</source>
         <translation>工具包可用的磁盘空间不足。</translation>
     </message>
@@ -1069,7 +1074,7 @@
         <translation>正在查找原因…</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="383"/>
+        <location filename="../../ui/i18n.py" line="386"/>
         <source>Make WSL 2 the default for new distros</source>
         <translation>将 WSL 2 设为新发行版的默认版本</translation>
     </message>
@@ -1089,7 +1094,7 @@
         <translation>让输入连续（x.contiguous()），尝试更小的批次，更新 PyTorch（它带来更新的 cuDNN），或作为临时办法对该层设置 torch.backends.cudnn.enabled = False。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="137"/>
+        <location filename="../../ui/pages/summary_page.py" line="138"/>
         <source>Matrix multiply: {v:.0f} TFLOP/s ({dtype})</source>
         <translation>矩阵乘法：{v:.0f} TFLOP/s（{dtype}）</translation>
     </message>
@@ -1124,17 +1129,17 @@
         <translation>NVIDIA 驱动</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="178"/>
+        <location filename="../../ui/i18n.py" line="181"/>
         <source>NVIDIA has no package repository for {os}; the toolkit would come from the runfile.</source>
         <translation>NVIDIA 没有适用于 {os} 的软件包仓库；工具包将通过 runfile 安装。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="343"/>
+        <location filename="../../ui/i18n.py" line="346"/>
         <source>NVIDIA publishes the CUDA packages in its own repository; dnf checks them against NVIDIA's key.</source>
         <translation>NVIDIA 在自己的仓库中发布 CUDA 软件包；dnf 会用 NVIDIA 的密钥校验它们。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="342"/>
+        <location filename="../../ui/i18n.py" line="345"/>
         <source>NVIDIA publishes the CUDA packages in its own repository; its keyring package lets apt check that every package really comes from NVIDIA.</source>
         <translation>NVIDIA 在自己的仓库中发布 CUDA 软件包；其密钥环软件包让 apt 能够核实每个软件包确实来自 NVIDIA。</translation>
     </message>
@@ -1149,7 +1154,7 @@
         <translation>NVML 无法启动：{reason}。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="279"/>
+        <location filename="../../ui/i18n.py" line="282"/>
         <source>NVML failed</source>
         <translation>NVML 失败</translation>
     </message>
@@ -1164,17 +1169,17 @@
         <translation>支持的最高 CUDA 版本</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="181"/>
+        <location filename="../../ui/i18n.py" line="184"/>
         <source>Newest release with kernels for {gpus} on {os}{and_python}: {version}+{index} (CUDA {cuda}); the driver fully supports it.</source>
         <translation>在 {os}{and_python} 上为 {gpus} 提供内核的最新版本：{version}+{index}（CUDA {cuda}）；驱动完全支持它。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="183"/>
+        <location filename="../../ui/i18n.py" line="186"/>
         <source>Newest release with kernels for {gpus} on {os}{and_python}: {version}+{index} (CUDA {cuda}); the driver needs a driver for it.</source>
         <translation>在 {os}{and_python} 上为 {gpus} 提供内核的最新版本：{version}+{index}（CUDA {cuda}）；需要更新的驱动才能运行它。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="182"/>
+        <location filename="../../ui/i18n.py" line="185"/>
         <source>Newest release with kernels for {gpus} on {os}{and_python}: {version}+{index} (CUDA {cuda}); the driver runs (minor-version compatibility) it.</source>
         <translation>在 {os}{and_python} 上为 {gpus} 提供内核的最新版本：{version}+{index}（CUDA {cuda}）；驱动可以运行它（次版本兼容）。</translation>
     </message>
@@ -1199,32 +1204,32 @@
         <translation>没有安装 CUDA 工具包，因此没有 nvcc 来编译扩展。PyTorch wheel 自带 CUDA 运行时，但不带编译器。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="208"/>
+        <location filename="../../ui/i18n.py" line="211"/>
         <source>No CUDA toolkit without an NVIDIA GPU.</source>
         <translation>没有 NVIDIA GPU，不需要 CUDA 工具包。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="186"/>
+        <location filename="../../ui/i18n.py" line="189"/>
         <source>No GPU is visible because the NVIDIA driver is not working: fix it first, then ask again. Until then: the CPU build. PyTorch {version} CPU build{for_python}.</source>
         <translation>NVIDIA 驱动无法工作，所以看不到 GPU：请先修复驱动，再重新计算。在此之前使用 CPU 版。PyTorch {version} CPU 版{for_python}。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="187"/>
+        <location filename="../../ui/i18n.py" line="190"/>
         <source>No NVIDIA GPU found: the CPU build of PyTorch. PyTorch {version} CPU build{for_python}.</source>
         <translation>未找到 NVIDIA GPU：使用 CPU 版 PyTorch。PyTorch {version} CPU 版{for_python}。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="90"/>
+        <location filename="../../ui/i18n.py" line="91"/>
         <source>No NVIDIA GPU was found.</source>
         <translation>未找到 NVIDIA GPU。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="179"/>
+        <location filename="../../ui/i18n.py" line="182"/>
         <source>No NVIDIA GPU was found; PyTorch will run on the CPU. If a GPU is installed, check that it is seated and powered (lspci lists it).</source>
         <translation>未找到 NVIDIA GPU；PyTorch 将在 CPU 上运行。如果装有 GPU，请检查它是否插好并已供电（lspci 能列出它）。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="196"/>
+        <location filename="../../ui/i18n.py" line="199"/>
         <source>No NVIDIA GPU: no driver needed.</source>
         <translation>没有 NVIDIA GPU：不需要驱动。</translation>
     </message>
@@ -1234,17 +1239,17 @@
         <translation>这台机器上没有安装 NVIDIA 驱动。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="163"/>
+        <location filename="../../ui/i18n.py" line="166"/>
         <source>No PyTorch release from {oldest} on ships kernels for {gpus} on {os}{with_python}. Use the CPU build, or build PyTorch from source for this GPU.</source>
         <translation>从 {oldest} 起，没有任何 PyTorch 版本在 {os}{with_python} 上为 {gpus} 提供内核。请使用 CPU 版，或为此 GPU 从源码编译 PyTorch。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="212"/>
+        <location filename="../../ui/i18n.py" line="215"/>
         <source>No cuDNN: CPU build.</source>
         <translation>无 cuDNN：CPU 版。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="213"/>
+        <location filename="../../ui/i18n.py" line="216"/>
         <source>No cuDNN: no PyTorch GPU build.</source>
         <translation>无 cuDNN：没有可用的 PyTorch GPU 版本。</translation>
     </message>
@@ -1269,27 +1274,22 @@
         <translation>无法给出推荐：{error}</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="160"/>
+        <location filename="../../ui/i18n.py" line="161"/>
         <source>No target Python was found; the newest PyTorch is assumed. Use --python-version X.Y to solve for yours.</source>
         <translation>未找到目标 Python；按最新版 PyTorch 计算。可用 --python-version X.Y 指定你的 Python 版本。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="185"/>
+        <location filename="../../ui/i18n.py" line="188"/>
         <source>No usable NVIDIA GPU was identified: CPU build. PyTorch {version} CPU build{for_python}.</source>
         <translation>未识别出可用的 NVIDIA GPU：使用 CPU 版。PyTorch {version} CPU 版{for_python}。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="264"/>
-        <source>None</source>
-        <translation>（版本未知）</translation>
-    </message>
-    <message>
-        <location filename="../../ui/i18n.py" line="207"/>
+        <location filename="../../ui/i18n.py" line="210"/>
         <source>Not available: {why}.</source>
         <translation>不可用：{why}。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="209"/>
+        <location filename="../../ui/i18n.py" line="212"/>
         <source>Not chosen: no PyTorch build uses this GPU.</source>
         <translation>未选择：没有 PyTorch 版本能使用此 GPU。</translation>
     </message>
@@ -1334,17 +1334,17 @@
         <translation>一切正常：检测未发现问题。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="151"/>
+        <location filename="../../ui/pages/summary_page.py" line="152"/>
         <source>Nothing was installed in this session.</source>
         <translation>本次会话未安装任何内容。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="378"/>
+        <location filename="../../ui/i18n.py" line="381"/>
         <source>On Windows the NVIDIA driver also serves CUDA inside WSL 2; it must be at least {minimum} for the PyTorch build the wizard chose. NVIDIA's download page opens; run its installer, then start the wizard again.</source>
         <translation>在 Windows 上，NVIDIA 驱动也为 WSL 2 中的 CUDA 服务；对于向导选择的 PyTorch 版本，它至少需要 {minimum}。将打开 NVIDIA 下载页面；运行其安装程序后，请重新启动向导。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="166"/>
+        <location filename="../../ui/i18n.py" line="169"/>
         <source>One driver cannot serve all GPUs: {conflict}. Use the newest GPU alone, or a separate machine.</source>
         <translation>一个驱动无法同时支持所有 GPU：{conflict}。请单独使用最新的 GPU，或换一台机器。</translation>
     </message>
@@ -1389,7 +1389,7 @@
         <translation>操作系统与 WSL</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="254"/>
+        <location filename="../../ui/i18n.py" line="257"/>
         <source>Optional (the PyTorch wheel brings its own CUDA runtime); if you want nvcc: </source>
         <translation>可选（PyTorch 安装包自带 CUDA 运行时）；如果需要 nvcc：</translation>
     </message>
@@ -1409,7 +1409,7 @@
         <translation>PCIe 吞吐量</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="345"/>
+        <location filename="../../ui/i18n.py" line="348"/>
         <source>Packages come from {url} instead of NVIDIA's server; they are still checked against NVIDIA's signing key.</source>
         <translation>软件包从 {url} 而不是 NVIDIA 的服务器下载；仍会用 NVIDIA 的签名密钥校验。</translation>
     </message>
@@ -1429,12 +1429,12 @@
         <translation>在此粘贴错误，例如训练失败时的最后几行输出。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="252"/>
+        <location filename="../../ui/i18n.py" line="255"/>
         <source>Plain `pip install torch` on Windows installs the CPU-only build. Use the command below (it installs from the {index} index).</source>
         <translation>在 Windows 上直接运行 `pip install torch` 会安装仅 CPU 版。请使用下面的命令（它从 {index} 索引安装）。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="253"/>
+        <location filename="../../ui/i18n.py" line="256"/>
         <source>Plain `pip install torch` would install {newest}+{plain}, which cannot use the GPU here. Use the command below ({torch} from the {index} index).</source>
         <translation>直接运行 `pip install torch` 会安装 {newest}+{plain}，它无法使用这里的 GPU。请使用下面的命令（从 {index} 索引安装 {torch}）。</translation>
     </message>
@@ -1509,7 +1509,7 @@
         <translation>PyTorch 版本(&amp;V)：</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="127"/>
+        <location filename="../../ui/i18n.py" line="128"/>
         <source>PyTorch cannot use the GPU.</source>
         <translation>PyTorch 无法使用 GPU。</translation>
     </message>
@@ -1519,17 +1519,17 @@
         <translation>PyTorch 无法连接 NVIDIA 驱动：驱动未安装、其内核模块未加载，或（在容器中）GPU 没有传入。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="359"/>
+        <location filename="../../ui/i18n.py" line="362"/>
         <source>PyTorch goes into its own virtual environment, so it cannot clash with the system's Python packages and can be removed by deleting one folder. An existing one is reused.</source>
         <translation>PyTorch 安装到独立的虚拟环境中，不会与系统的 Python 软件包冲突，删除一个文件夹即可移除。已有的环境会被复用。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="103"/>
+        <location filename="../../ui/i18n.py" line="104"/>
         <source>PyTorch is installed but cannot use the GPU.</source>
         <translation>已安装 PyTorch，但无法使用 GPU。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="102"/>
+        <location filename="../../ui/i18n.py" line="103"/>
         <source>PyTorch is not installed in the target Python.</source>
         <translation>目标 Python 中未安装 PyTorch。</translation>
     </message>
@@ -1539,12 +1539,12 @@
         <translation>PyTorch 本身支持此 GPU，所以缺少的内核来自某个编译扩展（一个用 nvcc 为其他 GPU 编译的软件包）。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="339"/>
+        <location filename="../../ui/i18n.py" line="342"/>
         <source>PyTorch needs an NVIDIA driver new enough for its CUDA runtime.</source>
         <translation>PyTorch 需要足够新的 NVIDIA 驱动来支持其 CUDA 运行时。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="159"/>
+        <location filename="../../ui/i18n.py" line="160"/>
         <source>PyTorch publishes CUDA wheels for x86_64 and aarch64 only; this machine is {arch}.</source>
         <translation>PyTorch 只为 x86_64 和 aarch64 发布 CUDA 版安装包；本机是 {arch}。</translation>
     </message>
@@ -1559,7 +1559,7 @@
         <translation>PyTorch 可在 GPU 上运行，但有警告。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="125"/>
+        <location filename="../../ui/i18n.py" line="126"/>
         <source>PyTorch uses the GPU and its results are correct.</source>
         <translation>PyTorch 正在使用 GPU，且计算结果正确。</translation>
     </message>
@@ -1569,22 +1569,22 @@
         <translation>PyTorch 变体(&amp;R)：</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="164"/>
+        <location filename="../../ui/i18n.py" line="167"/>
         <source>PyTorch {newest} has no kernels for {gpus}; {covering} is the newest release that does.</source>
         <translation>PyTorch {newest} 没有 {gpus} 的内核；{covering} 是仍支持它的最新版本。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="250"/>
+        <location filename="../../ui/i18n.py" line="253"/>
         <source>PyTorch {newest} needs Python {py_min} or newer; with Python {python} the newest is {torch}.</source>
         <translation>PyTorch {newest} 需要 Python {py_min} 或更新版本；使用 Python {python} 时最新可用的是 {torch}。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="165"/>
+        <location filename="../../ui/i18n.py" line="168"/>
         <source>PyTorch {torch}+{index} has no kernels for {gpus}; the choice below serves every GPU. Hide the older GPU (CUDA_VISIBLE_DEVICES) to use newer wheels.</source>
         <translation>PyTorch {torch}+{index} 没有 {gpus} 的内核；下面的选择适用于所有 GPU。若要使用更新的安装包，请用 CUDA_VISIBLE_DEVICES 隐藏较旧的 GPU。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="139"/>
+        <location filename="../../ui/pages/summary_page.py" line="140"/>
         <source>PyTorch {v}</source>
         <translation>PyTorch {v}</translation>
     </message>
@@ -1599,17 +1599,17 @@
         <translation>Python 与 PyTorch</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="248"/>
+        <location filename="../../ui/i18n.py" line="251"/>
         <source>Python {python} is newer than PyTorch supports (the newest release supports {py_min}-{py_max}); {torch} is the newest with wheels for it.</source>
         <translation>Python {python} 比 PyTorch 支持的版本更新（最新的 PyTorch 支持 {py_min}-{py_max}）；{torch} 是有对应安装包的最新版本。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="249"/>
+        <location filename="../../ui/i18n.py" line="252"/>
         <source>Python {python} is newer than any PyTorch release supports (newest: {newest}, Python {py_min}-{py_max}). Use Python {py_max}.</source>
         <translation>Python {python} 比所有 PyTorch 版本支持的都新（最新：{newest}，支持 Python {py_min}-{py_max}）。请使用 Python {py_max}。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="251"/>
+        <location filename="../../ui/i18n.py" line="254"/>
         <source>Python {python} is older than any PyTorch release from 2.0 on supports. Use Python {py_max}.</source>
         <translation>Python {python} 比 PyTorch 2.0 及之后所有版本支持的都旧。请使用 Python {py_max}。</translation>
     </message>
@@ -1644,7 +1644,7 @@
         <translation>为本机推荐。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="346"/>
+        <location filename="../../ui/i18n.py" line="349"/>
         <source>Refresh the package index</source>
         <translation>刷新软件包索引</translation>
     </message>
@@ -1664,22 +1664,22 @@
         <translation>重新加载 nvidia_uvm（sudo rmmod nvidia_uvm &amp;&amp; sudo modprobe nvidia_uvm）或重启；在 dmesg 中查找 Xid 行；在 WSL 中用 `wsl --shutdown` 重启它。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="371"/>
+        <location filename="../../ui/i18n.py" line="374"/>
         <source>Remove leftover Linux driver libraries inside WSL</source>
         <translation>删除 WSL 内残留的 Linux 驱动库</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="330"/>
+        <location filename="../../ui/i18n.py" line="333"/>
         <source>Remove old CUDA toolkits: {folders}</source>
         <translation>删除旧的 CUDA 工具包：{folders}</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="332"/>
+        <location filename="../../ui/i18n.py" line="335"/>
         <source>Remove stale CUDA paths from the environment</source>
         <translation>从环境中删除失效的 CUDA 路径</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="369"/>
+        <location filename="../../ui/i18n.py" line="372"/>
         <source>Remove the Linux NVIDIA driver installed inside WSL</source>
         <translation>删除安装在 WSL 内的 Linux NVIDIA 驱动</translation>
     </message>
@@ -1694,7 +1694,7 @@
         <translation>删除旧的 NVIDIA 软件包（sudo apt-get purge 消息中提到的软件包及其分支），然后只从一个来源安装驱动。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="109"/>
+        <location filename="../../ui/pages/summary_page.py" line="110"/>
         <source>Report written: {path}</source>
         <translation>报告已写入：{path}</translation>
     </message>
@@ -1759,7 +1759,7 @@
         <translation>在 CPU 上（或设置 CUDA_LAUNCH_BLOCKING=1）运行一次，找到确切的出错行，然后检查它用到的索引/标签（最大 token id &lt; 词表大小，标签 &lt; 类别数）。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="100"/>
+        <location filename="../../ui/i18n.py" line="101"/>
         <source>Running inside a container: the driver belongs to the host.</source>
         <translation>正在容器中运行：驱动属于宿主机。</translation>
     </message>
@@ -1769,12 +1769,12 @@
         <translation>正在运行：{step}</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="218"/>
+        <location filename="../../ui/i18n.py" line="221"/>
         <source>R{current_branch} does not support {gpus}</source>
         <translation>R{current_branch} 不支持 {gpus}</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="201"/>
+        <location filename="../../ui/i18n.py" line="204"/>
         <source>R{max_branch} is the last driver branch for {gpus}. The GPU works for CUDA programs built for it.</source>
         <translation>R{max_branch} 是 {gpus} 的最后一个驱动分支。此 GPU 可以运行为它编译的 CUDA 程序。</translation>
     </message>
@@ -1789,22 +1789,22 @@
         <translation>SM 频率</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="116"/>
+        <location filename="../../ui/pages/summary_page.py" line="117"/>
         <source>Save a snapshot</source>
         <translation>保存快照</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="160"/>
+        <location filename="../../ui/pages/summary_page.py" line="161"/>
         <source>Save a snapshot of this machine</source>
         <translation>保存本机的快照</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="159"/>
+        <location filename="../../ui/pages/summary_page.py" line="160"/>
         <source>Save s&amp;napshot…</source>
         <translation>保存快照(&amp;N)…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="119"/>
+        <location filename="../../ui/pages/summary_page.py" line="120"/>
         <source>Saving the snapshot…</source>
         <translation>正在保存快照…</translation>
     </message>
@@ -1834,7 +1834,7 @@
         <translation>Secure Boot 已开启，而新编译的 NVIDIA 模块没有用固件信任的密钥签名，所以内核拒绝加载它。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="97"/>
+        <location filename="../../ui/i18n.py" line="98"/>
         <source>Secure Boot is on: the NVIDIA kernel module must be signed.</source>
         <translation>安全启动已开启：NVIDIA 内核模块必须签名。</translation>
     </message>
@@ -1849,7 +1849,7 @@
         <translation>把 CUDA_HOME 设为工具包目录，并把其 bin 目录加入 PATH，然后重新编译。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="354"/>
+        <location filename="../../ui/i18n.py" line="357"/>
         <source>Set CUDA_HOME, PATH and the library path</source>
         <translation>设置 CUDA_HOME、PATH 和库路径</translation>
     </message>
@@ -1869,12 +1869,12 @@
         <translation>配置本计算机</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="106"/>
+        <location filename="../../ui/i18n.py" line="107"/>
         <source>Several CUDA toolkits are installed.</source>
         <translation>安装了多个 CUDA 工具包。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="331"/>
+        <location filename="../../ui/i18n.py" line="334"/>
         <source>Several CUDA toolkits side by side are the usual cause of 'wrong nvcc' and library mix-ups. Only these go: {removes}.</source>
         <translation>多个 CUDA 工具包并存，通常会导致“nvcc 版本不对”和库混用。只删除以下内容：{removes}。</translation>
     </message>
@@ -1894,7 +1894,7 @@
         <translation>快照已保存：{path}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="116"/>
+        <location filename="../../ui/pages/summary_page.py" line="117"/>
         <source>Snapshots (*.json)</source>
         <translation>快照 (*.json)</translation>
     </message>
@@ -1954,7 +1954,7 @@
         <translation>正在停止…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="154"/>
+        <location filename="../../ui/pages/summary_page.py" line="155"/>
         <source>Summary</source>
         <translation>总结</translation>
     </message>
@@ -1969,7 +1969,7 @@
         <translation>系统</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="211"/>
+        <location filename="../../ui/i18n.py" line="214"/>
         <source>System cuDNN {version} ({package}) matches CUDA {cuda} and supports every GPU here; PyTorch keeps using its own cuDNN {wheel_cudnn}.</source>
         <translation>系统 cuDNN {version}（{package}）与 CUDA {cuda} 匹配，并支持这里的所有 GPU；PyTorch 仍使用自带的 cuDNN {wheel_cudnn}。</translation>
     </message>
@@ -1989,12 +1989,12 @@
         <translation>正在测试 GPU…</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="176"/>
+        <location filename="../../ui/i18n.py" line="179"/>
         <source>The CUDA toolkit cannot be installed: {why}.</source>
         <translation>无法安装 CUDA 工具包：{why}。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="105"/>
+        <location filename="../../ui/i18n.py" line="106"/>
         <source>The CUDA toolkit is newer than the driver supports.</source>
         <translation>CUDA 工具包版本高于驱动所支持的版本。</translation>
     </message>
@@ -2004,12 +2004,12 @@
         <translation>编译扩展所用的 CUDA 工具包（nvcc {found}，通过 CUDA_HOME 或 PATH 找到）不是 PyTorch 编译时所用的 CUDA（{built}）；PyTorch 拒绝针对不同的主版本编译。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="117"/>
+        <location filename="../../ui/i18n.py" line="118"/>
         <source>The GPU cannot be used.</source>
         <translation>无法使用该 GPU。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="130"/>
+        <location filename="../../ui/i18n.py" line="131"/>
         <source>The GPU gave wrong results in a numeric check.</source>
         <translation>GPU 在数值检查中给出了错误结果。</translation>
     </message>
@@ -2024,12 +2024,12 @@
         <translation>GPU 没有共享给 WSL：Windows 驱动让它处于 TCC / 数据中心模式（在 Windows Server 上的 L40S、A100 等服务器 GPU 上很常见）、WSL 或 Windows 版本太旧，或使用的是发行版软件包中的 Linux nvidia-smi，而不是 /usr/lib/wsl/lib 中的那个。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="116"/>
+        <location filename="../../ui/i18n.py" line="117"/>
         <source>The GPU is usable.</source>
         <translation>GPU 可用。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="137"/>
+        <location filename="../../ui/i18n.py" line="138"/>
         <source>The GPU ran at its power limit.</source>
         <translation>GPU 以其功耗上限运行。</translation>
     </message>
@@ -2039,17 +2039,17 @@
         <translation>GPU 显存耗尽。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="131"/>
+        <location filename="../../ui/i18n.py" line="132"/>
         <source>The GPU runs at full speed under load.</source>
         <translation>GPU 在负载下全速运行。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="138"/>
+        <location filename="../../ui/i18n.py" line="139"/>
         <source>The GPU slowed down because it got too hot.</source>
         <translation>GPU 因过热而降速。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="134"/>
+        <location filename="../../ui/i18n.py" line="135"/>
         <source>The GPU stayed idle while it should have been busy.</source>
         <translation>GPU 在应当繁忙时处于空闲状态。</translation>
     </message>
@@ -2059,17 +2059,17 @@
         <translation>GPU 在 PCIe 总线上停止响应（Xid 79）：通常是供电或散热问题（电源、电源线、过热）、显卡或转接卡松动，或系统 BIOS 过旧；在笔记本上也可能是独立显卡的电源管理开关。之后 CUDA 会报告未知错误。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="136"/>
+        <location filename="../../ui/i18n.py" line="137"/>
         <source>The GPU was held back by its power limit.</source>
         <translation>GPU 受功耗上限限制。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="99"/>
+        <location filename="../../ui/i18n.py" line="100"/>
         <source>The GPU's PCIe link runs narrower than it can.</source>
         <translation>GPU 的 PCIe 链路宽度低于其支持的宽度。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="118"/>
+        <location filename="../../ui/i18n.py" line="119"/>
         <source>The GPU's compute mode forbids running programs on it.</source>
         <translation>GPU 的计算模式禁止在其上运行程序。</translation>
     </message>
@@ -2079,17 +2079,17 @@
         <translation>GPU 的计算模式为 Prohibited：任何进程都不能在其上创建 CUDA 上下文。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="135"/>
+        <location filename="../../ui/i18n.py" line="136"/>
         <source>The GPU's power limit is set below its default.</source>
         <translation>GPU 的功耗上限被设置得低于默认值。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="386"/>
+        <location filename="../../ui/i18n.py" line="389"/>
         <source>The Linux side (CUDA toolkit if wanted, PyTorch) runs inside a WSL 2 distro; {name} is the one NVIDIA's wsl-ubuntu packages are built for.</source>
         <translation>Linux 部分（需要时的 CUDA 工具包、PyTorch）在 WSL 2 发行版中运行；NVIDIA 的 wsl-ubuntu 软件包正是为 {name} 构建的。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="244"/>
+        <location filename="../../ui/i18n.py" line="247"/>
         <source>The NVIDIA driver</source>
         <translation>NVIDIA 驱动</translation>
     </message>
@@ -2099,17 +2099,17 @@
         <translation>NVIDIA 驱动已安装，但其内核模块未加载，所以 CUDA 找不到 GPU。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="92"/>
+        <location filename="../../ui/i18n.py" line="93"/>
         <source>The NVIDIA driver is installed but not loaded.</source>
         <translation>NVIDIA 驱动已安装，但未加载。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="91"/>
+        <location filename="../../ui/i18n.py" line="92"/>
         <source>The NVIDIA driver is not installed.</source>
         <translation>未安装 NVIDIA 驱动。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="245"/>
+        <location filename="../../ui/i18n.py" line="248"/>
         <source>The NVIDIA driver {current}</source>
         <translation>NVIDIA 驱动 {current} </translation>
     </message>
@@ -2119,7 +2119,7 @@
         <translation>NVIDIA 安装程序编译好了内核模块，但内核拒绝加载它。常见原因：Secure Boot 拒绝未签名的模块、nouveau 占用着 GPU，或模块是针对错误的内核源码编译的。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="95"/>
+        <location filename="../../ui/i18n.py" line="96"/>
         <source>The NVIDIA management library (NVML) could not start.</source>
         <translation>NVIDIA 管理库（NVML）无法启动。</translation>
     </message>
@@ -2144,17 +2144,17 @@
         <translation>NVIDIA 用户态库与已加载的内核模块版本不同：驱动已升级（常由自动更新完成）但旧模块仍在运行，或旧模块被打包进了 initramfs。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="121"/>
+        <location filename="../../ui/i18n.py" line="122"/>
         <source>The PCIe link runs below its full speed or width.</source>
         <translation>PCIe 链路未以其最高速度或宽度运行。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="363"/>
+        <location filename="../../ui/i18n.py" line="366"/>
         <source>The PyTorch build matching this GPU and driver.</source>
         <translation>与此 GPU 和驱动匹配的 PyTorch 版本。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="374"/>
+        <location filename="../../ui/i18n.py" line="377"/>
         <source>The Windows driver puts plain copies of libcuda in /usr/lib/wsl/lib, so ldconfig complains on every package install. A folder of links to the same files gives ldconfig what it expects; nothing about the driver changes.</source>
         <translation>Windows 驱动在 /usr/lib/wsl/lib 中放的是 libcuda 的普通副本，因此每次安装软件包时 ldconfig 都会报警。一个指向相同文件的链接文件夹能满足 ldconfig 的要求；驱动本身不做任何改动。</translation>
     </message>
@@ -2164,7 +2164,7 @@
         <translation>这些高级选项在本机上不可用（见下文）。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="174"/>
+        <location filename="../../ui/i18n.py" line="177"/>
         <source>The architecture list of {torch}+{index} on {os} is {confidence}, not read from the build itself; the verify step checks it on this machine.</source>
         <translation>{os} 上 {torch}+{index} 的架构列表是{confidence}的，并非从构建本身读取；验证步骤会在本机上检查。</translation>
     </message>
@@ -2174,7 +2174,7 @@
         <translation>runfile 内的压缩包缺失（其校验和是空数据的校验和）：下载提前中断了。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="124"/>
+        <location filename="../../ui/i18n.py" line="125"/>
         <source>The bandwidth test failed.</source>
         <translation>带宽测试失败。</translation>
     </message>
@@ -2209,17 +2209,22 @@
         <translation>磁盘快满了：runfile 在保存时被截断，或无法解压。用 --override 运行也解决不了。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="170"/>
+        <location filename="../../ui/i18n.py" line="173"/>
         <source>The driver works but its version is unknown; the choice below assumes a current R{branch} driver. Run `nvidia-smi` and check its version against the minimum below.</source>
         <translation>驱动可以工作，但版本未知；下面的选择假定是较新的 R{branch} 驱动。请运行 `nvidia-smi`，将其版本与下面的最低版本比较。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="93"/>
+        <location filename="../../ui/i18n.py" line="94"/>
         <source>The driver's library and kernel module versions differ; a reboot usually fixes this.</source>
         <translation>驱动库与内核模块版本不一致；通常重启即可解决。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="104"/>
+        <location filename="../../ui/i18n.py" line="162"/>
+        <source>The driver's version could not be read; it supports CUDA {cuda}, so it is at least {floor}, and the choice below assumes that.</source>
+        <translation>无法读取驱动版本；它支持 CUDA {cuda}，因此版本至少为 {floor}，以下推荐以此为准。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n.py" line="105"/>
         <source>The installed PyTorch has no kernels for this GPU.</source>
         <translation>已安装的 PyTorch 不包含此 GPU 的内核。</translation>
     </message>
@@ -2234,7 +2239,7 @@
         <translation>已安装的 PyTorch 是仅 CPU 版本，因此它永远无法使用 CUDA。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="101"/>
+        <location filename="../../ui/i18n.py" line="102"/>
         <source>The installed PyTorch is a CPU-only build.</source>
         <translation>已安装的 PyTorch 是仅 CPU 版本。</translation>
     </message>
@@ -2244,7 +2249,7 @@
         <translation>已安装的 PyTorch wheel 没有适用于此 GPU 计算能力的内核：它只为较旧的架构编译。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="197"/>
+        <location filename="../../ui/i18n.py" line="200"/>
         <source>The installed driver is not working; `gpu-wizard diagnose` says why and how to fix it.</source>
         <translation>已安装的驱动无法工作；`gpu-wizard diagnose` 会说明原因和修复方法。</translation>
     </message>
@@ -2259,22 +2264,22 @@
         <translation>安装程序因错误而停止：{error}</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="98"/>
+        <location filename="../../ui/i18n.py" line="99"/>
         <source>The kernel headers are missing; the driver cannot be built for this kernel.</source>
         <translation>缺少内核头文件；无法为此内核构建驱动。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="107"/>
+        <location filename="../../ui/i18n.py" line="108"/>
         <source>The library search path points at an old CUDA version.</source>
         <translation>库搜索路径指向旧版 CUDA。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="132"/>
+        <location filename="../../ui/i18n.py" line="133"/>
         <source>The load test failed.</source>
         <translation>负载测试失败。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="133"/>
+        <location filename="../../ui/i18n.py" line="134"/>
         <source>The load test gave no result.</source>
         <translation>负载测试没有结果。</translation>
     </message>
@@ -2294,7 +2299,7 @@
         <translation>nvidia_uvm 内核模块未加载；CUDA 需要它来创建上下文（休眠/唤醒之后，或在没有相应 udev 规则的无显示器服务器上，它常常缺失）。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="172"/>
+        <location filename="../../ui/i18n.py" line="175"/>
         <source>The open kernel module is loaded, but a GPU here is older than Turing and needs the proprietary module.</source>
         <translation>当前加载的是开源内核模块，但这里有一块早于 Turing 的 GPU，需要专有模块。</translation>
     </message>
@@ -2304,7 +2309,7 @@
         <translation>开源的 nouveau 驱动占用了 GPU，所以 NVIDIA 驱动无法安装或绑定到它。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="96"/>
+        <location filename="../../ui/i18n.py" line="97"/>
         <source>The open-source nouveau driver is loaded and blocks the NVIDIA driver.</source>
         <translation>已加载开源 nouveau 驱动，它会阻止 NVIDIA 驱动。</translation>
     </message>
@@ -2319,12 +2324,12 @@
         <translation>程序的 CUDA 运行时比已安装的 NVIDIA 驱动所支持的更新。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="113"/>
+        <location filename="../../ui/pages/summary_page.py" line="114"/>
         <source>The report could not be written: {error}</source>
         <translation>无法写入报告：{error}</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="350"/>
+        <location filename="../../ui/i18n.py" line="353"/>
         <source>The runfile installs the toolkit without a package repository. It is checked against NVIDIA's published checksum before it runs (a corrupt download is the usual cause of 'gzip: stdin: invalid compressed data'), and only the toolkit is installed, never its bundled driver.</source>
         <translation>runfile 无需软件包仓库即可安装工具包。运行前会用 NVIDIA 公布的校验和检查它（下载损坏通常是“gzip: stdin: invalid compressed data”的原因），并且只安装工具包，绝不安装其附带的驱动。</translation>
     </message>
@@ -2344,17 +2349,17 @@
         <translation>无法保存快照：{error}</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="352"/>
+        <location filename="../../ui/i18n.py" line="355"/>
         <source>The toolkit (nvcc, headers, libraries) is only needed to build CUDA code such as PyTorch extensions. The versioned {package} package installs it without touching the driver.</source>
         <translation>工具包（nvcc、头文件、库）只在编译 CUDA 代码（如 PyTorch 扩展）时需要。带版本号的 {package} 软件包会安装它，且不改动驱动。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="353"/>
+        <location filename="../../ui/i18n.py" line="356"/>
         <source>The toolkit (nvcc, headers, libraries) is only needed to build CUDA code. {package} installs it without touching the driver.</source>
         <translation>工具包（nvcc、头文件、库）只在编译 CUDA 代码时需要。{package} 会安装它，且不改动驱动。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="155"/>
+        <location filename="../../ui/pages/summary_page.py" line="156"/>
         <source>The verdict, and what changed.</source>
         <translation>结论，以及所做的更改。</translation>
     </message>
@@ -2369,12 +2374,12 @@
         <translation>没有可用于制定计划的推荐。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="333"/>
+        <location filename="../../ui/i18n.py" line="336"/>
         <source>These entries point at CUDA folders that are gone or belong to another version, so programs could load the wrong libraries. Each file is backed up first.</source>
         <translation>这些条目指向已不存在或属于其他版本的 CUDA 文件夹，程序可能因此加载错误的库。每个文件都会先备份。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="372"/>
+        <location filename="../../ui/i18n.py" line="375"/>
         <source>These libraries would be loaded instead of the Windows driver's libcuda in /usr/lib/wsl/lib.</source>
         <translation>这些库会取代 /usr/lib/wsl/lib 中 Windows 驱动的 libcuda 被加载。</translation>
     </message>
@@ -2399,12 +2404,12 @@
         <translation>这台机器上完全看不到 NVIDIA GPU：没有安装、在固件中被关闭（或被笔记本的混合显卡设置关闭），或在虚拟机/容器中没有直通。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="157"/>
+        <location filename="../../ui/i18n.py" line="158"/>
         <source>This operating system has no NVIDIA CUDA wheels; only the CPU build of PyTorch can be installed.</source>
         <translation>此操作系统没有 NVIDIA CUDA 版的 PyTorch 安装包；只能安装 CPU 版 PyTorch。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="175"/>
+        <location filename="../../ui/i18n.py" line="178"/>
         <source>This wheel has no compiled kernels for one GPU; the driver compiles them from PTX at first use (slow start).</source>
         <translation>此安装包没有为其中一块 GPU 编译好的内核；驱动会在首次使用时从 PTX 编译（启动较慢）。</translation>
     </message>
@@ -2449,12 +2454,12 @@
         <translation>排查此错误</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="334"/>
+        <location filename="../../ui/i18n.py" line="337"/>
         <source>Turn off the nouveau driver</source>
         <translation>停用 nouveau 驱动</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="379"/>
+        <location filename="../../ui/i18n.py" line="382"/>
         <source>Turn on the Windows features WSL 2 needs</source>
         <translation>启用 WSL 2 所需的 Windows 功能</translation>
     </message>
@@ -2469,12 +2474,12 @@
         <translation>两组 NVIDIA 软件包要写同一个文件（{path}，属于 {pkg}）：混用了来自不同来源（发行版、PPA、NVIDIA 仓库）或不同分支的驱动软件包。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="192"/>
+        <location filename="../../ui/i18n.py" line="195"/>
         <source>Under WSL 2 the driver lives on Windows: install or update the NVIDIA Windows driver to {need} or newer (now: {now}{why_note}). Never install a Linux NVIDIA driver inside WSL.</source>
         <translation>在 WSL 2 下，驱动位于 Windows：请安装 NVIDIA Windows 驱动或将其更新到 {need} 或更新版本（当前：{now}{why_note}）。切勿在 WSL 内安装 Linux 版 NVIDIA 驱动。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="191"/>
+        <location filename="../../ui/i18n.py" line="194"/>
         <source>Under WSL 2 the driver lives on Windows: keep the Windows driver {current} (it is at least {need}). Never install a Linux NVIDIA driver inside WSL.</source>
         <translation>在 WSL 2 下，驱动位于 Windows：保留 Windows 驱动 {current}（不低于 {need}）。切勿在 WSL 内安装 Linux 版 NVIDIA 驱动。</translation>
     </message>
@@ -2494,7 +2499,7 @@
         <translation>取消 CUDA_VISIBLE_DEVICES，或把它设为 nvidia-smi -L 列出的编号（进程内编号从 0 重新开始）。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="381"/>
+        <location filename="../../ui/i18n.py" line="384"/>
         <source>Update WSL and its Linux kernel</source>
         <translation>更新 WSL 及其 Linux 内核</translation>
     </message>
@@ -2509,12 +2514,12 @@
         <translation>升级 NVIDIA 驱动（WSL 上：Windows 驱动），或安装此驱动支持的较旧 CUDA 版本的 PyTorch。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="337"/>
+        <location filename="../../ui/i18n.py" line="340"/>
         <source>Upgrade the NVIDIA driver {branch}({flavour} kernel modules)</source>
         <translation>升级 NVIDIA 驱动 {branch}（{flavour}内核模块）</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="189"/>
+        <location filename="../../ui/i18n.py" line="192"/>
         <source>Upgrade to driver branch R{branch} ({flavour} kernel module): {why}; R{branch} runs {torch}+{index} with {compat} compatibility.{cap}{no_package}</source>
         <translation>升级到驱动分支 R{branch}（{flavour}内核模块）：{why}；R{branch} 以{compat}兼容方式运行 {torch}+{index}。{cap}{no_package}</translation>
     </message>
@@ -2534,7 +2539,7 @@
         <translation>使用 spawn 启动方式（multiprocessing.set_start_method('spawn') 或 DataLoader(multiprocessing_context='spawn')），并把 CUDA 工作留在主进程中。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="344"/>
+        <location filename="../../ui/i18n.py" line="347"/>
         <source>Use your mirror for NVIDIA's repository</source>
         <translation>为 NVIDIA 仓库使用您的镜像</translation>
     </message>
@@ -2574,32 +2579,32 @@
         <translation>WSL</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="158"/>
+        <location filename="../../ui/i18n.py" line="159"/>
         <source>WSL 1 cannot use the GPU. Convert this distribution to WSL 2: wsl --set-version &lt;distro&gt; 2</source>
         <translation>WSL 1 无法使用 GPU。请将此发行版转换为 WSL 2：wsl --set-version &lt;distro&gt; 2</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="113"/>
+        <location filename="../../ui/i18n.py" line="114"/>
         <source>WSL 2 cannot see the GPU (/dev/dxg is missing).</source>
         <translation>WSL 2 无法看到 GPU（缺少 /dev/dxg）。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="111"/>
+        <location filename="../../ui/i18n.py" line="112"/>
         <source>WSL 2 may use too little memory for training.</source>
         <translation>WSL 2 可用内存可能不足以进行训练。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="376"/>
+        <location filename="../../ui/i18n.py" line="379"/>
         <source>WSL 2 may use {current_mib} MiB now; training needs room for the data loaders and pinned buffers, about twice the GPU's memory. The setting lives in your Windows user's .wslconfig.</source>
         <translation>WSL 2 目前最多可用 {current_mib} MiB；训练需要为数据加载器和锁页缓冲区留出空间，约为 GPU 显存的两倍。该设置保存在您 Windows 用户的 .wslconfig 中。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="380"/>
+        <location filename="../../ui/i18n.py" line="383"/>
         <source>WSL 2 runs Linux in a light virtual machine: Windows needs 'Windows Subsystem for Linux' and 'Virtual Machine Platform' switched on. Windows asks for administrator approval for this step only.</source>
         <translation>WSL 2 在轻量虚拟机中运行 Linux：Windows 需要启用“适用于 Linux 的 Windows 子系统”和“虚拟机平台”。只有这一步 Windows 会请求管理员批准。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="112"/>
+        <location filename="../../ui/i18n.py" line="113"/>
         <source>WSL is not installed.</source>
         <translation>未安装 WSL。</translation>
     </message>
@@ -2639,7 +2644,7 @@
         <translation>处理方法：{hint}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="156"/>
+        <location filename="../../ui/pages/summary_page.py" line="157"/>
         <source>What was done</source>
         <translation>已完成的操作</translation>
     </message>
@@ -2659,7 +2664,7 @@
         <translation>正在计算适合本机的配置…</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="357"/>
+        <location filename="../../ui/i18n.py" line="360"/>
         <source>You asked for cuDNN as a system library (for software outside PyTorch; PyTorch's wheels bring their own).</source>
         <translation>您选择了将 cuDNN 安装为系统库（供 PyTorch 以外的软件使用；PyTorch 的 wheel 自带 cuDNN）。</translation>
     </message>
@@ -2689,7 +2694,7 @@
         <translation>apt 不认识软件包 {pkg}：没有为此发行版设置 NVIDIA 的 CUDA 仓库（或添加后没有运行 `apt-get update`），或该版本没有为此系统版本发布。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="347"/>
+        <location filename="../../ui/i18n.py" line="350"/>
         <source>apt must read the new repository's package list before it can install from it.</source>
         <translation>apt 必须先读取新仓库的软件包列表，才能从中安装。</translation>
     </message>
@@ -2714,7 +2719,7 @@
         <translation>cuDNN 对这次调用没有可用的算法：输入的形状、数据类型或内存布局不受支持（例如非连续输入、极大的批次），cuDNN 版本对此 GPU 来说太旧，或 cuDNN 选择算法时 GPU 显存耗尽。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="128"/>
+        <location filename="../../ui/i18n.py" line="129"/>
         <source>cuDNN is not available to PyTorch.</source>
         <translation>PyTorch 无法使用 cuDNN。</translation>
     </message>
@@ -2734,17 +2739,17 @@
         <translation>cuDNN {major} 已安装，但不在动态加载器查找的位置。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="210"/>
+        <location filename="../../ui/i18n.py" line="213"/>
         <source>cuDNN {version} comes with the PyTorch wheel (a pip dependency); no system cuDNN is needed.</source>
         <translation>cuDNN {version} 随 PyTorch 安装包提供（pip 依赖）；不需要系统 cuDNN。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="396"/>
+        <location filename="../../ui/i18n.py" line="399"/>
         <source>default</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="348"/>
+        <location filename="../../ui/i18n.py" line="351"/>
         <source>dnf must read the new repository's package list before it can install from it.</source>
         <translation>dnf 必须先读取新仓库的软件包列表，才能从中安装。</translation>
     </message>
@@ -2754,22 +2759,22 @@
         <translation>完成</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="222"/>
+        <location filename="../../ui/i18n.py" line="225"/>
         <source>driver {current} cannot run PyTorch {why_torch}+{why_index}, the newest for this GPU</source>
         <translation>驱动 {current} 无法运行此 GPU 可用的最新版本 PyTorch {why_torch}+{why_index}</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="223"/>
+        <location filename="../../ui/i18n.py" line="226"/>
         <source>driver {current} cannot run PyTorch {why_torch}+{why_index}, the newest for this GPU (it runs {why_runs} at most)</source>
         <translation>驱动 {current} 无法运行此 GPU 可用的最新版本 PyTorch {why_torch}+{why_index}（它最多能运行 {why_runs}）</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="216"/>
+        <location filename="../../ui/i18n.py" line="219"/>
         <source>driver {current} is not usable</source>
         <translation>驱动 {current} 不可用</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="219"/>
+        <location filename="../../ui/i18n.py" line="222"/>
         <source>driver {current} predates this GPU (it needs R{min_branch} or newer)</source>
         <translation>驱动 {current} 早于此 GPU（需要 R{min_branch} 或更新版本）</translation>
     </message>
@@ -2779,7 +2784,7 @@
         <translation>演练</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="232"/>
+        <location filename="../../ui/i18n.py" line="235"/>
         <source>every GPU here</source>
         <translation>这里的所有 GPU</translation>
     </message>
@@ -2794,17 +2799,17 @@
         <translation>正常</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="280"/>
+        <location filename="../../ui/i18n.py" line="283"/>
         <source>from secondary sources</source>
         <translation>来自二手资料</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="277"/>
+        <location filename="../../ui/i18n.py" line="280"/>
         <source>full</source>
         <translation>完全</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="280"/>
+        <location filename="../../ui/i18n.py" line="283"/>
         <source>inferred</source>
         <translation>推断</translation>
     </message>
@@ -2849,12 +2854,12 @@
         <translation>检查本计算机：GPU、驱动、CUDA、Python 和 PyTorch</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="255"/>
+        <location filename="../../ui/i18n.py" line="258"/>
         <source>matches the CUDA {wheel} runtime inside the PyTorch wheel (for building extensions)</source>
         <translation>与 PyTorch 安装包内的 CUDA {wheel} 运行时一致（用于编译扩展）</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="277"/>
+        <location filename="../../ui/i18n.py" line="280"/>
         <source>minor-version</source>
         <translation>次版本</translation>
     </message>
@@ -2879,17 +2884,17 @@
         <translation>否</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="261"/>
+        <location filename="../../ui/i18n.py" line="264"/>
         <source>no CUDA toolkit in {repo} is both supported by the GPUs and at most CUDA {max_cuda} (the driver's limit)</source>
         <translation>{repo} 中没有既被这些 GPU 支持、又不高于 CUDA {max_cuda}（驱动上限）的 CUDA 工具包</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="262"/>
+        <location filename="../../ui/i18n.py" line="265"/>
         <source>no CUDA toolkit is both supported by the GPUs and at most CUDA {max_cuda} (the driver's limit)</source>
         <translation>没有既被这些 GPU 支持、又不高于 CUDA {max_cuda}（驱动上限）的 CUDA 工具包</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="215"/>
+        <location filename="../../ui/i18n.py" line="218"/>
         <source>no NVIDIA driver is installed</source>
         <translation>未安装 NVIDIA 驱动</translation>
     </message>
@@ -2899,22 +2904,22 @@
         <translation>没有可在此处使用该 GPU 的 PyTorch 版本</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="279"/>
+        <location filename="../../ui/i18n.py" line="282"/>
         <source>no communication</source>
         <translation>无法通信</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="234"/>
+        <location filename="../../ui/i18n.py" line="237"/>
         <source>no driver branch supports all these GPUs (one needs R{min_branch} or newer, another ends at R{max_branch})</source>
         <translation>没有一个驱动分支支持所有这些 GPU（一块需要 R{min_branch} 或更新版本，另一块止于 R{max_branch}）</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="260"/>
+        <location filename="../../ui/i18n.py" line="263"/>
         <source>no driver to run it</source>
         <translation>没有能运行它的驱动</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="263"/>
+        <location filename="../../ui/i18n.py" line="266"/>
         <source>none</source>
         <translation>无</translation>
     </message>
@@ -2924,7 +2929,7 @@
         <translation>无（可选：PyTorch 自带 CUDA 运行时）</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="230"/>
+        <location filename="../../ui/i18n.py" line="233"/>
         <source>none seen</source>
         <translation>未检测到</translation>
     </message>
@@ -2939,7 +2944,7 @@
         <translation>未安装</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="279"/>
+        <location filename="../../ui/i18n.py" line="282"/>
         <source>not loaded</source>
         <translation>未加载</translation>
     </message>
@@ -2964,7 +2969,7 @@
         <translation>无需操作</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="335"/>
+        <location filename="../../ui/i18n.py" line="338"/>
         <source>nouveau (the open-source driver) is using the GPU; the NVIDIA driver can only load once it is blacklisted and the initramfs (the early boot image) no longer contains it.</source>
         <translation>nouveau（开源驱动）正在占用 GPU；只有将其加入黑名单、并且 initramfs（早期启动镜像）不再包含它之后，NVIDIA 驱动才能加载。</translation>
     </message>
@@ -2974,7 +2979,7 @@
         <translation>nvcc</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="177"/>
+        <location filename="../../ui/i18n.py" line="180"/>
         <source>nvcc {version} differs from the wheel's CUDA {wheel}; extensions still build within CUDA {major}.x.</source>
         <translation>nvcc {version} 与安装包的 CUDA {wheel} 不同；在 CUDA {major}.x 范围内扩展仍可编译。</translation>
     </message>
@@ -2984,7 +2989,7 @@
         <translation>nvidia-smi（NVML）无法与 NVIDIA 内核模块通信：模块未加载（内核更新后未针对当前内核编译、被 Secure Boot 拒绝，或被 nouveau 阻挡）。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="94"/>
+        <location filename="../../ui/i18n.py" line="95"/>
         <source>nvidia-smi cannot talk to the driver.</source>
         <translation>nvidia-smi 无法与驱动通信。</translation>
     </message>
@@ -2994,7 +2999,7 @@
         <translation>nvidia-smi 崩溃了。在 WSL 中，某些 Windows 驱动版本会出现这种情况（WSL 的 nvidia-smi 来自 Windows 驱动），或者运行的是发行版软件包中的 Linux nvidia-smi，而不是 /usr/lib/wsl/lib/nvidia-smi。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="278"/>
+        <location filename="../../ui/i18n.py" line="281"/>
         <source>open</source>
         <translation>开源</translation>
     </message>
@@ -3009,7 +3014,7 @@
         <translation>有问题</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="278"/>
+        <location filename="../../ui/i18n.py" line="281"/>
         <source>proprietary</source>
         <translation>专有</translation>
     </message>
@@ -3069,42 +3074,42 @@
         <translation>驱动由 Windows 主机提供</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="259"/>
+        <location filename="../../ui/i18n.py" line="262"/>
         <source>the closest to the wheel's CUDA {wheel}, which the GPUs here cannot use</source>
         <translation>最接近安装包 CUDA {wheel} 的版本（这里的 GPU 无法使用该版本）</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="258"/>
+        <location filename="../../ui/i18n.py" line="261"/>
         <source>the closest to the wheel's CUDA {wheel}, which the {repo} repository does not carry</source>
         <translation>最接近安装包 CUDA {wheel} 的版本（{repo} 仓库不提供该版本）</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="217"/>
+        <location filename="../../ui/i18n.py" line="220"/>
         <source>the installed driver is not working ({state}) and its version is unknown</source>
         <translation>已安装的驱动无法工作（{state}），且版本未知</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="240"/>
+        <location filename="../../ui/i18n.py" line="243"/>
         <source>the newest</source>
         <translation>最新版</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="257"/>
+        <location filename="../../ui/i18n.py" line="260"/>
         <source>the newest CUDA {major}.x the driver supports (the wheel's CUDA {wheel} is newer than the driver's limit, {max_cuda})</source>
         <translation>驱动支持的最新 CUDA {major}.x（安装包的 CUDA {wheel} 超过了驱动上限 {max_cuda}）</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="256"/>
+        <location filename="../../ui/i18n.py" line="259"/>
         <source>the newest the driver supports</source>
         <translation>驱动支持的最新版本</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="233"/>
+        <location filename="../../ui/i18n.py" line="236"/>
         <source>these GPUs need different kernel modules (open required by one, impossible on another)</source>
         <translation>这些 GPU 需要不同的内核模块（一块必须用开源模块，另一块不能用）</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="242"/>
+        <location filename="../../ui/i18n.py" line="245"/>
         <source>this system</source>
         <translation>此系统</translation>
     </message>
@@ -3119,12 +3124,12 @@
         <translation>升级驱动</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="280"/>
+        <location filename="../../ui/i18n.py" line="283"/>
         <source>verified</source>
         <translation>已核实</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="279"/>
+        <location filename="../../ui/i18n.py" line="282"/>
         <source>version mismatch</source>
         <translation>版本不一致</translation>
     </message>
@@ -3154,22 +3159,22 @@
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="229"/>
+        <location filename="../../ui/i18n.py" line="232"/>
         <source>{current}</source>
         <translation>{current}</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="231"/>
+        <location filename="../../ui/i18n.py" line="234"/>
         <source>{gpu}</source>
         <translation>{gpu}</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="161"/>
+        <location filename="../../ui/i18n.py" line="164"/>
         <source>{gpu} is a Jetson/Tegra GPU: use NVIDIA JetPack's PyTorch builds, not these wheels.</source>
         <translation>{gpu} 是 Jetson/Tegra GPU：请使用 NVIDIA JetPack 提供的 PyTorch，而不是这些安装包。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="239"/>
+        <location filename="../../ui/i18n.py" line="242"/>
         <source>{newest}</source>
         <translation>{newest}</translation>
     </message>
@@ -3189,57 +3194,57 @@
         <translation>共 {n} 个步骤；其中 {r} 个需要管理员权限（只会询问一次）。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="205"/>
+        <location filename="../../ui/i18n.py" line="208"/>
         <source>{opt}CUDA {version} (installer): {why}.</source>
         <translation>{opt}CUDA {version}（安装程序）：{why}。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="204"/>
+        <location filename="../../ui/i18n.py" line="207"/>
         <source>{opt}CUDA {version} (runfile): {why}.</source>
         <translation>{opt}CUDA {version}（runfile）：{why}。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="206"/>
+        <location filename="../../ui/i18n.py" line="209"/>
         <source>{opt}CUDA {version} from NVIDIA's Windows installer: {why}.</source>
         <translation>{opt}来自 NVIDIA Windows 安装程序的 CUDA {version}：{why}。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="202"/>
+        <location filename="../../ui/i18n.py" line="205"/>
         <source>{opt}{package} from NVIDIA's {repo} repository: {why}.</source>
         <translation>{opt}来自 NVIDIA {repo} 仓库的 {package}：{why}。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="203"/>
+        <location filename="../../ui/i18n.py" line="206"/>
         <source>{opt}{package} from NVIDIA's {repo} repository: {why}. The WSL repository never installs a driver.</source>
         <translation>{opt}来自 NVIDIA {repo} 仓库的 {package}：{why}。WSL 仓库从不安装驱动。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="241"/>
+        <location filename="../../ui/i18n.py" line="244"/>
         <source>{os}</source>
         <translation>{os}</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="361"/>
+        <location filename="../../ui/i18n.py" line="364"/>
         <source>{reason}</source>
         <translation>{reason}</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="362"/>
+        <location filename="../../ui/i18n.py" line="365"/>
         <source>{reason} Packages come from {url}.</source>
         <translation>{reason} 软件包来自 {url}。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="338"/>
+        <location filename="../../ui/i18n.py" line="341"/>
         <source>{reason} The new driver is used after a restart.</source>
         <translation>{reason} 新驱动在重启后生效。</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="247"/>
+        <location filename="../../ui/i18n.py" line="250"/>
         <source>{subject} is installed but not working ({state}), so no GPU is visible.{hint}</source>
         <translation>{subject}已安装但无法工作（{state}），因此看不到 GPU。{hint}</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n.py" line="246"/>
+        <location filename="../../ui/i18n.py" line="249"/>
         <source>{subject} is installed but not working ({state}).{hint}</source>
         <translation>{subject}已安装但无法工作（{state}）。{hint}</translation>
     </message>

@@ -39,6 +39,8 @@ EXTRA = [
     ("rtx4090_runfile_toolkit", machine("u2404", [RTX4090], "580.95.05", "3.12"), Choices(want_toolkit=True, install_method="runfile")),
     ("windows_toolkit", machine("win11", [RTX4090], "591.86", "3.12"), Choices(want_toolkit=True)),
     ("working_driver_version_unknown", machine("u2404", [RTX4090], None, "3.12").replace(driver=DriverInfo(state="ok")), Choices()),
+    ("working_driver_only_cuda_known", machine("u2404", [RTX4090], None, "3.12").replace(
+        driver=DriverInfo(state="ok", cuda_version="12.8")), Choices()),
     ("unknown_gpu_name", Facts(os=OsInfo(**OS["u2404"]), driver=DriverInfo(state="ok", version="580.95.05"),
                                gpus=(Gpu(index=0, name="Mystery Accelerator"), Gpu(index=1, name="NVIDIA H200", compute_capability="9.0"))),
      Choices()),

@@ -289,3 +289,21 @@ def test_mixed_box_names_only_the_gpu_that_caps_the_driver_branch():
     reason = recommend(facts, load_db()).driver.reason
     assert "R580 is the last branch that supports" in reason
     assert "1080 Ti" in reason.split("R580 is the last branch")[1] and "4090" not in reason.split("R580 is the last branch")[1]
+
+
+def test_working_driver_of_unknown_version_reads_as_such():
+    from app.compat import load_db
+    from app.facts import DriverInfo, Facts, Gpu, OsInfo, PythonEnv
+    from app.recommend import recommend
+    facts = Facts(os=OsInfo(platform="linux", id="ubuntu", version_id="24.04", arch="x86_64", package_manager="apt"),
+                  driver=DriverInfo(state="ok", version=None, cuda_version="12.8"),
+                  gpus=(Gpu(index=0, name="NVIDIA GeForce RTX 4090", compute_capability="8.9"),),
+                  python=PythonEnv(path="/usr/bin/python3", version="3.12"))
+    rec = recommend(facts, load_db())
+    d = rec.driver
+    assert "None" not in d.reason and d.current_version is None
+    assert d.action == "keep" and d.reason.startswith("Keep driver (version unknown): it runs")
+    # only "CUDA 12.8" was readable: the solve assumes the least driver for it, so no CUDA 13 build
+    assert rec.pytorch.index and not rec.pytorch.index.startswith("cu13")
+    w = next(w for w in rec.warnings if w.code == "driver_version_inferred")
+    assert w.params["cuda"] == "12.8" and w.params["floor"] in w.message
