@@ -90,8 +90,18 @@ class Row:
     checked: str
 
 
+class _PerPlatformDriver:
+    """Rows with a Linux and a Windows driver minimum."""
+
+    linux_min_driver: str
+    windows_min_driver: str
+
+    def min_driver(self, platform: str) -> str:
+        return self.linux_min_driver if _col(platform) == "linux" else self.windows_min_driver
+
+
 @dataclass(frozen=True)
-class CudaRelease(Row):
+class CudaRelease(_PerPlatformDriver, Row):
     cuda: str = ""  # "12.8"
     version: str = ""  # "12.8.1"
     label: str = ""
@@ -100,19 +110,13 @@ class CudaRelease(Row):
     confidence: str = "verified"
     note: Optional[str] = None
 
-    def min_driver(self, platform: str) -> str:
-        return self.linux_min_driver if _col(platform) == "linux" else self.windows_min_driver
-
 
 @dataclass(frozen=True)
-class MinorCompat(Row):
+class MinorCompat(_PerPlatformDriver, Row):
     cuda_major: str = ""
     linux_min_driver: str = ""
     windows_min_driver: str = ""
     note: Optional[str] = None
-
-    def min_driver(self, platform: str) -> str:
-        return self.linux_min_driver if _col(platform) == "linux" else self.windows_min_driver
 
 
 @dataclass(frozen=True)

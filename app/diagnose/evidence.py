@@ -486,30 +486,29 @@ def check_free_disk(ctx: Context) -> CheckResult:
     return r
 
 
-def check_nouveau(ctx: Context) -> CheckResult:
+def _driver_flag(ctx: Context, attr: str, on: str, off: str, subcode: str) -> CheckResult:
+    """Evidence from one yes/no fact of the driver: it supports the rule when set (with `subcode`)."""
     r = CheckResult()
     f = ctx.facts
-    if f is None or f.driver.nouveau_loaded is None:
+    value = getattr(f.driver, attr) if f is not None else None
+    if value is None:
         return r
-    if f.driver.nouveau_loaded:
-        r.add("The nouveau module is loaded on this machine.", key="driver.nouveau_loaded", value=True)
-        r.subcode = "nouveau_loaded"
+    if value:
+        r.add(on, key=f"driver.{attr}", value=True)
+        r.subcode = subcode
     else:
-        r.add("nouveau is not loaded now.", supports=False, key="driver.nouveau_loaded", value=False)
+        r.add(off, supports=False, key=f"driver.{attr}", value=False)
     return r
+
+
+def check_nouveau(ctx: Context) -> CheckResult:
+    return _driver_flag(ctx, "nouveau_loaded", "The nouveau module is loaded on this machine.", "nouveau is not loaded now.",
+                        "nouveau_loaded")
 
 
 def check_secure_boot(ctx: Context) -> CheckResult:
-    r = CheckResult()
-    f = ctx.facts
-    if f is None or f.driver.secure_boot is None:
-        return r
-    if f.driver.secure_boot:
-        r.add("Secure Boot is enabled on this machine.", key="driver.secure_boot", value=True)
-        r.subcode = "unsigned_module"
-    else:
-        r.add("Secure Boot is off on this machine.", supports=False, key="driver.secure_boot", value=False)
-    return r
+    return _driver_flag(ctx, "secure_boot", "Secure Boot is enabled on this machine.", "Secure Boot is off on this machine.",
+                        "unsigned_module")
 
 
 def check_kernel_headers(ctx: Context) -> CheckResult:
