@@ -30,6 +30,7 @@ import json
 import os
 import re
 import shutil
+import stat
 import sys
 import tempfile
 import threading
@@ -37,7 +38,7 @@ from typing import Any, Callable, Optional, Sequence
 
 from app.plan.model import STEP_KINDS, Edit
 
-from .edits import EditRecord, apply_edit, restore
+from .edits import EditError, EditRecord, RestoreReport, apply_edit, restore
 from .runner import CancelToken, CommandOutcome, Line, Progress, run_command
 
 ROOT_BACKUPS = "/var/lib/gpu-wizard/backups"
@@ -213,6 +214,13 @@ def check_edit(kind: str, edit: Edit) -> None:
         raise PolicyError("every edit is backed up")
 
 
+def root_content(kind: str, edit: Edit) -> Optional[str]:
+    """The text root writes for a write/append edit, generated here (see app.run.rootfiles)."""
+    from .rootfiles import content_for
+
+    return content_for(kind, edit)
+
+
 # --- root-side execution (shared by the helper process and the in-process root backend) -----
 
 def _sha256(path: str) -> str:
@@ -272,12 +280,54 @@ class RootExecutor:
 
     def edit(self, kind: str, edit: Edit, session: str) -> EditRecord:
         check_edit(kind, edit)
+        content = root_content(kind, edit)
+        if kind == "cleanup_cuda" and edit.mode == "delete":
+            _check_delete(edit.path)
         bdir = self._bdir(session)
         os.makedirs(bdir, mode=0o700, exist_ok=True)
-        return apply_edit(edit, bdir)
+        try:
+            return apply_edit(edit, bdir, step_kind=kind, content=content)
+        except EditError as e:
+            raise PolicyError(str(e)) from None
 
     def restore(self, session: str, paths: Optional[list[str]]) -> list[str]:
-        return restore(self._bdir(session), paths=set(paths) if paths else None)
+        return self.restore_report(session, paths).restored
+
+    def restore_report(self, session: str, paths: Optional[list[str]] = None) -> RestoreReport:
+        if paths is not None and (not isinstance(paths, list) or not all(isinstance(p, str) for p in paths)):
+            raise PolicyError("paths must be a list of strings")
+        rep = RestoreReport()
+        try:
+            restore(self._bdir(session), paths=set(paths) if paths else None, report=rep, allowed=_record_allowed)
+        except EditError as e:
+            raise PolicyError(str(e)) from None
+        return rep
+
+
+def _check_delete(path: str) -> None:
+    from . import safefs
+    from .rootfiles import check_file_is_cudas
+
+    try:
+        with safefs.locate(path, follow_last=False) as loc:
+            st = safefs.lstat_at(loc)
+            if st is None or not stat.S_ISREG(st.st_mode):
+                return  # nothing there, or a link (deleted itself, backed up as a link)
+            check_file_is_cudas(path, safefs.read_at(loc, 1 << 20))
+    except (OSError, safefs.UnsafePath) as e:
+        raise PolicyError(f"cannot check {path} before deleting it: {e}") from None
+
+
+def _record_allowed(rec: EditRecord) -> Optional[str]:
+    """Undo as root touches only what some step kind may edit (a forged backups.json naming
+    /etc/shadow is refused even in root's own backup folder)."""
+    kinds = [rec.step_kind] if rec.step_kind else list(EDIT_PATHS)
+    for path in filter(None, (rec.path, rec.real)):
+        if os.path.normpath(path) != path or not os.path.isabs(path):
+            return f"not a clean absolute path: {path!r}"
+        if not any(p.match(path) for k in kinds for p in EDIT_PATHS.get(k, ())):
+            return f"no step may edit {path}"
+    return None
 
 
 # --- the helper process (root side) ----------------------------------------------------------
@@ -343,8 +393,8 @@ def serve(stdin=None, stdout=None, executor: Optional[RootExecutor] = None) -> i
                 rec = ex.edit(str(req.get("kind")), Edit.from_json(req.get("edit")), str(req.get("session")))
                 send({"id": rid, "event": "edited", "record": rec.to_json()})
             elif op == "restore":
-                done = ex.restore(str(req.get("session")), req.get("paths"))
-                send({"id": rid, "event": "restored", "paths": done})
+                rep = ex.restore_report(str(req.get("session")), req.get("paths"))
+                send({"id": rid, "event": "restored", "paths": rep.restored, "problems": rep.problems})
             elif op == "ping":
                 send({"id": rid, "event": "pong"})
             else:
@@ -464,7 +514,8 @@ def _handle_file_request(request_path: str, ex: RootExecutor, send: Callable[[di
             rec = ex.edit(str(req.get("kind")), Edit.from_json(req.get("edit")), str(req.get("session")))
             return {"event": "edited", "record": rec.to_json()}
         if op == "restore":
-            return {"event": "restored", "paths": ex.restore(str(req.get("session")), req.get("paths"))}
+            rep = ex.restore_report(str(req.get("session")), req.get("paths"))
+            return {"event": "restored", "paths": rep.restored, "problems": rep.problems}
         return {"event": "refused", "message": f"unknown request {op!r}"}
     except PolicyError as e:
         return {"event": "refused", "message": str(e)}
