@@ -408,8 +408,8 @@ def recommend(facts: Facts, db: CompatDB, choices: Choices = Choices()) -> Recom
         # Grace Hopper (GH200) and Grace Blackwell (GB200/GB300) must use NVIDIA's open kernel modules
         gh = [lab for lab, c in zip(labels, ccs) if cc_key(c)[0] in (9, 10)]
         loaded = facts.driver.kernel_module
-        cx.warn("grace_open_module_required", f"{', '.join(gh)} on an Arm (Grace) server needs NVIDIA's open kernel modules"
-                + ("; the proprietary module is loaded: install the open flavour of the driver." if loaded == "proprietary" else "."),
+        cx.warn("grace_open_module_required", f"{', '.join(gh)} on an Arm (Grace) server needs NVIDIA's open kernel modules."
+                + (" The proprietary module is loaded: install the open flavour of the driver." if loaded == "proprietary" else ""),
                 "error" if loaded == "proprietary" else "info", dict(gpus=', '.join(gh), loaded_code="grace_proprietary_loaded" if loaded == "proprietary" else ""))
         if flavour == "proprietary":
             conflict = conflict or "Grace Hopper needs the open kernel modules, another GPU here needs the proprietary ones"
@@ -619,11 +619,11 @@ def recommend(facts: Facts, db: CompatDB, choices: Choices = Choices()) -> Recom
     keep_best = best_cur if best_cur and vkey(best_cur.release.version) < vkey(chosen.release.version) else None
     alts = _alternatives(cx, chosen, cur_cands if chosen is best_cur else (tgt_cands or any_cands), keep_best, any_cands)
     if plat == "linux" and drv.action == "keep" and cur_branch and (brow := db.branch(cur_branch)) and brow.ended(cx.data_date):
-        cx.warn("driver_branch_ended", f"Driver branch R{cur_branch} is past its end of support"
-                + (f" ({brow.eol})" if brow.eol else "") + "; it keeps working, but gets no more fixes. "
-                + (f"R{target_branch} is the supported branch for these GPUs." if target_branch and target_branch != cur_branch else ""), "info",
-                dict(branch=cur_branch, eol=brow.eol, target=target_branch if target_branch != cur_branch else None,
-                     eol_code="branch_eol_date" if brow.eol else "", target_code="branch_eol_target" if target_branch and target_branch != cur_branch else ""))
+        other = target_branch if target_branch and target_branch != cur_branch else None
+        cx.warn("driver_branch_ended", f"Driver branch R{cur_branch} is past its end of support" + (f" ({brow.eol})" if brow.eol else "")
+                + "; it keeps working, but gets no more fixes." + (f" R{other} is the supported branch for these GPUs." if other else ""), "info",
+                dict(branch=cur_branch, eol=brow.eol, target=other, eol_part_code="branch_eol_date" if brow.eol else "",
+                     target_part_code="branch_eol_target" if other else ""))
     summary = f"PyTorch {torch.version}+{torch.index} for {', '.join(labels)}; driver: {drv.action}" + (f" R{drv.branch}" if drv.branch and drv.action in ("install", "upgrade") else "") + "."
     return Recommendation(pytorch=torch, driver=drv, cuda_toolkit=toolkit, cudnn=cudnn, warnings=tuple(cx.warnings),
                           alternatives=alts, refused=tuple(cx.refused), db_version=db.version, platform=plat, summary=summary)
@@ -664,10 +664,11 @@ def _torch_choice(cx: _Ctx, c: Candidate, compat: Optional[str], labels: list[st
         code, params = "torch_cpu", _p(version=rel.version, for_python_code="for_python" if cx.python else "", python=cx.python)
     else:
         how_compat = None if runs_now is False else compat
-        how = {"full": "fully supports", "minor": "runs (minor-version compatibility)"}.get(how_compat or "", "needs a driver update for")
+        how = {"full": "the driver fully supports it", "minor": "the driver runs (minor-version compatibility) it"}.get(
+            how_compat or "", "it needs a newer driver than the one here")
         reason = (f"Newest release with kernels for {', '.join(labels)} on {cx.os_label}"
                   + (f" and Python {cx.python}" if cx.python else "")
-                  + f": {rel.version}+{c.index} (CUDA {v.cuda_runtime}); the driver {how} it.")
+                  + f": {rel.version}+{c.index} (CUDA {v.cuda_runtime}); {how}.")
         code = {"full": "torch_newest_full", "minor": "torch_newest_minor"}.get(how_compat or "", "torch_newest_needs_driver")
         params = _p(gpus=', '.join(labels), os=cx.os_label, and_python_code="and_python" if cx.python else "", python=cx.python,
                     version=rel.version, index=c.index, cuda=v.cuda_runtime)

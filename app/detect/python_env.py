@@ -12,8 +12,7 @@ TORCH_TIMEOUT_S = 90.0
 # Printed by the target interpreter; never imported here.
 TORCH_SCRIPT = (
     "import json,sys\n"
-    "import sysconfig\n"
-    "out={'python':sys.version.split()[0]+('t' if sysconfig.get_config_var('Py_GIL_DISABLED') else '')}\n"
+    "out={'python':sys.version.split()[0]}\n"
     "try:\n"
     " import torch\n"
     "except Exception as e:\n"
