@@ -26,6 +26,7 @@ COMMANDS: dict[str, str] = {
     "report": "app.commands.report",
     "snapshot": "app.commands.snapshot",
     "update-db": "app.commands.update_db",
+    "fleet": "app.commands.fleet",
 }
 
 
