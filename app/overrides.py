@@ -11,6 +11,7 @@ from dataclasses import replace
 from typing import Iterable, Optional
 
 from app.compat import gpus as gpu_table
+from app.detect.findings import finding
 from app.facts import Facts, Finding, Gpu, PythonEnv
 
 
@@ -85,8 +86,7 @@ def apply_overrides(facts: Facts, *, assume_driver: Optional[str] = None, assume
         out = replace(out, python=py, pythons=pythons)
         ov["python_version"] = v
     if ov != facts.overrides:
-        note = Finding(code="facts_overridden", severity="info",
-                       message="Some facts are assumed, not detected: " + "; ".join(f"{k}={v}" for k, v in ov.items()) + ".",
-                       evidence=tuple(f"{k}={v}" for k, v in ov.items()))
+        note = finding("facts_overridden", "info", tuple(f"{k}={v}" for k, v in ov.items()),
+                       assumed="; ".join(f"{k}={v}" for k, v in ov.items()))
         out = replace(out, overrides=ov, findings=tuple(f for f in out.findings if f.code != "facts_overridden") + (note,))
     return out

@@ -182,6 +182,7 @@ class Executor:
         self.session.acquire()
         try:
             try:
+                self.plan = with_dpkg_repair(self.plan, self.system)
                 self.session.write_json("plan.json", self.plan.to_json())
                 if self.facts_json is not None:
                     self.session.write_json("facts.json", self.facts_json)
@@ -401,6 +402,47 @@ class Executor:
         real = [mapping.get(a, a) for a in argv]
         return run_command(real, on_line=on_line, on_progress=on_progress, env=env, cwd=step.cwd,
                            timeout_s=step.timeout_s, cancel=self.cancel_token, ok_codes=step.ok_exit_codes)
+
+
+REPAIR_DPKG_ID = "repair_interrupted_dpkg"
+
+
+def dpkg_interrupted(system) -> bool:
+    """dpkg stopped half-way earlier (a killed window, a power cut): its journal in
+    /var/lib/dpkg/updates is not empty ("dpkg was interrupted, you must manually run
+    'dpkg --configure -a'"), or `dpkg --audit` lists half-installed packages."""
+    try:
+        names = system.list_dir("/var/lib/dpkg/updates")
+    except Exception:  # noqa: BLE001 - a probe never stops the run
+        names = None
+    if names and any(n.isdigit() for n in names):
+        return True
+    if names is None:
+        return False  # no dpkg here
+    try:
+        r = system.run(["dpkg", "--audit"], timeout=60)
+    except Exception:  # noqa: BLE001
+        return False
+    return bool(getattr(r, "rc", 1) in (0, 1) and (getattr(r, "stdout", "") or "").strip())
+
+
+def _uses_dpkg(step: Step) -> bool:
+    return step.needs_root and any(a and a[0] in ("apt-get", "apt", "dpkg") for a in step.commands)
+
+
+def with_dpkg_repair(plan: Plan, system) -> Plan:
+    """Plan `dpkg --configure -a` first when an earlier dpkg run was interrupted and the plan uses dpkg."""
+    if plan.step(REPAIR_DPKG_ID) is not None or not any(_uses_dpkg(s) for s in plan.steps):
+        return plan
+    if not dpkg_interrupted(system):
+        return plan
+    repair = Step(id=REPAIR_DPKG_ID, kind="repair_packages", needs_root=True, weight=2, timeout_s=1800,
+                  title="Finish the package installation that was interrupted",
+                  title_code="repair_interrupted_dpkg", why_code="repair_interrupted_dpkg_why",
+                  why="An earlier package installation stopped half-way (dpkg was interrupted); apt refuses to "
+                      "install anything until it is finished with 'dpkg --configure -a'.",
+                  commands=(("dpkg", "--configure", "-a"),), env={"DEBIAN_FRONTEND": "noninteractive"})
+    return plan.replace(steps=(repair, *plan.steps))
 
 
 def _disk_message(e: OSError, where) -> str:
