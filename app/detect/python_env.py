@@ -64,7 +64,7 @@ def version_from_path(system, path: str) -> Optional[str]:
     """'python3.12' in the path or in the link chain → '3.12' (no process needed)."""
     cur = path
     for _ in range(4):
-        m = re.search(r"python(\d\.\d+)$", cur)
+        m = re.search(r"python(\d\.\d+t?)$", cur)  # python3.13t: the free-threaded build
         if m:
             return m.group(1)
         t = system.readlink(cur)
@@ -75,29 +75,16 @@ def version_from_path(system, path: str) -> Optional[str]:
 
 
 def parse_python_version(text: str) -> Optional[str]:
-    m = re.search(r"Python\s+(\d+\.\d+(?:\.\d+)?)", text or "")
-    return m.group(1) if m else None
+    """'Python 3.13.1' -> '3.13.1'; a free-threaded build keeps its 't' ('3.13.1t'): `python -VV` and
+    sys.version say 'free-threading build', and a version printed as '3.13.1t' stays so."""
+    m = re.search(r"Python\s+(\d+\.\d+(?:\.\d+)?)(t?)", text or "")
+    if not m:
+        return None
+    ft = m.group(2) or ("t" if re.search(r"free-threading|freethreading|nogil", text or "", re.I) else "")
+    return m.group(1) + ft
 
 
-def arch_covers(arch_list, cc: Optional[str]) -> Optional[bool]:
-    """Does a torch arch list ('sm_80', 'sm_90', 'compute_90', ...) run on compute capability cc?
-    SASS for X.y runs on X.z with z ≥ y; PTX (compute_XY) is JIT-compiled for any CC ≥ XY."""
-    if not cc or not arch_list:
-        return None
-    try:
-        maj, minor = (int(x) for x in cc.split("."))
-    except ValueError:
-        return None
-    for a in arch_list:
-        m = re.fullmatch(r"(sm|compute)_(\d+)(\d)[a-z]?", str(a))
-        if not m:
-            continue
-        am, an = int(m.group(2)), int(m.group(3))
-        if m.group(1) == "sm" and am == maj and an <= minor:
-            return True
-        if m.group(1) == "compute" and (am, an) <= (maj, minor):
-            return True
-    return False
+from app.compat.arch import arch_covers  # noqa: E402,F401  (one home for arch coverage)
 
 
 def parse_torch_probe(stdout: str, gpu_ccs: list[Optional[str]]) -> TorchInfo:
