@@ -20,7 +20,7 @@ class OverrideError(ValueError):
 
 
 _DRIVER = re.compile(r"^\d{3}(\.\d{1,3}){1,2}$")
-_PY = re.compile(r"^3\.\d{1,2}(\.\d+)?$")
+_PY = re.compile(r"^3\.\d{1,2}(\.\d+)?t?$")  # "3.13t": a free-threaded build
 
 
 def assumed_gpu(spec: str, index: int) -> Gpu:
@@ -79,7 +79,7 @@ def apply_overrides(facts: Facts, *, assume_driver: Optional[str] = None, assume
     if python_version is not None:
         v = python_version.strip()
         if not _PY.match(v):
-            raise OverrideError(f"--python-version {python_version!r}: expected a version such as 3.11")
+            raise OverrideError(f"--python-version {python_version!r}: expected a version such as 3.11 or 3.13t (free-threaded)")
         base = out.python or PythonEnv(path="(assumed)", kind="assumed")
         py = replace(base, version=v)
         pythons = tuple(py if p.path == base.path else p for p in out.pythons) or (py,)

@@ -51,7 +51,8 @@ def snapshot_facts() -> tuple:
 def recommendations() -> tuple:
     """(where, facts, choices, Recommendation) over the demo snapshots x VARIANTS and the machines of
     test_recommend_i18n_params (its table reaches every reason code)."""
-    from tests.unit.test_recommend_i18n_params import ALL
+    from tests.unit.compat_rows import newer_db
+    from tests.unit.test_recommend_i18n_params import ALL, NEWER
 
     out = []
     for stem, facts in snapshot_facts():
@@ -59,6 +60,8 @@ def recommendations() -> tuple:
             out.append((f"{stem}/{name}", facts, ch, recommend(facts, db(), ch)))
     for rid, facts, ch in ALL:
         out.append((rid, facts, ch, recommend(facts, db(), ch)))
+    for rid, facts, ch in NEWER:
+        out.append((rid, facts, ch, recommend(facts, newer_db(), ch)))
     return tuple(out)
 
 
