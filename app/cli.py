@@ -104,7 +104,7 @@ def _global_options(p: argparse.ArgumentParser, suppress: bool) -> None:
     p.add_argument("--assume-driver", metavar="VERSION", default=d, help="pretend the NVIDIA driver is VERSION (e.g. 550.54)")
     p.add_argument("--assume-gpu", metavar="NAME", action="append", default=d,
                    help="pretend this GPU is present (a name such as 'RTX 4090' or a compute capability such as 8.9); repeatable")
-    p.add_argument("--python-version", metavar="X.Y", default=d, help="pretend the target Python is X.Y")
+    p.add_argument("--python-version", metavar="X.Y", default=d, help="pretend the target Python is X.Y (X.Yt: free-threaded, e.g. 3.13t)")
     p.add_argument("--lang", metavar="LANG", default=d, help="user-interface language (en, zh_CN)")
 
 
@@ -127,8 +127,26 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+_VALUE_OPTIONS = ("--snapshot", "--assume-driver", "--assume-gpu", "--python-version", "--lang")
+
+
+def _file_argument(argv: list[str]) -> list[str]:
+    """`gpu-wizard FILE` (a file manager's "Open with", the desktop entry's %f) opens the window on
+    that snapshot or report: the same as `gpu-wizard --snapshot FILE`."""
+    if not argv or any(a in COMMANDS for a in argv):
+        return argv
+    last = argv[-1]
+    if last.startswith("-") or (len(argv) > 1 and argv[-2] in _VALUE_OPTIONS):
+        return argv
+    if last.startswith("file://"):
+        from urllib.parse import unquote, urlparse
+
+        last = unquote(urlparse(last).path)
+    return argv[:-1] + ["--snapshot", last]
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
+    argv = _file_argument(list(sys.argv[1:] if argv is None else argv))
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

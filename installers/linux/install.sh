@@ -19,7 +19,7 @@ case "${1:-}" in
   *) echo "usage: $0 [--user|--system|--uninstall]" >&2; exit 2 ;;
 esac
 if [[ $mode == uninstall ]]; then
-  rm -rf "$dest" "$apps/gpu-wizard.desktop" "$icons/gpu-wizard.svg"
+  rm -rf "$dest" "$apps/gpu-wizard.desktop" "$icons/gpu-wizard.svg" "$prefix/share/mime/packages/gpu-wizard.xml"
   [[ -L $bin/gpu-wizard ]] && rm -f "$bin/gpu-wizard"
   echo "GPU Setup Wizard removed from $prefix"
   exit 0
@@ -38,6 +38,11 @@ ln -sfn "$dest/gpu-wizard" "$bin/gpu-wizard"
 install -m 0644 "$dest/gpu-wizard.svg" "$icons/gpu-wizard.svg"
 sed "s|@EXEC@|$dest/gpu-wizard|" "$dest/gpu-wizard.desktop" > "$apps/gpu-wizard.desktop"
 chmod 0644 "$apps/gpu-wizard.desktop"
+if [[ -f $dest/gpu-wizard-mime.xml ]]; then  # reports and snapshots open in the wizard (never all HTML)
+  mkdir -p "$prefix/share/mime/packages"
+  install -m 0644 "$dest/gpu-wizard-mime.xml" "$prefix/share/mime/packages/gpu-wizard.xml"
+  command -v update-mime-database >/dev/null && update-mime-database "$prefix/share/mime" >/dev/null 2>&1 || true
+fi
 command -v update-desktop-database >/dev/null && update-desktop-database "$apps" >/dev/null 2>&1 || true
 echo "GPU Setup Wizard installed in $dest; it is in your applications menu and at $bin/gpu-wizard"
 if [[ $mode == system ]]; then
