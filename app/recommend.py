@@ -625,10 +625,10 @@ def _plain_pip_params(cx: _Ctx, newest: Optional[TorchRelease], chosen: Candidat
 
 
 def _broken_params(d, version: Optional[str], visible_note: bool) -> dict:
-    """driver_not_working's figures; with a detection hint (free English text) the GUI keeps the English."""
+    """driver_not_working's figures; a detection hint (free English text) is passed as it is."""
     return dict(text_code="driver_not_working_no_gpu" if visible_note else "driver_not_working_text",
                 subject_code="driver_subject_version" if version else "driver_subject", current=version, state=d.state,
-                hint_code=None if d.hint else "hint_default")
+                hint=f" {d.hint}" if d.hint else None, hint_code=None if d.hint else "hint_default")
 
 
 def _driver_choice(cx: _Ctx, action: str, cur: Optional[str], target: Optional[str], flavour: Optional[str], max_branch: Optional[str],

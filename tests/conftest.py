@@ -7,3 +7,10 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 FIXTURES = ROOT / "tests" / "fixtures"
+
+# Solver tests answer from a pinned copy of the compat data (tests/fixtures/compat-pinned/README.md);
+# the data's own tests read resources/compat directly.
+os.environ.setdefault("GPU_WIZARD_COMPAT_DIR", str(FIXTURES / "compat-pinned"))
+# The suite never touches the network: live index reads are off unless a test turns them on and
+# points them at its own 127.0.0.1 server.
+os.environ.setdefault("GPU_WIZARD_LIVE", "0")

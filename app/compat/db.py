@@ -7,7 +7,6 @@ names a version.
 """
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 import os
@@ -38,38 +37,10 @@ class CompatDataError(ValueError):
     """A compat table that is missing, unreadable or does not match its schema."""
 
 
-# ---------------------------------------------------------------- versions
+# ---------------------------------------------------------------- versions (one home: app.compat.version)
 
-_NUM = re.compile(r"\d+")
-
-
-@functools.lru_cache(maxsize=8192)
-def vkey(version: Optional[str]) -> tuple[int, ...]:
-    """'580.159.04' -> (580, 159, 4); '12.8' -> (12, 8); junk -> (). Comparable tuples."""
-    if not version:
-        return ()
-    head = str(version).strip().split("+")[0].split(" ")[0]
-    return tuple(int(p) for p in _NUM.findall(head))
-
-
-def major_minor(version: Optional[str]) -> Optional[str]:
-    k = vkey(version)
-    if len(k) < 2:
-        return None
-    return f"{k[0]}.{k[1]}"
-
-
-@functools.lru_cache(maxsize=1024)
-def cc_key(cc: str) -> tuple[int, int]:
-    k = vkey(cc)
-    if not k:
-        return (-1, -1)  # junk sorts below every real capability and matches none
-    return (k[0], k[1] if len(k) > 1 else 0)
-
-
-def branch_of(driver_version: Optional[str]) -> Optional[str]:
-    k = vkey(driver_version)
-    return str(k[0]) if k else None
+from app.compat.version import branch_of, cc_key, major_minor, vkey  # noqa: E402,F401
+from app.compat import arch as _arch  # noqa: E402
 
 
 def _col(platform: str) -> str:
@@ -181,12 +152,7 @@ class TorchVariant(Row):
         """How this wheel runs on a GPU of compute capability `cc`: 'sass' when it ships a
         cubin for the same major and a minor at or below the GPU's (binary compatibility),
         'ptx' when only PTX of a lower capability can be JIT-compiled, None when neither."""
-        g = cc_key(cc)
-        if any(cc_key(a)[0] == g[0] and cc_key(a)[1] <= g[1] for a in self.arch_list):
-            return "sass"
-        if any(cc_key(p) <= g for p in self.ptx):
-            return "ptx"
-        return None
+        return _arch.coverage(self.arch_list, cc, self.ptx)
 
 
 @dataclass(frozen=True)
@@ -521,7 +487,15 @@ class CompatDB:
 _CACHE: dict[tuple, CompatDB] = {}
 
 
+COMPAT_DIR_ENV = "GPU_WIZARD_COMPAT_DIR"
+
+
 def bundled_dir() -> Path:
+    """The data shipped with the wizard; $GPU_WIZARD_COMPAT_DIR replaces it (the test suite points it
+    at a pinned copy, so a real data update breaks only the data's own tests)."""
+    env = os.environ.get(COMPAT_DIR_ENV)
+    if env:
+        return Path(env)
     from app.paths import resource
 
     return resource("compat")
@@ -609,7 +583,9 @@ def load_db(path: Optional[str | Path] = None, *, use_user_bundle: bool = True) 
         path = bundled_dir()
     p = Path(path)
     try:
-        stamp = (str(p.resolve()), p.stat().st_mtime_ns, (p / "manifest.json").stat().st_mtime_ns if p.is_dir() and (p / "manifest.json").exists() else 0)
+        stamp = (str(p.resolve()), p.stat().st_mtime_ns,
+                 tuple((p / f"{t}.json").stat().st_mtime_ns if (p / f"{t}.json").exists() else 0 for t in (*TABLES, "manifest"))
+                 if p.is_dir() else ())
     except OSError:
         raise CompatDataError(f"compat data not found: {p}") from None
     hit = _CACHE.get(stamp)

@@ -12,25 +12,13 @@ import functools
 import json
 import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Optional
 
 from app.paths import resource
 
 SEGMENTS = ("geforce", "geforce_laptop", "workstation", "datacenter")
 COLUMNS = ("pci_device_id", "name", "compute_capability", "architecture", "segment", "source", "checked")
-
-# CC major.minor → architecture (NVIDIA's CUDA GPUs page). Used when the compat
-# engineer's compute_capabilities.json is absent.
-_ARCH_BY_CC = {
-    "3.0": "Kepler", "3.2": "Kepler", "3.5": "Kepler", "3.7": "Kepler",
-    "5.0": "Maxwell", "5.2": "Maxwell", "5.3": "Maxwell",
-    "6.0": "Pascal", "6.1": "Pascal", "6.2": "Pascal",
-    "7.0": "Volta", "7.2": "Volta", "7.5": "Turing",
-    "8.0": "Ampere", "8.6": "Ampere", "8.7": "Ampere", "8.8": "Ampere", "8.9": "Ada Lovelace",
-    "9.0": "Hopper", "10.0": "Blackwell", "10.1": "Blackwell", "10.3": "Blackwell", "11.0": "Blackwell",
-    "12.0": "Blackwell", "12.1": "Blackwell",
-}
-
 
 @dataclass(frozen=True)
 class GpuModel:
@@ -131,16 +119,34 @@ def _key(name: str) -> str:
 
 
 @functools.lru_cache(maxsize=1)
-def _name_index() -> dict[tuple[str, bool], GpuModel]:
-    idx: dict[tuple[str, bool], GpuModel] = {}
+def _name_index() -> dict[tuple[str, bool], tuple[GpuModel, ...]]:
+    """Normalised name → every row spelled that way (a name may mean several GPUs: the GTX 750 Ti
+    is an OEM Kepler GK106 and the retail Maxwell GM107). Never picks by file order."""
+    idx: dict[tuple[str, bool], list[GpuModel]] = {}
     for m in _table().values():
         lap = m.segment == "geforce_laptop" or _looks_laptop(m.name)
         parts = [m.name] + ([p for p in m.name.split(" / ")] if " / " in m.name else [])
         for part in parts:
             k = _key(part)
             if re.search(r"[a-z]", k) and re.search(r"\d", k):
-                idx.setdefault((k, lap), m)
-    return idx
+                lst = idx.setdefault((k, lap), [])
+                if m not in lst:
+                    lst.append(m)
+    return {k: tuple(v) for k, v in idx.items()}
+
+
+def _gb_in_name(name: str) -> Optional[int]:
+    m = re.search(r"\b(\d+)\s?GB\b", name, re.I)
+    return int(m.group(1)) if m else None
+
+
+def memory_agrees(model: GpuModel, memory_mib: Optional[int]) -> Optional[bool]:
+    """Whether a board's memory (MiB, as nvidia-smi reports it: a little under the marketing GB)
+    fits the 'NNGB' in a table name. None when either is unknown."""
+    gb = _gb_in_name(model.name)
+    if gb is None or not memory_mib:
+        return None
+    return abs(memory_mib / 1024 - gb) <= max(1.5, gb * 0.1)
 
 
 def _looks_laptop(name: str) -> bool:
@@ -148,11 +154,11 @@ def _looks_laptop(name: str) -> bool:
     return bool(re.search(r"\b(laptop|mobile|max-q)\b", n)) or bool(re.search(r"\b\d{3,4}m\b|\d{3}mx\b", n))
 
 
-def lookup_name(name: str) -> Optional[GpuModel]:
-    """The table row whose name matches `name` (nvidia-smi, NVML, lspci or user spelling,
-    possibly truncated with '...')."""
+def lookup_name_all(name: str, memory_mib: Optional[int] = None) -> tuple[GpuModel, ...]:
+    """Every table row `name` may mean (nvidia-smi, NVML, lspci or user spelling, possibly truncated
+    with '...'), narrowed by the board's memory where the names carry one. Sorted by device id."""
     if not name or not isinstance(name, str):
-        return None
+        return ()
     raw = name.strip()
     truncated = raw.endswith("...") or raw.endswith("…")
     raw = raw.rstrip(".…").strip()
@@ -165,19 +171,38 @@ def lookup_name(name: str) -> Optional[GpuModel]:
         raw = re.sub(r"\s+\S+$", "", raw)
     key = _key(raw)
     if not key:
-        return None
+        return ()
     idx = _name_index()
-    hit = idx.get((key, laptop)) or idx.get((key, not laptop))
-    if hit:
-        return hit
-    # a name longer or shorter than the table's ("NVIDIA H200" vs "H200 SXM 141GB",
-    # a truncated name): accept when every candidate agrees on the compute capability
-    cands = [m for (k, lap), m in idx.items() if lap == laptop and (k.startswith(key + " ") or (truncated and k.startswith(key)))]
-    if not cands and truncated:
-        cands = [m for (k, _), m in idx.items() if k.startswith(key)]
-    if cands and len({c.compute_capability for c in cands}) == 1:
-        return sorted(cands, key=lambda c: (len(c.name), c.pci_device_id))[0]
-    return None
+    cands = list(idx.get((key, laptop)) or idx.get((key, not laptop)) or ())
+    if not cands:
+        # a name longer or shorter than the table's ("NVIDIA H200" vs "H200 SXM 141GB", a truncated name)
+        cands = [mm for (k, lap), ms in idx.items() if lap == laptop and (k.startswith(key + " ") or (truncated and k.startswith(key))) for mm in ms]
+        if not cands and truncated:
+            cands = [mm for (k, _), ms in idx.items() if k.startswith(key) for mm in ms]
+    cands = sorted(set(cands), key=lambda c: c.pci_device_id)
+    if memory_mib and cands:
+        fit = [c for c in cands if memory_agrees(c, memory_mib) is not False]
+        cands = fit
+    return tuple(cands)
+
+
+def lookup_name(name: str, memory_mib: Optional[int] = None) -> Optional[GpuModel]:
+    """The one table row `name` means, or None when it means none or several that differ in
+    compute capability (ambiguous: decide by PCI id). Where several rows agree on the capability
+    (a truncated 'Tesla V100-SXM2...' is the 16GB and the 32GB board), the one whose name fits
+    `memory_mib` when given; else the shortest name that every candidate shares a capability with."""
+    cands = lookup_name_all(name, memory_mib)
+    if not cands or len({c.compute_capability for c in cands}) != 1:
+        return None
+    if len(cands) == 1:
+        return cands[0]
+    return sorted(cands, key=lambda c: (len(c.name), c.pci_device_id))[0]
+
+
+def name_ambiguous(name: str, memory_mib: Optional[int] = None) -> tuple[GpuModel, ...]:
+    """The rows of a name that means GPUs of different compute capabilities (else ())."""
+    cands = lookup_name_all(name, memory_mib)
+    return cands if len({c.compute_capability for c in cands}) > 1 else ()
 
 
 # Name patterns → CC, for names the table does not list (newer SKUs, OEM variants).
@@ -224,6 +249,8 @@ def cc_from_name(name: str) -> Optional[str]:
     hit = lookup_name(name)
     if hit:
         return hit.compute_capability
+    if name_ambiguous(name):
+        return None  # the name means GPUs of different capabilities: the PCI id (or the driver) decides
     n = _tokens(name.rstrip(".… "))
     for pat, cc in _NAME_RULES:
         if re.search(pat, n):
@@ -253,29 +280,40 @@ def cc_from_name(name: str) -> Optional[str]:
     return None
 
 
-@functools.lru_cache(maxsize=1)
-def _cc_json() -> dict[str, str]:
+@functools.lru_cache(maxsize=4)
+def _cc_rows(path: str) -> dict[str, str]:
     try:
-        data = json.loads(resource("compat", "compute_capabilities.json").read_text(encoding="utf-8"))
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
     out: dict[str, str] = {}
-    rows = data.get("entries", data) if isinstance(data, dict) else data
-    if isinstance(rows, dict):
-        rows = [dict(v, compute_capability=k) if isinstance(v, dict) else {"compute_capability": k, "architecture": v} for k, v in rows.items()]
-    for r in rows if isinstance(rows, list) else []:
-        if isinstance(r, dict) and isinstance(r.get("compute_capability"), str) and isinstance(r.get("architecture"), str):
-            out[r["compute_capability"]] = r["architecture"]
+    for r in data.get("rows", []) if isinstance(data, dict) else []:
+        if isinstance(r, dict) and isinstance(r.get("cc"), str) and isinstance(r.get("architecture"), str) and not r.get("tegra"):
+            out[r["cc"]] = r["architecture"]
     return out
 
 
+def _cc_json() -> dict[str, str]:
+    """CC → architecture from the compat data's compute_capabilities table (its rows carry 'cc'
+    and 'architecture'): the only home of that fact."""
+    from app.compat.db import bundled_dir
+
+    return _cc_rows(str(bundled_dir() / "compute_capabilities.json"))
+
+
 def architecture_for_cc(cc: Optional[str]) -> Optional[str]:
+    """'8.9' → 'Ada Lovelace'; an unknown minor takes its major's highest row at or below it."""
     if not cc:
         return None
     cc = str(cc).strip()
     if re.fullmatch(r"\d+", cc):
         cc += ".0"
-    arch = _cc_json().get(cc) or _ARCH_BY_CC.get(cc)
+    rows = _cc_json()
+    arch = rows.get(cc)
+    if arch is None and re.fullmatch(r"\d+\.\d+", cc):
+        maj, mi = (int(x) for x in cc.split("."))
+        same = sorted((int(k.split(".")[1]), v) for k, v in rows.items() if re.fullmatch(r"\d+\.\d+", k) and int(k.split(".")[0]) == maj and int(k.split(".")[1]) <= mi)
+        arch = same[-1][1] if same else None
     if arch:
         return arch.split(" (")[0]
     return None

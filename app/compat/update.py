@@ -73,7 +73,9 @@ def validate_schemas(tables: dict[str, Any]) -> None:
         import jsonschema
     except ImportError:
         return
-    sdir = bundled_dir() / "schema"
+    from app.paths import resource
+
+    sdir = resource("compat", "schema")
     for t in TABLES:
         f = sdir / f"{t}.schema.json"
         if not f.exists():

@@ -395,13 +395,18 @@ def _display_name(table_name: str) -> str:
 def _complete(g: Gpu) -> Gpu:
     """Fill compute capability, architecture, laptop flag and a full name from the GPU table."""
     model = gpu_table.lookup_pci(g.pci_id.split(":")[-1]) if g.pci_id else None
+    by_pci = model is not None
     if model is None and g.name:
-        model = gpu_table.lookup_name(g.name)
+        model = gpu_table.lookup_name(g.name, g.memory_total_mib)
     cc = g.compute_capability or (model.compute_capability if model else None) or gpu_table.cc_from_name(g.name)
     arch = g.architecture or (model.architecture if model and model.compute_capability == cc else None) or gpu_table.architecture_for_cc(cc)
     name = g.name
     if model and (not name or smi.is_truncated_name(name) or name.startswith("NVIDIA device")):
-        name = _display_name(model.name)
+        # a completed name never contradicts the memory column: complete from the PCI id, or from the one
+        # row the name and the memory both fit; otherwise keep the name as the tool printed it
+        if gpu_table.memory_agrees(model, g.memory_total_mib) is not False and \
+                (by_pci or not name or len(gpu_table.lookup_name_all(name, g.memory_total_mib)) == 1):
+            name = _display_name(model.name)
     laptop = g.is_laptop
     if laptop is None:
         laptop = model.is_laptop if model else (bool(re.search(r"Laptop|Mobile|Max-Q", name)) or None)

@@ -79,25 +79,7 @@ def parse_python_version(text: str) -> Optional[str]:
     return m.group(1) if m else None
 
 
-def arch_covers(arch_list, cc: Optional[str]) -> Optional[bool]:
-    """Does a torch arch list ('sm_80', 'sm_90', 'compute_90', ...) run on compute capability cc?
-    SASS for X.y runs on X.z with z ≥ y; PTX (compute_XY) is JIT-compiled for any CC ≥ XY."""
-    if not cc or not arch_list:
-        return None
-    try:
-        maj, minor = (int(x) for x in cc.split("."))
-    except ValueError:
-        return None
-    for a in arch_list:
-        m = re.fullmatch(r"(sm|compute)_(\d+)(\d)[a-z]?", str(a))
-        if not m:
-            continue
-        am, an = int(m.group(2)), int(m.group(3))
-        if m.group(1) == "sm" and am == maj and an <= minor:
-            return True
-        if m.group(1) == "compute" and (am, an) <= (maj, minor):
-            return True
-    return False
+from app.compat.arch import arch_covers  # noqa: E402,F401  (one home for arch coverage)
 
 
 def parse_torch_probe(stdout: str, gpu_ccs: list[Optional[str]]) -> TorchInfo:

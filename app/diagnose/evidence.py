@@ -159,22 +159,7 @@ def _sm_num(code: str) -> Optional[tuple[int, int]]:
     return (int(m.group(1)), int(m.group(2))) if m else None
 
 
-def arch_covers(arch_list: list[str], cc: str) -> Optional[bool]:
-    """Whether a wheel built for `arch_list` runs on compute capability `cc`: an exact sm, a
-    lower-minor sm of the same major (binary compatible), or PTX (compute_XY) at or below it."""
-    m = re.match(r"^(\d+)\.(\d+)$", cc or "")
-    if not m or not arch_list:
-        return None
-    major, minor = int(m.group(1)), int(m.group(2))
-    for a in arch_list:
-        n = _sm_num(a)
-        if n is None:
-            continue
-        if a.startswith("sm_") and n[0] == major and n[1] <= minor:
-            return True
-        if a.startswith("compute_") and n <= (major, minor):
-            return True
-    return False
+from app.compat.arch import arch_covers  # noqa: E402,F401  (one home for arch coverage)
 
 
 def _text_arch_list(text: str) -> list[str]:

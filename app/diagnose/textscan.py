@@ -7,10 +7,14 @@ them (a few lines before, more after, because tracebacks and installer errors wr
 text is capped: the first half of the cap from the start of the log, the second half from its
 end (a ring), so both the first error (often the cause) and the last one survive.
 
-`Window.normalised` is what rules match against: each line stripped of quoting and log
-prefixes (`> `, `[rank0]: `, dmesg `[  12.345]`, `NVRM: `, ISO timestamps), then all lines
-joined by one space with whitespace collapsed, so a message wrapped over lines (uv's 80-column
-error box, a terminal's line wrap) still matches a one-line pattern.
+`Window.normalised` is what rules match against: escapes undone (ANSI colours, journald's
+`#012`/`#033`, repr's `\\n`/`\\'`, Windows path separators as `/`), each line stripped of quoting
+and log prefixes (`> `, `[rank0]: `, dmesg `[  12.345]`, syslog/journald `Mon DD HH:MM:SS host
+unit[pid]:`, ISO and glog timestamps, log-level columns, docker compose / kubernetes prefixes),
+then all lines joined by one space with whitespace collapsed, so a message wrapped over lines
+(uv's 80-column error box, a terminal's line wrap) still matches a one-line pattern. Identifiers
+are never stripped: a kernel message keeps its `NVRM:` (only its repeats on continuation lines
+go).
 """
 from __future__ import annotations
 
@@ -36,14 +40,76 @@ SMALL_INPUT_BYTES = 256 * 1024  # a paste this small is matched whole, without t
 _PREFIX_RE = re.compile(
     r"^(?:\s*(?:"
     r"\[rank\d+\]:|"  # torchrun
+    r"\[\d+,\d+\]<std(?:out|err)>:|"  # mpirun --tag-output
+    r"\((?:\w+ )?pid=\d+(?:, ip=[\d.]+)?\)|"  # Ray workers: "(RayWorker pid=12)"
     r">+|"  # e-mail / markdown quoting
     r"\|(?!\s*[=\-])|"  # box drawing used by some tools (not nvidia-smi table rules)
+    r"[\u2502\u2503\u2551]|"  # rich/textual traceback boxes
     r"\[\s*\d+\.\d+\]|"  # dmesg time
-    r"NVRM:|"
-    r"\d{4}-\d\d-\d\d[T ][\d:.,]+(?:Z|[+-]\d\d:?\d\d)?|"  # ISO time
-    r"[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \S+ [\w.\-\[\]]+:"  # syslog "Apr 22 18:10:16 host unit[1]:"
+    r"\[(?:[A-Z][a-z]{2} ){2}[ \d]\d \d\d:\d\d:\d\d \d{4}\]|"  # dmesg --ctime "[Fri Aug 30 11:11:22 2024]"
+    r"\d{4}-\d\d-\d\d[T ][\d:.,]+(?:Z|[+-]\d\d:?\d\d)?:?|"  # ISO time (CI logs, python logging, TF)
+    r"\d\d:\d\d:\d\d(?:[.,\-]\d+)?(?= )|"  # bare clock time "17:22:50-122539"
+    r"(?:stdout|stderr) [FP] |"  # CRI (kubernetes) log format after its timestamp
+    r"[IWEF]\d{4} \d\d:\d\d:\d+\.\d+\s+\d+ [\w./\-]+:\d+\]|"  # glog "E0000 00:00:17.2 7665 cuda_dnn.cc:522]"
+    r"[IWEF] [\w./\-]+\.(?:cc|cpp|c|h|go|py):\d+\]|"  # TF/XLA "E external/.../cuda_dnn.cc:447]"
+    r"(?:DEBUG|INFO|NOTICE|WARNING|WARN|ERROR|CRITICAL|FATAL)(?:\s{2,}|\s+[|\-]\s+)|"  # log level column "ERROR    msg"
+    r"[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \S+ [\w.\-\[\]]+:|"  # syslog "Apr 22 18:10:16 host unit[1]:"
+    r"kernel:|"  # journalctl -k without the date
+    r"[\w.\-]{1,40}-\d+\s+\| |"  # docker compose "api-1  | "
+    r"#\d+ \d+\.\d+ "  # docker buildkit "#12 3.595 "
     r"))+\s*"
 )
+# Escapes that log tools and repr() write instead of the characters: ANSI colours (real ESC, or
+# "\x1b"/"\033"/"#033" written out by journald/syslog), syslog's "#012" newline and "#011" tab, and
+# Python repr's backslash escapes ("\\n", "\\'"). A literal backslash-n followed by a lower-case
+# letter is left alone: it is more likely a Windows path ("C:\\nvidia").
+_ANSI_RE = re.compile(r"(?:\x1b|\\x1b|\\033|\\e|#033)\[[0-9;?]*[A-Za-z]|\x1b[()][A-Z0-9]|\x1b")
+_LINEBREAK_RE = re.compile(r"#012|\\+r?\\*n(?![a-z])")
+_TAB_RE = re.compile(r"#011|\\+t(?![a-z])")
+_QUOTE_RE = re.compile(r"\\+(?=[\"'])")
+_WINPATH_RE = re.compile(r"(?<=[\w.~$%:)\]])\\+(?=[\w.~$%(\-])")  # C:\\Users\\me -> C:/Users/me
+_TAG_RE = re.compile(r"^(?:NVRM|nvidia-installer|nvidia-container-cli):\s*")
+_SENTENCE_END = (".", "!", "?", ";")
+
+
+def _expand(line: str) -> list[str]:
+    """One raw line as the lines it stands for, escapes undone (cheap when there are none)."""
+    if "\x1b" in line or "\\" in line or "#0" in line:
+        line = _ANSI_RE.sub("", line)
+        if "\\" in line or "#01" in line:
+            line = _TAB_RE.sub(" ", line)
+            line = _QUOTE_RE.sub("", line)
+            parts = _LINEBREAK_RE.split(line)
+            return [_WINPATH_RE.sub("/", x) for x in parts]
+    return [line]
+
+
+def _clean_lines(lines: list[str]) -> list[tuple[int, str]]:
+    """(index of the raw line, cleaned text) for each line the raw lines stand for: escapes undone,
+    log prefixes stripped, whitespace collapsed. A tool's tag repeated on a continuation line (the
+    kernel's "NVRM: " on every line of one message) is dropped there and kept on the first line,
+    so the message reads as one sentence and still carries its identifier."""
+    out: list[tuple[int, str]] = []
+    prev_tag = ""
+    prev_open = False
+    for i, raw in enumerate(lines):
+        for part in _expand(raw):
+            s = _WS_RE.sub(" ", _PREFIX_RE.sub("", part)).strip()
+            if not s:
+                continue
+            m = _TAG_RE.match(s)
+            tag = m.group(0).strip() if m else ""
+            if tag and tag == prev_tag and prev_open:
+                s = s[m.end():]
+            if tag:
+                prev_tag = tag
+            elif not (prev_open and prev_tag):
+                prev_tag = ""
+            prev_open = not s.endswith(_SENTENCE_END)
+            out.append((i, s))
+    return out
+
+
 _WS_RE = re.compile(r"\s+")
 _CTRL_BYTES = bytes(b for b in range(32) if b not in (9, 10, 13)) + b"\x7f"
 _CTRL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
@@ -76,13 +142,18 @@ class Window:
     @property
     def normalised(self) -> str:
         if self._norm is None:
-            parts, offsets, pos = [], [], 0
-            for line in self.lines:
-                s = _WS_RE.sub(" ", _PREFIX_RE.sub("", line)).strip()
-                offsets.append(pos)
-                if s:
-                    parts.append(s)
-                    pos += len(s) + 1
+            parts: list[str] = []
+            offsets = [0] * len(self.lines)
+            pos = 0
+            last = -1
+            for i, s in _clean_lines(self.lines):
+                while last < i:  # lines that cleaned to nothing start where the next text starts
+                    last += 1
+                    offsets[last] = pos
+                parts.append(s)
+                pos += len(s) + 1
+            for k in range(last + 1, len(self.lines)):
+                offsets[k] = pos
             self._norm = " ".join(parts)
             self._offsets = offsets
         return self._norm
@@ -92,20 +163,23 @@ class Window:
         """Like `normalised`, but a long line that a terminal cut mid-word (no space at the
         break) is joined to the next without a space: "...passed in a n" + "on-contiguous"."""
         if self._tight is None:
-            out, offsets, pos = "", [], 0
+            out = ""
+            offsets = [0] * len(self.lines)
+            last = -1
             prev_cut = False
-            for line in self.lines:
-                body = _PREFIX_RE.sub("", line)
-                s = _WS_RE.sub(" ", body).strip()
-                offsets.append(len(out))
-                if not s:
-                    prev_cut = False
-                    continue
+            for i, s in _clean_lines(self.lines):
+                raw = self.lines[i]
+                while last < i:
+                    last += 1
+                    offsets[last] = len(out)
                 if out:
-                    out += "" if prev_cut and not body[:1].isspace() else " "
-                    offsets[-1] = len(out)
+                    out += "" if prev_cut and not raw[:1].isspace() else " "
+                    if offsets[i] == len(out) - 1 or offsets[i] > len(out):
+                        offsets[i] = len(out)
                 out += s
-                prev_cut = len(line) >= HARD_WRAP_MIN and not line[-1:].isspace()
+                prev_cut = len(raw) >= HARD_WRAP_MIN and not raw[-1:].isspace()
+            for k in range(last + 1, len(self.lines)):
+                offsets[k] = len(out)
             self._tight = out
             self._tight_offsets = offsets
         return self._tight

@@ -31,11 +31,7 @@ FALLBACK_MIN_DRIVER = "527.41"
 LINUX_SIDE_CMD = ("gpu-wizard", "install")
 
 
-def _version_tuple(v: Optional[str]) -> Optional[tuple[int, ...]]:
-    if not v:
-        return None
-    m = re.match(r"(\d+(?:\.\d+)*)", v.strip())
-    return tuple(int(x) for x in m.group(1).split(".")) if m else None
+from app.compat.version import version_tuple as _version_tuple  # noqa: E402  (one version module)
 
 
 def driver_too_old(current: Optional[str], minimum: Optional[str]) -> bool:

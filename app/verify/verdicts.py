@@ -57,38 +57,7 @@ def link_name(gen: Optional[int], width: Optional[int]) -> str:
     return f"PCIe {g} x{width}" if gen and width else "the PCIe link"
 
 
-def arch_covers(arch_list: Iterable[str], cc: Optional[str]) -> Optional[bool]:
-    """Does a torch.cuda.get_arch_list() cover compute capability `cc` ("8.6")?
-    sm_XY machine code runs on X.Y and later minors of the same major (sm_80 on 8.6), except the
-    arch-specific sm_XYa/f variants, which run only on X.Y (a) or its family (f). compute_XY (PTX)
-    is compiled by the driver for any X.Y or newer GPU."""
-    if not cc:
-        return None
-    try:
-        major, minor = (int(x) for x in cc.split(".")[:2])
-    except ValueError:
-        return None
-    arch_list = list(arch_list)
-    if not arch_list:
-        return None
-    for a in arch_list:
-        kind, _, num = a.partition("_")
-        suffix = ""
-        while num and not num[-1].isdigit():
-            suffix, num = num[-1] + suffix, num[:-1]
-        if not num.isdigit() or len(num) < 2:
-            continue
-        am, an = int(num[:-1]), int(num[-1])
-        if kind == "sm":
-            if suffix == "a" and (am, an) == (major, minor):
-                return True
-            if suffix == "f" and am == major and an <= minor:
-                return True
-            if not suffix and am == major and an <= minor:
-                return True
-        elif kind == "compute" and not suffix and (am, an) <= (major, minor):
-            return True
-    return False
+from app.compat.arch import arch_covers  # noqa: E402,F401  (one home for arch coverage, sm_XYa/f included)
 
 
 # ---------------------------------------------------------------- helpers

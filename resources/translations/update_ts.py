@@ -4,7 +4,8 @@
     .venv/bin/python resources/translations/update_ts.py --check  # list strings without a translation
 
 Strings are the first argument of every `tr("...")` and `N_("...")` call in ui/ (one context,
-"gpu_wizard", see ui/i18n.py). Translations live in zh_CN.json (English → 简体中文); this
+"gpu_wizard", see ui/i18n.py): the window's own words. What the engine says (findings, reasons,
+plan steps, checks, diagnoses) is not here: it lives in the message catalogue, resources/messages. Translations live in zh_CN.json (English → 简体中文); this
 writes gpu_wizard_zh_CN.ts (Qt Linguist format, for translators' tools) and compiles
 gpu_wizard_zh_CN.qm with pyside6-lrelease.
 """
@@ -39,28 +40,7 @@ def extract(ui_dir: Path = ROOT / "ui") -> dict[str, list[str]]:
             a = node.args[0]
             if isinstance(a, ast.Constant) and isinstance(a.value, str):
                 found.setdefault(a.value, []).append(f"{py.relative_to(ROOT)}:{node.lineno}")
-    if ui_dir == ROOT / "ui":
-        for text, where in diagnose_templates().items():
-            found.setdefault(text, []).append(where)
     return found
-
-
-def diagnose_templates(path: Path = ROOT / "resources" / "diagnose" / "rules.json") -> dict[str, str]:
-    """The diagnose rules' root_cause/fix sentences (of each rule, subcode and redirect): the GUI says them
-    by tr() of the English template (ui.i18n.diag_text), so they belong to the catalogue."""
-    lines = path.read_text(encoding="utf-8").splitlines()
-    doc = json.loads("\n".join(lines))
-    out: dict[str, str] = {}
-    for r in doc.get("rules", []):
-        parts = [r] + list(r.get("subcodes", {}).values()) + list(r.get("redirect", []))
-        for part in parts:
-            for key in ("root_cause", "fix"):
-                text = part.get(key)
-                if isinstance(text, str) and text and text not in out:
-                    needle = json.dumps(text, ensure_ascii=False)
-                    line = next((i + 1 for i, ln in enumerate(lines) if needle in ln), 1)
-                    out[text] = f"{path.relative_to(ROOT)}:{line}"
-    return out
 
 
 def load_translations() -> dict[str, str]:

@@ -331,7 +331,7 @@ class VerifyPage(BasePage):
             for layer in v.layers:
                 title = tr(LAYER_TITLES.get(layer.name, layer.name))
                 verdict = tr(VERDICT.get(layer.status, layer.status))
-                reason = engine_text(reason_code(layer), layer.reason)
+                reason = engine_text(reason_code(layer), layer.reason, domain="check")
                 it = QListWidgetItem(status_icon(layer.status), f"{title}: {verdict}\n{reason}")
                 it.setToolTip("\n".join((layer.reason,) * (reason != layer.reason) + tuple(layer.details)))
                 self.layers.addItem(it)

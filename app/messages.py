@@ -1,0 +1,213 @@
+"""The message catalogue: (code, params) → a sentence in English or Simplified Chinese.
+
+The engine says what it found as a stable code and its figures (params, strings); this module turns
+them into sentences for the window, the CLI and the reports. The sentences are data:
+resources/messages/en.json and zh_CN.json (schema: resources/messages/schema.json), keyed
+"<domain>.<code>":
+
+    finding.<code>    detection findings (app/detect)           check.<code>   verify checks
+    rec.<code>        recommendation warnings, reasons, clauses   plan.<code>    plan step titles/whys
+    diagnose.<rule>.root_cause / .fix   diagnosis (English: resources/diagnose/rules.json)
+
+A template's {x} is params["x"]; where params["x_rec_code"] is given, {x} is that recommendation
+sentence (its figures in params["x.NAME"]); where params["x_code"] is given, {x} is that clause of the
+same domain ("" is an empty part). A warning with several sentence shapes names its shape in
+params["text_code"]. Parameter values that are words, not figures (catalogue "values", e.g.
+compat=full), are said in the language too. Qt-free: the GUI, the CLI and the reports share it.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+from functools import lru_cache
+from typing import Any, Mapping, Optional
+
+from app.paths import resource
+
+LANGUAGES = ("en", "zh_CN")
+DOMAINS = ("finding", "check", "rec", "plan", "diagnose", "cli", "report")
+_FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_.]*)\}")
+ENV_VARS = ("GPU_WIZARD_LANG", "LC_ALL", "LC_MESSAGES", "LANG")
+
+
+class CatalogueError(ValueError):
+    """A catalogue file that does not match its schema."""
+
+
+def normalise_lang(lang: Optional[str]) -> str:
+    """"zh", "zh_CN.UTF-8", "zh-Hans", "zh_TW" → "zh_CN" (the one Chinese catalogue); anything else → "en"."""
+    if not lang:
+        return "en"
+    low = lang.strip().replace("-", "_").lower()
+    return "zh_CN" if low.startswith("zh") else "en"
+
+
+def resolve_lang(flag: Optional[str] = None, environ: Optional[Mapping[str, str]] = None) -> str:
+    """The language to speak: the --lang flag when given, else GPU_WIZARD_LANG, else the locale
+    (LC_ALL, LC_MESSAGES, LANG: the first one set wins, as in POSIX; "C"/"POSIX" is English)."""
+    if flag:
+        return normalise_lang(flag)
+    env = os.environ if environ is None else environ
+    for var in ENV_VARS:
+        v = env.get(var)
+        if v:
+            return normalise_lang(v.split(":")[0])
+    return "en"
+
+
+def _check(doc: Any, where: str) -> dict:
+    """The catalogue's shape (resources/messages/schema.json, checked here without jsonschema so the
+    wizard needs nothing extra; tests also validate against the schema file itself)."""
+    if not isinstance(doc, dict) or doc.get("format") != 1:
+        raise CatalogueError(f"{where}: not a format-1 message catalogue")
+    msgs, vals = doc.get("messages"), doc.get("values", {})
+    if not isinstance(msgs, dict) or not all(isinstance(k, str) and isinstance(v, str) and v for k, v in msgs.items()):
+        raise CatalogueError(f"{where}: messages must map codes to non-empty strings")
+    bad = [k for k in msgs if k.split(".", 1)[0] not in DOMAINS or "." not in k]
+    if bad:
+        raise CatalogueError(f"{where}: codes outside the domains {DOMAINS}: {bad[:5]}")
+    if not isinstance(vals, dict) or not all(isinstance(t, dict) and all(isinstance(w, str) for w in t.values())
+                                             for t in vals.values()):
+        raise CatalogueError(f"{where}: values must map a param name to {{value: word}}")
+    return doc
+
+
+@lru_cache(maxsize=None)
+def catalogue(lang: str) -> dict:
+    """The catalogue of one language, loaded once: {"messages": {...}, "values": {...}, ...}.
+    English also carries the diagnose rules' templates (their one home is resources/diagnose/rules.json)."""
+    lang = normalise_lang(lang)
+    path = resource("messages", f"{lang}.json")
+    doc = _check(json.loads(path.read_text(encoding="utf-8")), str(path))
+    if lang == "en":
+        doc = {**doc, "messages": {**doc["messages"], **_diagnose_templates()}}
+    return doc
+
+
+def _diagnose_templates() -> dict[str, str]:
+    try:
+        from app.diagnose.engine import RulesError, load_rules
+    except ImportError:  # pragma: no cover - the diagnose package is part of the engine
+        return {}
+    try:
+        rb = load_rules()
+    except RulesError:
+        return {}
+    out: dict[str, str] = {}
+    for r in rb.rules:
+        parts: list[tuple[str, Any]] = [(r.id, {"root_cause": r.root_cause, "fix": r.fix})]
+        parts += [(f"{r.id}/{s}", v) for s, v in r.subcodes.items()]
+        parts += [(f"{r.id}@{red.get('when', '')}", red) for red in r.redirect]
+        for code, part in parts:
+            for f in ("root_cause", "fix"):
+                text = part.get(f) if isinstance(part, dict) else None
+                if isinstance(text, str) and text:
+                    out[f"diagnose.{code}.{f}"] = text
+    return out
+
+
+def template(key: str, lang: str = "en") -> Optional[str]:
+    """The raw template of "<domain>.<code>" in `lang`, or None."""
+    return catalogue(lang)["messages"].get(key)
+
+
+def names(text: str) -> set[str]:
+    """The placeholder names a template uses."""
+    return set(_FIELD.findall(text))
+
+
+def word(name: str, value: str, lang: str) -> str:
+    """A parameter value that is a word ("full", "open", "not_loaded") in `lang`; a figure unchanged."""
+    w = catalogue(lang).get("values", {}).get(name, {}).get(value)
+    if w is None and lang != "en":
+        w = catalogue("en").get("values", {}).get(name, {}).get(value)
+    return value if w is None else w
+
+
+class MissingMessage(LookupError):
+    """No sentence for a code, or a sentence naming a figure its params lack."""
+
+
+_Missing = MissingMessage
+
+
+def _render(key: str, params: Mapping[str, str], lang: str, depth: int, used: Optional[set] = None,
+            prefix: str = "") -> str:
+    if depth > 5:
+        raise _Missing(key)
+    domain = key.split(".", 1)[0]
+    text = template(key, lang)
+    if text is None and lang != "en" and used is None:  # strict (used given): no English stand-in
+        text = template(key, "en")
+    if text is None:
+        raise _Missing(key)
+
+    def fill(m: re.Match) -> str:
+        name = m.group(1)
+        rec = params.get(name + "_rec_code")
+        if rec:
+            sub = {k[len(name) + 1:]: v for k, v in params.items() if k.startswith(name + ".")}
+            if used is not None:
+                used.update((prefix + name + "_rec_code", prefix + name))
+            return _render_top("rec", rec, sub, lang, depth + 1, used, prefix + name + ".")
+        sub_code = params.get(name + "_code")
+        if sub_code is not None and (name not in params or domain == "plan"):
+            if used is not None:  # the clause stands for {name}: an English copy in params[name] is not dropped
+                used.update((prefix + name + "_code", prefix + name))
+            return "" if sub_code == "" else _render(f"{domain}.{sub_code}", params, lang, depth + 1, used, prefix)
+        if name in params:
+            if used is not None:  # the figure wins over a clause for it (x_code names the sentence without x)
+                used.update((prefix + name, prefix + name + "_code") if sub_code is not None else (prefix + name,))
+            return word(name, str(params[name]), lang)
+        raise _Missing(f"{key}: {{{name}}}")
+
+    return _FIELD.sub(fill, text)
+
+
+def _render_top(domain: str, code: str, params: Mapping[str, str], lang: str, depth: int = 0,
+                used: Optional[set] = None, prefix: str = "") -> str:
+    shape = params.get("text_code") if domain == "rec" else None
+    if shape and used is not None:
+        used.add(prefix + "text_code")
+    return _render(f"{domain}.{shape or code}", params, lang, depth, used, prefix)
+
+
+def render_strict(domain: str, code: str, params: Mapping[str, Any], lang: str) -> tuple[str, set[str]]:
+    """The sentence and the names of the params it used (nested ones as "x.NAME"); raises
+    MissingMessage where render() would fall back. For tests and tools that must not fall back."""
+    used: set[str] = set()
+    p = {str(k): str(v) for k, v in params.items() if v is not None}
+    lang = normalise_lang(lang)
+    if template(f"{domain}.{p.get('text_code') if domain == 'rec' and p.get('text_code') else code}", lang) is None:
+        raise MissingMessage(f"{domain}.{code}: no {lang} sentence")
+    return _render_top(domain, code, p, lang, 0, used), used
+
+
+def render(domain: str, code: Optional[str], params: Optional[Mapping[str, Any]] = None, lang: str = "en",
+           fallback: Optional[str] = None) -> str:
+    """The sentence for `code` of `domain` in `lang`, filled with `params`. When the catalogue has no
+    sentence for the code, or the sentence needs a figure params lacks: `fallback` (the engine's own
+    English, which still carries its figures), or the code itself when there is no fallback."""
+    lang = normalise_lang(lang)
+    if not code:
+        return fallback if fallback is not None else ""
+    p = {str(k): str(v) for k, v in (params or {}).items() if v is not None}
+    try:
+        return _render_top(domain, code, p, lang)
+    except _Missing:
+        return fallback if fallback is not None else code
+
+
+def has(domain: str, code: str, lang: str) -> bool:
+    return template(f"{domain}.{code}", lang) is not None
+
+
+def fmt_number(value: Optional[float], digits: int = 1, lang: str = "en") -> str:
+    """A measured figure for a sentence: fixed decimals, no trailing ".0" noise for whole numbers;
+    the same digits in both languages (Chinese uses Western digits and the decimal point)."""
+    if value is None:
+        return "?"
+    if float(value).is_integer() and digits <= 1:
+        return str(int(value))
+    return f"{value:.{digits}f}"

@@ -1,0 +1,155 @@
+"""Real engine outputs for the catalogue tests: every (domain, code, params, English) the engine says
+for the demo snapshots, the recommendation/plan test machines and the real error fixtures. Built by
+running detect → recommend → plan and diagnose; nothing here is typed in by hand."""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Iterator, NamedTuple
+
+from app.choices import Choices, Mirrors
+from app.compat import load_db
+from app.detect import detect
+from app.paths import demo_snapshots
+from app.plan import build_plan
+from app.recommend import recommend
+from app.system import SnapshotSystem
+
+ERRORS = Path(__file__).resolve().parent.parent / "fixtures" / "errors"
+
+VARIANTS = {
+    "default": Choices(),
+    "toolkit": Choices(want_toolkit=True, want_system_cudnn=True),
+    "runfile": Choices(want_toolkit=True, install_method="runfile"),
+    "uv": Choices(installer="uv", want_toolkit=True, mirrors=Mirrors(nvidia_repo_url="https://mirror.example/cuda/repos",
+                                                                        pytorch_index_url="https://mirror.example/whl")),
+    "cpu": Choices(torch_variant="cpu"),
+}
+
+
+class Said(NamedTuple):
+    where: str
+    domain: str  # app.messages domain: finding, check, rec, plan, diagnose
+    code: str
+    params: dict
+    english: str
+
+
+@lru_cache(maxsize=None)
+def db():
+    return load_db(use_user_bundle=False)
+
+
+@lru_cache(maxsize=None)
+def snapshot_facts() -> tuple:
+    return tuple((snap.stem, detect(SnapshotSystem(json.loads(snap.read_text(encoding="utf-8"))))) for snap in demo_snapshots())
+
+
+@lru_cache(maxsize=None)
+def recommendations() -> tuple:
+    """(where, facts, choices, Recommendation) over the demo snapshots x VARIANTS and the machines of
+    test_recommend_i18n_params (its table reaches every reason code)."""
+    from tests.unit.test_recommend_i18n_params import ALL
+
+    out = []
+    for stem, facts in snapshot_facts():
+        for name, ch in VARIANTS.items():
+            out.append((f"{stem}/{name}", facts, ch, recommend(facts, db(), ch)))
+    for rid, facts, ch in ALL:
+        out.append((rid, facts, ch, recommend(facts, db(), ch)))
+    return tuple(out)
+
+
+@lru_cache(maxsize=None)
+def plans() -> tuple:
+    """(where, Plan) for every recommendation above plus the plan builders' own machines (old CUDA,
+    nouveau, RHEL/dnf, a Linux driver inside WSL, Windows hosts)."""
+    out = []
+    for where, facts, ch, rec in recommendations():
+        try:
+            out.append((where, build_plan(facts, rec, ch)))
+        except Exception as e:  # noqa: BLE001 - some test machines cannot be planned (e.g. other OS): say so
+            out.append((where, e))
+    out = [(w, p) for w, p in out if not isinstance(p, Exception)]
+    out += _more_plans()
+    return tuple(out)
+
+
+def _more_plans() -> list:
+    from app.facts import OsInfo
+    from tests.unit import test_plan_builders as pb
+    from tests.unit import test_windows_plan as wp
+    from tests.unit import test_wsl_plan as wsl
+
+    more = [("pb/toolkit", build_plan(pb.ubuntu_facts(), pb.REC, Choices(want_toolkit=True))),
+            ("pb/no_reason", build_plan(pb.ubuntu_facts(), pb.REC.replace(pytorch=pb.REC.pytorch.replace(reason="")), Choices())),
+            ("pb/rhel", build_plan(pb.ubuntu_facts(os=OsInfo(platform="linux", id="rhel", version_id="9.4", arch="x86_64",
+                                                             package_manager="dnf", kernel="5.14.0-427.el9.x86_64")),
+                                   pb.REC, Choices(install_method="dnf", want_toolkit=True))),
+            ("pb/rhel_mirror", build_plan(pb.ubuntu_facts(os=OsInfo(platform="linux", id="rhel", version_id="9.4", arch="x86_64",
+                                                                    package_manager="dnf")),
+                                          pb.REC, Choices(install_method="dnf", mirrors=Mirrors(nvidia_repo_url="https://mirror.example/cuda/repos")))),
+            ("pb/upgrade_cpu", build_plan(pb.ubuntu_facts(), pb.REC.replace(driver=pb.REC.driver.replace(action="upgrade"),
+                                                                            pytorch=pb.REC.pytorch.replace(index="cpu", index_url=None)), Choices())),
+            ("wsl/wrong_driver", wsl._plan(wsl._with_wrong_driver(wsl.DEMO), db())[2])]
+    win = wp.WIN
+    old_driver = wp._with_wsl((win / "wsl_l_v_ubuntu2204.txt").read_text(), (win / "wsl_status_2022.txt").read_text())
+    smi = r"C:\Windows\System32\nvidia-smi.exe"
+    old_driver["commands"][smi]["stdout"] = (win / "smi_win_517_two_gpus.out").read_text()
+    old_driver["commands"].pop(wp.command_key(wp.smi_mod.query_argv(wp.W.SMI_QUERY_FIELDS, exe=smi)))
+    more.append(("win/old_driver", wp._plan(old_driver, db())[2]))
+    for i, (listing, status) in enumerate((
+            ((win / "wsl_l_v_ubuntu2204.txt").read_text(), (win / "wsl_status_2022.txt").read_text()),
+            ((win / "wsl_l_v_ubuntu2204.txt").read_text(), "Default Distribution: Ubuntu-22.04\nDefault Version: 2\n"
+             "WSL 2 requires an update to its kernel component. Please run 'wsl.exe --update'.\n"),
+            ("  NAME            STATE           VERSION\n* Ubuntu          Stopped         1\n",
+             "Default Distribution: Ubuntu\nDefault Version: 1\n"),
+            ((win / "wsl_l_v_none.txt").read_text(), (win / "wsl_status_short.txt").read_text()))):
+        more.append((f"win/{i}", wp._plan(wp._with_wsl(listing, status), db())[2]))
+    return more
+
+
+@lru_cache(maxsize=None)
+def diagnoses() -> tuple:
+    """(where, Match) over the real error fixtures, with no facts and with each demo machine's facts."""
+    from app.diagnose import diagnose
+
+    out = []
+    machines = [("text-only", None)] + list(snapshot_facts())
+    for machine, facts in machines:
+        for f in sorted(ERRORS.glob("*.txt")):
+            for m in diagnose(f.read_text(encoding="utf-8", errors="replace"), facts).matches:
+                out.append((f"{machine}/{f.name}", m))
+    return tuple(out)
+
+
+def rec_items(where: str, rec) -> Iterator[Said]:
+    for w in rec.warnings:
+        yield Said(where, "rec", w.code, dict(w.params), w.message)
+    for part in (rec.pytorch, rec.driver, rec.cuda_toolkit, rec.cudnn):
+        if part.reason:
+            yield Said(f"{where}/{type(part).__name__}", "rec", part.reason_code or "", dict(part.reason_params), part.reason)
+
+
+def plan_items(where: str, plan) -> Iterator[Said]:
+    for s in plan.steps:
+        yield Said(f"{where}/{s.id}", "plan", s.title_code, dict(s.params), s.title)
+        yield Said(f"{where}/{s.id}", "plan", s.why_code, dict(s.params), s.why)
+
+
+def diagnose_items(where: str, m) -> Iterator[Said]:
+    for name, code, english in (("root_cause", m.root_cause_code, m.root_cause), ("fix", m.fix_code, m.fix)):
+        if code:  # the OOM verdicts say their own sentence (no code)
+            yield Said(f"{where}/{m.rule}", "diagnose", f"{code}.{name}", dict(m.params), english)
+
+
+def everything_said() -> list[Said]:
+    out: list[Said] = []
+    for where, _f, _c, rec in recommendations():
+        out += rec_items(where, rec)
+    for where, plan in plans():
+        out += plan_items(where, plan)
+    for where, m in diagnoses():
+        out += diagnose_items(where, m)
+    return out

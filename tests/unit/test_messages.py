@@ -1,0 +1,217 @@
+"""The message catalogue (app/messages.py, resources/messages/*.json): every code the engine says has a
+sentence in English and 简体中文, every template names only figures the engine fills, and no figure the
+engine fills is dropped; the English filled so is exactly the engine's own sentence. Driven by real engine
+outputs (tests/unit/engine_outputs.py: the demo snapshots, the recommend/plan test machines and the real
+error fixtures), and shown able to fail by breaking a copy of the catalogue."""
+from __future__ import annotations
+
+import collections
+import json
+import re
+
+import pytest
+
+from app import messages as M
+from app.paths import resource
+from app.recommend import CLAUSE_CODES, REASON_CODES, WARNING_CODES
+from tests.unit import engine_outputs as E
+
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+@pytest.fixture(scope="module")
+def said() -> list[E.Said]:
+    return E.everything_said()
+
+
+def problems(items: list[E.Said], lang: str) -> list[str]:
+    """What is wrong with the catalogue for these real outputs in `lang` (empty: nothing).
+
+    Items that share their params (a step's title and why, a match's root cause and fix) are judged
+    together for dropped figures: each figure must appear in one of them."""
+    out: list[str] = []
+    groups: dict[tuple, list[E.Said]] = collections.defaultdict(list)
+    for s in items:
+        groups[(s.where, s.domain, tuple(sorted(s.params.items())))].append(s)
+    for ss in groups.values():
+        used: set[str] = set()
+        for s in ss:
+            if not s.code:
+                out.append(f"{s.where}: {s.domain} sentence without a code: {s.english!r}")
+                continue
+            try:
+                text, u = M.render_strict(s.domain, s.code, s.params, lang)
+            except M.MissingMessage as e:
+                out.append(f"{s.where}: {lang}: {e}")
+                continue
+            used |= u
+            if lang == "en" and text != s.english:
+                out.append(f"{s.where}: {s.domain}.{s.code}: English {text!r} is not the engine's {s.english!r}")
+            if "{" in text.replace(s.english, "") and "{" not in s.english:
+                out.append(f"{s.where}: {lang}: placeholder left in {text!r}")
+        dropped = set(ss[0].params) - used
+        if dropped and all(s.code for s in ss):
+            out.append(f"{ss[0].where}: {lang}: {[s.code for s in ss]} drop {sorted(dropped)}")
+    return out
+
+
+@pytest.mark.parametrize("lang", M.LANGUAGES)
+def test_every_real_output_has_a_full_sentence_in_each_language(said, lang):
+    assert len(said) > 1000  # recommendations, plans and diagnoses of many machines
+    assert problems(said, lang) == []
+
+
+def test_the_outputs_reach_every_domain_and_most_codes(said):
+    by_domain = collections.Counter(s.domain for s in said)
+    assert {"rec", "plan", "diagnose"} <= set(by_domain), by_domain
+    rec_codes = {s.code for s in said if s.domain == "rec"}
+    assert (WARNING_CODES | REASON_CODES) - rec_codes <= {"ptx_jit_only"}  # no bundled wheel is PTX-only
+
+
+def test_zh_cn_sentences_are_chinese_and_carry_the_figures(said):
+    for s in said:
+        zh = M.render(s.domain, s.code, s.params, "zh_CN")
+        assert CJK.search(zh) or not CJK.search(M.template(f"{s.domain}.{s.code}", "zh_CN") or "x"), (s.where, zh)
+        en, used = M.render_strict(s.domain, s.code, s.params, "en")
+        for k in used:
+            v = s.params.get(k)
+            clause = k + "_code" in s.params or k + "_rec_code" in s.params  # v is that clause's English copy
+            if v and not clause and not k.endswith("_code") and k.split(".")[-1] not in M.catalogue("zh_CN")["values"] and len(v) > 1:
+                if v in en:  # a figure the English shows: the Chinese shows it too, as it is
+                    assert v in zh, (s.where, s.code, k, v, zh)
+
+
+# -- a broken catalogue is caught (so the checks above can fail) ------------------------------------------
+
+def _broken(monkeypatch, lang: str, change):
+    real = M.catalogue
+
+    def fake(lg: str):
+        doc = real(lg)
+        if M.normalise_lang(lg) != lang:
+            return doc
+        msgs = dict(doc["messages"])
+        change(msgs)
+        return {**doc, "messages": msgs}
+
+    monkeypatch.setattr(M, "catalogue", fake)
+
+
+def _sample(said, domain):
+    return next(s for s in said if s.domain == domain and s.params and M.names(M.template(f"{domain}.{s.code}") or ""))
+
+
+@pytest.mark.parametrize("domain", ["rec", "plan", "diagnose"])
+def test_a_code_with_no_sentence_fails(said, monkeypatch, domain):
+    s = _sample(said, domain)
+    _broken(monkeypatch, "zh_CN", lambda m: m.pop(f"{domain}.{s.code}"))
+    found = problems([x for x in said if x.domain == domain], "zh_CN")
+    assert any(f"{domain}.{s.code}" in p and "no zh_CN sentence" in p for p in found), found[:3]
+
+
+@pytest.mark.parametrize("domain", ["rec", "plan", "diagnose"])
+def test_a_template_naming_a_param_the_engine_never_fills_fails(said, monkeypatch, domain):
+    s = _sample(said, domain)
+    _broken(monkeypatch, "zh_CN", lambda m: m.__setitem__(f"{domain}.{s.code}", m[f"{domain}.{s.code}"] + "{gpu_count_never_given}"))
+    found = problems([x for x in said if x.domain == domain], "zh_CN")
+    assert any("gpu_count_never_given" in p for p in found), found[:3]
+
+
+@pytest.mark.parametrize("domain", ["rec", "plan", "diagnose"])
+def test_a_param_the_engine_fills_but_the_template_drops_fails(said, monkeypatch, domain):
+    s = _sample(said, domain)
+    key = f"{domain}.{s.code}"
+    name = sorted(M.names(M.template(key, "zh_CN")))[0]
+    _broken(monkeypatch, "zh_CN", lambda m: m.__setitem__(key, m[key].replace("{" + name + "}", "")))
+    found = problems([x for x in said if x.domain == domain and x.code == s.code], "zh_CN")
+    assert any("drop" in p and name in p for p in found), found[:3]
+
+
+def test_english_that_drifts_from_the_engine_fails(said, monkeypatch):
+    s = _sample(said, "rec")
+    _broken(monkeypatch, "en", lambda m: m.__setitem__(f"rec.{s.code}", m[f"rec.{s.code}"].replace(" ", "  ", 1)))
+    assert any("is not the engine's" in p for p in problems([s], "en"))
+
+
+# -- the files themselves ---------------------------------------------------------------------------------
+
+def test_files_match_the_schema():
+    jsonschema = pytest.importorskip("jsonschema", reason="jsonschema comes with the test extra")
+    schema = json.loads(resource("messages", "schema.json").read_text(encoding="utf-8"))
+    for lang in M.LANGUAGES:
+        doc = json.loads(resource("messages", f"{lang}.json").read_text(encoding="utf-8"))
+        errors = [e.message for e in jsonschema.Draft202012Validator(schema).iter_errors(doc)]
+        assert errors == [], (lang, errors[:3])
+        assert doc["lang"] == lang
+
+
+def test_both_languages_have_the_same_codes_and_placeholders():
+    en, zh = M.catalogue("en")["messages"], M.catalogue("zh_CN")["messages"]
+    assert set(en) == set(zh), (sorted(set(en) - set(zh))[:10], sorted(set(zh) - set(en))[:10])
+    for key, text in en.items():
+        assert M.names(zh[key]) == M.names(text), key
+        if text.strip("{} ") and not re.fullmatch(r"\{[a-z_]+\}", text.strip()):
+            assert zh[key] != text or not re.search(r"[a-z]{3}", re.sub(r"\{[^}]*\}|`[^`]*`", "", text)), key
+    assert len([k for k in en if k.startswith("diagnose.")]) > 100  # the rules' sentences, from rules.json
+
+
+def test_every_registered_recommendation_code_has_a_sentence():
+    shapes = M.catalogue("en")["shapes"]
+    for code in WARNING_CODES | REASON_CODES:
+        assert M.has("rec", code, "en") or code in shapes, code
+    for code in CLAUSE_CODES:
+        assert M.has("rec", code, "en"), code
+    for code, ss in shapes.items():
+        assert code in WARNING_CODES and all(M.has("rec", s, "zh_CN") for s in ss), code
+    rec_keys = {k.split(".", 1)[1] for k in M.catalogue("en")["messages"] if k.startswith("rec.")}
+    assert rec_keys <= WARNING_CODES | REASON_CODES | CLAUSE_CODES, sorted(rec_keys - (WARNING_CODES | REASON_CODES | CLAUSE_CODES))
+
+
+def test_words_are_said_in_chinese():
+    zh = M.catalogue("zh_CN")["values"]
+    assert M.word("compat", "minor", "zh_CN") != "minor" and CJK.search(M.word("compat", "minor", "zh_CN"))
+    assert M.word("compat", "minor", "en") == "minor"  # the engine's English writes the word as it is
+    assert M.word("state", "not_loaded", "en") == "not loaded"
+    for name, table in zh.items():
+        for v, w in table.items():
+            assert CJK.search(w), (name, v, w)
+
+
+def test_fallbacks():
+    assert M.render("rec", "some_future_code", {"x": "1"}, "zh_CN", fallback="Plain English.") == "Plain English."
+    assert M.render("rec", "driver_keep", {"current": "580.95.05"}, "zh_CN", fallback="English") == "English"
+    assert M.render("rec", None, {}, "zh_CN", fallback="No code.") == "No code."
+    assert M.render("rec", "cudnn_bundled", {"version": "9.10.2.21"}, "zh_CN") == \
+        "cuDNN 9.10.2.21 随 PyTorch 安装包提供（pip 依赖）；不需要系统 cuDNN。"
+    assert M.render("rec", "cudnn_bundled", {"version": "9.10.2.21"}, "en") == \
+        "cuDNN 9.10.2.21 comes with the PyTorch wheel (a pip dependency); no system cuDNN is needed."
+    with pytest.raises(M.MissingMessage):
+        M.render_strict("plan", "create_venv", {}, "zh_CN")
+
+
+@pytest.mark.parametrize("flag, env, want", [
+    ("zh_CN", {"LANG": "en_US.UTF-8"}, "zh_CN"),
+    ("en", {"GPU_WIZARD_LANG": "zh_CN"}, "en"),
+    (None, {"GPU_WIZARD_LANG": "zh", "LC_ALL": "en_US.UTF-8"}, "zh_CN"),
+    (None, {"LC_ALL": "zh_CN.UTF-8", "LANG": "en_US.UTF-8"}, "zh_CN"),
+    (None, {"LC_ALL": "C", "LANG": "zh_CN.UTF-8"}, "en"),  # POSIX: LC_ALL wins
+    (None, {"LC_MESSAGES": "zh_TW.UTF-8", "LANG": "en_GB"}, "zh_CN"),
+    (None, {"LANG": "zh_CN.GB18030"}, "zh_CN"),
+    (None, {"LANG": "de_DE.UTF-8"}, "en"),
+    (None, {}, "en"),
+    ("zh-Hans", {}, "zh_CN"),
+])
+def test_language_resolution(flag, env, want):
+    assert M.resolve_lang(flag, env) == want
+
+
+def test_no_qt_in_the_catalogue():
+    import subprocess
+    import sys
+
+    code = "import sys, app.messages as m; m.render('rec', 'cudnn_bundled', {'version': '9'}, 'zh_CN'); " \
+           "print(sorted(k for k in sys.modules if k.startswith(('PySide6', 'ui'))))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                         cwd=str(resource("messages").parents[1]))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"
