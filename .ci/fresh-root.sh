@@ -67,10 +67,12 @@ cleanup() {
   root_dir=""
 }
 trap cleanup EXIT
+trap 'exit 130' INT TERM  # so the EXIT trap unmounts and removes the root
 
 new_root() {
   root_dir=$(mktemp -d "$work/gpu-wizard-ci-root.XXXXXX")
   tar -xzf "$base" -C "$root_dir"
+  chmod 0755 "$root_dir"  # mktemp's 0700 would be the fresh root's / : no user could enter it
   # this network's CA (if it intercepts TLS) as the fresh machine's own: in the bundle, and where
   # update-ca-certificates finds it again when a package regenerates the bundle
   if [[ -s $host_ca ]]; then
@@ -114,6 +116,7 @@ timed() {  # LABEL CMD... : runs, prints wall time and disk added
 }
 
 figures=$(mktemp "$work/gpu-wizard-ci-figures.XXXXXX")
+trap 'cleanup; rm -f "$figures"' EXIT
 run_as_root() {
   new_root
   clone_into "$root_dir/root/gpu-wizard"

@@ -15,4 +15,5 @@ if ! err=$(.venv/bin/python -c 'import PySide6.QtWidgets, PySide6.QtTest' 2>&1);
   echo "Qt cannot load here (${err##*$'\n'}): the GUI tests skip; scripts/sysdeps.sh names what to install" >&2
   plugins=(-p no:pytestqt)
 fi
-exec .venv/bin/python -m pytest -q "${plugins[@]}" "$@"
+# -rs: every skipped test says why (a tool or library this machine lacks)
+exec .venv/bin/python -m pytest -q -rs "${plugins[@]}" "$@"

@@ -49,6 +49,43 @@ def chromium():
                 "else: sudo apt-get install chromium)")
 
 
+class _Server:
+    """A local HTTP server for one folder that records every request line it gets."""
+
+    def __init__(self, root: Path):
+        self.requests: list[tuple[str, str]] = []
+        rec = self.requests
+
+        class Handler(http.server.SimpleHTTPRequestHandler):
+            def log_message(self, *a):
+                pass
+
+            def do_GET(self):
+                rec.append(("GET", self.path))
+                super().do_GET()
+
+            def do_CONNECT(self):
+                rec.append(("CONNECT", self.path))
+                self.send_error(403)
+
+            def do_POST(self):
+                rec.append(("POST", self.path))
+                self.send_error(403)
+
+        self.httpd = socketserver.ThreadingTCPServer(("127.0.0.1", 0), functools.partial(Handler, directory=str(root)))
+        self.port = self.httpd.server_address[1]
+        self.origin = f"http://127.0.0.1:{self.port}"
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
 def _chromium(exe: str, url: str, tmp: Path, screenshot: Path, size: tuple[int, int], netlog: Path | None = None):
     argv = [exe, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
             "--disable-component-update", "--no-first-run", "--no-default-browser-check", "--disable-sync",
