@@ -26,6 +26,7 @@ COMMANDS: dict[str, str] = {
     "report": "app.commands.report",
     "snapshot": "app.commands.snapshot",
     "update-db": "app.commands.update_db",
+    "fleet": "app.commands.fleet",
 }
 
 
@@ -103,7 +104,7 @@ def _global_options(p: argparse.ArgumentParser, suppress: bool) -> None:
     p.add_argument("--assume-driver", metavar="VERSION", default=d, help="pretend the NVIDIA driver is VERSION (e.g. 550.54)")
     p.add_argument("--assume-gpu", metavar="NAME", action="append", default=d,
                    help="pretend this GPU is present (a name such as 'RTX 4090' or a compute capability such as 8.9); repeatable")
-    p.add_argument("--python-version", metavar="X.Y", default=d, help="pretend the target Python is X.Y")
+    p.add_argument("--python-version", metavar="X.Y", default=d, help="pretend the target Python is X.Y (X.Yt: free-threaded, e.g. 3.13t)")
     p.add_argument("--lang", metavar="LANG", default=d, help="user-interface language (en, zh_CN)")
 
 

@@ -65,16 +65,23 @@ class _Printer:
 
 
 def _open_session(args):
-    from app.run.session import Session, latest_unfinished
+    from app.run.session import Session, SessionUntrusted, latest_unfinished
 
     if args.session:
         try:
-            return Session.open(args.session)
+            s = Session.open(args.session)
         except FileNotFoundError as e:
             raise CliError(str(e), 2) from None
-    if args.new:
+    elif args.new:
         return None
-    return latest_unfinished(args.sessions_dir)
+    else:
+        s = latest_unfinished(args.sessions_dir)
+    if s is not None:
+        try:
+            s.check_trusted()  # root never resumes or undoes a session a user could have written
+        except SessionUntrusted as e:
+            raise CliError(str(e), 2) from None
+    return s
 
 
 def run(args, ctx) -> int:
@@ -86,22 +93,34 @@ def run(args, ctx) -> int:
         if not args.session:
             raise CliError("--undo needs --session DIR (the session whose edits to put back)", 2)
         session = _open_session(args)
-        from app.run.privilege import choose_privilege
+        from app.run.edits import EditError, RestoreReport
+        from app.run.privilege import PrivilegeError, choose_privilege
+        from app.run.session import SessionBusy, StateError
 
-        priv = choose_privilege(args.askpass) if session.load_state().get("root_edits") else None
         try:
-            done = undo_edits(session, priv)
+            priv = choose_privilege(args.askpass) if session.load_state().root_edits else None
+        except (StateError, PrivilegeError) as e:
+            raise CliError(str(e), 2) from None
+        rep = RestoreReport()
+        try:
+            done = undo_edits(session, priv, report=rep)
+        except (EditError, SessionBusy, StateError) as e:
+            raise CliError(str(e), 2) from None
         finally:
             if priv is not None:
                 priv.close()
-        ctx.emit({"restored": done}, "\n".join(f"restored {p}" for p in done) or "nothing to restore")
-        return 0
+        text = "\n".join([f"restored {p}" for p in done] + [f"NOT RESTORED: {p}" for p in rep.problems])
+        ctx.emit({"restored": done, "problems": rep.problems}, text or "nothing to restore")
+        return 1 if rep.problems else 0
 
     resume = None if args.dry_run else _open_session(args)
     if resume is not None:
+        data = resume.read_json("plan.json")
+        if not isinstance(data, dict):
+            raise CliError(f"{resume.dir}/plan.json is not a usable plan: damaged or unreadable (start over with --new)", 2)
         try:
-            plan = Plan.from_json(resume.read_json("plan.json"))
-        except ModelError as e:
+            plan = Plan.from_json(data)
+        except (ModelError, TypeError, ValueError, KeyError, AttributeError, RecursionError) as e:
             raise CliError(f"{resume.dir}/plan.json is not a usable plan: {e}", 2) from None
         facts_json = None
     else:
@@ -137,19 +156,32 @@ def run(args, ctx) -> int:
             privilege = choose_privilege(args.askpass)
         except PrivilegeError as e:
             raise CliError(str(e), 1) from None
-    ex = Executor(plan, session, privilege=privilege, listener=_Printer(out), facts_json=facts_json)
+    from app.run.session import SessionBusy, StateError
+
+    ex = None
     try:
+        ex = Executor(plan, session, privilege=privilege, listener=_Printer(out), facts_json=facts_json)
         result = ex.run()
+    except (SessionBusy, StateError) as e:
+        if privilege is not None:
+            privilege.close()
+        raise CliError(str(e), 2) from None
     except KeyboardInterrupt:
-        ex.cancel()
+        if ex is not None:
+            ex.cancel()
         raise
     finally:
         if privilege is not None:
             privilege.close()
         session.close()
     if ctx.json:
-        state = session.load_state()
+        try:
+            state = session.load_state()
+        except Exception:  # noqa: BLE001 - the run's result is what matters here
+            from app.run.state import RunState
+
+            state = RunState()
         json.dump({"status": result.status, "message": result.message, "failed_step": result.failed_step,
-                   "session": str(session.dir), "steps": state.get("steps", {})}, sys.stdout, indent=2)
+                   "session": str(session.dir), "steps": state.to_json()["steps"]}, sys.stdout, indent=2)
         sys.stdout.write("\n")
     return 0 if result.status in ("ok", "reboot_required") else 1

@@ -13,6 +13,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("--python", metavar="PATH", help="the target Python interpreter (default: the first found)")
     parser.add_argument("--torch-version", metavar="V", help="use this PyTorch release (e.g. 2.9 or 2.9.1); refused with a reason if it cannot work")
     parser.add_argument("--variant", metavar="INDEX", help="use this PyTorch build: cu126, cu128, cu130, ... or cpu")
+    parser.add_argument("--no-torchvision", action="store_true", help="install torch alone (allows a release whose torchvision is not out yet)")
     parser.add_argument("--toolkit", action="store_true", help="also install the CUDA toolkit (nvcc), for building extensions")
     parser.add_argument("--system-cudnn", action="store_true", help="also install cuDNN as a system package matching the toolkit")
     parser.add_argument("--method", choices=("apt", "dnf", "runfile"), help="how the toolkit is installed (default: the distribution's package manager)")
@@ -42,6 +43,7 @@ def build_choices(args, facts):
         torch_variant=getattr(args, "variant", None),
         python_version=getattr(args, "python_version", None),
         want_toolkit=bool(getattr(args, "toolkit", False)),
+        want_torchvision=not getattr(args, "no_torchvision", False),
         want_system_cudnn=bool(getattr(args, "system_cudnn", False)),
         install_driver=not getattr(args, "keep_driver", False),
         install_method=method,

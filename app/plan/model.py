@@ -53,6 +53,7 @@ STEP_KINDS: dict[str, str] = {
     # wsl-windows engineer's builders (app/plan/wsl.py, app/plan/windows.py)
     "wsl_fix": "repair the WSL CUDA library setup",
     "windows_host": "a step on the Windows host",
+    "repair_packages": "finish a package installation that was interrupted (dpkg --configure -a)",
 }
 
 CheckKind = Literal[

@@ -9,7 +9,7 @@ from PySide6.QtWidgets import (QListView, QFileDialog, QHBoxLayout, QHeaderView,
                                QSplitter, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget)
 
 from app.facts import Facts
-from ui.i18n import N_, engine_text, tr
+from ui.i18n import N_, engine_text, hint_text, tr
 from ui.pages.base import BasePage
 from ui.state import FactGroup, group_facts
 from ui.widgets.icons import status_icon
@@ -173,9 +173,10 @@ class SystemPage(BasePage):
         facts = self.state.facts
         if facts is not None:
             for f in facts.findings:
-                text = engine_text(f.code, f.message)
-                if f.hint:
-                    text += "\n" + tr("What to do: {hint}").format(hint=f.hint)
+                text = engine_text(f.code, f.message, params=getattr(f, "params", None))
+                hint = hint_text(f.code, f.hint, params=getattr(f, "params", None))
+                if hint:
+                    text += "\n" + tr("What to do: {hint}").format(hint=hint)
                 it = QListWidgetItem(status_icon(f.severity if f.severity != "info" else "info"), text)
                 it.setToolTip("\n".join(((f.message,) if text.split("\n")[0] != f.message else ()) + tuple(f.evidence)))
                 self.findings.addItem(it)

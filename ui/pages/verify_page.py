@@ -11,7 +11,8 @@ from PySide6.QtWidgets import (QListView, QComboBox, QGroupBox, QHBoxLayout, QLa
 
 from ui import engine
 from ui.bridge import SampleBridge, Task
-from ui.i18n import N_, engine_text, tr
+from app.verify.verdicts import layer_reason
+from ui.i18n import N_, current_language, tr
 from ui.pages.base import BasePage
 from ui.state import DURATIONS_S, SampleSeries, sample_dict
 from ui.widgets.bandwidth import BandwidthBar
@@ -331,7 +332,7 @@ class VerifyPage(BasePage):
             for layer in v.layers:
                 title = tr(LAYER_TITLES.get(layer.name, layer.name))
                 verdict = tr(VERDICT.get(layer.status, layer.status))
-                reason = engine_text(reason_code(layer), layer.reason, domain="check")
+                reason = layer_reason(layer, current_language())
                 it = QListWidgetItem(status_icon(layer.status), f"{title}: {verdict}\n{reason}")
                 it.setToolTip("\n".join((layer.reason,) * (reason != layer.reason) + tuple(layer.details)))
                 self.layers.addItem(it)
