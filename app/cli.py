@@ -127,8 +127,26 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+_VALUE_OPTIONS = ("--snapshot", "--assume-driver", "--assume-gpu", "--python-version", "--lang")
+
+
+def _file_argument(argv: list[str]) -> list[str]:
+    """`gpu-wizard FILE` (a file manager's "Open with", the desktop entry's %f) opens the window on
+    that snapshot or report: the same as `gpu-wizard --snapshot FILE`."""
+    if not argv or any(a in COMMANDS for a in argv):
+        return argv
+    last = argv[-1]
+    if last.startswith("-") or (len(argv) > 1 and argv[-2] in _VALUE_OPTIONS):
+        return argv
+    if last.startswith("file://"):
+        from urllib.parse import unquote, urlparse
+
+        last = unquote(urlparse(last).path)
+    return argv[:-1] + ["--snapshot", last]
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
+    argv = _file_argument(list(sys.argv[1:] if argv is None else argv))
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

@@ -34,14 +34,15 @@ policy_dir=$D/usr/share/polkit-1/actions
 if [[ $scope == system ]]; then
   final=${PREFIX:-/opt}/gpu-wizard
   dest=$D$final
-  apps=$D/usr/share/applications icons=$D/usr/share/icons/hicolor/scalable/apps bin=$D/usr/local/bin
+  apps=$D/usr/share/applications icons=$D/usr/share/icons/hicolor/scalable/apps bin=$D/usr/local/bin mime=$D/usr/share/mime
 else
   prefix=${PREFIX:-$HOME/.local}
   dest=$prefix/lib/gpu-wizard final=$dest
-  apps=$prefix/share/applications icons=$prefix/share/icons/hicolor/scalable/apps bin=$prefix/bin
+  apps=$prefix/share/applications icons=$prefix/share/icons/hicolor/scalable/apps bin=$prefix/bin mime=$prefix/share/mime
 fi
 # what an older bundle (before program and data were apart) put in the data folder: only these go
-legacy=("$data/gpu-wizard" "$data/_internal" "$data/install.sh" "$data/gpu-wizard.desktop" "$data/gpu-wizard.svg" "$data/polkit")
+legacy=("$data/gpu-wizard" "$data/_internal" "$data/install.sh" "$data/gpu-wizard.desktop" "$data/gpu-wizard.svg" "$data/polkit"
+        "$data/gpu-wizard-mime.xml")
 
 as_root=()
 if [[ $scope == system && $(id -u) -ne 0 ]]; then
@@ -52,10 +53,11 @@ R() { "${as_root[@]}" "$@"; }
 
 remove_program() {
   if [[ $scope == system ]]; then
-    R rm -rf "$dest" "$apps/gpu-wizard.desktop" "$icons/gpu-wizard.svg" "$policy_dir/org.gpuwizard.helper.policy"
+    R rm -rf "$dest" "$apps/gpu-wizard.desktop" "$icons/gpu-wizard.svg" "$policy_dir/org.gpuwizard.helper.policy" \
+      "$mime/packages/gpu-wizard.xml"
     [[ -L $bin/gpu-wizard ]] && R rm -f "$bin/gpu-wizard"
   else
-    rm -rf "$dest" "$apps/gpu-wizard.desktop" "$icons/gpu-wizard.svg"
+    rm -rf "$dest" "$apps/gpu-wizard.desktop" "$icons/gpu-wizard.svg" "$mime/packages/gpu-wizard.xml"
     [[ -L $bin/gpu-wizard ]] && rm -f "$bin/gpu-wizard"
   fi
   # an older per-user bundle inside the data folder: its program files only
@@ -101,6 +103,11 @@ R ln -sfn "$final/gpu-wizard" "$bin/gpu-wizard"
 R install -m 0644 "$dest/gpu-wizard.svg" "$icons/gpu-wizard.svg"
 sed "s|@EXEC@|$final/gpu-wizard|" "$dest/gpu-wizard.desktop" | R tee "$apps/gpu-wizard.desktop" >/dev/null
 R chmod 0644 "$apps/gpu-wizard.desktop"
+if [[ -f $dest/gpu-wizard-mime.xml ]]; then  # reports and snapshots open in the wizard (never all HTML)
+  R mkdir -p "$mime/packages"
+  R install -m 0644 "$dest/gpu-wizard-mime.xml" "$mime/packages/gpu-wizard.xml"
+  command -v update-mime-database >/dev/null && R update-mime-database "$mime" >/dev/null 2>&1 || true
+fi
 command -v update-desktop-database >/dev/null && R update-desktop-database "$apps" >/dev/null 2>&1 || true
 echo "GPU Setup Wizard installed in $dest; it is in the applications menu and at $bin/gpu-wizard"
 if [[ $scope == system ]]; then

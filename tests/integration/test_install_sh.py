@@ -25,7 +25,7 @@ def _bundle(tmp_path: Path, version: str = "1") -> Path:
     exe = b / "gpu-wizard"
     exe.write_text(f"#!/bin/sh\necho gpu-wizard {version}\n")
     exe.chmod(0o755)
-    for f in ("install.sh", "gpu-wizard.desktop", "gpu-wizard.svg"):
+    for f in ("install.sh", "gpu-wizard.desktop", "gpu-wizard.svg", "gpu-wizard-mime.xml"):
         shutil.copy(LINUX / f, b / f)
     (b / "polkit").mkdir()
     shutil.copy(ROOT / "installers" / "polkit" / "org.gpuwizard.helper.policy", b / "polkit")
@@ -53,6 +53,7 @@ def test_reinstall_and_uninstall_keep_the_sessions_purge_removes_them(tmp_path):
     assert (prog / "gpu-wizard").is_file() and (prog / "_internal/lib-1.so").is_file()
     desktop = (home / ".local/share/applications/gpu-wizard.desktop").read_text()
     assert f"Exec={prog}/gpu-wizard" in desktop and "@EXEC@" not in desktop
+    assert (home / ".local/share/mime/packages/gpu-wizard.xml").is_file()
     link = home / ".local/bin/gpu-wizard"
     assert subprocess.run([str(link)], capture_output=True, text=True).stdout.strip() == "gpu-wizard 1"
     # the wizard's data, where the wizard writes it (XDG data, state and config folders)
@@ -75,6 +76,7 @@ def test_reinstall_and_uninstall_keep_the_sessions_purge_removes_them(tmp_path):
     r = _run(prog, env, "--uninstall")
     assert r.returncode == 0, r.stderr
     assert not prog.exists() and not link.exists() and not (home / ".local/share/applications/gpu-wizard.desktop").exists()
+    assert not (home / ".local/share/mime/packages/gpu-wizard.xml").exists()
     assert session.exists() and settings.exists() and state.exists()
     assert "--purge" in r.stdout and "kept" in r.stdout
 

@@ -161,7 +161,7 @@ def _check_install_page(qtbot, w, page):
     from PySide6.QtCore import Qt
 
     steps = page.state.steps
-    page.confirm.setChecked(True)
+    pass  # pressing Install (Next) confirms the plan
     w.next()
     assert w.current_page_id == "install"
     inst = w.pages["install"]
