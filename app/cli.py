@@ -197,10 +197,16 @@ def _launch_gui(args: argparse.Namespace) -> int:
         sys.stderr.write("gpu-wizard: error: the wizard's window never runs as root; start it as your own user "
                          "(it asks for administrator rights only for the steps that need them)\n")
         return 2
+    from app import syslibs
+
+    missing = syslibs.missing_gui_libraries()
+    if missing:  # named in one line (a dialog when started from the menu), not an ImportError traceback
+        syslibs.tell_user(syslibs.missing_line(missing))
+        return 2
     try:  # the one place the engine hands over to the GUI package, loaded only when asked for
         run_gui = importlib.import_module("ui.main").run_gui
     except ImportError as e:
-        sys.stderr.write(f"gpu-wizard: error: the GUI cannot start ({e}); the headless commands still work: gpu-wizard --help\n")
+        syslibs.tell_user(f"the GUI cannot start ({e}); the headless commands still work: gpu-wizard --help")
         return 2
     return run_gui(snapshot=getattr(args, "snapshot", None), lang=getattr(args, "lang", None),
                    assume_driver=getattr(args, "assume_driver", None), assume_gpus=tuple(getattr(args, "assume_gpu", None) or ()),
