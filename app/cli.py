@@ -131,8 +131,26 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+_VALUE_OPTIONS = ("--snapshot", "--assume-driver", "--assume-gpu", "--python-version", "--lang")
+
+
+def _file_argument(argv: list[str]) -> list[str]:
+    """`gpu-wizard FILE` (a file manager's "Open with", the desktop entry's %f) opens the window on
+    that snapshot or report: the same as `gpu-wizard --snapshot FILE`."""
+    if not argv or any(a in COMMANDS for a in argv):
+        return argv
+    last = argv[-1]
+    if last.startswith("-") or (len(argv) > 1 and argv[-2] in _VALUE_OPTIONS):
+        return argv
+    if last.startswith("file://"):
+        from urllib.parse import unquote, urlparse
+
+        last = unquote(urlparse(last).path)
+    return argv[:-1] + ["--snapshot", last]
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
+    argv = _file_argument(list(sys.argv[1:] if argv is None else argv))
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -164,10 +182,16 @@ def _launch_gui(args: argparse.Namespace) -> int:
         sys.stderr.write("gpu-wizard: error: the wizard's window never runs as root; start it as your own user "
                          "(it asks for administrator rights only for the steps that need them)\n")
         return 2
+    from app import syslibs
+
+    missing = syslibs.missing_gui_libraries()
+    if missing:  # named in one line (a dialog when started from the menu), not an ImportError traceback
+        syslibs.tell_user(syslibs.missing_line(missing))
+        return 2
     try:  # the one place the engine hands over to the GUI package, loaded only when asked for
         run_gui = importlib.import_module("ui.main").run_gui
     except ImportError as e:
-        sys.stderr.write(f"gpu-wizard: error: the GUI cannot start ({e}); the headless commands still work: gpu-wizard --help\n")
+        syslibs.tell_user(f"the GUI cannot start ({e}); the headless commands still work: gpu-wizard --help")
         return 2
     return run_gui(snapshot=getattr(args, "snapshot", None), lang=getattr(args, "lang", None),
                    assume_driver=getattr(args, "assume_driver", None), assume_gpus=tuple(getattr(args, "assume_gpu", None) or ()),

@@ -19,6 +19,8 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Callable, Optional, Sequence
 
+from app.tools import find_tool, with_system_dirs
+
 TAIL_LINES = 60
 _READ = 65536
 
@@ -136,6 +138,12 @@ def _is_pip(argv: Sequence[str]) -> bool:
 
 # --- the runner ----------------------------------------------------------------------
 
+def _program(name: str, path: str) -> Optional[str]:
+    """The program to start for a bare name (found in PATH or the sbin folders); None leaves
+    paths and unknown names to Popen itself."""
+    return None if (os.sep in name or (os.altsep and os.altsep in name)) else find_tool(name, path)
+
+
 def run_command(argv: Sequence[str], *, on_line: Optional[Callable[[Line], None]] = None,
                 on_progress: Optional[Callable[[Progress], None]] = None,
                 env: Optional[dict[str, str]] = None, cwd: Optional[str] = None,
@@ -151,6 +159,7 @@ def run_command(argv: Sequence[str], *, on_line: Optional[Callable[[Line], None]
     full_env.update(env or {})
     full_env["LC_ALL"] = "C"
     full_env["LANG"] = "C"
+    full_env["PATH"] = with_system_dirs(full_env.get("PATH"))  # ldconfig, modprobe, dkms: sbin for any user
     status_r = status_w = None
     run_argv = list(argv)
     if apt_status and _is_apt(argv):
@@ -178,7 +187,7 @@ def run_command(argv: Sequence[str], *, on_line: Optional[Callable[[Line], None]
                 on_progress(prog)
 
     try:
-        proc = subprocess.Popen(run_argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        proc = subprocess.Popen(run_argv, executable=_program(run_argv[0], full_env["PATH"]), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 env=full_env, cwd=cwd, start_new_session=True,
                                 pass_fds=(status_w,) if status_w is not None else ())
     except OSError as e:
