@@ -169,6 +169,25 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except RecursionError:  # a hostile input file nested thousands deep
+        sys.stderr.write("gpu-wizard: error: an input file is nested too deeply to be read\n")
+        return 2
+    except OSError as e:  # a full disk, a read-only folder, a file that vanished: one line
+        sys.stderr.write(f"gpu-wizard: error: {os_error_line(e)}\n")
+        return 1
+
+
+def os_error_line(e: OSError) -> str:
+    import errno
+
+    where = f" ({e.filename})" if getattr(e, "filename", None) else ""
+    if e.errno in (errno.ENOSPC, errno.EDQUOT):
+        return f"no space left on the disk{where}: free some space and run again"
+    if e.errno == errno.EROFS:
+        return f"read-only file system{where}"
+    if e.errno in (errno.EACCES, errno.EPERM):
+        return f"permission denied{where}"
+    return f"{e.strerror or e}{where}"
 
 
 def _launch_gui(args: argparse.Namespace) -> int:
