@@ -11,7 +11,8 @@ from PySide6.QtWidgets import (QListView, QComboBox, QGroupBox, QHBoxLayout, QLa
 
 from ui import engine
 from ui.bridge import SampleBridge, Task
-from ui.i18n import N_, engine_text, tr
+from app.verify.verdicts import layer_reason
+from ui.i18n import N_, current_language, tr
 from ui.pages.base import BasePage
 from ui.state import DURATIONS_S, SampleSeries, sample_dict
 from ui.widgets.bandwidth import BandwidthBar
@@ -184,7 +185,13 @@ class VerifyPage(BasePage):
             self.show_result(s.verification, replayed=True)
         self._buttons()
         self.retranslate_status()
+        if self.should_autostart():  # the default path needs no Start: it begins on arrival
+            self.start()
 
+    def should_autostart(self) -> bool:
+        s = self.session
+        return (not s.source.recorded and not self.state.running and self.state.verification is None
+                and s.verification is None and self.state.error is None)
     def start(self) -> None:
         if self.state.running:
             return
@@ -193,6 +200,7 @@ class VerifyPage(BasePage):
             self.show_error(tr("A walkthrough has no GPU to test, and the report recorded no verification."), "info")
             return
         self.clear_error()
+        self.state.error = None
         self.state.seconds = float(self.duration.currentData())
         self.state.clear()
         self.state.verification = None
@@ -206,6 +214,7 @@ class VerifyPage(BasePage):
         self.task = self.tasks.submit(runner, self.bridge, self.state.seconds, on_done=self._done, on_error=self._failed)
         self._buttons()
         self.retranslate_status()
+        self.completeChanged.emit()  # Next waits for the result
 
     def _runner(self):
         svc = self.w.services
@@ -331,7 +340,7 @@ class VerifyPage(BasePage):
             for layer in v.layers:
                 title = tr(LAYER_TITLES.get(layer.name, layer.name))
                 verdict = tr(VERDICT.get(layer.status, layer.status))
-                reason = engine_text(reason_code(layer), layer.reason, domain="check")
+                reason = layer_reason(layer, current_language())
                 it = QListWidgetItem(status_icon(layer.status), f"{title}: {verdict}\n{reason}")
                 it.setToolTip("\n".join((layer.reason,) * (reason != layer.reason) + tuple(layer.details)))
                 self.layers.addItem(it)

@@ -1,0 +1,117 @@
+"""What the fleet playbooks run on a host, inside the shipped zipapp (standard library only).
+
+- `checks_done(checks)`: a step's `done_when` checks evaluated here by the engine's own
+  `is_done` (exit 0 done, 3 not done), so a plain command step is skipped on a second run.
+- `apply_ini_edit(edit, backup_dir)`: an INI setting (`.wslconfig`, `/etc/wsl.conf`) set by the
+  engine's INI editor, the file backed up first; prints `changed` or `unchanged`.
+- `host_verify(...)`: the engine's verification of this host (or a saved result for a
+  snapshot-backed host) plus this host's own redacted report and a fresh snapshot, written as
+  `PREFIX.verify.json`, `PREFIX.report.html`, `PREFIX.json`.
+"""
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, Optional
+
+NOT_DONE = 3
+
+
+def checks_done(checks: list[dict[str, Any]]) -> bool:
+    from app.plan.model import Check, evaluate
+    from app.system import LiveSystem
+
+    system = LiveSystem()
+    parsed = [Check.from_json(c) for c in checks]
+    return bool(parsed) and all(evaluate(c, system) for c in parsed)
+
+
+def apply_ini_edit(edit: dict[str, Any], backup_dir: str) -> str:
+    from app.plan.ini import set_in_bytes
+    from app.plan.model import Edit
+    from app.run.edits import apply_edit
+
+    e = Edit.from_json(edit)
+    if e.mode != "ini_set":
+        raise ValueError(f"only INI settings are applied this way (got mode {e.mode!r})")
+    path = os.path.expanduser(e.path)
+    try:
+        with open(path, "rb") as f:
+            old = f.read()
+    except FileNotFoundError:
+        old = None
+    new = set_in_bytes(old or b"", e.section, e.settings)
+    if old is not None and new == old:
+        return "unchanged"
+    os.makedirs(backup_dir, mode=0o700, exist_ok=True)
+    apply_edit(e.replace(path=path), backup_dir)
+    return "changed"
+
+
+def host_verify(prefix: str, *, venv: Optional[str] = None, quick: bool = True, seconds: Optional[float] = None,
+                snapshot: Optional[str] = None, verification: Optional[str] = None) -> dict[str, Any]:
+    """Verify (live) or take a saved verification (snapshot-backed host); write the host's files."""
+    from app.report import build_report, write_report
+    from app.system import LiveSystem, RecordingSystem, SnapshotSystem, write_json_atomic
+
+    out: dict[str, Any] = {"prefix": prefix}
+    os.makedirs(os.path.dirname(os.path.abspath(prefix)) or ".", exist_ok=True)
+    ver = None
+    if snapshot:
+        system = SnapshotSystem.load(snapshot)
+        from app.commands.snapshot import record
+
+        snap = record(system)  # re-recorded and redacted, like every snapshot
+        if verification:
+            from app.verify.model import Verification
+            from app.verify.session import rejudge
+
+            with open(verification, encoding="utf-8") as f:
+                ver = rejudge(Verification.loads(f.read()))
+        live = False
+    else:
+        from app.commands.snapshot import record
+        from app.verify.session import VerifyOptions, run_verification
+
+        py = None
+        if venv:
+            cand = os.path.join(os.path.expanduser(venv), "bin", "python")
+            if os.path.isfile(cand) and os.access(cand, os.X_OK):
+                py = cand
+        ver = run_verification(VerifyOptions(python=py, quick=quick, seconds=seconds))
+        system = RecordingSystem(LiveSystem())
+        snap = record(LiveSystem())
+        live = True
+    from app.detect import detect
+
+    facts = detect(SnapshotSystem(snap, name=os.path.basename(prefix)) if not live else system)
+    write_json_atomic(prefix + ".json", snap)
+    if ver is not None:
+        from app.report.redact import Redactor
+
+        data = ver.to_json()
+        red = Redactor()
+        if live:
+            red.learn_live()
+        write_json_atomic(prefix + ".verify.json", red.data(data))
+        out["status"] = ver.status
+    else:
+        out["status"] = "none"
+    rec = None
+    try:
+        from app.compat import load_db
+        from app.recommend import recommend
+
+        rec = recommend(facts, load_db())
+    except Exception:  # a report is still worth writing without it
+        rec = None
+    report = build_report(facts=facts, recommendation=rec, verification=ver, snapshot=snap, redact=True, live=live,
+                          system=None, notes=() if ver is not None or live else
+                          ("No verification for this host: its facts come from a snapshot file.",))
+    write_report(report, prefix + ".report.html", "html")
+    out["report"] = prefix + ".report.html"
+    return out
+
+
+def dumps(obj: Any) -> str:
+    return json.dumps(obj, ensure_ascii=False)

@@ -1,0 +1,189 @@
+"""fleet: the zipapp engine, the plan → Ansible tasks translation and the playbook, on the demo
+snapshots (no-driver workstation, WSL2 laptop, H200 server). The playbook is checked by the real
+`ansible-playbook --syntax-check` (ansible-core, from the test extra)."""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from app.cli import main
+from app.fleet.ansible import Unsafe, dump_yaml, lit, parse_recap
+from app.fleet.plan import _packages, host_plan, plan_tasks, step_tasks
+from app.fleet.zipapp import zipapp_bytes, build_zipapp
+
+ROOT = Path(__file__).resolve().parents[2]
+SNAP = ROOT / "resources" / "snapshots"
+
+try:
+    import ansible  # noqa: F401
+    import yaml
+    HAVE_ANSIBLE = True
+except ImportError:
+    HAVE_ANSIBLE = False
+needs_ansible = pytest.mark.skipif(not HAVE_ANSIBLE, reason="ansible-core not installed (the test extra installs it)")
+
+
+def _system_python() -> str:
+    for p in ("/usr/bin/python3", shutil.which("python3") or ""):
+        if p and os.path.isfile(p):
+            r = subprocess.run([p, "-c", "import sys; print(sys.version_info >= (3, 10))"], capture_output=True, text=True)
+            if r.stdout.strip() == "True":
+                return p
+    return sys.executable
+
+
+def test_zipapp_is_deterministic_and_holds_only_the_engine(tmp_path):
+    a = zipapp_bytes()
+    assert a == zipapp_bytes()
+    import io
+    import zipfile
+
+    names = zipfile.ZipFile(io.BytesIO(a)).namelist()
+    assert "__main__.py" in names and "app/cli.py" in names and "app/detect/__init__.py" in names
+    assert not [n for n in names if n.startswith("ui/") or "PySide6" in n or n.startswith("tests/")]
+    assert any(n.startswith("resources/compat/") for n in names)
+    p = tmp_path / "gw.pyz"
+    d1 = build_zipapp(p)
+    mtime = p.stat().st_mtime_ns
+    assert build_zipapp(p) == d1 == hashlib.sha256(a).hexdigest()
+    assert p.stat().st_mtime_ns == mtime  # unchanged content → file left alone (Ansible's copy stays "ok")
+
+
+def test_zipapp_runs_on_the_standard_library_alone(tmp_path):
+    """-I -S: no site-packages, so no requests, packaging or anything pip installed."""
+    pyz = tmp_path / "gw.pyz"
+    build_zipapp(pyz)
+    out = tmp_path / "s.json"
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "GPU_WIZARD_CACHE": str(tmp_path / "cache"), "HOME": str(tmp_path)}
+    r = subprocess.run([_system_python(), "-I", "-S", str(pyz), "--snapshot", str(SNAP / "h200-server-ubuntu2404.json"),
+                        "snapshot", "-o", str(out)], capture_output=True, text=True, env=env, timeout=120)
+    assert r.returncode == 0, r.stderr
+    data = json.loads(out.read_text())
+    assert data["format"] == "gpu-wizard-snapshot/1" and data["redacted"]["by"] == "gpu-wizard"
+    assert "<gpu-uuid-1>" in json.dumps(data["nvml"]) and "GPU-" not in json.dumps(data["nvml"])
+    r = subprocess.run([_system_python(), "-I", "-S", str(pyz), "--snapshot", str(out), "plan", "--json"],
+                       capture_output=True, text=True, env=env, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert any(s["kind"] == "install_pytorch" for s in json.loads(r.stdout)["steps"])
+    # a live snapshot of this machine, stdlib only
+    r = subprocess.run([_system_python(), "-I", "-S", str(pyz), "snapshot", "-o", str(tmp_path / "live.json")],
+                       capture_output=True, text=True, env=env, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert json.loads((tmp_path / "live.json").read_text())["platform"] == "linux"
+
+
+def test_package_commands_are_read_with_their_pins():
+    assert _packages(("apt-get", "-o", "Acquire::https::CaInfo=/x.crt", "install", "-y", "--no-install-recommends",
+                      "nvidia-driver-580-open=580.95.05-0ubuntu1", "cuda-toolkit-12-8")) == \
+        ("apt", ["nvidia-driver-580-open=580.95.05-0ubuntu1", "cuda-toolkit-12-8"], False)
+    assert _packages(("dnf", "-y", "install", "cuda-toolkit-12-8")) == ("dnf", ["cuda-toolkit-12-8"], True)
+    assert _packages(("apt-get", "update"))[0] is None
+    assert _packages(("dpkg", "-i", "@download:x.deb"))[0] is None
+    assert _packages(("apt-get", "purge", "-y", "cuda-12-1"))[0] is None
+
+
+def test_recap_lines_are_parsed():
+    out = parse_recap(["PLAY RECAP *****\n",
+                       "alpha                      : ok=7    changed=2    unreachable=0    failed=0    skipped=3    rescued=0    ignored=0\n",
+                       "\x1b[0;31mgamma\x1b[0m                      : ok=3    changed=0    unreachable=1    failed=0    skipped=0    rescued=0    ignored=0\n",
+                       "beta : ok=5 changed=0 unreachable=0 failed=1 skipped=0 rescued=0 ignored=0\n"])
+    assert out["alpha"].changed == 2 and out["alpha"].status == "changed"
+    assert out["gamma"].status == "unreachable" and out["beta"].status == "failed"
+
+
+@needs_ansible
+def test_plan_text_with_template_braces_stays_text():
+    assert isinstance(lit("echo {{ secret }}"), Unsafe) and not isinstance(lit("plain"), Unsafe)
+    text = dump_yaml([{"a": lit("x {{ y }} z"), "b": lit("multi\nline {% raw %}")}])
+    assert "!unsafe" in text
+
+
+def _inventory(tmp_path: Path, hosts: dict[str, str]) -> Path:
+    inv = tmp_path / "inventory.ini"
+    inv.write_text("[lab]\n" + "".join(f"{h} gpu_wizard_snapshot={p}\n" for h, p in hosts.items()))
+    return inv
+
+
+@needs_ansible
+def test_fleet_plan_gives_each_host_its_own_plan(tmp_path, capsys):
+    snaps = tmp_path / "snaps"
+    snaps.mkdir()
+    hosts = {"ws1": "nodriver-rtx3060-ubuntu2204.json", "laptop1": "wsl2-laptop-rtx4070-ubuntu2204.json",
+             "h200a": "h200-server-ubuntu2404.json", "h200b": "h200-server-ubuntu2404.json"}
+    for h, f in hosts.items():
+        shutil.copy(SNAP / f, snaps / f"{h}.json")
+    inv = _inventory(tmp_path, {h: SNAP / f for h, f in hosts.items()})
+    pb = tmp_path / "fleet.yml"
+    rc = main(["fleet", "plan", "-i", str(inv), "--snapshots", str(snaps), "-o", str(pb), "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert rc == 0 and out["syntax_check"] is True
+    assert (tmp_path / "gpu-wizard.pyz").is_file()
+    groups = {tuple(g["hosts"]): g for g in out["groups"]}
+    assert ("h200a", "h200b") in groups and ("ws1",) in groups and ("laptop1",) in groups  # identical plans share a play
+
+    def loader():
+        class L(yaml.SafeLoader):
+            pass
+        L.add_constructor("!unsafe", lambda ld, n: ld.construct_scalar(n))
+        return L
+
+    plays = {p["hosts"]: p for p in yaml.load(pb.read_text(), Loader=loader())}
+    ws = plays["ws1"]["tasks"]
+    apt = [t for t in ws if "ansible.builtin.apt" in t]
+    assert apt and any(n.startswith("nvidia-driver-") for n in apt[0]["ansible.builtin.apt"]["name"])
+    assert apt[0].get("become") is True
+    reboot = [t for t in ws if "ansible.builtin.reboot" in t]
+    assert len(reboot) == 1 and "is changed" in reboot[0]["when"]  # restart only when the driver changed
+    pip = [t for t in ws if "ansible.builtin.pip" in t]
+    assert pip and pip[0]["ansible.builtin.pip"]["virtualenv"] == "{{ gw_home }}/.venvs/gpu"
+    assert any(n.startswith("torch==") for n in pip[0]["ansible.builtin.pip"]["name"])
+    laptop = plays["laptop1"]["tasks"]
+    text = json.dumps(laptop)
+    assert "nvidia-driver" not in text and "ansible.builtin.reboot" not in text  # WSL2: the Windows driver serves it
+    copies = [t for t in laptop if "ansible.builtin.copy" in t and t["ansible.builtin.copy"].get("dest", "").startswith("/etc/")]
+    assert copies and all(t["ansible.builtin.copy"]["backup"] is True for t in copies)
+    # commands that are not naturally idempotent are guarded by the step's own checks, run on the host
+    guard = [t for t in laptop if "done" in (t.get("ansible.builtin.command") or {}).get("argv", [])]
+    assert guard and all(t["changed_when"] is False for t in guard)
+    assert all("when" in t for t in laptop if (t.get("ansible.builtin.command") or {}).get("argv", [""])[0:1] == ["mkdir"])
+    plan = json.loads((snaps / "fleet-plan.json").read_text())
+    by = {h["host"]: h for h in plan["hosts"]}
+    assert by["ws1"]["linux_driver"] and by["ws1"]["reboot"] and not by["laptop1"]["linux_driver"]
+
+
+@needs_ansible
+def test_downloads_carry_their_checksums():
+    from app.plan.model import Download, Step
+
+    s = Step(id="install_toolkit", title="t", why="w", kind="run_runfile", needs_root=True,
+             downloads=(Download(name="cuda.run", url="https://developer.download.nvidia.com/x/cuda.run", sha256="ab" * 32),
+                        Download(name="k.deb", url="https://x/k.deb", checksum_url="https://x/Packages")),
+             commands=(("sh", "@download:cuda.run", "--silent"),))
+    tasks = step_tasks(s, 1)
+    gets = [t["ansible.builtin.get_url"] for t in tasks if "ansible.builtin.get_url" in t]
+    assert gets[0]["checksum"] == "sha256:" + "ab" * 32
+    assert any("regex_search" in g.get("checksum", "") for g in gets)  # the SHA256 read from the Packages index
+    cmd = [t for t in tasks if "ansible.builtin.command" in t][-1]
+    assert cmd["ansible.builtin.command"]["argv"][1] == "{{ gw_dir.path }}/downloads/cuda.run"
+    with pytest.raises(Exception):
+        step_tasks(s.replace(downloads=(Download(name="n", url="https://x/n"),)), 1)
+
+
+def test_windows_host_gets_no_linux_tasks():
+    import argparse
+
+    from app.commands.plan import add_choice_arguments
+
+    p = argparse.ArgumentParser()
+    add_choice_arguments(p)
+    args = p.parse_args([])
+    _, plan = host_plan(str(SNAP / "windows-laptop-rtx4060-nowsl.json"), args)
+    tasks = plan_tasks(plan)
+    assert len(tasks) == 1 and "ansible.builtin.debug" in tasks[0]
