@@ -65,6 +65,20 @@ def load_source(path: str) -> tuple[Source, Any, Optional[dict]]:
     return Source("snapshot", str(p), data.get("created"), note), SnapshotSystem(data, name=p.name), None
 
 
+def open_recorded(session: Any, services: Any, source: Source, system: Any, report: Optional[dict]) -> None:
+    """Make a loaded snapshot or report the session's machine: everything computed for another
+    machine is dropped; a report's recorded facts are its facts (nothing detected here)."""
+    session.source, session.report_data = source, report
+    services.system, services.report = system, report
+    session.facts = session.recommendation = session.plan = session.install = session.verification = None
+    session.diagnosis, session.plan_basis, session.plan_confirmed, session.error_text = None, None, False, ""
+    session.path = "walkthrough"
+    if report is not None and report_value(report, "facts", Facts) is not None:
+        session.facts = detect_facts(system, session.overrides, report)
+    if report is not None:
+        session.verification = verification_from_report(report)
+
+
 def report_value(report: Optional[dict], key: str, cls: Any) -> Any:
     """A stage value from a loaded report, typed (None when absent or unreadable)."""
     v = (report or {}).get(key)
@@ -131,6 +145,40 @@ def script_suffix(plan: Any) -> str:
     return ".ps1" if getattr(plan, "platform", "") == "windows" else ".sh"
 
 
+def _script_module(plan: Any):
+    return _module("app.plan.script_ps" if getattr(plan, "platform", "") == "windows" else "app.plan.script")
+
+
+def step_script(plan: Any, step: Any, index: int = 1) -> str:
+    """One step as the exported script runs it (the script's own builder: downloads fetched and
+    checked before they are used; `sudo` only for a Linux step that needs root, never on
+    Windows), without the header comments the page already shows."""
+    try:
+        mod = _script_module(plan)
+        lines = mod._step_lines(index, step)
+        skip = {f"# {step.title}", *mod._comment(step.why)}
+    except (EngineUnavailable, AttributeError, ValueError):
+        lines = [("sudo " if step.needs_root and getattr(plan, "platform", "") != "windows" else "") + shlex.join(a)
+                 for a in step.commands]
+        skip = set()
+    out = [ln.replace('"${SUDO[@]}" ', "sudo ") for ln in lines
+           if ln.strip() and not ln.startswith("# --- Step") and ln not in skip]
+    return "\n".join(out)
+
+
+def pasteable_script(plan: Any) -> str:
+    """The whole plan as one block that runs as pasted into a terminal: bash runs the exported
+    script from a here-document (its `set -e` and `exit` stay inside; stdin stays the terminal's),
+    PowerShell runs it in a child PowerShell (an `exit` never closes the user's window)."""
+    script = plan_script(plan).rstrip("\n")
+    if getattr(plan, "platform", "") == "windows":
+        return "powershell.exe -NoProfile -ExecutionPolicy Bypass -Command {\n" + script + "\n}\n"
+    tag = "GPU_WIZARD_PLAN"
+    while tag in script:
+        tag += "_"
+    return f"bash -c \"$(cat <<'{tag}'\n{script}\n{tag}\n)\"\n"
+
+
 def plan_script(plan: Any) -> str:
     """The plan as a script: PowerShell for a Windows host, else bash (the engine's own export
     when it has one)."""
@@ -187,7 +235,7 @@ class DryRunBackend:
 
     def run(self, plan: Any, listener: RunListener, cancel: threading.Event, only: Optional[list[str]] = None) -> str:
         reboot = False
-        for s in getattr(plan, "steps", ()):
+        for index, s in enumerate(getattr(plan, "steps", ()), 1):
             if only is not None and s.id not in only:
                 continue
             if cancel.is_set():
@@ -195,12 +243,9 @@ class DryRunBackend:
                 return "cancelled"
             listener.step_started(s.id)
             listener.output(s.id, "stdout", f"[dry run] {s.title}")
-            for argv in s.commands:
-                cmd = "would run: " + ("sudo " if s.needs_root else "") + shlex.join(argv)
-                for i, part in enumerate(cmd.splitlines()):  # an inline script spans lines
-                    listener.output(s.id, "stdout", ("[dry run] " if i == 0 else "[dry run]     ") + part)
-            for e in getattr(s, "edits", ()):
-                listener.output(s.id, "stdout", "[dry run] would " + e.describe())
+            listener.output(s.id, "stdout", "[dry run] would run:")
+            for part in step_script(plan, s, index).splitlines():  # as the exported script runs it
+                listener.output(s.id, "stdout", "[dry run]     " + part)
             if cancel.wait(self.step_delay_s):
                 listener.step_finished(s.id, "cancelled", "cancelled")
                 listener.finished("cancelled")

@@ -32,9 +32,23 @@ SEQUENCES: dict[PathId, tuple[PageId, ...]] = {
 def next_page(path: PathId, current: PageId) -> Optional[PageId]:
     seq = SEQUENCES[path]
     if current not in seq:  # e.g. Troubleshoot reached from a failure: continue with its plan
-        seq = SEQUENCES["troubleshoot"]
+        seq = next((q for q in (SEQUENCES["troubleshoot"], SEQUENCES["setup"]) if current in q), ())
+    if current not in seq:
+        return None
     i = seq.index(current)
     return seq[i + 1] if i + 1 < len(seq) else None
+
+
+def walkthrough_start(report: Optional[dict]) -> PageId:
+    """A report opens on its recorded result (the verification, else the summary of what ran);
+    a snapshot on the machine's facts. The step list reaches every other page."""
+    if not report:
+        return "system"
+    if report.get("verification") is not None:
+        return "verify"
+    if report.get("steps") or report.get("diagnosis") is not None:
+        return "summary"
+    return "system"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -441,6 +455,7 @@ class Session:
     recommendation: Optional[Recommendation] = None
     plan: Any = None  # app.plan.model.Plan
     plan_confirmed: bool = False
+    plan_basis: Any = None  # what the plan was built from: (facts, recommendation, choices), ("fix", diagnosis) or ("report",)
     install: Optional[InstallState] = None
     session_dir: Optional[str] = None
     verification: Any = None  # app.verify model

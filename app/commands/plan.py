@@ -91,28 +91,34 @@ def make_plan(args, ctx, dry_run: bool = False):
     return facts, rec, choices, plan
 
 
-def plan_text(plan, full: bool = False) -> str:
-    lines = [f"Plan for {plan.facts_summary.get('os', plan.platform)} — {len(plan.steps)} step(s)"]
+def plan_text(plan, full: bool = False, lang: str = "en") -> str:
+    """The human text of `plan` (and of `install`'s confirmation), in `lang`."""
+    from app.messages import cli, step_title, step_why
+
+    def t(key: str, **p) -> str:
+        return cli(f"plan_{key}", lang, **p)
+
+    lines = [t("header", os=plan.facts_summary.get("os", plan.platform), count=len(plan.steps))]
     for k, v in plan.facts_summary.items():
         lines.append(f"  {k}: {v}")
     for w in plan.warnings:
-        lines.append(f"  warning: {w}")
+        lines.append(t("warning", text=w))
+    width = 92 if lang == "en" else 46  # CJK characters are two columns wide
     for i, s in enumerate(plan.steps, 1):
         lines.append("")
-        lines.append(f"{i}. {s.title}{'  [administrator]' if s.needs_root else ''}{'  [restart needed after]' if s.reboot_required else ''}")
-        lines += ["   " + ln for ln in textwrap.wrap(s.why, 92)]
+        lines.append(f"{i}. {step_title(s, lang)}{t('admin') if s.needs_root else ''}{t('restart_after') if s.reboot_required else ''}")
+        lines += ["   " + ln for ln in textwrap.wrap(step_why(s, lang), width)]
         for n in s.notes:
-            lines += ["   note: " + ln for ln in textwrap.wrap(n, 90)]
+            lines += [t("note", text=ln) for ln in textwrap.wrap(n, 90)]
         for r in s.removes:
-            lines.append(f"   removes: {r}")
+            lines.append(t("removes", what=r))
         for d in s.downloads:
-            lines.append(f"   download: {d.url}" + (f" (sha256 {d.sha256[:16]}…)" if d.sha256 else f" (checksum from {d.checksum_url})"))
+            lines.append(t("download", url=d.url) + (t("sha256", sha=d.sha256[:16]) if d.sha256 else t("checksum_from", url=d.checksum_url)))
         for e in s.edits:
-            lines.append(f"   edit: {e.describe()}")
+            lines.append(t("edit", what=e.describe()))
         if tuple(s.ok_exit_codes) != (0,):
             ok = ", ".join(str(c) for c in s.ok_exit_codes if c != 0)
-            lines.append(f"   exit code {ok} also counts as success" +
-                         (" (the computer then needs a restart)" if s.reboot_exit_codes else ""))
+            lines.append(t("exit_ok", codes=ok) + (t("exit_restart") if s.reboot_exit_codes else ""))
         for a in s.argv_lines():
             shown = a if full or "\n" not in a else a.split("\n", 1)[0] + " …'"
             lines.append(f"   $ {shown}")
@@ -133,5 +139,5 @@ def run(args, ctx) -> int:
 
         sys.stdout.write(plan_to_script(plan))
         return 0
-    ctx.emit(plan.to_json(), plan_text(plan))
+    ctx.emit(plan.to_json(), plan_text(plan, lang=ctx.lang))
     return 0

@@ -45,6 +45,7 @@ STEP_KINDS: dict[str, str] = {
     "run_runfile": "run NVIDIA's runfile installer (toolkit only)",
     "write_env": "write the CUDA environment file and refresh the linker cache",
     "install_cudnn": "install the cuDNN system packages",
+    "install_python_tools": "install the system's Python venv/pip package (Debian/Ubuntu)",
     "create_venv": "create the Python virtual environment",
     "install_pytorch": "install PyTorch into the virtual environment",
     "verify": "check that the result works",

@@ -57,6 +57,7 @@ _NVIDIA_PKG = re.compile(
     r"|libcu[a-z]+[a-z0-9.+-]*|libnpp[a-z0-9.+-]*|libnvjpeg[a-z0-9.+-]*|libnvjitlink[a-z0-9.+-]*|libnvrtc[a-z0-9.+-]*"
     r"|nsight-[a-z0-9.+-]+|linux-headers-[a-z0-9.+-]+|kernel-devel(-[a-z0-9._+-]+)?|kernel-headers(-[a-z0-9._+-]+)?|dkms)$")
 _CUDA_DIR = re.compile(r"^/(usr/local|opt)/cuda-\d+(\.\d+){0,2}$")
+_PYTHON_TOOLS_PKG = re.compile(r"^python3(\.[0-9]{1,2})?-(venv|pip)$")  # Debian/Ubuntu's ensurepip and pip
 _APT_OPTS = {"-y", "-q", "-qq", "--no-install-recommends", "--allow-downgrades"}
 _URL = re.compile(r"^(https|http|file)://[A-Za-z0-9._~:/?#@!$&'()*+,;=%-]+$")
 _STREAM = re.compile(r"^nvidia-driver:[a-z0-9.-]+$")
@@ -92,7 +93,7 @@ def _pkgs(args: Sequence[str]) -> bool:
 _APT_CAINFO = re.compile(r"^Acquire::https::CaInfo=/[A-Za-z0-9._/+-]+$")  # the user's CA bundle (proxy with TLS inspection)
 
 
-def _apt(argv: Sequence[str], subcommands: set[str]) -> bool:
+def _apt(argv: Sequence[str], subcommands: set[str], packages: re.Pattern = _NVIDIA_PKG) -> bool:
     args, rest = list(argv[1:]), []
     while args:  # "-o" only with Acquire::https::CaInfo=<absolute path>; any other apt option is refused
         a = args.pop(0)
@@ -106,7 +107,7 @@ def _apt(argv: Sequence[str], subcommands: set[str]) -> bool:
         return False
     if rest[0] == "update":
         return len(rest) == 1
-    return _pkgs(rest[1:])
+    return bool(rest[1:]) and all(packages.match(a) for a in rest[1:])
 
 
 def _dnf(argv: Sequence[str], allowed: set[str]) -> bool:
@@ -145,6 +146,8 @@ def argv_allowed(kind: str, argv: Sequence[str], files: frozenset[str] = frozens
         return list(argv) == ["dpkg", "--configure", "-a"]
     if kind == "update_index":
         return (prog == "apt-get" and _apt(argv, {"update"})) or (prog == "dnf" and _dnf(argv, {"makecache"}))
+    if kind == "install_python_tools":
+        return prog == "apt-get" and _apt(argv, {"update", "install"}, _PYTHON_TOOLS_PKG)
     if kind in ("install_driver", "install_toolkit", "install_cudnn"):
         return (prog == "apt-get" and _apt(argv, {"install"})) or \
                (prog == "dnf" and _dnf(argv, {"install"} | ({"module"} if kind == "install_driver" else set())))

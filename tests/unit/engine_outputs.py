@@ -83,8 +83,16 @@ def plans() -> tuple:
     return tuple(out)
 
 
+class _InterruptedDpkg:
+    """A machine whose dpkg journal holds an unfinished run (/var/lib/dpkg/updates/0001)."""
+
+    def list_dir(self, path):
+        return ["0001"] if path == "/var/lib/dpkg/updates" else None
+
+
 def _more_plans() -> list:
     from app.facts import OsInfo
+    from app.run.executor import with_dpkg_repair
     from tests.unit import test_plan_builders as pb
     from tests.unit import test_windows_plan as wp
     from tests.unit import test_wsl_plan as wsl
@@ -99,7 +107,8 @@ def _more_plans() -> list:
                                           pb.REC, Choices(install_method="dnf", mirrors=Mirrors(nvidia_repo_url="https://mirror.example/cuda/repos")))),
             ("pb/upgrade_cpu", build_plan(pb.ubuntu_facts(), pb.REC.replace(driver=pb.REC.driver.replace(action="upgrade"),
                                                                             pytorch=pb.REC.pytorch.replace(index="cpu", index_url=None)), Choices())),
-            ("wsl/wrong_driver", wsl._plan(wsl._with_wrong_driver(wsl.DEMO), db())[2])]
+            ("wsl/wrong_driver", wsl._plan(wsl._with_wrong_driver(wsl.DEMO), db())[2]),
+            ("pb/dpkg_interrupted", with_dpkg_repair(build_plan(pb.ubuntu_facts(), pb.REC, Choices()), _InterruptedDpkg()))]
     win = wp.WIN
     old_driver = wp._with_wsl((win / "wsl_l_v_ubuntu2204.txt").read_text(), (win / "wsl_status_2022.txt").read_text())
     smi = r"C:\Windows\System32\nvidia-smi.exe"

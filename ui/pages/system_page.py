@@ -168,6 +168,11 @@ class SystemPage(BasePage):
                 QTreeWidgetItem(top, [label, value])
             if not g.rows:
                 QTreeWidgetItem(top, [tr("Nothing detected"), ""])
+            v = self.session.verification
+            if g.key == "python" and v is not None and getattr(v.torch, "version", None):
+                # a report: detection ran before the verification, maybe with another Python; both said
+                py = getattr(v, "python", None) or ""
+                QTreeWidgetItem(top, [tr("PyTorch used by the verification"), v.torch.version + (f" ({py})" if py else "")])
             self.tree.addTopLevelItem(top)
             top.setExpanded(True)
         facts = self.state.facts
@@ -190,7 +195,11 @@ class SystemPage(BasePage):
                                 else tr("Reading the recorded machine…"))
         elif self.state.facts is not None:
             n = len(self.state.facts.findings)
-            self.status.setText(tr("Detection finished: {n} findings.").format(n=n))
+            txt = tr("Detection finished: 1 finding.") if n == 1 else tr("Detection finished: {n} findings.").format(n=n)
+            if self.session.source.kind == "report":
+                txt = (tr("As the user's wizard detected it: 1 finding.") if n == 1 else
+                       tr("As the user's wizard detected it: {n} findings.").format(n=n))
+            self.status.setText(txt)
         else:
             self.status.setText("")
 

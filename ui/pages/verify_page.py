@@ -185,7 +185,13 @@ class VerifyPage(BasePage):
             self.show_result(s.verification, replayed=True)
         self._buttons()
         self.retranslate_status()
+        if self.should_autostart():  # the default path needs no Start: it begins on arrival
+            self.start()
 
+    def should_autostart(self) -> bool:
+        s = self.session
+        return (not s.source.recorded and not self.state.running and self.state.verification is None
+                and s.verification is None and self.state.error is None)
     def start(self) -> None:
         if self.state.running:
             return
@@ -194,6 +200,7 @@ class VerifyPage(BasePage):
             self.show_error(tr("A walkthrough has no GPU to test, and the report recorded no verification."), "info")
             return
         self.clear_error()
+        self.state.error = None
         self.state.seconds = float(self.duration.currentData())
         self.state.clear()
         self.state.verification = None
@@ -207,6 +214,7 @@ class VerifyPage(BasePage):
         self.task = self.tasks.submit(runner, self.bridge, self.state.seconds, on_done=self._done, on_error=self._failed)
         self._buttons()
         self.retranslate_status()
+        self.completeChanged.emit()  # Next waits for the result
 
     def _runner(self):
         svc = self.w.services
