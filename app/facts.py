@@ -180,6 +180,9 @@ class PythonEnv(Model):
     version: Optional[str] = None  # "3.11.7"
     kind: str = "system"  # "system", "venv", "conda", "wizard"
     torch: Optional[TorchInfo] = None
+    # can it make a venv with pip (`import ensurepip, venv`)? Debian/Ubuntu ship ensurepip in the
+    # separate pythonX.Y-venv package. None: not asked (not a system Python, or a snapshot without it)
+    venv_ok: Optional[bool] = None
 
 
 @dataclass(frozen=True)

@@ -550,6 +550,10 @@ def _pythons(system, log: _Log) -> list[PythonEnv]:
         return pyenv.parse_python_version(r.stdout + r.stderr) if r.rc == 0 else None
 
     out = pyenv.python_envs(system, run_version)
+    for i, env in enumerate(out):  # a system Python: can it make the PyTorch venv?
+        if env.kind == "system":
+            r = log.cmd(system, "python_venv", pyenv.venv_argv(env.path), TIMEOUTS["python"])
+            out[i] = replace(env, venv_ok=pyenv.parse_venv_check(r.rc, r.stderr))
     log.probe("pythons", "ok" if out else "not_found", t0, ", ".join(p.path for p in out))
     return out
 

@@ -33,6 +33,22 @@ TORCH_SCRIPT = (
 )
 
 
+VENV_SCRIPT = "import ensurepip, venv"
+
+
+def venv_argv(python: str) -> list[str]:
+    return [python, "-c", VENV_SCRIPT]
+
+
+def parse_venv_check(rc: int, stderr: str) -> Optional[bool]:
+    """True: ensurepip and venv import; False: one of them is missing; None: could not tell."""
+    if rc == 0:
+        return True
+    if rc == 1 and re.search(r"No module named '?(ensurepip|venv)", stderr or ""):
+        return False
+    return None
+
+
 def torch_argv(python: str) -> list[str]:
     return [python, "-c", TORCH_SCRIPT]
 

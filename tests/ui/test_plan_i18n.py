@@ -207,6 +207,7 @@ def test_more_machines_reach_every_step_code(qapp, plans):
                         pb.REC, Choices(install_method="dnf", mirrors=Mirrors(nvidia_repo_url="https://mirror.example/cuda/repos"))),
              build_plan(pb.ubuntu_facts(), pb.REC.replace(driver=pb.REC.driver.replace(action="upgrade"),
                                                           pytorch=pb.REC.pytorch.replace(index="cpu", index_url=None)), Choices()),
+             build_plan(pb.ubuntu_facts(python=pb.ubuntu_facts().python.replace(venv_ok=False)), pb.REC, Choices()),
              wsl._plan(wsl._with_wrong_driver(wsl.DEMO), db)[2],
              with_dpkg_repair(build_plan(pb.ubuntu_facts(), pb.REC, Choices()), _InterruptedDpkg())]
     win = wp.WIN
