@@ -438,6 +438,28 @@ def _find_hits(rb: RuleBase, windows: list[Window]) -> list[_Hit]:
     return list(hits.values())
 
 
+# words that say something failed (English, and the Chinese of localised tools): an identifier only
+# counts for the fallback when one of them is close by, so a package list or a healthy log that
+# merely names libcudnn or nvidia-smi is never taken for an error
+_FAILURE_RE = re.compile(
+    r"\b(?:errors?|fail(?:ed|ure|s)?|fatal|cannot|can't|could ?n[o']t|couldn't|unable|not found|no such|denied|refused|"
+    r"rejected|timed? ?out|exception|traceback|abort(?:ed)?|missing|mismatch|invalid|unsupported|not supported|"
+    r"insufficient|unavailable|not available|exhausted|terminated|not permitted)\b|错误|失败|找不到|未找到")
+_NEAR = 160
+
+
+def _near_failure(low: str, ident: str) -> bool:
+    start = 0
+    for _ in range(50):  # bounded: the first 50 places it is named
+        pos = low.find(ident, start)
+        if pos < 0:
+            return False
+        if _FAILURE_RE.search(low, max(0, pos - _NEAR), min(len(low), pos + len(ident) + _NEAR)):
+            return True
+        start = pos + len(ident)
+    return False
+
+
 def _fallback_hits(rb: RuleBase, windows: list[Window]) -> list[_Hit]:
     """When no rule's wording matched: rank the rules by how many of their stable identifiers (error
     codes, library and API names) the text names, and answer with the best one per category, at
@@ -448,8 +470,15 @@ def _fallback_hits(rb: RuleBase, windows: list[Window]) -> list[_Hit]:
     whole = "\n".join(t for _, t, _ in texts)
     low = whole.lower()
     scored: list[tuple[float, float, Rule, tuple[str, ...]]] = []
+    named: dict[str, bool] = {}  # identifier -> named next to a failure word somewhere
     for r in rb.rules:
-        found = tuple(i for i in r.identifiers if i in low)
+        found = []
+        for i in r.identifiers:
+            if i not in named:
+                named[i] = i in low and _near_failure(low, i)
+            if named[i]:
+                found.append(i)
+        found = tuple(found)
         if not found:
             continue
         if r.identifier_requires is not None and not r.identifier_requires.search(whole):
