@@ -21,6 +21,7 @@ class Choices(Model):
     torch_version: Optional[str] = None  # None: the recommended one
     torch_variant: Optional[str] = None  # "cu128", "cu126", "cpu"; None: recommended
     python_version: Optional[str] = None  # "3.12"; None: the detected target
+    want_torchvision: bool = True  # False: torch alone (a release whose torchvision is not out yet is then allowed)
     want_toolkit: bool = False  # also install the CUDA toolkit (nvcc), for building extensions
     want_system_cudnn: bool = False
     install_driver: bool = True  # allow the plan to install/upgrade the driver (native Linux only)

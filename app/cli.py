@@ -45,6 +45,9 @@ class Context:
     def __init__(self, args: argparse.Namespace):
         self.args = args
         self.json: bool = bool(getattr(args, "json", False))
+        from app.messages import resolve_lang
+
+        self.lang: str = resolve_lang(getattr(args, "lang", None))  # --lang, else GPU_WIZARD_LANG / the locale
         self.snapshot_path: Optional[str] = getattr(args, "snapshot", None)
         self._system = None
         self._facts: dict[bool, Any] = {}
@@ -104,8 +107,9 @@ def _global_options(p: argparse.ArgumentParser, suppress: bool) -> None:
     p.add_argument("--assume-driver", metavar="VERSION", default=d, help="pretend the NVIDIA driver is VERSION (e.g. 550.54)")
     p.add_argument("--assume-gpu", metavar="NAME", action="append", default=d,
                    help="pretend this GPU is present (a name such as 'RTX 4090' or a compute capability such as 8.9); repeatable")
-    p.add_argument("--python-version", metavar="X.Y", default=d, help="pretend the target Python is X.Y")
-    p.add_argument("--lang", metavar="LANG", default=d, help="user-interface language (en, zh_CN)")
+    p.add_argument("--python-version", metavar="X.Y", default=d, help="pretend the target Python is X.Y (X.Yt: free-threaded, e.g. 3.13t)")
+    p.add_argument("--lang", metavar="LANG", default=d,
+                   help="language of the text output and reports: en or zh_CN (default: GPU_WIZARD_LANG, then the locale)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -127,8 +131,26 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+_VALUE_OPTIONS = ("--snapshot", "--assume-driver", "--assume-gpu", "--python-version", "--lang")
+
+
+def _file_argument(argv: list[str]) -> list[str]:
+    """`gpu-wizard FILE` (a file manager's "Open with", the desktop entry's %f) opens the window on
+    that snapshot or report: the same as `gpu-wizard --snapshot FILE`."""
+    if not argv or any(a in COMMANDS for a in argv):
+        return argv
+    last = argv[-1]
+    if last.startswith("-") or (len(argv) > 1 and argv[-2] in _VALUE_OPTIONS):
+        return argv
+    if last.startswith("file://"):
+        from urllib.parse import unquote, urlparse
+
+        last = unquote(urlparse(last).path)
+    return argv[:-1] + ["--snapshot", last]
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
+    argv = _file_argument(list(sys.argv[1:] if argv is None else argv))
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -147,6 +169,25 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except RecursionError:  # a hostile input file nested thousands deep
+        sys.stderr.write("gpu-wizard: error: an input file is nested too deeply to be read\n")
+        return 2
+    except OSError as e:  # a full disk, a read-only folder, a file that vanished: one line
+        sys.stderr.write(f"gpu-wizard: error: {os_error_line(e)}\n")
+        return 1
+
+
+def os_error_line(e: OSError) -> str:
+    import errno
+
+    where = f" ({e.filename})" if getattr(e, "filename", None) else ""
+    if e.errno in (errno.ENOSPC, errno.EDQUOT):
+        return f"no space left on the disk{where}: free some space and run again"
+    if e.errno == errno.EROFS:
+        return f"read-only file system{where}"
+    if e.errno in (errno.EACCES, errno.EPERM):
+        return f"permission denied{where}"
+    return f"{e.strerror or e}{where}"
 
 
 def _launch_gui(args: argparse.Namespace) -> int:
@@ -160,10 +201,16 @@ def _launch_gui(args: argparse.Namespace) -> int:
         sys.stderr.write("gpu-wizard: error: the wizard's window never runs as root; start it as your own user "
                          "(it asks for administrator rights only for the steps that need them)\n")
         return 2
+    from app import syslibs
+
+    missing = syslibs.missing_gui_libraries()
+    if missing:  # named in one line (a dialog when started from the menu), not an ImportError traceback
+        syslibs.tell_user(syslibs.missing_line(missing))
+        return 2
     try:  # the one place the engine hands over to the GUI package, loaded only when asked for
         run_gui = importlib.import_module("ui.main").run_gui
     except ImportError as e:
-        sys.stderr.write(f"gpu-wizard: error: the GUI cannot start ({e}); the headless commands still work: gpu-wizard --help\n")
+        syslibs.tell_user(f"the GUI cannot start ({e}); the headless commands still work: gpu-wizard --help")
         return 2
     return run_gui(snapshot=getattr(args, "snapshot", None), lang=getattr(args, "lang", None),
                    assume_driver=getattr(args, "assume_driver", None), assume_gpus=tuple(getattr(args, "assume_gpu", None) or ()),

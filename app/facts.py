@@ -20,9 +20,10 @@ class Finding(Model):
 
     code: str  # e.g. "driver_not_loaded", "wsl_libcuda_not_symlink", "ld_conf_stale_cuda"
     severity: Severity
-    message: str  # plain words for the user (English; the GUI translates by code when it can)
+    message: str  # plain words for the user: the catalogue's English for `code` with `params` (app.messages)
     evidence: tuple[str, ...] = ()  # what was seen: file paths, command output lines
     hint: Optional[str] = None  # what to do about it
+    params: dict[str, str] = field(default_factory=dict)  # the figures of message and hint, to say them in any language
 
 
 @dataclass(frozen=True)
@@ -179,6 +180,9 @@ class PythonEnv(Model):
     version: Optional[str] = None  # "3.11.7"
     kind: str = "system"  # "system", "venv", "conda", "wizard"
     torch: Optional[TorchInfo] = None
+    # can it make a venv with pip (`import ensurepip, venv`)? Debian/Ubuntu ship ensurepip in the
+    # separate pythonX.Y-venv package. None: not asked (not a system Python, or a snapshot without it)
+    venv_ok: Optional[bool] = None
 
 
 @dataclass(frozen=True)

@@ -86,19 +86,20 @@ def catalogue(lang: str) -> dict:
 
 
 def _diagnose_templates() -> dict[str, str]:
+    """The rules' root_cause/fix sentences by "diagnose.<rule>[/<subcode>|@<redirect when>].<field>" (the codes
+    Match.root_cause_code / fix_code name), read from the rules file itself: the catalogue sits below every
+    stage and imports none of them."""
     try:
-        from app.diagnose.engine import RulesError, load_rules
-    except ImportError:  # pragma: no cover - the diagnose package is part of the engine
-        return {}
-    try:
-        rb = load_rules()
-    except RulesError:
+        doc = json.loads(resource("diagnose", "rules.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
         return {}
     out: dict[str, str] = {}
-    for r in rb.rules:
-        parts: list[tuple[str, Any]] = [(r.id, {"root_cause": r.root_cause, "fix": r.fix})]
-        parts += [(f"{r.id}/{s}", v) for s, v in r.subcodes.items()]
-        parts += [(f"{r.id}@{red.get('when', '')}", red) for red in r.redirect]
+    for r in doc.get("rules", []) if isinstance(doc, dict) else []:
+        if not isinstance(r, dict) or not isinstance(r.get("id"), str):
+            continue
+        parts: list[tuple[str, Any]] = [(r["id"], r)]
+        parts += [(f"{r['id']}/{s}", v) for s, v in (r.get("subcodes") or {}).items()]
+        parts += [(f"{r['id']}@{red.get('when', '')}", red) for red in (r.get("redirect") or []) if isinstance(red, dict)]
         for code, part in parts:
             for f in ("root_cause", "fix"):
                 text = part.get(f) if isinstance(part, dict) else None
@@ -167,7 +168,7 @@ def _render(key: str, params: Mapping[str, str], lang: str, depth: int, used: Op
 
 def _render_top(domain: str, code: str, params: Mapping[str, str], lang: str, depth: int = 0,
                 used: Optional[set] = None, prefix: str = "") -> str:
-    shape = params.get("text_code") if domain == "rec" else None
+    shape = params.get("text_code")
     if shape and used is not None:
         used.add(prefix + "text_code")
     return _render(f"{domain}.{shape or code}", params, lang, depth, used, prefix)
@@ -179,7 +180,7 @@ def render_strict(domain: str, code: str, params: Mapping[str, Any], lang: str) 
     used: set[str] = set()
     p = {str(k): str(v) for k, v in params.items() if v is not None}
     lang = normalise_lang(lang)
-    if template(f"{domain}.{p.get('text_code') if domain == 'rec' and p.get('text_code') else code}", lang) is None:
+    if template(f"{domain}.{p.get('text_code') or code}", lang) is None:
         raise MissingMessage(f"{domain}.{code}: no {lang} sentence")
     return _render_top(domain, code, p, lang, 0, used), used
 
@@ -199,6 +200,24 @@ def render(domain: str, code: Optional[str], params: Optional[Mapping[str, Any]]
         return fallback if fallback is not None else code
 
 
+def hint_key(code: str, params: Mapping[str, Any]) -> Optional[str]:
+    """The code of a finding's hint: params["hint_code"] when given ("" is none), else "<code>_hint"."""
+    key = params.get("hint_code")
+    key = f"{code}_hint" if key is None else str(key)
+    return key or None
+
+
+def render_hint(domain: str, code: Optional[str], params: Optional[Mapping[str, Any]] = None, lang: str = "en",
+                fallback: Optional[str] = None) -> Optional[str]:
+    """A finding's hint (what to do) in `lang`: "<domain>.<hint_key>" with the finding's params; `fallback`
+    (the engine's English hint) when the catalogue has none."""
+    p = {k: v for k, v in (params or {}).items() if k not in ("text_code", "hint_code")}
+    key = hint_key(code or "", params or {}) if code else None
+    if not key or not has(domain, key, "en"):
+        return fallback
+    return render(domain, key, p, lang, fallback=fallback)
+
+
 def has(domain: str, code: str, lang: str) -> bool:
     return template(f"{domain}.{code}", lang) is not None
 
@@ -211,3 +230,40 @@ def fmt_number(value: Optional[float], digits: int = 1, lang: str = "en") -> str
     if float(value).is_integer() and digits <= 1:
         return str(int(value))
     return f"{value:.{digits}f}"
+
+
+def say(domain: str, code: Optional[str], params: Optional[Mapping[str, Any]], lang: str, english: str) -> str:
+    """What the engine said (its English `english`, from `code` and `params`) in `lang`."""
+    if normalise_lang(lang) == "en" or not code:
+        return english
+    return render(domain, code, params, lang, fallback=english)
+
+
+def cli(key: str, lang: str, **params: Any) -> str:
+    """A line of the command line's or a report's own words ("cli.<key>") in `lang`, with its figures."""
+    return render("cli", key, params, lang, fallback=key)
+
+
+def finding_text(f: Any, lang: str) -> str:
+    return say("finding", f.code, getattr(f, "params", None), lang, f.message)
+
+
+def finding_hint(f: Any, lang: str) -> Optional[str]:
+    if normalise_lang(lang) == "en" or not f.hint:
+        return f.hint
+    return render_hint("finding", f.code, getattr(f, "params", None) or {}, lang, fallback=f.hint)
+
+
+def step_title(s: Any, lang: str) -> str:
+    return say("plan", getattr(s, "title_code", ""), getattr(s, "params", None), lang, s.title)
+
+
+def step_why(s: Any, lang: str) -> str:
+    return say("plan", getattr(s, "why_code", ""), getattr(s, "params", None), lang, s.why)
+
+
+def match_text(m: Any, field_name: str, lang: str) -> str:
+    """A diagnosis match's root_cause or fix in `lang`."""
+    code = getattr(m, f"{field_name}_code", "") or ""
+    english = getattr(m, field_name)
+    return say("diagnose", f"{code}.{field_name}" if code else "", getattr(m, "params", None), lang, english)

@@ -11,6 +11,7 @@ from dataclasses import replace
 from typing import Iterable, Optional
 
 from app.compat import gpus as gpu_table
+from app.detect.findings import finding
 from app.facts import Facts, Finding, Gpu, PythonEnv
 
 
@@ -19,7 +20,7 @@ class OverrideError(ValueError):
 
 
 _DRIVER = re.compile(r"^\d{3}(\.\d{1,3}){1,2}$")
-_PY = re.compile(r"^3\.\d{1,2}(\.\d+)?$")
+_PY = re.compile(r"^3\.\d{1,2}(\.\d+)?t?$")  # "3.13t": a free-threaded build
 
 
 def assumed_gpu(spec: str, index: int) -> Gpu:
@@ -78,15 +79,14 @@ def apply_overrides(facts: Facts, *, assume_driver: Optional[str] = None, assume
     if python_version is not None:
         v = python_version.strip()
         if not _PY.match(v):
-            raise OverrideError(f"--python-version {python_version!r}: expected a version such as 3.11")
+            raise OverrideError(f"--python-version {python_version!r}: expected a version such as 3.11 or 3.13t (free-threaded)")
         base = out.python or PythonEnv(path="(assumed)", kind="assumed")
         py = replace(base, version=v)
         pythons = tuple(py if p.path == base.path else p for p in out.pythons) or (py,)
         out = replace(out, python=py, pythons=pythons)
         ov["python_version"] = v
     if ov != facts.overrides:
-        note = Finding(code="facts_overridden", severity="info",
-                       message="Some facts are assumed, not detected: " + "; ".join(f"{k}={v}" for k, v in ov.items()) + ".",
-                       evidence=tuple(f"{k}={v}" for k, v in ov.items()))
+        note = finding("facts_overridden", "info", tuple(f"{k}={v}" for k, v in ov.items()),
+                       assumed="; ".join(f"{k}={v}" for k, v in ov.items()))
         out = replace(out, overrides=ov, findings=tuple(f for f in out.findings if f.code != "facts_overridden") + (note,))
     return out

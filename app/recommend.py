@@ -27,6 +27,7 @@ from typing import Iterable, Optional
 
 from app.choices import Choices
 from app.compat.db import PYTORCH_INDEX, CompatDB, TorchRelease, TorchVariant, cc_key, major_minor, vkey
+from app.compat.version import python_tag
 from app.facts import Facts, Gpu
 from app.recommendation import (
     Alternative,
@@ -48,6 +49,12 @@ WARNING_CODES = frozenset({
     "driver_too_old_for_gpu", "driver_too_old_for_newest", "driver_version_unknown", "open_module_required", "open_module_unsupported",
     "minor_version_compat_only", "arch_list_unverified", "ptx_jit_only", "plain_pip_wrong_build",
     "toolkit_unavailable", "toolkit_differs_from_wheel", "no_nvidia_repo",
+    "torchvision_not_released", "torch_without_torchvision", "gpu_name_ambiguous", "grace_open_module_required",
+    "driver_branch_ended", "windows_driver_floor_inferred",
+    # from the live index reads (app/compat/live.py, recommend_live)
+    "index_no_wheel", "index_newer_patch", "torch_newer_than_data", "index_cached_copy", "index_partly_read",
+    "index_unreachable", "index_not_checked", "compat_data_stale", "driver_branch_not_in_repo",
+    "nvidia_repo_checked", "nvidia_repo_unreachable", "index_confirmed",
 })
 
 # Every reason_code recommend() can give a TorchChoice, DriverChoice, ToolkitChoice or CudnnChoice (stable, like the
@@ -82,7 +89,8 @@ CLAUSE_CODES = frozenset({
     "python_too_old_older_release", "python_too_old_no_release", "plain_pip_windows", "plain_pip_linux",
     "toolkit_optional", "toolkit_why_matches_wheel", "toolkit_why_newest_for_driver", "toolkit_why_capped_by_driver",
     "toolkit_why_closest_not_in_repo", "toolkit_why_closest_gpus", "toolkit_why_no_driver", "toolkit_why_none_in_repo",
-    "toolkit_why_none_fits",
+    "toolkit_why_none_fits", "grace_proprietary_loaded", "branch_eol_date", "branch_eol_target",
+    "data_age", "index_confirmed_tv",
 })
 
 NVIDIA_REPOS_BASE = "https://developer.download.nvidia.com/compute/cuda/repos"
@@ -126,9 +134,13 @@ class _Ctx:
         self.wheel_os = "windows" if self.platform == "windows" else ("linux_aarch64" if self.arm else "linux")
         self.os_label = {"windows": "Windows", "linux_aarch64": "Linux aarch64", "linux": "Linux"}[self.wheel_os]
         py = choices.python_version or (facts.python.version if facts.python else None)
-        self.python = major_minor(py) if py else None
+        self.python = python_tag(py) if py else None  # "3.13t" keeps its free-threaded 't' (wheel tag cp313t)
         self.warnings: list[RecWarning] = []
         self.refused: list[str] = []
+        # "today" for end-of-support checks: the day the data was written (the solve reads no clock)
+        k = vkey(db.version)
+        self.data_date = f"{k[0]:04d}-{k[1]:02d}-{k[2]:02d}" if len(k) >= 3 and k[0] > 2000 else None
+        self.held_back: Optional[TorchRelease] = None  # the newest release skipped for want of its torchvision
 
     def warn(self, code: str, message: str, severity: str = "warning", params: Optional[dict] = None) -> None:
         if not any(w.code == code for w in self.warnings):
@@ -158,6 +170,32 @@ def _gpu_cc(g: Gpu) -> Optional[str]:
         return _norm_cc(cc_from_name(g.name)) if g.name else None
     except Exception:  # noqa: BLE001 - a missing or broken name table must not break the solve
         return None
+
+
+def _cc_from_ambiguous_name(cx: _Ctx, g: Gpu) -> Optional[str]:
+    """A name that means GPUs of different capabilities (GTX 750 Ti: Kepler GK106 and Maxwell GM107) and no PCI
+    id: a working driver newer than a candidate's last branch rules that candidate out. Never file order."""
+    if g.compute_capability or not g.name:
+        return None
+    try:
+        from app.compat.gpus import name_ambiguous
+
+        cands = name_ambiguous(g.name, g.memory_total_mib)
+    except Exception:  # noqa: BLE001 - a broken name table must not break the solve
+        return None
+    if not cands:
+        return None
+    d = cx.facts.driver
+    cur_branch = vkey(d.version)[:1] if d.version and d.state in ("ok", "host") else ()
+    ccs = sorted({c.compute_capability for c in cands}, key=cc_key)
+    if cur_branch:
+        left = [c for c in ccs if not ((i := cx.db.cc_info(c)) and i.last_driver_branch and vkey(i.last_driver_branch)[:1] < cur_branch)]
+        if len(left) == 1:
+            return left[0]
+    names = ", ".join(f"{c.pci_id} ({c.architecture}, sm_{c.compute_capability.replace('.', '')})" for c in cands)
+    cx.warn("gpu_name_ambiguous", f"\"{g.name}\" names different GPUs ({names}); the PCI id decides which. Use --assume-gpu with a "
+            "compute capability, or run detection on the machine (it reads the PCI id).", params=dict(gpu=g.name, candidates=names))
+    return None
 
 
 def _sm(cc: str) -> str:
@@ -236,6 +274,12 @@ def _candidates(cx: _Ctx, driver: Optional[str], ccs: list[str], releases: Itera
     for rel in releases:
         if not rel.supports_python(cx.python):
             continue
+        if rel.torchvision is None and cx.choices.want_torchvision:
+            # never a broken pair: a release whose torchvision is not out yet is skipped (torch alone: --no-torchvision)
+            if (cx.held_back is None or vkey(rel.version) > vkey(cx.held_back.version)) and \
+                    any(_coverage(v, ccs) is not None for v in db.variants(rel.release, cx.wheel_os)):
+                cx.held_back = rel
+            continue
         for v in db.variants(rel.release, cx.wheel_os):
             if variant_filter and v.variant != variant_filter:
                 continue
@@ -250,6 +294,11 @@ def _candidates(cx: _Ctx, driver: Optional[str], ccs: list[str], releases: Itera
             out.append(Candidate(rel, v, compat, cov))
     out.sort(key=Candidate.key, reverse=True)
     return out
+
+
+def _complete(cx: _Ctx, rel: TorchRelease) -> bool:
+    """A release that can be installed as asked: with its torchvision, unless torch alone was asked for."""
+    return bool(rel.torchvision) or not cx.choices.want_torchvision
 
 
 def _best(cands: list[Candidate]) -> Optional[Candidate]:
@@ -287,7 +336,9 @@ def _target_branch(cx: _Ctx, max_branch: Optional[str], min_branch: Optional[str
     rec = [b.branch for b in cx.db.recommended_branches() if ok(b.branch)]
     if rec:
         return max(rec, key=vkey)
-    any_ok = [b.branch for b in cx.db.driver_branches if ok(b.branch)]
+    # a branch past its end of support only where no supported one serves these GPUs (Kepler: R470)
+    any_ok = [b.branch for b in cx.db.driver_branches if ok(b.branch) and not b.ended(cx.data_date)] or \
+        [b.branch for b in cx.db.driver_branches if ok(b.branch)]
     return max(any_ok, key=vkey) if any_ok else None
 
 
@@ -316,7 +367,7 @@ def recommend(facts: Facts, db: CompatDB, choices: Choices = Choices()) -> Recom
     labels: list[str] = []
     unknown = []
     for g in gpus:
-        cc = _gpu_cc(g)
+        cc = _gpu_cc(g) or _cc_from_ambiguous_name(cx, g)
         info = db.cc_info(cc) if cc else None
         if cc and info and info.tegra:
             cx.warn("tegra_unsupported", f"{_gpu_label(g, cc)} is a Jetson/Tegra GPU: use NVIDIA JetPack's PyTorch builds, not these wheels.", "error",
@@ -358,6 +409,16 @@ def recommend(facts: Facts, db: CompatDB, choices: Choices = Choices()) -> Recom
         cx.warn("mixed_gpus_driver_conflict", f"One driver cannot serve all GPUs: {conflict}. Use the newest GPU alone, or a separate machine.", "error",
                 dict(conflict_code="conflict_branches", min_branch=min_branch, max_branch=max_branch)
                 if max_branch and min_branch and vkey(min_branch) > vkey(max_branch) else dict(conflict_code="conflict_modules"))
+    if cx.arm and plat == "linux" and any(cc_key(c)[0] in (9, 10) for c in distinct_ccs):
+        # Grace Hopper (GH200) and Grace Blackwell (GB200/GB300) must use NVIDIA's open kernel modules
+        gh = [lab for lab, c in zip(labels, ccs) if cc_key(c)[0] in (9, 10)]
+        loaded = facts.driver.kernel_module
+        cx.warn("grace_open_module_required", f"{', '.join(gh)} on an Arm (Grace) server needs NVIDIA's open kernel modules."
+                + (" The proprietary module is loaded: install the open flavour of the driver." if loaded == "proprietary" else ""),
+                "error" if loaded == "proprietary" else "info", dict(gpus=', '.join(gh), loaded_code="grace_proprietary_loaded" if loaded == "proprietary" else ""))
+        if flavour == "proprietary":
+            conflict = conflict or "Grace Hopper needs the open kernel modules, another GPU here needs the proprietary ones"
+        flavour = "open"
     target_branch = _target_branch(cx, max_branch, min_branch)
 
     # current driver
@@ -399,7 +460,8 @@ def recommend(facts: Facts, db: CompatDB, choices: Choices = Choices()) -> Recom
     else:
         cur_usable = bool(cur)
     if cur_usable and plat == "linux" and d.kernel_module and flavour:
-        if flavour == "open" and d.kernel_module == "proprietary" and any(db.cc_info(c).kernel_module == "open_required" for c in distinct_ccs if db.cc_info(c)):
+        grace = cx.arm and any(cc_key(c)[0] in (9, 10) for c in distinct_ccs)
+        if flavour == "open" and d.kernel_module == "proprietary" and (grace or any(db.cc_info(c).kernel_module == "open_required" for c in distinct_ccs if db.cc_info(c))):
             cx.warn("open_module_required", "Blackwell GPUs need NVIDIA's open kernel modules; the proprietary module is loaded.", "error")
             cur_usable, drv_why = False, "Blackwell GPUs need the open kernel module"
             why_p = dict(why_code="why_open_module_required")
@@ -478,7 +540,7 @@ def recommend(facts: Facts, db: CompatDB, choices: Choices = Choices()) -> Recom
             action = "upgrade" if cur else "install"
 
     # ---- warnings about the newest release
-    newest_for_py = next((r for r in releases if r.supports_python(cx.python)), None)
+    newest_for_py = next((r for r in releases if r.supports_python(cx.python) and _complete(cx, r)), None)
     if newest_for_py and newest_cover and vkey(newest_cover.release.version) < vkey(newest_for_py.version):
         dropped = [lab for lab, cc in zip(labels, ccs) if not any(v.covers(cc) for v in db.variants(newest_for_py.release, cx.wheel_os))]
         if dropped:
@@ -535,7 +597,21 @@ def recommend(facts: Facts, db: CompatDB, choices: Choices = Choices()) -> Recom
     if "ptx" in chosen.coverage:
         cx.warn("ptx_jit_only", "This wheel has no compiled kernels for one GPU; the driver compiles them from PTX at first use (slow start).", "info")
 
-    torch = _torch_choice(cx, chosen, compat, labels)
+    runs_now = None
+    if plat != "linux":
+        runs_now = bool(cur) and db.driver_compat(cur, chosen.variant.cuda_runtime, plat) is not None
+        crow = db.cuda_release(chosen.variant.cuda_runtime)
+        if crow and crow.confidence_for(plat) != "verified":
+            cx.warn("windows_driver_floor_inferred", f"NVIDIA's table gives no Windows driver minimum for CUDA {crow.cuda}; the minimum below "
+                    f"({need_min}) is inferred from its driver branch, not verified.", "info", dict(cuda=crow.cuda, need=need_min))
+    torch = _torch_choice(cx, chosen, compat, labels, runs_now)
+    if cx.held_back and vkey(cx.held_back.version) > vkey(chosen.release.version):
+        cx.warn("torchvision_not_released", f"PyTorch {cx.held_back.version} is out, but no torchvision for it yet; {chosen.release.version} with "
+                f"torchvision {chosen.release.torchvision} is the newest complete set. For torch alone: --no-torchvision.", "info",
+                dict(newer=cx.held_back.version, torch=chosen.release.version, torchvision=chosen.release.torchvision))
+    if not cx.choices.want_torchvision:
+        cx.warn("torch_without_torchvision", f"torch {chosen.release.version} alone, as asked: torchvision is not installed.", "info",
+                dict(torch=chosen.release.version))
     if not conflict and (plat == "windows" or not _plain_pip_works(cx, distinct_ccs, eff_driver, newest_for_py)):
         cx.warn("plain_pip_wrong_build", _plain_pip_message(cx, newest_for_py, chosen), params=_plain_pip_params(cx, newest_for_py, chosen))
 
@@ -547,6 +623,12 @@ def recommend(facts: Facts, db: CompatDB, choices: Choices = Choices()) -> Recom
     cudnn = _cudnn_choice(cx, chosen, toolkit, distinct_ccs)
     keep_best = best_cur if best_cur and vkey(best_cur.release.version) < vkey(chosen.release.version) else None
     alts = _alternatives(cx, chosen, cur_cands if chosen is best_cur else (tgt_cands or any_cands), keep_best, any_cands)
+    if plat == "linux" and drv.action == "keep" and cur_branch and (brow := db.branch(cur_branch)) and brow.ended(cx.data_date):
+        other = target_branch if target_branch and target_branch != cur_branch else None
+        cx.warn("driver_branch_ended", f"Driver branch R{cur_branch} is past its end of support" + (f" ({brow.eol})" if brow.eol else "")
+                + "; it keeps working, but gets no more fixes." + (f" R{other} is the supported branch for these GPUs." if other else ""), "info",
+                dict(branch=cur_branch, eol=brow.eol, target=other, eol_part_code="branch_eol_date" if brow.eol else "",
+                     target_part_code="branch_eol_target" if other else ""))
     summary = f"PyTorch {torch.version}+{torch.index} for {', '.join(labels)}; driver: {drv.action}" + (f" R{drv.branch}" if drv.branch and drv.action in ("install", "upgrade") else "") + "."
     return Recommendation(pytorch=torch, driver=drv, cuda_toolkit=toolkit, cudnn=cudnn, warnings=tuple(cx.warnings),
                           alternatives=alts, refused=tuple(cx.refused), db_version=db.version, platform=plat, summary=summary)
@@ -566,13 +648,17 @@ def _why_no_candidate(cx: _Ctx, ccs: list[str], labels: list[str], rel: Optional
         return f"it ships no kernels for {', '.join(missing)} on {cx.os_label}."
     if cx.python and not any(r.supports_python(cx.python) for r in rels):
         return f"no wheels for Python {cx.python}."
+    if rel and rel.torchvision is None and cx.choices.want_torchvision:
+        return "no torchvision for it is released yet (--no-torchvision installs torch alone)."
     return "no single build of it serves every GPU here."
 
 
-def _torch_choice(cx: _Ctx, c: Candidate, compat: Optional[str], labels: list[str]) -> TorchChoice:
+def _torch_choice(cx: _Ctx, c: Candidate, compat: Optional[str], labels: list[str], runs_now: Optional[bool] = None) -> TorchChoice:
+    """`runs_now=False`: the driver here is too old for the wheel (Windows/WSL, where the user updates it):
+    the reason says it needs a newer driver, never that the driver supports it."""
     rel, v = c.release, c.variant
     pkgs = [f"torch=={rel.version}"]
-    if rel.torchvision:
+    if rel.torchvision and cx.choices.want_torchvision:
         pkgs.append(f"torchvision=={rel.torchvision}")
     if rel.torchaudio:
         pkgs.append(f"torchaudio=={rel.torchaudio}")
@@ -582,11 +668,13 @@ def _torch_choice(cx: _Ctx, c: Candidate, compat: Optional[str], labels: list[st
         reason = f"PyTorch {rel.version} CPU build" + (f" for Python {cx.python}" if cx.python else "") + "."
         code, params = "torch_cpu", _p(version=rel.version, for_python_code="for_python" if cx.python else "", python=cx.python)
     else:
-        how = {"full": "fully supports", "minor": "runs (minor-version compatibility)"}.get(compat or "", "needs a driver for")
+        how_compat = None if runs_now is False else compat
+        how = {"full": "the driver fully supports it", "minor": "the driver runs (minor-version compatibility) it"}.get(
+            how_compat or "", "it needs a newer driver than the one here")
         reason = (f"Newest release with kernels for {', '.join(labels)} on {cx.os_label}"
                   + (f" and Python {cx.python}" if cx.python else "")
-                  + f": {rel.version}+{c.index} (CUDA {v.cuda_runtime}); the driver {how} it.")
-        code = {"full": "torch_newest_full", "minor": "torch_newest_minor"}.get(compat or "", "torch_newest_needs_driver")
+                  + f": {rel.version}+{c.index} (CUDA {v.cuda_runtime}); {how}.")
+        code = {"full": "torch_newest_full", "minor": "torch_newest_minor"}.get(how_compat or "", "torch_newest_needs_driver")
         params = _p(gpus=', '.join(labels), os=cx.os_label, and_python_code="and_python" if cx.python else "", python=cx.python,
                     version=rel.version, index=c.index, cuda=v.cuda_runtime)
     return TorchChoice(version=rel.version, index=c.index, index_url=url, packages=tuple(pkgs), command=pip, uv_command=uv,
@@ -820,7 +908,7 @@ def _alternatives(cx: _Ctx, chosen: Candidate, same_driver: list[Candidate], kee
     older = [c for c in same_driver if vkey(c.release.version) < vkey(chosen.release.version)]
     if older:
         add(older[0], "The previous release, if a project pins an older PyTorch.")
-    newest = next((r for r in cx.db.torch_releases if r.supports_python(cx.python)), None)
+    newest = next((r for r in cx.db.torch_releases if r.supports_python(cx.python) and _complete(cx, r)), None)
     if newest:
         seen_cpu = (newest.version, "cpu")
         if seen_cpu not in seen:
@@ -832,7 +920,7 @@ def _alternatives(cx: _Ctx, chosen: Candidate, same_driver: list[Candidate], kee
 
 def _cpu_only(cx: _Ctx, want_release: Optional[TorchRelease], reason_gpu: bool) -> Recommendation:
     db = cx.db
-    rels = [want_release] if want_release else [r for r in db.torch_releases if r.supports_python(cx.python)]
+    rels = [want_release] if want_release else [r for r in db.torch_releases if r.supports_python(cx.python) and _complete(cx, r)]
     if not rels:
         return _no_python(cx)
     rel = rels[0]

@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Optional, Protocol, runtime_checkable
 
+from app.tools import find_tool
+
 SNAPSHOT_FORMAT = "gpu-wizard-snapshot/1"
 DEFAULT_TIMEOUT_S = 10.0
 MAX_FILE_BYTES = 4 * 1024 * 1024  # detection never needs more of one file
@@ -119,7 +121,7 @@ class LiveSystem:
     def run(self, argv: list[str], timeout: float = DEFAULT_TIMEOUT_S) -> CommandResult:
         if not argv:
             raise ValueError("empty argv")
-        exe = argv[0] if os.path.isabs(argv[0]) else shutil.which(argv[0])
+        exe = find_tool(argv[0])
         if not exe:
             return NOT_INSTALLED
         env = dict(os.environ, LC_ALL="C", LANG="C")
@@ -151,7 +153,7 @@ class LiveSystem:
         return os.environ.get(name)
 
     def which(self, name: str) -> Optional[str]:
-        return shutil.which(name)
+        return find_tool(name)
 
     def nvml(self) -> Optional[dict[str, Any]]:
         if not self._nvml_done:

@@ -16,6 +16,26 @@ BUNDLE = ROOT / "build" / "dist" / "gpu-wizard"
 SMOKE_ENV = "GPU_WIZARD_SMOKE_TEST"  # ui.main: print when the first window is shown, then quit
 
 
+def build_needs(python: str = sys.executable) -> list[str]:
+    """What PyInstaller needs from the build machine and does not find (each with its Debian
+    package): objdump (binutils) and Python's shared library. Empty when the build can start."""
+    sys.path.insert(0, str(ROOT))
+    from app.tools import find_tool
+    missing = []
+    if find_tool("objdump") is None:
+        missing.append("objdump is not installed (Debian/Ubuntu: binutils)")
+    r = subprocess.run([python, "-c", "import sys, sysconfig; v = sys.version_info; print(sysconfig.get_config_var('LIBDIR') or ''); "
+                        "print(sysconfig.get_config_var('INSTSONAME') or f'libpython{v[0]}.{v[1]}.so.1.0'); print(f'{v[0]}.{v[1]}')"],
+                       capture_output=True, text=True)
+    libdir, soname, ver = (r.stdout.splitlines() + ["", "", ""])[:3]
+    multiarch = subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_config_var('MULTIARCH') or '')"],
+                               capture_output=True, text=True).stdout.strip()
+    dirs = [libdir, os.path.join(libdir, multiarch) if multiarch else "", "/usr/lib", "/usr/local/lib"]
+    if not any(d and os.path.exists(os.path.join(d, soname)) for d in dirs):
+        missing.append(f"Python's shared library {soname} is not installed (Debian/Ubuntu: libpython{ver})")
+    return missing
+
+
 def build(python: str = sys.executable) -> Path:
     r = subprocess.run(["bash", str(ROOT / "installers" / "linux" / "build.sh"), python], cwd=ROOT,
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)

@@ -1,25 +1,19 @@
 #!/usr/bin/env bash
 # Set up (once) and run the whole test suite, headless. Extra arguments go to pytest.
+# Works as root (installs what the tests need with apt-get) and as a user (through sudo when it
+# needs no password; otherwise it names what is missing, and the tests that need it skip).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/sysdeps.sh
-# System tools some integration tests use, installed once as root when missing (CI is root on a fresh
-# Debian machine): gpg signs the local apt repository of test_install_apt.py (dpkg-deb comes with
-# dpkg); chromium renders the report in test_report_browser.py; objdump checks the bundle's glibc
-# needs in test_bundle.py. Without them those tests skip and say why.
-want=()
-command -v gpg >/dev/null || want+=(gnupg)
-command -v chromium >/dev/null || want+=(chromium)
-command -v objdump >/dev/null || want+=(binutils)
-if ((${#want[@]})) && command -v apt-get >/dev/null && [[ $(id -u) -eq 0 ]]; then
-  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${want[@]}"; } \
-    || echo "could not install ${want[*]}: the tests that need them will skip" >&2
-fi
-[[ -x .venv/bin/python ]] || "$(bash scripts/python.sh)" -m venv .venv
-if ! .venv/bin/python -c 'import app, PySide6, pyqtgraph, pytestqt, jsonschema' 2>/dev/null || [[ pyproject.toml -nt .venv/.installed-test ]]; then
-  .venv/bin/python -m pip install -q --upgrade pip
-  .venv/bin/python -m pip install -q -e '.[test]'
-  touch .venv/.installed-test
-fi
+source scripts/setup-lib.sh
+bash scripts/sysdeps.sh --test || true  # what is missing was named; its tests skip
+setup_venv '[test]' .installed-test 'app, PySide6, pyqtgraph, pytestqt, jsonschema' || exit 1
 export QT_QPA_PLATFORM=offscreen
-exec .venv/bin/python -m pytest -q "$@"
+plugins=()
+if ! err=$(.venv/bin/python -c 'import PySide6.QtWidgets, PySide6.QtTest' 2>&1); then
+  # pytest-qt loads Qt when pytest starts: without Qt's system libraries it is left out and the GUI
+  # tests skip, saying why
+  echo "Qt cannot load here (${err##*$'\n'}): the GUI tests skip; scripts/sysdeps.sh names what to install" >&2
+  plugins=(-p no:pytestqt)
+fi
+# -rs: every skipped test says why (a tool or library this machine lacks)
+exec .venv/bin/python -m pytest -q -rs "${plugins[@]}" "$@"

@@ -65,6 +65,20 @@ def load_source(path: str) -> tuple[Source, Any, Optional[dict]]:
     return Source("snapshot", str(p), data.get("created"), note), SnapshotSystem(data, name=p.name), None
 
 
+def open_recorded(session: Any, services: Any, source: Source, system: Any, report: Optional[dict]) -> None:
+    """Make a loaded snapshot or report the session's machine: everything computed for another
+    machine is dropped; a report's recorded facts are its facts (nothing detected here)."""
+    session.source, session.report_data = source, report
+    services.system, services.report = system, report
+    session.facts = session.recommendation = session.plan = session.install = session.verification = None
+    session.diagnosis, session.plan_basis, session.plan_confirmed, session.error_text = None, None, False, ""
+    session.path = "walkthrough"
+    if report is not None and report_value(report, "facts", Facts) is not None:
+        session.facts = detect_facts(system, session.overrides, report)
+    if report is not None:
+        session.verification = verification_from_report(report)
+
+
 def report_value(report: Optional[dict], key: str, cls: Any) -> Any:
     """A stage value from a loaded report, typed (None when absent or unreadable)."""
     v = (report or {}).get(key)
@@ -131,6 +145,40 @@ def script_suffix(plan: Any) -> str:
     return ".ps1" if getattr(plan, "platform", "") == "windows" else ".sh"
 
 
+def _script_module(plan: Any):
+    return _module("app.plan.script_ps" if getattr(plan, "platform", "") == "windows" else "app.plan.script")
+
+
+def step_script(plan: Any, step: Any, index: int = 1) -> str:
+    """One step as the exported script runs it (the script's own builder: downloads fetched and
+    checked before they are used; `sudo` only for a Linux step that needs root, never on
+    Windows), without the header comments the page already shows."""
+    try:
+        mod = _script_module(plan)
+        lines = mod._step_lines(index, step)
+        skip = {f"# {step.title}", *mod._comment(step.why)}
+    except (EngineUnavailable, AttributeError, ValueError):
+        lines = [("sudo " if step.needs_root and getattr(plan, "platform", "") != "windows" else "") + shlex.join(a)
+                 for a in step.commands]
+        skip = set()
+    out = [ln.replace('"${SUDO[@]}" ', "sudo ") for ln in lines
+           if ln.strip() and not ln.startswith("# --- Step") and ln not in skip]
+    return "\n".join(out)
+
+
+def pasteable_script(plan: Any) -> str:
+    """The whole plan as one block that runs as pasted into a terminal: bash runs the exported
+    script from a here-document (its `set -e` and `exit` stay inside; stdin stays the terminal's),
+    PowerShell runs it in a child PowerShell (an `exit` never closes the user's window)."""
+    script = plan_script(plan).rstrip("\n")
+    if getattr(plan, "platform", "") == "windows":
+        return "powershell.exe -NoProfile -ExecutionPolicy Bypass -Command {\n" + script + "\n}\n"
+    tag = "GPU_WIZARD_PLAN"
+    while tag in script:
+        tag += "_"
+    return f"bash -c \"$(cat <<'{tag}'\n{script}\n{tag}\n)\"\n"
+
+
 def plan_script(plan: Any) -> str:
     """The plan as a script: PowerShell for a Windows host, else bash (the engine's own export
     when it has one)."""
@@ -187,7 +235,7 @@ class DryRunBackend:
 
     def run(self, plan: Any, listener: RunListener, cancel: threading.Event, only: Optional[list[str]] = None) -> str:
         reboot = False
-        for s in getattr(plan, "steps", ()):
+        for index, s in enumerate(getattr(plan, "steps", ()), 1):
             if only is not None and s.id not in only:
                 continue
             if cancel.is_set():
@@ -195,12 +243,9 @@ class DryRunBackend:
                 return "cancelled"
             listener.step_started(s.id)
             listener.output(s.id, "stdout", f"[dry run] {s.title}")
-            for argv in s.commands:
-                cmd = "would run: " + ("sudo " if s.needs_root else "") + shlex.join(argv)
-                for i, part in enumerate(cmd.splitlines()):  # an inline script spans lines
-                    listener.output(s.id, "stdout", ("[dry run] " if i == 0 else "[dry run]     ") + part)
-            for e in getattr(s, "edits", ()):
-                listener.output(s.id, "stdout", "[dry run] would " + e.describe())
+            listener.output(s.id, "stdout", "[dry run] would run:")
+            for part in step_script(plan, s, index).splitlines():  # as the exported script runs it
+                listener.output(s.id, "stdout", "[dry run]     " + part)
             if cancel.wait(self.step_delay_s):
                 listener.step_finished(s.id, "cancelled", "cancelled")
                 listener.finished("cancelled")
@@ -252,6 +297,43 @@ class RecordedBackend:
         return result
 
 
+class EventForwarder:
+    """The executor's events (app.run.executor) → the listener. A failed step's output was already
+    streamed line by line: it is not repeated; one separator line says which step failed and why
+    (its details only when the step printed nothing). Live (not final) lines, e.g. a progress bar
+    redrawn in place, and the executor's progress messages become the step's activity text."""
+
+    def __init__(self, listener: Any):
+        self.listener = listener
+        self.streamed: set[str] = set()
+        self.said: set[str] = set()
+
+    def __call__(self, ev: Any) -> None:
+        listener = self.listener
+        kind = getattr(ev, "type", "")
+        if kind == "step_started":
+            listener.step_started(ev.step_id)
+        elif kind == "line":
+            if ev.final:
+                self.streamed.add(ev.step_id)
+                listener.output(ev.step_id, ev.stream, ev.text)
+            elif hasattr(listener, "activity"):
+                listener.activity(ev.step_id, ev.text)
+        elif kind == "progress":
+            listener.progress(ev.step_id, ev.overall)
+            if getattr(ev, "message", "") and hasattr(listener, "activity"):
+                listener.activity(ev.step_id, ev.message)
+        elif kind == "step_finished":
+            if ev.status == "error":
+                if ev.details and ev.step_id not in self.streamed:
+                    for line in ev.details.splitlines()[-20:]:
+                        listener.output(ev.step_id, "stderr", line)
+                listener.output(ev.step_id, "stderr", f"— {ev.step_id} failed: {ev.message} —" if ev.message
+                                else f"— {ev.step_id} failed —")
+                self.said.add(ev.message)
+            listener.step_finished(ev.step_id, EngineBackend.STATUS.get(ev.status, "failed"), ev.message)
+
+
 class EngineBackend:
     """The real executor from app/run (argv only, session folder, privileged helper), its
     events forwarded to the listener. A retry re-opens the same session folder: the executor
@@ -280,19 +362,7 @@ class EngineBackend:
                     token.cancel()
                     return
 
-        def on_event(ev: Any) -> None:
-            kind = getattr(ev, "type", "")
-            if kind == "step_started":
-                listener.step_started(ev.step_id)
-            elif kind == "line" and ev.final:
-                listener.output(ev.step_id, ev.stream, ev.text)
-            elif kind == "progress":
-                listener.progress(ev.step_id, ev.overall)
-            elif kind == "step_finished":
-                if ev.details and ev.status == "error":
-                    for line in ev.details.splitlines()[-20:]:
-                        listener.output(ev.step_id, "stderr", line)
-                listener.step_finished(ev.step_id, self.STATUS.get(ev.status, "failed"), ev.message)
+        on_event = EventForwarder(listener)
 
         watcher = threading.Thread(target=watch, name="gpu-wizard-cancel-watch", daemon=True)
         watcher.start()
@@ -309,7 +379,7 @@ class EngineBackend:
             status = "ok"
         else:
             status = {"ok": "ok", "cancelled": "cancelled"}.get(result.status, "failed")
-        if status == "failed" and result.message:
+        if status == "failed" and result.message and result.message not in on_event.said:
             listener.output("", "stderr", result.message)
         listener.finished(status)
         return status

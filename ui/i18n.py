@@ -92,9 +92,21 @@ class Translator:
 
 def engine_text(code: Optional[str], english: str, domain: str = "finding", params: Optional[Mapping[str, Any]] = None) -> str:
     """A detection finding's (domain "finding") or verify check's (domain "check") sentence."""
-    if current_language() == "en" and not params:
+    lang = current_language()
+    if lang == "en" or not code:
         return english  # the engine's sentence, with its figures
-    return messages.render(domain, code, params, current_language(), fallback=english)
+    try:
+        return messages.render_strict(domain, code, params or {}, lang)[0]
+    except messages.MissingMessage:  # e.g. an older result without params: the code's short sentence
+        return messages.template(f"{domain}.{code}_short", lang) or english
+
+
+def hint_text(code: Optional[str], english: Optional[str], domain: str = "finding",
+              params: Optional[Mapping[str, Any]] = None) -> Optional[str]:
+    """A finding's (or check's) hint: what to do about it."""
+    if current_language() == "en":
+        return english
+    return messages.render_hint(domain, code, params, current_language(), fallback=english)
 
 
 def rec_text(code: Optional[str], params: Optional[Mapping[str, str]], english: str) -> str:

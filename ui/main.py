@@ -54,8 +54,8 @@ def build_wizard(snapshot: Optional[str] = None, lang: Optional[str] = None, ass
     """The wizard window for these options (tests and the screenshot script use this too)."""
     from ui import engine
     from ui.i18n import Translator, normalise_lang, system_language
-    from ui.pages.install_page import resume_path
-    from ui.state import ResumeInfo, Session, current_boot_id
+    from ui.pages.install_page import remove_autostart, resume_path
+    from ui.state import ResumeInfo, Session, current_boot_id, walkthrough_start
     from ui.wizard import Services, Wizard
 
     app = make_app()
@@ -71,9 +71,8 @@ def build_wizard(snapshot: Optional[str] = None, lang: Optional[str] = None, ass
     start = None
     if snapshot:
         source, system, report = engine.load_source(snapshot)  # SnapshotError: one clear line
-        session.source, session.report_data = source, report
-        services.system, services.report = system, report
-        session.path = "walkthrough"
+        engine.open_recorded(session, services, source, system, report)
+        start = walkthrough_start(report) if report else None  # a snapshot: Welcome offers its paths
     else:
         rp = resume_path(services.state_dir)
         info = ResumeInfo.load(rp)
@@ -86,6 +85,7 @@ def build_wizard(snapshot: Optional[str] = None, lang: Optional[str] = None, ass
                 rp.unlink()
             except OSError:
                 pass
+            remove_autostart(services.autostart_dir)
     return Wizard(session, services, translator, start_page=start)
 
 

@@ -4,15 +4,20 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
-from PySide6.QtCore import QEvent, QSize
-from PySide6.QtGui import QCloseEvent, QIcon
-from PySide6.QtWidgets import QWizard
+from PySide6.QtCore import QEvent, QSize, Qt, QTimer
+from PySide6.QtGui import QCloseEvent, QGuiApplication, QIcon
+from PySide6.QtWidgets import QListWidget, QListWidgetItem, QMessageBox, QWidget, QWizard
 
 from app.paths import resource
 from ui import engine
 from ui.bridge import Tasks
-from ui.i18n import Translator, tr
-from ui.state import PAGE_IDS, PageId, Session, next_page
+from ui.i18n import N_, Translator, tr
+from ui.state import PAGE_IDS, SEQUENCES, PageId, Session, next_page
+
+PAGE_NAMES = {"welcome": N_("Welcome"), "system": N_("System"), "recommendation": N_("Recommendation"),
+              "plan": N_("Plan"), "install": N_("Install"), "verify": N_("Verify"), "summary": N_("Summary"),
+              "troubleshoot": N_("Troubleshoot")}
+PREFERRED_SIZE = QSize(1280, 900)
 
 
 @dataclass
@@ -29,6 +34,8 @@ class Services:
     diagnose: Callable[..., Any] = engine.diagnose
     diagnose_file: Callable[..., Any] = engine.diagnose_file
     state_dir: Optional[str] = None  # where resume.json goes (default: XDG state dir)
+    autostart_dir: Optional[str] = None  # where the resume-after-restart autostart entry goes (default: XDG)
+    reboot: Optional[Callable[[], Any]] = None  # restarts the computer (default: systemctl reboot)
     extra: dict = field(default_factory=dict)
 
     def backend_for(self, session: Session):
@@ -73,8 +80,15 @@ class Wizard(QWizard):
         self.setWizardStyle(QWizard.WizardStyle.ModernStyle)
         self.setOption(QWizard.WizardOption.NoBackButtonOnStartPage, True)
         self.setOption(QWizard.WizardOption.HaveHelpButton, False)
-        self.setMinimumSize(QSize(820, 600))
-        self.resize(1040, 760)
+        self.setOption(QWizard.WizardOption.NoCancelButtonOnLastPage, True)  # Summary: Finish only
+        self.steps_nav = QListWidget(self)
+        self.steps_nav.setObjectName("step_list")
+        self.steps_nav.setFrameShape(QListWidget.Shape.NoFrame)
+        self.steps_nav.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.steps_nav.itemClicked.connect(self._nav_clicked)
+        self.steps_nav.itemActivated.connect(self._nav_clicked)
+        self.setSideWidget(self.steps_nav)
+        self.fit_to_screen()
         icon = resource("icons", "gpu-wizard.svg")
         if icon.exists():
             self.setWindowIcon(QIcon(str(icon)))
@@ -87,7 +101,23 @@ class Wizard(QWizard):
             page.retranslate()
         start = start_page or "welcome"
         self.setStartId(PAGE_IDS.index(start))
+        self.currentIdChanged.connect(self._page_changed)
+        for page in self.pages.values():  # after QWizard's own: our button rules get the last word
+            page.completeChanged.connect(self.update_controls)
         self.retranslate()
+
+    def fit_to_screen(self) -> None:
+        """The preferred size where the screen has room; else the screen's free area (a laptop at
+        1366x768 with a panel, 1920x1080 at 200% scaling). Pages scroll inside when short."""
+        screen = self.screen() or QGuiApplication.primaryScreen()
+        avail = screen.availableGeometry() if screen is not None else None
+        w, h = PREFERRED_SIZE.width(), PREFERRED_SIZE.height()
+        if avail is not None and avail.width() > 0:
+            frame_h = 36  # the title bar the window manager adds
+            w = min(w, int(avail.width() * 0.96))
+            h = min(h, int(avail.height() * 0.9), int(avail.height() - frame_h - 8))
+        self.setMinimumSize(QSize(min(560, w), min(400, h)))
+        self.resize(w, h)
 
     # --- sequence ------------------------------------------------------------------------
     def page_id(self, qt_id: Optional[int] = None) -> PageId:
@@ -102,16 +132,145 @@ class Wizard(QWizard):
         if self._jump is not None:
             return PAGE_IDS.index(self._jump)
         cur = self.page_id()
-        nxt = next_page(self.session.path, cur)
+        page = self.pages.get(cur)
+        try:
+            nxt = page.next_page() if page is not None else None  # e.g. a failed install: Troubleshoot
+            nxt = nxt or next_page(self.session.path, cur)
+        except Exception:  # noqa: BLE001 - never raise into Qt's C++ (it would abort the process)
+            return -1
         return PAGE_IDS.index(nxt) if nxt else -1
 
     def jump_to(self, page: PageId) -> None:
-        """Go to `page` now (Troubleshoot from a failure, Plan from a diagnosis)."""
+        """Go to `page` now (Troubleshoot from a failure, Plan from a diagnosis, a page of the step
+        list). A page already in the history is gone back to and entered again with what changed
+        (QWizard refuses to meet a page twice going forward)."""
+        target = PAGE_IDS.index(page)
+        if target == self.currentId():
+            self.pages[page].initializePage()
+            return
+        if target in self.visitedIds():
+            while self.currentId() != target and len(self.visitedIds()) > 1:
+                self.back()
+            self.pages[page].initializePage()
+            self.update_controls()
+            return
         self._jump = page
         try:
             self.next()
         finally:
             self._jump = None
+            self.refresh_buttons()  # QWizard chose Next/Finish while the jump's target was nextId()
+
+    go_to = jump_to
+
+    def refresh_buttons(self) -> None:
+        """Make QWizard re-decide Next/Finish/Close for the current page (setFinalPage re-runs its
+        button update; the page's own final state is left as it was)."""
+        page = self.currentPage()
+        if page is not None and not page.isFinalPage():
+            page.setFinalPage(True)
+            page.setFinalPage(False)
+        elif page is not None:
+            page.setFinalPage(False)
+        self.update_controls()
+
+    def validateCurrentPage(self) -> bool:  # noqa: N802 - Qt override, called by next()
+        """Next to a page already in the history (Troubleshoot → Summary seen before) goes back
+        to it instead: QWizard never meets a page twice going forward."""
+        if self._jump is not None:
+            return True  # a jump (step list, Troubleshoot) confirms nothing: the page is only left
+        if not super().validateCurrentPage():
+            return False
+        if self._jump is None:
+            nid = self.nextId()
+            if nid != -1 and nid in self.visitedIds() and nid != self.currentId():
+                QTimer.singleShot(0, lambda p=self.page_id(nid): self.jump_to(p))
+                return False
+        return True
+
+    # --- the step list and the buttons -----------------------------------------------------
+    def nav_pages(self) -> tuple[PageId, ...]:
+        seq = SEQUENCES[self.session.path]
+        if "troubleshoot" not in seq:  # reachable from any failure (and, in a walkthrough, any time)
+            seq = seq + ("troubleshoot",)
+        return seq
+
+    def busy(self) -> Optional[str]:
+        """What is running that closing or leaving would stop: "install", "verify" or None."""
+        if self.install_running():
+            return "install"
+        ver = self.pages.get("verify")
+        if ver is not None and ver.state.running and not self.session.source.recorded:
+            return "verify"
+        return None
+
+    def _page_changed(self, _id: int) -> None:
+        self.update_controls()
+        QTimer.singleShot(0, self._focus_content)
+
+    def _focus_content(self) -> None:
+        """Tab starts in the page, not on Back/Next/Close."""
+        page = self.currentPage()
+        if page is None or not page.isVisible():
+            return
+        w: Optional[QWidget] = page.nextInFocusChain()
+        for _ in range(200):
+            if w is None or w is page:
+                break
+            if (page.isAncestorOf(w) and w.isVisible() and w.isEnabled()
+                    and bool(w.focusPolicy() & Qt.FocusPolicy.TabFocus)):
+                w.setFocus(Qt.FocusReason.TabFocusReason)
+                return
+            w = w.nextInFocusChain()
+
+    def update_controls(self) -> None:
+        """QWizard enables Back whenever there is history: not during a live install."""
+        cur = self.current_page_id
+        busy = self.busy()
+        back = self.button(QWizard.WizardButton.BackButton)
+        if back is not None and busy == "install":
+            back.setEnabled(False)
+        self._fill_nav(cur, busy)
+
+    def _fill_nav(self, cur: PageId, busy: Optional[str]) -> None:
+        seq = self.nav_pages()
+        visited = {self.page_id(i) for i in self.visitedIds()}
+        free = self.session.source.recorded  # a walkthrough: every page, any order
+        self.steps_nav.blockSignals(True)
+        self.steps_nav.clear()
+        for pid in seq:
+            it = QListWidgetItem(tr(PAGE_NAMES[pid]))
+            it.setData(Qt.ItemDataRole.UserRole, pid)
+            reachable = not busy and (free or pid in visited) and pid != cur
+            flags = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable if (reachable or pid == cur) else Qt.ItemFlag.NoItemFlags
+            it.setFlags(flags)
+            if pid == cur:
+                f = it.font()
+                f.setBold(True)
+                it.setFont(f)
+                it.setText("▸ " + it.text())
+            it.setData(Qt.ItemDataRole.AccessibleTextRole,
+                       tr(PAGE_NAMES[pid]) + (", " + tr("current page") if pid == cur else ""))
+            self.steps_nav.addItem(it)
+            if pid == cur:
+                self.steps_nav.setCurrentItem(it)
+        self.steps_nav.blockSignals(False)
+        fm = self.steps_nav.fontMetrics()
+        widest = max((fm.horizontalAdvance("▸ " + tr(PAGE_NAMES[p])) for p in seq), default=80)
+        f = self.steps_nav.font()
+        f.setBold(True)
+        from PySide6.QtGui import QFontMetrics
+
+        widest = max(widest, max((QFontMetrics(f).horizontalAdvance("▸ " + tr(PAGE_NAMES[p])) for p in seq), default=80))
+        self.steps_nav.setFixedWidth(min(220, widest + 24))
+
+    def _nav_clicked(self, item: QListWidgetItem) -> None:
+        pid = item.data(Qt.ItemDataRole.UserRole)
+        if not pid or pid == self.current_page_id or self.busy():
+            return
+        if not (item.flags() & Qt.ItemFlag.ItemIsEnabled):
+            return
+        self.jump_to(pid)
 
     # --- language, closing ---------------------------------------------------------------
     def set_language(self, lang: str) -> None:
@@ -125,6 +284,9 @@ class Wizard(QWizard):
         self.setButtonText(QWizard.WizardButton.BackButton, tr("< &Back"))
         self.setButtonText(QWizard.WizardButton.CancelButton, tr("&Close"))
         self.setButtonText(QWizard.WizardButton.FinishButton, tr("&Finish"))
+        self.steps_nav.setAccessibleName(tr("Steps of the wizard"))
+        if self.pages:
+            self._fill_nav(self.current_page_id, self.busy())
         for which, name in ((QWizard.WizardButton.NextButton, tr("Next page")),
                             (QWizard.WizardButton.BackButton, tr("Previous page")),
                             (QWizard.WizardButton.CancelButton, tr("Close the wizard")),
@@ -147,38 +309,53 @@ class Wizard(QWizard):
         page = self.pages.get("install")
         return bool(page is not None and page.running and not self.session.dry_run)
 
-    def ask_stop_install(self) -> None:
-        """Closing while a real install runs: ask first (never half-install by a stray Esc)."""
-        from PySide6.QtWidgets import QMessageBox
-
+    def ask_stop(self, then=None) -> None:
+        """Closing while an install or a test runs: ask first (never half-install by a stray Esc).
+        "Keep" is the default and the Escape answer; stopping is never the default button."""
+        what = self.busy()
         box = QMessageBox(self)
         box.setIcon(QMessageBox.Icon.Warning)
-        box.setWindowTitle(tr("An installation is running"))
-        box.setText(tr("Stop the running step and close? You can resume later: finished steps are skipped."))
+        if what == "install":
+            box.setWindowTitle(tr("An installation is running"))
+            box.setText(tr("Stop the running step and close? You can resume later: finished steps are skipped."))
+            keep = box.addButton(tr("&Keep installing"), QMessageBox.ButtonRole.RejectRole)
+        else:
+            box.setWindowTitle(tr("A test is running"))
+            box.setText(tr("Stop the GPU test and close the wizard?"))
+            keep = box.addButton(tr("&Keep testing"), QMessageBox.ButtonRole.RejectRole)
         stop = box.addButton(tr("&Stop and close"), QMessageBox.ButtonRole.DestructiveRole)
-        box.addButton(tr("&Keep installing"), QMessageBox.ButtonRole.RejectRole)
+        box.setDefaultButton(keep)
+        box.setEscapeButton(keep)
         self._close_box = box
 
         def answered(_r: int) -> None:
-            if box.clickedButton() is stop:
+            if box.clickedButton() is not stop:
+                return
+            if what == "install":
                 page = self.pages["install"]
-                page.cancel()
                 page.bridge.runFinished.connect(lambda _s: self.close())
+                page.cancel()
+            else:
+                page = self.pages["verify"]
+                page.stop()
+                QTimer.singleShot(0, self.close)
 
         box.finished.connect(answered)
         box.open()
 
+    ask_stop_install = ask_stop
+
     def closeEvent(self, e: QCloseEvent) -> None:  # noqa: N802
-        if self.install_running():
+        if self.busy():
             e.ignore()
-            self.ask_stop_install()
+            self.ask_stop()
             return
         self.shutdown()
         super().closeEvent(e)
 
     def reject(self) -> None:
-        if self.install_running():
-            self.ask_stop_install()
+        if self.busy():
+            self.ask_stop()
             return
         self.shutdown()
         super().reject()

@@ -79,7 +79,11 @@ class CudaRelease(_PerPlatformDriver, Row):
     linux_min_driver: str = ""
     windows_min_driver: str = ""
     confidence: str = "verified"
+    windows_confidence: Optional[str] = None  # None: as `confidence`; "inferred" where NVIDIA's table gives no Windows figure
     note: Optional[str] = None
+
+    def confidence_for(self, platform: str) -> str:
+        return (self.windows_confidence or self.confidence) if _col(platform) == "windows" else self.confidence
 
 
 @dataclass(frozen=True)
@@ -87,6 +91,7 @@ class MinorCompat(_PerPlatformDriver, Row):
     cuda_major: str = ""
     linux_min_driver: str = ""
     windows_min_driver: str = ""
+    windows_confidence: Optional[str] = None
     note: Optional[str] = None
 
 
@@ -199,7 +204,14 @@ class DriverBranch(Row):
     max_cuda: str = ""
     status: str = ""
     recommended: bool = False
+    eol: Optional[str] = None  # end of support, "YYYY-MM" (NVIDIA's lifecycle table)
     note: Optional[str] = None
+
+    def ended(self, today: Optional[str] = None) -> bool:
+        """Past its end of support: a documented end date before `today` ("YYYY-MM-DD"), or a legacy branch."""
+        if self.eol and today:
+            return self.eol[:7] < today[:7]
+        return self.status == "legacy"
 
 
 @dataclass(frozen=True)
@@ -258,7 +270,7 @@ _REQUIRED: dict[str, set[str]] = {
     "cuda_releases": {"cuda", "version", "linux_min_driver", "windows_min_driver"},
     "cuda_minor_compat": {"cuda_major", "linux_min_driver", "windows_min_driver"},
     "compute_capabilities": {"cc", "architecture", "kernel_module"},
-    "pytorch_releases": {"release", "version", "python", "default_variant", "torchvision"},
+    "pytorch_releases": {"release", "version", "python", "default_variant"},  # torchvision null: not released yet
     "pytorch_variants": {"release", "variant", "os", "cuda_runtime", "arch_list"},
     "cudnn_releases": {"cudnn", "cuda_major", "min_cuda", "max_cuda", "min_cc", "max_cc", "package"},
     "nvidia_repos": {"repo", "os_ids", "package_manager", "url", "first_cuda"},

@@ -20,6 +20,7 @@ from app.detect import pci as pcip, proc as procp, python_env as pyenv, secure_b
 from app.detect.nvml import parse_nvml
 from app.facts import (CudaInfo, CudnnInfo, DriverInfo, EnvInfo, Facts, Finding, Gpu, OsInfo, PackageInfo,
                        ProbeRecord, PythonEnv)
+from app.detect.findings import finding
 from app.system import CommandResult
 
 # Seconds each external command may take before it is killed (tests shrink these).
@@ -41,11 +42,13 @@ class _Log:
         self.probes.append(ProbeRecord(name=name, status=status, duration_ms=round((time.perf_counter() - t0) * 1000, 2),  # type: ignore[arg-type]
                                        detail=detail[:300]))
 
-    def add(self, code: str, severity: str, message: str, evidence=(), hint: Optional[str] = None) -> None:
-        if any(f.code == code for f in self.findings):
-            return
-        self.findings.append(Finding(code=code, severity=severity, message=message,  # type: ignore[arg-type]
-                                     evidence=tuple(str(e)[:300] for e in evidence if e), hint=hint))
+    def add(self, code: str, severity: str, evidence=(), **params) -> None:
+        """A finding by its code and figures (app.detect.findings: the catalogue says it); once per code."""
+        self.add_finding(finding(code, severity, evidence, **params))
+
+    def add_finding(self, f: Finding) -> None:
+        if not any(x.code == f.code for x in self.findings):
+            self.findings.append(f)
 
     def cmd(self, system, name: str, argv: list[str], timeout: float) -> CommandResult:
         t0 = time.perf_counter()
@@ -57,13 +60,10 @@ class _Log:
         if r.timed_out:
             self.timed_out.append(name)
             self.probe(name, "timeout", t0, f"{' '.join(argv[:2])} killed after {timeout:g} s")
-            self.add("probe_timeout", "warning", f"A command did not answer in time and was stopped: {name}.",
-                     evidence=[f"{name}: {' '.join(argv)[:120]} (timeout {timeout:g} s)" for name in self.timed_out],
-                     hint="The driver may be hung or still initialising; detection used the other probes.")
-            # keep evidence up to date when several probes time out
-            self.findings = [f if f.code != "probe_timeout" else replace(
-                f, message="Commands did not answer in time and were stopped: " + ", ".join(self.timed_out) + ".",
-                evidence=tuple(self.timed_out)) for f in self.findings]
+            # one finding for all timed-out probes, kept up to date when several time out
+            slow = finding("probe_timeout", "warning", self.timed_out, names=", ".join(self.timed_out))
+            self.add_finding(slow)
+            self.findings = [f if f.code != "probe_timeout" else slow for f in self.findings]
         else:
             self.probe(name, "not_found" if r.rc == 127 else ("ok" if r.rc == 0 else "error"), t0,
                        "" if r.rc == 0 else (r.stderr or r.stdout).strip()[:200])
@@ -108,8 +108,7 @@ def detect(system, *, torch_probe: bool = False, python: Optional[str] = None) -
     try:
         facts = _detect(system, log, torch_probe, python)
     except Exception as e:  # last line of defence: a bug must not cost the user the whole answer
-        log.add("detection_error", "error", "Detection stopped early because of an internal error.",
-                evidence=[f"{type(e).__name__}: {e}"], hint="Please report this with a snapshot (gpu-wizard snapshot -o FILE).")
+        log.add("detection_error", "error", [f"{type(e).__name__}: {e}"])
         facts = Facts(findings=tuple(log.findings), probes=tuple(log.probes), source=_safe(lambda: _source_name(system), "live"),
                       created=_safe(system.now))
     log.probe("total", "ok", t_start)
@@ -205,7 +204,7 @@ def _detect(system, log: _Log, torch_probe: bool, python: Optional[str]) -> Fact
         pool.shutdown(wait=False)
 
     for f in os_findings:
-        log.add(f.code, f.severity, f.message, f.evidence, f.hint)
+        log.add_finding(f)
 
     selected: Optional[PythonEnv] = None
     if python:
@@ -511,8 +510,7 @@ def _cuda(system, log: _Log, packages, nvcc_path, f_nvcc, driver: DriverInfo) ->
     log.probe("cudnn", "ok" if ver or libs else "not_found", t0, ver or "")
     cuda_pkgs = tuple(p for p in packages if "cudnn" not in p.name)
     if dangling:
-        log.add("cuda_link_dangling", "warning", f"/usr/local/cuda points to {active}, which does not exist.",
-                evidence=[f"/usr/local/cuda -> {active}"], hint="Point /usr/local/cuda at an installed toolkit or remove the link.")
+        log.add("cuda_link_dangling", "warning", [f"/usr/local/cuda -> {active}"], target=active)
     return CudaInfo(toolkits=tuple(toolkits), active_link=active, nvcc_path=nvcc_path, nvcc_version=nvcc_version,
                     packages=cuda_pkgs, runfile_uninstallers=tuple(uninstallers),
                     cudnn=CudnnInfo(version=ver, header=header, libraries=tuple(libs), packages=cudnn_pkgs))
@@ -538,8 +536,7 @@ def _env(system, log: _Log, cuda: CudaInfo) -> EnvInfo:
     for var in ("CUDA_HOME", "CUDA_PATH"):
         v = variables.get(var)
         if v and not _safe(lambda: system.exists(v)):
-            log.add("env_cuda_home_missing", "warning", f"{var} points to {v}, which does not exist.",
-                    evidence=[f"{var}={v}"], hint=f"Set {var} to an installed toolkit (e.g. /usr/local/cuda) or remove it.")
+            log.add("env_cuda_home_missing", "warning", [f"{var}={v}"], var=var, path=v)
     log.probe("env", "ok", t0, f"{len(rc_lines)} CUDA line(s), {len(ld)} ld.so.conf.d CUDA entr(ies)")
     return EnvInfo(variables=variables, rc_lines=tuple(rc_lines), ld_conf=tuple(ld))
 
@@ -553,6 +550,10 @@ def _pythons(system, log: _Log) -> list[PythonEnv]:
         return pyenv.parse_python_version(r.stdout + r.stderr) if r.rc == 0 else None
 
     out = pyenv.python_envs(system, run_version)
+    for i, env in enumerate(out):  # a system Python: can it make the PyTorch venv?
+        if env.kind == "system":
+            r = log.cmd(system, "python_venv", pyenv.venv_argv(env.path), TIMEOUTS["python"])
+            out[i] = replace(env, venv_ok=pyenv.parse_venv_check(r.rc, r.stderr))
     log.probe("pythons", "ok" if out else "not_found", t0, ", ".join(p.path for p in out))
     return out
 
@@ -585,14 +586,14 @@ def _detect_windows(system, log: _Log, source: str, created) -> Facts:
         os_info, driver, gpus, win, findings = detect_windows(system)
         log.probe("windows", "ok", t0)
         for f in findings:
-            log.add(f.code, f.severity, f.message, f.evidence, f.hint)
+            log.add_finding(f)
         gpus = [_complete(g) for g in gpus]
         if not driver.cuda_version and driver.version:
             driver = replace(driver, cuda_version=max_cuda_for_driver(driver.version, "windows"))
         return Facts(os=os_info, driver=driver, gpus=tuple(gpus), windows=win, source=source, created=created)
     except (ImportError, AttributeError):
         log.probe("windows", "not_found", t0, "Windows detection is not available in this build")
-        log.add("windows_detection_unavailable", "warning", "This build cannot read Windows machines yet.")
+        log.add("windows_detection_unavailable", "warning")
         from app.facts import OsInfo as _Os
 
         return Facts(os=_Os(platform="windows", id="windows"), source=source, created=created)
@@ -603,94 +604,71 @@ def _findings(f: Facts, log: _Log) -> None:
     d, o = f.driver, f.os
     names = ", ".join(g.name for g in f.gpus)
     if not f.gpus and o.wsl == 0:
-        log.add("no_nvidia_gpu", "error", "No NVIDIA GPU was found on this machine.",
-                hint="Check that the card is seated and powered, and enabled in the firmware (BIOS/UEFI).")
+        log.add("no_nvidia_gpu", "error")
     if d.state == "not_installed" and f.gpus:
-        log.add("driver_not_installed", "error", f"The NVIDIA driver is not installed ({names} found).",
-                evidence=[g.pci_id or g.name for g in f.gpus], hint="Install the recommended NVIDIA driver, then reboot.")
+        log.add("driver_not_installed", "error", [g.pci_id or g.name for g in f.gpus], gpus=names)
     elif d.state == "not_loaded":
-        log.add("driver_not_loaded", "error", "The NVIDIA driver is installed but its kernel module is not loaded.",
-                evidence=[f"modules loaded: {', '.join(d.modules_loaded) or 'none'}"],
-                hint="Reboot. If it still is not loaded, Secure Boot or a missing kernel build may be blocking it.")
+        log.add("driver_not_loaded", "error", [f"modules loaded: {', '.join(d.modules_loaded) or 'none'}"])
     elif d.state == "no_communication":
-        log.add("driver_no_communication", "error", "nvidia-smi could not talk to the NVIDIA driver.",
-                evidence=log.driver_evidence,
-                hint="Usually the kernel module did not load (Secure Boot, a kernel update without headers, or nouveau). Reboot, then check again.")
+        log.add("driver_no_communication", "error", log.driver_evidence)
     elif d.state == "mismatch":
-        log.add("driver_version_mismatch", "error", "The loaded NVIDIA kernel module and the driver's libraries have different versions.",
-                evidence=log.driver_evidence + ([f"kernel module {d.kernel_module_version}"] if d.kernel_module_version else []), hint=d.hint)
+        log.add("driver_version_mismatch", "error", log.driver_evidence + ([f"kernel module {d.kernel_module_version}"] if d.kernel_module_version else []),
+                hint_code=None if d.hint else "")
     elif d.state == "nvml_failed":
-        log.add("nvml_init_failed", "error", "The NVIDIA management library (NVML) could not start.", evidence=log.driver_evidence,
-                hint="Reboot; if it persists, reinstall the driver.")
+        log.add("nvml_init_failed", "error", log.driver_evidence)
     if d.nouveau_loaded:
         sev = "error" if d.state in ("not_installed", "not_loaded", "no_communication") else "warning"
-        log.add("nouveau_loaded", sev, "The open-source nouveau driver is loaded; it blocks the NVIDIA driver.",
-                evidence=["nouveau in /proc/modules"], hint="Blacklist nouveau (the driver install step does this) and reboot.")
+        log.add("nouveau_loaded", sev, ["nouveau in /proc/modules"])
     if d.state == "ok" and "nvidia" in d.modules_loaded and "nvidia_uvm" not in d.modules_loaded:
-        log.add("nvidia_uvm_not_loaded", "info", "The nvidia_uvm module is not loaded yet; CUDA loads it on first use.",
-                hint="If CUDA programs fail to start, run: sudo modprobe nvidia_uvm")
+        log.add("nvidia_uvm_not_loaded", "info")
     if d.secure_boot and d.state in ("not_installed", "not_loaded", "no_communication"):
-        log.add("secure_boot_enabled", "warning", "Secure Boot is on: the NVIDIA kernel module must be signed with an enrolled key.",
-                hint="The driver install will ask you to enrol a key (MOK) at the next boot.")
+        log.add("secure_boot_enabled", "warning")
     if d.kernel_headers_installed is False and d.state in ("not_installed", "not_loaded", "no_communication", "mismatch"):
-        log.add("kernel_headers_missing", "warning", f"Headers for the running kernel ({o.kernel}) are not installed.",
-                hint="Install them (e.g. linux-headers-$(uname -r)) so the driver module can be built.")
+        log.add("kernel_headers_missing", "warning", kernel=o.kernel)
     for g in f.gpus:
         if g.compute_capability is None:
-            log.add("gpu_unknown_model", "info", f"The compute capability of {g.name or g.pci_id} is not known.",
-                    evidence=[g.pci_id or g.name], hint="Use --assume-gpu with its name or compute capability.")
+            log.add("gpu_unknown_model", "info", [g.pci_id or g.name], gpu=g.name or g.pci_id)
         if g.pcie_width_current and g.pcie_width_max and g.pcie_width_current < g.pcie_width_max:
-            log.add("gpu_pcie_width_reduced", "warning", f"{g.name} runs at PCIe x{g.pcie_width_current} but supports x{g.pcie_width_max}.",
-                    evidence=[g.bus_id or ""], hint="Check that the card sits in a full-width slot and is fully seated.")
+            log.add("gpu_pcie_width_reduced", "warning", [g.bus_id or ""], gpu=g.name, width=g.pcie_width_current, width_max=g.pcie_width_max)
     if o.free_disk_mib is not None and o.free_disk_mib < LOW_DISK_MIB:
-        log.add("low_disk_space", "warning", f"Only {o.free_disk_mib // 1024} GiB free under /usr/local; CUDA needs about 10 GiB.",
-                hint="Free some space before installing the CUDA toolkit.")
+        log.add("low_disk_space", "warning", free_gib=o.free_disk_mib // 1024)
     if o.container:
-        log.add("container_detected", "info", f"Running inside a container ({o.container}); the driver belongs to the host.")
+        log.add("container_detected", "info", container=o.container)
     c = f.cuda
     active_ver = next((t.version for t in c.toolkits if t.path == c.active_link), None)
     if c.nvcc_version and active_ver and cuda_toolkit.major_minor(c.nvcc_version) != cuda_toolkit.major_minor(active_ver) \
             and c.nvcc_path and not c.nvcc_path.startswith("/usr/local/cuda/"):
-        log.add("nvcc_path_mismatch", "warning", f"nvcc on PATH is CUDA {c.nvcc_version}, but /usr/local/cuda is {active_ver}.",
-                evidence=[c.nvcc_path], hint="Put /usr/local/cuda/bin first on PATH, or remove the other toolkit.")
+        log.add("nvcc_path_mismatch", "warning", [c.nvcc_path], nvcc=c.nvcc_version, active=active_ver)
     if d.cuda_version:
         newest = [t for t in c.toolkits if _vt(t.version) > _vt(d.cuda_version)]
         for t in newest[-1:]:
-            log.add("toolkit_newer_than_driver", "warning", f"CUDA {t.version} is installed but the driver supports up to CUDA {d.cuda_version}.",
-                    evidence=[t.path], hint="Update the driver, or use a toolkit no newer than the driver supports.")
+            log.add("toolkit_newer_than_driver", "warning", [t.path], toolkit=t.version, driver_cuda=d.cuda_version)
     if len(c.toolkits) > 1:
-        log.add("cuda_multiple_toolkits", "info", f"{len(c.toolkits)} CUDA toolkits are installed.",
-                evidence=[f"{t.path} ({t.version})" for t in c.toolkits])
+        log.add("cuda_multiple_toolkits", "info", [f"{t.path} ({t.version})" for t in c.toolkits], count=len(c.toolkits))
     e = f.env
     for entry in e.ld_conf:
         if entry.status == "other_cuda":
-            log.add("ld_conf_stale_cuda", "warning", f"{entry.file} adds {entry.path}, a CUDA other than the active one.",
-                    evidence=[f"{entry.file}: {entry.path}", f"/usr/local/cuda -> {c.active_link}"],
-                    hint="Old CUDA libraries may load first and crash or slow programs silently; remove that file and run sudo ldconfig.")
+            log.add("ld_conf_stale_cuda", "warning", [f"{entry.file}: {entry.path}", f"/usr/local/cuda -> {c.active_link}"],
+                    file=entry.file, path=entry.path)
         elif entry.status == "missing":
-            log.add("ld_conf_missing_dir", "warning", f"{entry.file} adds {entry.path}, which does not exist.",
-                    evidence=[f"{entry.file}: {entry.path}"], hint="Remove that file and run sudo ldconfig.")
+            log.add("ld_conf_missing_dir", "warning", [f"{entry.file}: {entry.path}"], file=entry.file, path=entry.path)
     for var in ("PATH", "LD_LIBRARY_PATH"):
         for p in (e.variables.get(var) or "").split(":"):
             dd = envp.cuda_dir_of(p)
             if dd and dd != "/usr/local/cuda" and c.active_link and dd != c.active_link and c.toolkits:
                 code = "env_path_other_cuda" if var == "PATH" else "ld_library_path_other_cuda"
-                log.add(code, "warning", f"{var} includes {p}, not the active CUDA ({c.active_link}).",
-                        evidence=[f"{var} contains {p}"], hint=f"Edit the line that sets {var} (see the CUDA lines in your shell start-up files).")
+                log.add(code, "warning", [f"{var} contains {p}"], var=var, path=p, active=c.active_link)
     tp = f.python.torch if f.python else None
     if tp is not None:
         if tp.error and not tp.version:
-            log.add("torch_not_installed", "info", f"PyTorch is not installed in {f.python.path}.", evidence=[tp.error])
+            log.add("torch_not_installed", "info", [tp.error], python=f.python.path)
         elif tp.version and tp.cuda is None and f.gpus:
-            log.add("torch_cpu_build", "warning", f"PyTorch {tp.version} in {f.python.path} is a CPU-only build.",
-                    hint="Install a CUDA build of PyTorch (the wizard's plan does this).")
+            log.add("torch_cpu_build", "warning", torch=tp.version, python=f.python.path)
         elif tp.version and tp.available is False and f.gpus:
-            log.add("torch_cuda_unavailable", "error", f"PyTorch {tp.version} cannot use the GPU (torch.cuda.is_available() is False).",
-                    evidence=[tp.error or ""], hint="Usually the driver is too old for this PyTorch build, or not loaded.")
+            log.add("torch_cuda_unavailable", "error", [tp.error or ""], torch=tp.version)
         if tp.covers_all_gpus is False:
-            log.add("torch_arch_missing", "error", f"PyTorch {tp.version} has no kernels for this GPU's compute capability.",
-                    evidence=[f"arch list: {' '.join(tp.arch_list)}", "GPUs: " + ", ".join(f"{g.name} ({g.compute_capability})" for g in f.gpus)],
-                    hint="Install a PyTorch build whose CUDA version supports this GPU.")
+            log.add("torch_arch_missing", "error", [f"arch list: {' '.join(tp.arch_list)}", "GPUs: " + ", ".join(f"{g.name} ({g.compute_capability})" for g in f.gpus)],
+                    torch=tp.version)
 
 
 def _vt(v: Optional[str]) -> tuple[int, ...]:

@@ -33,6 +33,22 @@ TORCH_SCRIPT = (
 )
 
 
+VENV_SCRIPT = "import ensurepip, venv"
+
+
+def venv_argv(python: str) -> list[str]:
+    return [python, "-c", VENV_SCRIPT]
+
+
+def parse_venv_check(rc: int, stderr: str) -> Optional[bool]:
+    """True: ensurepip and venv import; False: one of them is missing; None: could not tell."""
+    if rc == 0:
+        return True
+    if rc == 1 and re.search(r"No module named '?(ensurepip|venv)", stderr or ""):
+        return False
+    return None
+
+
 def torch_argv(python: str) -> list[str]:
     return [python, "-c", TORCH_SCRIPT]
 
@@ -64,7 +80,7 @@ def version_from_path(system, path: str) -> Optional[str]:
     """'python3.12' in the path or in the link chain → '3.12' (no process needed)."""
     cur = path
     for _ in range(4):
-        m = re.search(r"python(\d\.\d+)$", cur)
+        m = re.search(r"python(\d\.\d+t?)$", cur)  # python3.13t: the free-threaded build
         if m:
             return m.group(1)
         t = system.readlink(cur)
@@ -75,8 +91,13 @@ def version_from_path(system, path: str) -> Optional[str]:
 
 
 def parse_python_version(text: str) -> Optional[str]:
-    m = re.search(r"Python\s+(\d+\.\d+(?:\.\d+)?)", text or "")
-    return m.group(1) if m else None
+    """'Python 3.13.1' -> '3.13.1'; a free-threaded build keeps its 't' ('3.13.1t'): `python -VV` and
+    sys.version say 'free-threading build', and a version printed as '3.13.1t' stays so."""
+    m = re.search(r"Python\s+(\d+\.\d+(?:\.\d+)?)(t?)", text or "")
+    if not m:
+        return None
+    ft = m.group(2) or ("t" if re.search(r"free-threading|freethreading|nogil", text or "", re.I) else "")
+    return m.group(1) + ft
 
 
 from app.compat.arch import arch_covers  # noqa: E402,F401  (one home for arch coverage)

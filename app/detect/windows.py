@@ -17,6 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Optional
 
 from app.detect import smi
+from app.detect.findings import finding
 from app.facts import DriverInfo, Finding, Gpu, OsInfo, WindowsInfo, WslDistro
 from app.system import CommandResult
 
@@ -270,16 +271,9 @@ def detect_windows(system) -> tuple[OsInfo, DriverInfo, list[Gpu], WindowsInfo, 
                      memory_total_mib=mem_mib, package_manager=None)
 
     if build_no is not None and release == "10" and build_no < MIN_WIN10_BUILD_FOR_WSL_CUDA:
-        findings.append(Finding(
-            code="windows_too_old_for_wsl_cuda", severity="error",
-            message=f"Windows 10 build {build_no} is too old for CUDA in WSL 2 (needs 21H2, build 19044, or Windows 11).",
-            evidence=(f"ver: {build}",), hint="Install the Windows feature updates from Windows Update, then run the wizard again."))
+        findings.append(finding("windows_too_old_for_wsl_cuda", "error", (f"ver: {build}",), build=build_no))
     if virt is False:
-        findings.append(Finding(
-            code="virtualization_disabled", severity="error",
-            message="CPU virtualization is off in the firmware; WSL 2 cannot start without it.",
-            evidence=("HypervisorPresent=False", "VirtualizationFirmwareEnabled=False"),
-            hint="Reboot into the BIOS/UEFI setup and enable Intel VT-x / AMD-V (SVM), then run the wizard again."))
+        findings.append(finding("virtualization_disabled", "error", ("HypervisorPresent=False", "VirtualizationFirmwareEnabled=False")))
 
     # ---- WSL
     st = res["wsl_status"]
@@ -294,40 +288,21 @@ def detect_windows(system) -> tuple[OsInfo, DriverInfo, list[Gpu], WindowsInfo, 
             elif lst.rc == 127 and not st.timed_out:
                 status["installed"] = False
     if status["installed"] is None:
-        findings.append(Finding(
-            code="wsl_state_unknown", severity="warning",
-            message="wsl.exe did not give a usable answer, so the WSL state is unknown.",
-            evidence=tuple(x for x in ((_clean(st.stderr or st.stdout).strip().splitlines() or [""])[-1],) if x),
-            hint="Open PowerShell and run 'wsl --status'; if it hangs, restart Windows and run the wizard again."))
+        findings.append(finding("wsl_state_unknown", "warning",
+                                tuple(x for x in ((_clean(st.stderr or st.stdout).strip().splitlines() or [""])[-1],) if x)))
     if status["installed"] is False:
-        findings.append(Finding(
-            code="wsl_not_installed", severity="warning",
-            message="WSL (Windows Subsystem for Linux) is not installed; CUDA for Linux tools runs inside WSL 2.",
-            evidence=tuple(x for x in (_clean(st.stdout or st.stderr).strip().splitlines()[:1]) if x),
-            hint="The plan turns on the Windows features WSL needs (administrator rights, then a restart), then installs Ubuntu-24.04 in WSL 2."))
+        findings.append(finding("wsl_not_installed", "warning",
+                                tuple(x for x in (_clean(st.stdout or st.stderr).strip().splitlines()[:1]) if x)))
     else:
         if status["needs_vmp"]:
-            findings.append(Finding(
-                code="wsl_vmp_missing", severity="error",
-                message="The 'Virtual Machine Platform' Windows feature is off, so WSL 2 cannot run.",
-                evidence=tuple(_clean(st.stdout).strip().splitlines()[:2]),
-                hint="The plan enables it with DISM (administrator rights, then a restart)."))
+            findings.append(finding("wsl_vmp_missing", "error", tuple(_clean(st.stdout).strip().splitlines()[:2])))
         if status["needs_update"]:
-            findings.append(Finding(
-                code="wsl_update_needed", severity="warning",
-                message="WSL needs an update before it can run WSL 2 distros with the GPU.",
-                hint="Run: wsl --update"))
+            findings.append(finding("wsl_update_needed", "warning"))
         for d in distros:
             if d.version == 1:
-                findings.append(Finding(
-                    code="wsl_distro_wsl1", severity="warning",
-                    message=f"The WSL distro '{d.name}' runs under WSL 1, which cannot use the GPU.",
-                    evidence=(f"wsl -l -v: {d.name} {d.state} {d.version}",),
-                    hint=f"Convert it: wsl --set-version {d.name} 2"))
+                findings.append(finding("wsl_distro_wsl1", "warning", (f"wsl -l -v: {d.name} {d.state} {d.version}",), name=d.name))
         if status["installed"] and not distros:
-            findings.append(Finding(code="wsl_no_distro", severity="info",
-                                    message="WSL is installed but has no Linux distribution yet.",
-                                    hint="The plan installs Ubuntu-24.04: wsl --install -d Ubuntu-24.04"))
+            findings.append(finding("wsl_no_distro", "info"))
     win = WindowsInfo(build=build, virtualization_enabled=virt, wsl_installed=status["installed"],
                       wsl_default_version=status["default_version"], distros=tuple(distros))
 
@@ -402,19 +377,16 @@ def detect_windows(system) -> tuple[OsInfo, DriverInfo, list[Gpu], WindowsInfo, 
                         windows_version=wmi_ver, source="nvidia_smi" if table.driver_version or query_rows else ("wmi" if wmi_ver else ""))
 
     if not nv_vids and not gpus:
-        findings.append(Finding(code="no_nvidia_gpu", severity="error",
-                                message="No NVIDIA GPU was found on this Windows machine.",
-                                evidence=tuple(f"display adapter: {v['name']}" for v in vids) or ("Win32_VideoController: no NVIDIA adapter",)))
+        findings.append(finding("no_nvidia_gpu", "error",
+                                tuple(f"display adapter: {v['name']}" for v in vids) or ("Win32_VideoController: no NVIDIA adapter",),
+                                text_code="no_nvidia_gpu_windows", hint_code=""))
     elif state == "not_installed":
-        findings.append(Finding(code="windows_driver_missing", severity="error",
-                                message="The NVIDIA GPU has no working NVIDIA Windows driver.",
-                                evidence=tuple(f"{v['name']} ({v['pci_id']}): driver {v['driver_version']}, error code {v['error_code']}" for v in nv_vids),
-                                hint=f"Install the NVIDIA Game Ready or Studio driver for your GPU: {DRIVER_DOWNLOAD_URL}"))
+        findings.append(finding("windows_driver_missing", "error",
+                                tuple(f"{v['name']} ({v['pci_id']}): driver {v['driver_version']}, error code {v['error_code']}" for v in nv_vids),
+                                url=DRIVER_DOWNLOAD_URL))
     for g in gpus:
         if any(r.get("driver_model") == "TCC" for r in table.gpus if r["index"] == g.index):
-            findings.append(Finding(code="windows_gpu_tcc_mode", severity="warning",
-                                    message=f"GPU {g.index} ({g.name}) is in TCC mode; WSL 2 shares only GPUs in WDDM mode.",
-                                    hint=f"As administrator: nvidia-smi -i {g.index} -dm 0 (then restart)."))
+            findings.append(finding("windows_gpu_tcc_mode", "warning", index=g.index, gpu=g.name))
     return os_info, driver, gpus, win, findings
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from typing import Iterable, Optional, Sequence
 
+from app.detect.findings import finding
 from app.facts import Finding, OsInfo, PackageInfo
 
 WSL_LIB_DIR = "/usr/lib/wsl/lib"
@@ -172,49 +173,32 @@ def detect_wsl(system, os_info: OsInfo, *, packages: Optional[Sequence[PackageIn
     set_version = f"wsl --set-version {distro or '<distro>'} 2"
 
     if wsl == 1:
-        findings.append(Finding(
-            code="wsl1_no_cuda", severity="error",
-            message=f"This Linux{where} runs under WSL 1, which cannot use the GPU: CUDA needs WSL 2.",
-            evidence=tuple(x for x in (proc_version and proc_version.strip(),) if x),
-            hint=f"In Windows PowerShell run: {set_version}  (then reopen the distro; your files are kept)."))
+        findings.append(finding("wsl1_no_cuda", "error", tuple(x for x in (proc_version and proc_version.strip(),) if x),
+                                where_code="wsl_where" if distro else "", distro=distro, command=set_version))
         return os_info.replace(**updates), findings
 
     # ---- WSL2
     updates["wsl_dxg"] = dxg
     if not dxg:
-        findings.append(Finding(
-            code="wsl_dxg_missing", severity="error",
-            message="/dev/dxg is missing: WSL 2 is not passing the GPU through to Linux.",
-            evidence=(DXG_DEVICE + " not found",),
-            hint="On Windows: install the latest NVIDIA driver for your GPU, run 'wsl --update', then 'wsl --shutdown' and reopen the distro."))
+        findings.append(finding("wsl_dxg_missing", "error", (DXG_DEVICE + " not found",)))
 
     entries = system.list_dir(WSL_LIB_DIR)
     libs = libcuda_files(entries)
     updates["wsl_libcuda"] = tuple(f"{WSL_LIB_DIR}/{n}" for n in libs)
     if not libs:
-        findings.append(Finding(
-            code="wsl_libcuda_missing", severity="error",
-            message=f"No libcuda in {WSL_LIB_DIR}: the Windows NVIDIA driver is not mapped into WSL.",
-            evidence=(f"{WSL_LIB_DIR}: " + (", ".join(entries or []) or "empty or missing"),),
-            hint="Install (or reinstall) the NVIDIA Windows driver on the Windows side; it provides CUDA inside WSL 2. Never install a Linux driver inside WSL."))
+        findings.append(finding("wsl_libcuda_missing", "error", (f"{WSL_LIB_DIR}: " + (", ".join(entries or []) or "empty or missing"),),
+                                dir=WSL_LIB_DIR))
     elif "libcuda.so.1" in libs and system.readlink(f"{WSL_LIB_DIR}/libcuda.so.1") is None \
             and _ldconfig_scans_wsl_lib(system.read_text(WSL_LDCONF)):
         ldconf = system.read_text(WSL_LDCONF)
-        findings.append(Finding(
-            code="wsl_libcuda_not_symlink", severity="info",
-            message="ldconfig warns '/usr/lib/wsl/lib/libcuda.so.1 is not a symbolic link' (harmless: the Windows driver ships copies, not links).",
-            evidence=tuple([f"{WSL_LIB_DIR}/libcuda.so.1 is a regular file"]
-                           + [f"{WSL_LDCONF}: {ln.strip()}" for ln in (ldconf or "").splitlines()
-                              if ln.strip() and not ln.lstrip().startswith("#")]),
-            hint="The plan can silence it by pointing ld.wsl.conf at a folder of proper links (backed up, reversible)."))
+        findings.append(finding("wsl_libcuda_not_symlink", "info",
+                                tuple([f"{WSL_LIB_DIR}/libcuda.so.1 is a regular file"]
+                                      + [f"{WSL_LDCONF}: {ln.strip()}" for ln in (ldconf or "").splitlines()
+                                         if ln.strip() and not ln.lstrip().startswith("#")])))
 
     kv = kernel_version_tuple(release)
     if kv is not None and kv < MIN_KERNEL_FOR_CUDA:
-        findings.append(Finding(
-            code="wsl_kernel_old", severity="warning",
-            message=f"WSL kernel {release} is older than 5.10.43.3, the least Microsoft supports for CUDA.",
-            evidence=(f"kernel {release}",),
-            hint="In Windows PowerShell run: wsl --update, then wsl --shutdown."))
+        findings.append(finding("wsl_kernel_old", "warning", (f"kernel {release}",), kernel=release))
 
     # ---- a Linux driver installed inside WSL by mistake
     if packages is None:
@@ -230,11 +214,7 @@ def detect_wsl(system, os_info: OsInfo, *, packages: Optional[Sequence[PackageIn
     if bad or shadow:
         evidence = tuple([f"package {p.name} {p.version}" for p in bad] + [f"{p} (Linux driver library)" for p in shadow]
                          + ([f"nvidia-smi on PATH is {smi_shadow}"] if smi_shadow else []))
-        findings.append(Finding(
-            code="wsl_linux_driver_installed", severity="error",
-            message="A Linux NVIDIA driver is installed inside WSL; it shadows the Windows driver's libcuda and breaks CUDA.",
-            evidence=evidence,
-            hint="Remove it (the plan does this, keeping a list of what it removed). Inside WSL only the Windows driver may provide libcuda."))
+        findings.append(finding("wsl_linux_driver_installed", "error", evidence))
 
     # ---- memory WSL2 is allowed
     mem = parse_meminfo_total_mib(system.read_text("/proc/meminfo"))
@@ -252,12 +232,8 @@ def detect_wsl(system, os_info: OsInfo, *, packages: Optional[Sequence[PackageIn
         ev = [f"MemTotal {mem} MiB" if mem is not None else ""]
         if cfg_path and "memory" in cfg:
             ev.append(f"{cfg_path}: memory={cfg['memory']}")
-        findings.append(Finding(
-            code="wsl_memory_low", severity="warning",
-            message=f"WSL 2 may use only {seen} MiB of memory; training usually needs at least {MIN_MEMORY_MIB} MiB (and about twice the GPU memory).",
-            evidence=tuple(e for e in ev if e),
-            hint=(f"The plan raises 'memory=' under [wsl2] in {cfg_path} (backed up); then run 'wsl --shutdown' on Windows and reopen the distro."
-                  if cfg_path else "On Windows, put 'memory=16GB' (or more) under [wsl2] in %UserProfile%\\.wslconfig, then run 'wsl --shutdown' and reopen the distro.")))
+        findings.append(finding("wsl_memory_low", "warning", tuple(e for e in ev if e), mib=seen, min_mib=MIN_MEMORY_MIB,
+                                config=cfg_path, hint_code=None if cfg_path else "wsl_memory_low_no_config_hint"))
     return os_info.replace(**updates), findings
 
 

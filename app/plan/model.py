@@ -45,6 +45,7 @@ STEP_KINDS: dict[str, str] = {
     "run_runfile": "run NVIDIA's runfile installer (toolkit only)",
     "write_env": "write the CUDA environment file and refresh the linker cache",
     "install_cudnn": "install the cuDNN system packages",
+    "install_python_tools": "install the system's Python venv/pip package (Debian/Ubuntu)",
     "create_venv": "create the Python virtual environment",
     "install_pytorch": "install PyTorch into the virtual environment",
     "verify": "check that the result works",
@@ -52,6 +53,12 @@ STEP_KINDS: dict[str, str] = {
     # wsl-windows engineer's builders (app/plan/wsl.py, app/plan/windows.py)
     "wsl_fix": "repair the WSL CUDA library setup",
     "windows_host": "a step on the Windows host",
+    "repair_packages": "finish a package installation that was interrupted (dpkg --configure -a)",
+    # fixes the diagnosis proposes (app/diagnose, resources/diagnose/rules.json)
+    "install_container_toolkit": "install the NVIDIA Container Toolkit and register it with the container engine",
+    "rebuild_kernel_module": "install the kernel headers and rebuild the NVIDIA kernel module (DKMS)",
+    "fix_packages": "release held NVIDIA packages and let the package manager finish a broken install",
+    "write_config": "set the wizard's own mirror, proxy or CA bundle (its user config file)",
 }
 
 CheckKind = Literal[

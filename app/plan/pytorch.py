@@ -3,13 +3,16 @@ chosen index with pip (or uv), then a first check that torch imports and sees th
 from __future__ import annotations
 
 import shutil
+from typing import Optional
 
 from app.choices import Choices
-from app.facts import Facts
+from app.facts import Facts, PythonEnv
 from app.recommendation import Recommendation
 
-from .common import PYTORCH_WHL, expand_venv, rec_params, venv_python
+from .common import APT_ENV, PYTORCH_WHL, expand_venv, package_manager, rec_params, venv_python
 from .model import Check, Step
+
+VENV_CHECK = "import ensurepip, venv"  # what `python -m venv` needs to put pip into the new venv
 
 # Constant script; its only input is argv[1] ("cuda" or "cpu"), never code built from input.
 VERIFY_SCRIPT = """\
@@ -65,6 +68,32 @@ def install_argv(py: str, pkgs: tuple[str, ...], rec: Recommendation, choices: C
     return tuple(argv)
 
 
+def _base_env(facts: Facts) -> Optional[PythonEnv]:
+    """The detected Python the venv is made from (the selected one, or the system's when the
+    selected one is itself a venv)."""
+    if facts.python and facts.python.kind != "venv":
+        return facts.python
+    return next((p for p in facts.pythons if p.kind == "system"), None)
+
+
+def python_tools_step(facts: Facts, base_python: str) -> Optional[Step]:
+    """Debian/Ubuntu ship ensurepip (which puts pip into a new venv) in pythonX.Y-venv: when the
+    base Python lacks it, install that package first (a root step, skipped once it imports)."""
+    env = _base_env(facts)
+    if env is None or env.venv_ok is not False or package_manager(facts) != "apt":
+        return None
+    parts = (env.version or "").split(".")
+    pkg = f"python{parts[0]}.{parts[1]}-venv" if len(parts) >= 2 and all(p.isdigit() for p in parts[:2]) else "python3-venv"
+    return Step(
+        id="install_python_venv", kind="install_python_tools", needs_root=True, weight=2, timeout_s=1800,
+        title=f"Install {pkg} (Python's venv and pip for {base_python})",
+        title_code="install_python_venv", why_code="install_python_venv_why", params={"package": pkg, "python": base_python},
+        why=f"{base_python} cannot create a virtual environment with pip: Debian and Ubuntu ship that part (ensurepip) "
+            f"in the separate {pkg} package.",
+        commands=(("apt-get", "update"), ("apt-get", "install", "-y", pkg)),
+        done_when=(Check("command_ok", (base_python, "-c", VENV_CHECK)),), env=dict(APT_ENV))
+
+
 def build_pytorch_steps(facts: Facts, rec: Recommendation, choices: Choices) -> list[Step]:
     pkgs = torch_packages(rec, choices)
     if not pkgs:
@@ -81,6 +110,11 @@ def build_pytorch_steps(facts: Facts, rec: Recommendation, choices: Choices) -> 
     if choices.mirrors.ca_bundle:
         env.update(SSL_CERT_FILE=choices.mirrors.ca_bundle, REQUESTS_CA_BUNDLE=choices.mirrors.ca_bundle)
     create = (uv, "venv", "--python", base_python, venv) if uv else (base_python, "-m", "venv", venv)
+    # a venv is done when it works: with pip, `python -m pip` must run (a venv made before
+    # python3-venv was installed has no pip; running `python -m venv` on it again repairs it in
+    # place, keeping its packages); uv installs from outside, so its venv only needs its Python
+    venv_done = (Check("path_exists", (py,)),) if uv else (Check("command_ok", (py, "-m", "pip", "--version")),)
+    tools = None if uv or plat == "windows" else python_tools_step(facts, base_python)
     idx = index_url(rec, choices)
     want = "cuda" if (rec.pytorch.index or "").startswith("cu") and facts.gpus else "cpu"
     params = {"packages": ", ".join(p.split('==')[0] for p in pkgs), "index": rec.pytorch.index or "default",
@@ -91,13 +125,14 @@ def build_pytorch_steps(facts: Facts, rec: Recommendation, choices: Choices) -> 
         params["reason_code"] = "install_pytorch_reason_default"
     if idx:
         params["url"] = idx
-    return [
+    return ([tools] if tools else []) + [
         Step(id="create_venv", kind="create_venv", weight=2, timeout_s=300,
              title=f"Create the Python environment {venv}",
              title_code="create_venv", why_code="create_venv_why", params={"venv": venv},
              why="PyTorch goes into its own virtual environment, so it cannot clash with the system's Python "
-                 "packages and can be removed by deleting one folder. An existing one is reused.",
-             commands=(create,), done_when=(Check("path_exists", (py,)),), env=env),
+                 "packages and can be removed by deleting one folder. An existing one is reused; one whose pip "
+                 "does not run is repaired in place, keeping its packages.",
+             commands=(create,), done_when=venv_done, env=env),
         Step(id="install_pytorch", kind="install_pytorch", weight=15, timeout_s=3600,
              title=f"Install {', '.join(p.split('==')[0] for p in pkgs)} ({rec.pytorch.index or 'default'} build)",
              title_code="install_pytorch", why_code="install_pytorch_why_url" if idx else "install_pytorch_why", params=params,

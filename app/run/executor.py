@@ -13,6 +13,8 @@ GUI can forward each event into a Qt signal and the CLI can print it directly:
 """
 from __future__ import annotations
 
+import errno
+import os
 import sys
 import threading
 import time
@@ -22,7 +24,7 @@ from typing import Callable, Optional, Union
 from app.plan.model import Plan, Step, is_done
 
 from .downloads import DownloadError, download
-from .edits import apply_edit, restore
+from .edits import RestoreReport, apply_edit, restore
 from .privileged import PolicyError
 from .runner import CancelToken, CommandOutcome, Line, Progress, run_command
 from .session import Session
@@ -158,10 +160,8 @@ class Executor:
         self.boot_id_fn = boot_id_fn
         self._emit_lock = threading.Lock()
         self._done_weight = 0
-        session.write_json("plan.json", plan.to_json())
-        if facts_json is not None:
-            session.write_json("facts.json", facts_json)
-        self.state = session.load_state()
+        self.facts_json = facts_json
+        self.state = session.load_state()  # StateError for a damaged or unknown state.json
         self._http = None  # requests.Session with the plan's proxy / CA bundle, made on first download
 
     # -- public ---------------------------------------------------------------------------
@@ -178,24 +178,45 @@ class Executor:
         return self._privilege
 
     def run(self) -> PlanFinished:
+        """Run the plan under the session's lock (SessionBusy when another run holds it)."""
+        self.session.acquire()
+        try:
+            try:
+                self.plan = with_dpkg_repair(self.plan, self.system)
+                self.session.write_json("plan.json", self.plan.to_json())
+                if self.facts_json is not None:
+                    self.session.write_json("facts.json", self.facts_json)
+                self.state = self.session.load_state()  # what the previous holder left
+            except OSError as e:
+                return self._finish("error", _disk_message(e, self.session.dir), None, save=False)
+            return self._run()
+        finally:
+            self.session.close()  # flushes output.log; a later write reopens it
+            self.session.release()
+
+    def _run(self) -> PlanFinished:
         steps = self.plan.steps
         total_w = max(1, self.plan.total_weight)
-        self.state["status"] = "running"
-        self.session.save_state(self.state)
+        self.state.status = "running"
+        self.state.owner_pid = os.getpid()
         try:
+            self._save()
             for i, step in enumerate(steps):
                 if self.cancel_token.cancelled:
                     return self._finish("cancelled", "Cancelled before " + step.title, step.id)
-                if step.kind == "verify" and self.state.get("reboot_pending"):
+                if step.kind == "verify" and self.state.reboot_pending:
                     if self._not_restarted_yet():
                         return self._finish("reboot_required",
                                             "Restart the computer, then run the wizard again: it resumes at verification.",
                                             None)
-                    self.state["reboot_pending"] = False
+                    self.state.reboot_pending = False
                 self._emit(StepStarted(step.id, i, len(steps), step.title, step.needs_root))
-                prev = self.state["steps"].get(step.id, {}).get("status")
-                if (prev == "ok" and step.kind != "verify") or is_done(step, self.system):
-                    self._record(step.id, "skipped" if prev != "ok" else "ok", "already done")
+                prev = self.state.step(step.id)
+                # a step that began earlier and never ended ok is run again whole, whatever its checks say:
+                # its edits may be there while its command (ldconfig, initramfs...) never ran
+                if (prev is not None and prev.finished_ok and step.kind != "verify") or \
+                        ((prev is None or prev.status == "skipped") and is_done(step, self.system)):
+                    self._record(step.id, "ok" if prev is not None and prev.finished_ok else "skipped", "already done")
                     self._done_weight += max(1, step.weight)
                     self._emit(StepFinished(step.id, "skipped", "already done"))
                     continue
@@ -205,6 +226,8 @@ class Executor:
                         restart = self._run_step(step, total_w)
                     except StepFailed:
                         raise
+                    except OSError as e:  # the session folder's disk, mostly: one clear line
+                        raise StepFailed(_disk_message(e, self.session.dir)) from e
                     except Exception as e:  # never leave the state "running": the step failed, say how
                         raise StepFailed(f"{type(e).__name__}: {e}") from e
                 except StepFailed as e:
@@ -213,20 +236,22 @@ class Executor:
                     self._emit(StepFinished(step.id, status, str(e), e.details, time.monotonic() - t0))
                     msg = f"{step.title}: {e}"
                     return self._finish(status, msg, step.id)
-                self._record(step.id, "ok", "restart needed" if restart else "")
+                self._record(step.id, "ok", "restart needed" if restart else "", phase="finished")
                 if step.reboot_required or restart:
-                    self.state["reboot_pending"] = True
-                    self.state["boot_id"] = self.boot_id_fn()
+                    self.state.reboot_pending = True
+                    self.state.boot_id = self.boot_id_fn()
                     self._restart_asked = True
                 self._done_weight += max(1, step.weight)
                 self._emit(ProgressEvent(step.id, 1.0, self._done_weight / total_w, ""))
                 self._emit(StepFinished(step.id, "ok", "done; the computer must restart to finish" if restart else "done",
                                         "", time.monotonic() - t0))
-            if self.state.get("reboot_pending") and self._not_restarted_yet():
+                if self.session.disk_error:
+                    return self._finish("error", self.session.disk_error, None)
+            if self.state.reboot_pending and self._not_restarted_yet():
                 return self._finish("reboot_required", "Restart the computer to finish; then run the wizard again to verify.", None)
             return self._finish("ok", "All steps finished.", None)
-        finally:
-            self.session.close()  # flushes output.log; a later write reopens it
+        except OSError as e:  # state.json could not be written: stop cleanly, say why
+            return self._finish("error", _disk_message(e, self.session.dir), None, save=False)
 
     # -- internals ------------------------------------------------------------------------
     _restart_asked = False  # a step of this very run asked for the restart
@@ -236,7 +261,7 @@ class Executor:
         apart (no boot id), a later run takes it that the user restarted as asked."""
         if self._restart_asked:
             return True
-        saved = self.state.get("boot_id")
+        saved = self.state.boot_id
         return saved is not None and self.boot_id_fn() == saved
     def _emit(self, ev: Event) -> None:
         if self.listener is None:
@@ -244,15 +269,29 @@ class Executor:
         with self._emit_lock:
             self.listener(ev)
 
-    def _record(self, step_id: str, status: str, message: str) -> None:
-        self.state["steps"][step_id] = {"status": status, "message": message,
-                                        "at": time.strftime("%Y-%m-%dT%H:%M:%S")}
+    def _save(self) -> None:
         self.session.save_state(self.state)
 
-    def _finish(self, status: str, message: str, failed: Optional[str]) -> PlanFinished:
-        self.state["status"] = status
-        self.state["failed_step"] = failed
-        self.session.save_state(self.state)
+    def _record(self, step_id: str, status: str, message: str, phase: Optional[str] = None) -> None:
+        self.state.mark(step_id, status, message, phase)
+        self._save()
+
+    def _phase(self, step_id: str, phase: str, commands_done: Optional[int] = None) -> None:
+        s = self.state.mark(step_id, "running", "", phase)
+        if commands_done is not None:
+            s.commands_done = commands_done
+        self._save()
+
+    def _finish(self, status: str, message: str, failed: Optional[str], save: bool = True) -> PlanFinished:
+        self.state.status = status
+        self.state.failed_step = failed
+        if save:
+            try:
+                self._save()
+            except OSError as e:
+                message = f"{message} ({_disk_message(e, self.session.dir)})"
+                if status == "ok":
+                    status = "error"
         self.session.flush()
         ev = PlanFinished(status, message, failed, str(self.session.dir))
         self._emit(ev)
@@ -288,7 +327,13 @@ class Executor:
             overall = base + share * (p.fraction if p.fraction is not None else 0.0)
             self._emit(ProgressEvent(step.id, p.fraction, min(1.0, overall), p.message))
 
+        st = self.state.mark(step.id, "running", "", "started")
+        st.attempts += 1
+        st.commands_done = 0
+        self._save()
         files: dict[str, dict[str, str]] = {}
+        if step.downloads:
+            self._phase(step.id, "downloads")
         for d in step.downloads:
             if d.min_free_mib and step.kind == "run_runfile":
                 free = self.system.disk_free_mib("/usr/local")
@@ -299,7 +344,7 @@ class Executor:
             t0 = time.monotonic()
             try:
                 r = download(d.url, self.session.downloads / d.name, sha256=d.sha256, checksum_url=d.checksum_url,
-                             on_progress=on_progress, cancel=self.cancel_token, min_free_mib=d.min_free_mib,
+                             on_progress=on_progress, cancel=self.cancel_token, min_free_mib=d.min_free_mib, size_bytes=d.size_bytes,
                              session=self._http_session())
             except DownloadError as e:
                 self.session.log_command(step.id, ["download", d.url], 1, time.monotonic() - t0, str(e))
@@ -307,16 +352,18 @@ class Executor:
             self.session.log_command(step.id, ["download", d.url], 0, time.monotonic() - t0,
                                      f"sha256 {r.sha256}, verified by {r.verified_by}")
             on_line(Line("stdout", f"Verified {d.name} ({r.verified_by})"))
-            files[f"@download:{d.name}"] = {"path": r.path, "sha256": r.sha256}
+            files[f"@download:{d.name}"] = {"path": r.path, "sha256": r.sha256, "url": d.url}
+        if step.edits:
+            self._phase(step.id, "edits")
         for e in step.edits:
             try:
                 if self.edit_root not in ("", "/") or not e.needs_root:
-                    rec = apply_edit(e, self.session.backups, self.edit_root)
+                    rec = apply_edit(e, self.session.backups, self.edit_root, step_kind=step.kind)
                 else:
                     rec = self.privilege.edit(step.kind, e, self.session.name)
-                    if not self.state.get("root_edits"):
-                        self.state["root_edits"] = True  # undo must ask the helper too
-                        self.session.save_state(self.state)
+                    if not self.state.root_edits:
+                        self.state.root_edits = True  # undo must ask the helper too
+                        self._save()
             except Exception as ex:  # OSError, EditError, PolicyError, PrivilegeError
                 raise StepFailed(f"could not {e.describe()}: {ex}") from None
             on_line(Line("stdout", e.describe() + (f" (backup: {rec.backup})" if rec.backup else " (new file)")))
@@ -324,7 +371,9 @@ class Executor:
         env = dict(step.env)
         ok_codes = tuple(step.ok_exit_codes) or (0,)
         restart = False
-        for argv in step.commands:
+        if step.commands:
+            self._phase(step.id, "commands", 0)
+        for n, argv in enumerate(step.commands):
             if self.cancel_token.cancelled:
                 raise StepFailed("cancelled", cancelled=True)
             out = self._run_argv(step, list(argv), env, files, on_line, on_progress)
@@ -337,6 +386,7 @@ class Executor:
             self.session.log_command(step.id, out.argv, out.rc, out.duration_s, note)
             if not out.ok:
                 raise StepFailed(out.message, out.details, cancelled=out.cancelled)
+            self._phase(step.id, "commands", n + 1)
         return restart
 
     def _run_argv(self, step: Step, argv: list[str], env: dict[str, str], files, on_line, on_progress) -> CommandOutcome:
@@ -354,12 +404,75 @@ class Executor:
                            timeout_s=step.timeout_s, cancel=self.cancel_token, ok_codes=step.ok_exit_codes)
 
 
-def undo_edits(session: Session, privilege=None, edit_root: str = "/") -> list[str]:
-    """Put back every file the session edited (user files here, root files through the helper)."""
-    done = restore(session.backups, edit_root)
-    if privilege is not None and session.load_state().get("root_edits"):
-        try:
-            done += privilege.restore(session.name)
-        except PolicyError:
-            pass
+REPAIR_DPKG_ID = "repair_interrupted_dpkg"
+
+
+def dpkg_interrupted(system) -> bool:
+    """dpkg stopped half-way earlier (a killed window, a power cut): its journal in
+    /var/lib/dpkg/updates is not empty ("dpkg was interrupted, you must manually run
+    'dpkg --configure -a'"), or `dpkg --audit` lists half-installed packages."""
+    try:
+        names = system.list_dir("/var/lib/dpkg/updates")
+    except Exception:  # noqa: BLE001 - a probe never stops the run
+        names = None
+    if names and any(n.isdigit() for n in names):
+        return True
+    if names is None:
+        return False  # no dpkg here
+    try:
+        r = system.run(["dpkg", "--audit"], timeout=60)
+    except Exception:  # noqa: BLE001
+        return False
+    return bool(getattr(r, "rc", 1) in (0, 1) and (getattr(r, "stdout", "") or "").strip())
+
+
+def _uses_dpkg(step: Step) -> bool:
+    return step.needs_root and any(a and a[0] in ("apt-get", "apt", "dpkg") for a in step.commands)
+
+
+def with_dpkg_repair(plan: Plan, system) -> Plan:
+    """Plan `dpkg --configure -a` first when an earlier dpkg run was interrupted and the plan uses dpkg."""
+    if plan.step(REPAIR_DPKG_ID) is not None or not any(_uses_dpkg(s) for s in plan.steps):
+        return plan
+    if not dpkg_interrupted(system):
+        return plan
+    repair = Step(id=REPAIR_DPKG_ID, kind="repair_packages", needs_root=True, weight=2, timeout_s=1800,
+                  title="Finish the package installation that was interrupted",
+                  title_code="repair_interrupted_dpkg", why_code="repair_interrupted_dpkg_why",
+                  why="An earlier package installation stopped half-way (dpkg was interrupted); apt refuses to "
+                      "install anything until it is finished with 'dpkg --configure -a'.",
+                  commands=(("dpkg", "--configure", "-a"),), env={"DEBIAN_FRONTEND": "noninteractive"})
+    return plan.replace(steps=(repair, *plan.steps))
+
+
+def _disk_message(e: OSError, where) -> str:
+    if e.errno == errno.ENOSPC:
+        return f"no space left on the disk holding {where}: free some space, then run again to resume"
+    if e.errno == errno.EDQUOT:
+        return f"disk quota exceeded for {where}: free some space, then run again to resume"
+    if e.errno == errno.EROFS:
+        return f"{where} is on a read-only file system"
+    return f"cannot write to {where}: {e.strerror or e}"
+
+
+def undo_edits(session: Session, privilege=None, edit_root: str = "/", report: Optional[RestoreReport] = None) -> list[str]:
+    """Put back every file the session edited (user files here, root files through the helper), under
+    the session's lock. What could not be put back exactly goes to `report.problems`."""
+    rep = report if report is not None else RestoreReport()
+    session.acquire()
+    try:
+        done = restore(session.backups, edit_root, report=rep)
+        if privilege is not None and session.load_state().root_edits:
+            try:
+                if hasattr(privilege, "restore_report"):
+                    root_rep = privilege.restore_report(session.name)
+                else:
+                    root_rep = RestoreReport(list(privilege.restore(session.name)))
+            except Exception as e:  # PolicyError, PrivilegeError: one line
+                rep.problems.append(f"files changed as administrator: not restored: {e}")
+            else:
+                done += root_rep.restored
+                rep.problems += root_rep.problems
+    finally:
+        session.release()
     return done

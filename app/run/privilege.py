@@ -23,7 +23,7 @@ from typing import Callable, Optional, Sequence
 
 from app.plan.model import Edit
 
-from .edits import EditRecord
+from .edits import EditRecord, RestoreReport
 from .privileged import INSTALLED_HELPER, ROOT_BACKUPS, PolicyError, RootExecutor
 from .runner import CancelToken, CommandOutcome, Line, Progress
 
@@ -53,6 +53,9 @@ class DirectPrivilege:
     def restore(self, session: str, paths: Optional[list[str]] = None) -> list[str]:
         return self.ex.restore(session, paths)
 
+    def restore_report(self, session: str, paths: Optional[list[str]] = None) -> RestoreReport:
+        return self.ex.restore_report(session, paths)
+
     def close(self) -> None:
         pass
 
@@ -77,14 +80,19 @@ class _RequestPrivilege:
         msg = self._request({"op": "edit", "kind": kind, "edit": edit.to_json(), "session": session})
         if msg.get("event") != "edited":
             raise PolicyError(msg.get("message", "refused"))
-        r = msg["record"]
-        return EditRecord(r["path"], r["existed"], r["backup"])
+        try:
+            return EditRecord.from_json(msg.get("record"))
+        except Exception:
+            raise PolicyError("the privileged helper answered with a damaged record") from None
 
     def restore(self, session: str, paths: Optional[list[str]] = None) -> list[str]:
+        return self.restore_report(session, paths).restored
+
+    def restore_report(self, session: str, paths: Optional[list[str]] = None) -> RestoreReport:
         msg = self._request({"op": "restore", "session": session, "paths": paths})
         if msg.get("event") != "restored":
             raise PolicyError(msg.get("message", "refused"))
-        return list(msg.get("paths") or [])
+        return RestoreReport([str(p) for p in msg.get("paths") or []], [str(p) for p in msg.get("problems") or []])
 
 
 class HelperPrivilege(_RequestPrivilege):
@@ -202,8 +210,11 @@ WINDOWS_HELPER_EXE = "gpu-wizard-helper.exe"  # beside gpu-wizard.exe in the bun
 
 
 def ps_quote(text: str) -> str:
-    """A PowerShell single-quoted literal: nothing inside is expanded or parsed ('' is a quote)."""
-    return "'" + str(text).replace("'", "''") + "'"
+    """A PowerShell single-quoted literal: nothing inside is expanded or parsed (a doubled quote is a
+    quote; the typographic single quotes PowerShell also accepts are doubled as well)."""
+    from app.plan.script_ps import ps_quote as _q
+
+    return _q(text)
 
 
 def windows_command_line(args: Sequence[str]) -> str:

@@ -30,6 +30,7 @@ import json
 import os
 import re
 import shutil
+import stat
 import sys
 import tempfile
 import threading
@@ -37,7 +38,7 @@ from typing import Any, Callable, Optional, Sequence
 
 from app.plan.model import STEP_KINDS, Edit
 
-from .edits import EditRecord, apply_edit, restore
+from .edits import EditError, EditRecord, RestoreReport, apply_edit, restore
 from .runner import CancelToken, CommandOutcome, Line, Progress, run_command
 
 ROOT_BACKUPS = "/var/lib/gpu-wizard/backups"
@@ -56,6 +57,7 @@ _NVIDIA_PKG = re.compile(
     r"|libcu[a-z]+[a-z0-9.+-]*|libnpp[a-z0-9.+-]*|libnvjpeg[a-z0-9.+-]*|libnvjitlink[a-z0-9.+-]*|libnvrtc[a-z0-9.+-]*"
     r"|nsight-[a-z0-9.+-]+|linux-headers-[a-z0-9.+-]+|kernel-devel(-[a-z0-9._+-]+)?|kernel-headers(-[a-z0-9._+-]+)?|dkms)$")
 _CUDA_DIR = re.compile(r"^/(usr/local|opt)/cuda-\d+(\.\d+){0,2}$")
+_PYTHON_TOOLS_PKG = re.compile(r"^python3(\.[0-9]{1,2})?-(venv|pip)$")  # Debian/Ubuntu's ensurepip and pip
 _APT_OPTS = {"-y", "-q", "-qq", "--no-install-recommends", "--allow-downgrades"}
 _URL = re.compile(r"^(https|http|file)://[A-Za-z0-9._~:/?#@!$&'()*+,;=%-]+$")
 _STREAM = re.compile(r"^nvidia-driver:[a-z0-9.-]+$")
@@ -84,6 +86,24 @@ _ENV_ALLOWED = {"DEBIAN_FRONTEND", "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "htt
 _ENV_PATHS = {"SSL_CERT_FILE", "REQUESTS_CA_BUNDLE"}  # must name an existing file by a clean absolute path
 
 
+# the diagnosis's fixes (app/diagnose): exactly these packages, engines and kernel versions
+_CTK_PKGS = frozenset({"nvidia-container-toolkit", "nvidia-container-toolkit-base", "libnvidia-container-tools", "libnvidia-container1"})
+_CONTAINER_ENGINES = frozenset({"docker", "containerd", "crio"})
+_KVER = re.compile(r"^[0-9][A-Za-z0-9._+~-]{0,80}$")
+_HEADERS_PKG = re.compile(r"^linux-headers-[0-9][a-z0-9.+~-]{0,80}$")
+_KERNEL_DEVEL_PKG = re.compile(r"^kernel-devel(-[0-9][A-Za-z0-9._+~-]{0,80})?$")
+
+
+def _apt_exact(argv: Sequence[str], subcommand: str, names: Optional[frozenset] = None,
+               pattern: Optional[re.Pattern] = None) -> bool:
+    """apt-get <subcommand> with only -y/-q/--no-install-recommends and packages that are all in
+    `names` (or all match `pattern`): a narrower list than the NVIDIA-package one."""
+    rest = [a for a in argv[1:] if a not in ("-y", "-q", "-qq", "--no-install-recommends")]
+    if len(rest) < 2 or rest[0] != subcommand:
+        return False
+    return all((names is not None and a in names) or (pattern is not None and bool(pattern.match(a))) for a in rest[1:])
+
+
 def _pkgs(args: Sequence[str]) -> bool:
     return bool(args) and all(_NVIDIA_PKG.match(a) for a in args)
 
@@ -91,7 +111,7 @@ def _pkgs(args: Sequence[str]) -> bool:
 _APT_CAINFO = re.compile(r"^Acquire::https::CaInfo=/[A-Za-z0-9._/+-]+$")  # the user's CA bundle (proxy with TLS inspection)
 
 
-def _apt(argv: Sequence[str], subcommands: set[str]) -> bool:
+def _apt(argv: Sequence[str], subcommands: set[str], packages: re.Pattern = _NVIDIA_PKG) -> bool:
     args, rest = list(argv[1:]), []
     while args:  # "-o" only with Acquire::https::CaInfo=<absolute path>; any other apt option is refused
         a = args.pop(0)
@@ -105,7 +125,7 @@ def _apt(argv: Sequence[str], subcommands: set[str]) -> bool:
         return False
     if rest[0] == "update":
         return len(rest) == 1
-    return _pkgs(rest[1:])
+    return bool(rest[1:]) and all(packages.match(a) for a in rest[1:])
 
 
 def _dnf(argv: Sequence[str], allowed: set[str]) -> bool:
@@ -121,7 +141,9 @@ def _dnf(argv: Sequence[str], allowed: set[str]) -> bool:
             return False
         url = rest[2][len("--from-repofile="):] if rest[1] == "addrepo" and rest[2].startswith("--from-repofile=") else \
             (rest[2] if rest[1] == "--add-repo" else "")
-        return bool(_URL.match(url)) and url.endswith(".repo")
+        # a .repo file fetched from elsewhere could say gpgcheck=0: only NVIDIA's own, over https
+        return bool(re.fullmatch(r"https://developer\.download\.nvidia\.com/compute/cuda/repos/[a-z0-9]+/[a-z0-9_]+/"
+                                 r"cuda-[a-z0-9]+\.repo", url))
     return rest[0] in allowed and _pkgs(rest[1:])
 
 
@@ -138,8 +160,12 @@ def argv_allowed(kind: str, argv: Sequence[str], files: frozenset[str] = frozens
     n = len(argv)
     if prog == "ldconfig":
         return n == 1 and kind in ("write_env", "cleanup_cuda", "wsl_fix")
+    if kind == "repair_packages":
+        return list(argv) == ["dpkg", "--configure", "-a"]
     if kind == "update_index":
         return (prog == "apt-get" and _apt(argv, {"update"})) or (prog == "dnf" and _dnf(argv, {"makecache"}))
+    if kind == "install_python_tools":
+        return prog == "apt-get" and _apt(argv, {"update", "install"}, _PYTHON_TOOLS_PKG)
     if kind in ("install_driver", "install_toolkit", "install_cudnn"):
         return (prog == "apt-get" and _apt(argv, {"install"})) or \
                (prog == "dnf" and _dnf(argv, {"install"} | ({"module"} if kind == "install_driver" else set())))
@@ -174,6 +200,30 @@ def argv_allowed(kind: str, argv: Sequence[str], files: frozenset[str] = frozens
             ok_target = (target.startswith(_WSL_LIB + "/") and "/.." not in target) or bool(re.fullmatch(r"lib[a-z_]+\.so(\.[0-9]+)*", target))
             return ok_target and bool(re.fullmatch(re.escape(_WSL_LINKS) + r"/lib[a-z_]+\.so(\.[0-9]+)*", link))
         return False
+    if kind == "install_container_toolkit":
+        if prog == "apt-get":
+            return _apt_exact(argv, "install", _CTK_PKGS)
+        if prog == "dnf":
+            rest = [a for a in argv[1:] if a != "-y"]
+            return len(rest) >= 2 and rest[0] == "install" and all(p in _CTK_PKGS for p in rest[1:])
+        if prog == "nvidia-ctk":
+            return n == 4 and argv[1:3] == ["runtime", "configure"] and argv[3] in {f"--runtime={e}" for e in _CONTAINER_ENGINES}
+        return prog == "systemctl" and n == 3 and argv[1] == "restart" and argv[2] in _CONTAINER_ENGINES
+    if kind == "rebuild_kernel_module":
+        if prog == "apt-get":
+            return _apt_exact(argv, "install", None, _HEADERS_PKG)
+        if prog == "dnf":
+            rest = [a for a in argv[1:] if a != "-y"]
+            return len(rest) >= 2 and rest[0] == "install" and all(_KERNEL_DEVEL_PKG.match(p) for p in rest[1:])
+        if prog == "dkms":
+            return argv[1:] == ["autoinstall"] or (n == 4 and argv[1:3] == ["autoinstall", "-k"] and bool(_KVER.match(argv[3])))
+        return False
+    if kind == "fix_packages":
+        if prog == "apt-mark":
+            return n >= 3 and argv[1] == "unhold" and n <= 32 and _pkgs(argv[2:])
+        if prog == "dpkg":
+            return argv[1:] == ["--configure", "-a"]
+        return prog == "apt-get" and n == 4 and sorted(argv[1:]) in (sorted(["install", "-f", "-y"]), sorted(["install", "--fix-broken", "-y"]))
     if kind == "windows_host":
         if prog.lower() in ("dism.exe", "dism"):
             return (n == 6 and argv[1:3] == ["/online", "/enable-feature"] and argv[3] in _WIN_FEATURES
@@ -213,6 +263,13 @@ def check_edit(kind: str, edit: Edit) -> None:
         raise PolicyError("every edit is backed up")
 
 
+def root_content(kind: str, edit: Edit) -> Optional[str]:
+    """The text root writes for a write/append edit, generated here (see app.run.rootfiles)."""
+    from .rootfiles import content_for
+
+    return content_for(kind, edit)
+
+
 # --- root-side execution (shared by the helper process and the in-process root backend) -----
 
 def _sha256(path: str) -> str:
@@ -246,11 +303,98 @@ def prepare_files(files: dict[str, dict[str, str]], workdir: str) -> dict[str, s
     return out
 
 
+# --- provenance: where a file root runs may come from -----------------------------------------
+#
+# A root command runs a download only when its checksum is published for that exact file name in a
+# list the helper got itself: NVIDIA's md5sum.txt beside the runfile's release (fetched from NVIDIA's
+# server by the helper, never from an address in the request), a Packages index of a repository root
+# accepts (app.run.rootfiles.check_source_url), or a root-owned list in KNOWN_SUMS_DIRS.
+
+NVIDIA_BASE = "https://developer.download.nvidia.com"
+KNOWN_SUMS_DIRS = ("/usr/lib/gpu-wizard/checksums", "/etc/gpu-wizard/checksums")
+_RUNFILE = re.compile(r"^cuda_(\d+\.\d+\.\d+)_\d+(\.\d+){1,2}_linux(_sbsa|_ppc64le)?\.run$")
+_KEYRING = re.compile(r"^cuda-keyring_\d+(\.\d+)*-\d+_all\.deb$")
+
+
+def _known_sums(name: str, dirs: Sequence[str]) -> list[str]:
+    from .downloads import parse_sums
+    from .rootfiles import _root_only
+
+    out = []
+    for d in dirs:
+        try:
+            entries = sorted(os.listdir(d))
+        except OSError:
+            continue
+        for e in entries:
+            p = os.path.join(d, e)
+            if not _root_only(p) or not os.path.isfile(p):
+                continue
+            try:
+                with open(p, encoding="utf-8", errors="replace") as fh:
+                    v = parse_sums(fh.read(8 << 20), name)
+            except OSError:
+                continue
+            if v:
+                out.append(v)
+    return out
+
+
 class RootExecutor:
     """Runs checked requests as the current (root) user."""
 
-    def __init__(self, backups_root: str = ROOT_BACKUPS):
+    def __init__(self, backups_root: str = ROOT_BACKUPS, nvidia_base: str = NVIDIA_BASE,
+                 known_sums_dirs: Sequence[str] = KNOWN_SUMS_DIRS, mirrors_file: Optional[str] = None):
         self.backups_root = backups_root
+        self.nvidia_base = nvidia_base.rstrip("/")  # tests point this at a local server; requests never can
+        self.known_sums_dirs = tuple(known_sums_dirs)
+        self.mirrors_file = mirrors_file
+
+    def check_provenance(self, kind: str, argv: Sequence[str], files: dict[str, dict[str, str]],
+                         mapping: dict[str, str]) -> None:
+        """Every download a root command uses is published, for its exact name, in a list the helper got itself."""
+        from .downloads import DownloadError, fetch_text, file_hashes, parse_packages_checksum, parse_sums
+        from .rootfiles import MIRRORS_FILE, check_source_url
+
+        for placeholder in [a for a in argv if a in mapping]:
+            name = placeholder[len("@download:"):]
+            sha, md5 = file_hashes(mapping[placeholder])
+            lists: list[tuple[str, str]] = []  # (where, text)
+            known = _known_sums(name, self.known_sums_dirs)
+            if sha in known or md5 in known:
+                continue
+            if kind == "run_runfile":
+                m = _RUNFILE.match(name)
+                if not m:
+                    raise PolicyError(f"{name} is not the name of one of NVIDIA's CUDA runfiles")
+                for sums in ("md5sum.txt", "sha256sum.txt"):
+                    lists.append((f"{self.nvidia_base}/compute/cuda/{m.group(1)}/docs/sidebar/{sums}", "sums"))
+            elif kind == "add_repo":
+                if not _KEYRING.match(name):
+                    raise PolicyError(f"{name} is not NVIDIA's cuda-keyring package")
+                url = str((files.get(placeholder) or {}).get("url") or "")
+                src = check_source_url(url.rsplit("/", 1)[0] if "/" in url else url, "keyring",
+                                       self.mirrors_file or MIRRORS_FILE) if url else None
+                if not src or not url.endswith("/" + name):
+                    raise PolicyError(f"{name}: the request does not say where it came from, or not from this name")
+                lists.append((src + "/Packages", "packages"))
+            else:
+                raise PolicyError(f"a {kind} step runs no downloaded file")
+            found, tried = False, []
+            for where, fmt in lists:
+                try:
+                    text = fetch_text(where, timeout=60.0, limit=16 << 20)
+                except DownloadError as e:
+                    tried.append(str(e))
+                    continue
+                want = parse_packages_checksum(text, name) if fmt == "packages" else parse_sums(text, name)
+                if want in (sha, md5):
+                    found = True
+                    break
+                tried.append(f"{where} lists {'a different checksum' if want else 'no checksum'} for {name}")
+            if not found:
+                raise PolicyError(f"{name} is not in the checksum list published for it ({'; '.join(tried)[:300]}); "
+                                  "root does not run it")
 
     def run(self, kind: str, argv: Sequence[str], env: dict[str, str], timeout_s: Optional[float],
             files: dict[str, dict[str, str]], on_line: Callable[[Line], None], on_progress: Callable[[Progress], None],
@@ -260,6 +404,7 @@ class RootExecutor:
         os.chmod(workdir, 0o700)
         try:
             mapping = prepare_files(files, workdir)
+            self.check_provenance(kind, argv, files, mapping)
             real = [mapping.get(a, a) for a in argv]
             return run_command(real, on_line=on_line, on_progress=on_progress, env=env, timeout_s=timeout_s, cancel=cancel)
         finally:
@@ -272,34 +417,101 @@ class RootExecutor:
 
     def edit(self, kind: str, edit: Edit, session: str) -> EditRecord:
         check_edit(kind, edit)
+        content = root_content(kind, edit)
+        if kind == "cleanup_cuda" and edit.mode == "delete":
+            _check_delete(edit.path)
         bdir = self._bdir(session)
         os.makedirs(bdir, mode=0o700, exist_ok=True)
-        return apply_edit(edit, bdir)
+        try:
+            return apply_edit(edit, bdir, step_kind=kind, content=content)
+        except EditError as e:
+            raise PolicyError(str(e)) from None
 
     def restore(self, session: str, paths: Optional[list[str]]) -> list[str]:
-        return restore(self._bdir(session), paths=set(paths) if paths else None)
+        return self.restore_report(session, paths).restored
+
+    def restore_report(self, session: str, paths: Optional[list[str]] = None) -> RestoreReport:
+        if paths is not None and (not isinstance(paths, list) or not all(isinstance(p, str) for p in paths)):
+            raise PolicyError("paths must be a list of strings")
+        rep = RestoreReport()
+        try:
+            restore(self._bdir(session), paths=set(paths) if paths else None, report=rep, allowed=_record_allowed)
+        except EditError as e:
+            raise PolicyError(str(e)) from None
+        return rep
+
+
+def _check_delete(path: str) -> None:
+    from . import safefs
+    from .rootfiles import check_file_is_cudas
+
+    try:
+        with safefs.locate(path, follow_last=False) as loc:
+            st = safefs.lstat_at(loc)
+            if st is None or not stat.S_ISREG(st.st_mode):
+                return  # nothing there, or a link (deleted itself, backed up as a link)
+            check_file_is_cudas(path, safefs.read_at(loc, 1 << 20))
+    except (OSError, safefs.UnsafePath) as e:
+        raise PolicyError(f"cannot check {path} before deleting it: {e}") from None
+
+
+def _record_allowed(rec: EditRecord) -> Optional[str]:
+    """Undo as root touches only what some step kind may edit (a forged backups.json naming
+    /etc/shadow is refused even in root's own backup folder)."""
+    kinds = [rec.step_kind] if rec.step_kind else list(EDIT_PATHS)
+    for path in filter(None, (rec.path, rec.real)):
+        if os.path.normpath(path) != path or not os.path.isabs(path):
+            return f"not a clean absolute path: {path!r}"
+        if not any(p.match(path) for k in kinds for p in EDIT_PATHS.get(k, ())):
+            return f"no step may edit {path}"
+    return None
 
 
 # --- the helper process (root side) ----------------------------------------------------------
 
+# root steps that must never stop half-way: dpkg/rpm mid-transaction, a runfile mid-copy, an initramfs
+# mid-rebuild. A cancel (or a closed window) lets them finish; the plan stops after them.
+NO_KILL_KINDS = frozenset({"install_driver", "install_toolkit", "install_cudnn", "add_repo", "cleanup_cuda",
+                           "run_runfile", "blacklist_nouveau", "wsl_fix", "windows_host",
+                           "repair_packages"})
+
+
 def serve(stdin=None, stdout=None, executor: Optional[RootExecutor] = None) -> int:
+    """The helper's loop. A closed stdin (the window was closed or killed) never stops a running
+    step: the helper lets it finish, then exits; its output then goes nowhere (never blocks it)."""
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
     ex = executor or RootExecutor()
     out_lock = threading.Lock()
     cancels: dict[Any, CancelToken] = {}
+    kinds: dict[Any, str] = {}
     workers: list[threading.Thread] = []
+    gone = threading.Event()  # the wizard stopped listening
 
     def send(obj: dict) -> None:
+        if gone.is_set():
+            return
         with out_lock:
-            stdout.write(json.dumps(obj) + "\n")
-            stdout.flush()
+            try:
+                stdout.write(json.dumps(obj) + "\n")
+                stdout.flush()
+            except (OSError, ValueError):  # broken pipe, closed file: keep working, stop talking
+                gone.set()
 
     def do_run(req: dict, token: CancelToken) -> None:
         rid = req.get("id")
         try:
-            r = ex.run(str(req.get("kind")), [str(a) for a in req.get("argv") or []], dict(req.get("env") or {}),
-                       req.get("timeout_s"), dict(req.get("files") or {}),
+            argv = req.get("argv")
+            env = req.get("env") or {}
+            files = req.get("files") or {}
+            if not isinstance(argv, list) or not isinstance(env, dict) or not isinstance(files, dict) or \
+                    not all(isinstance(f, dict) for f in files.values()):
+                raise PolicyError("argv must be a list, env and files objects")
+            timeout = req.get("timeout_s")
+            if timeout is not None and (not isinstance(timeout, (int, float)) or isinstance(timeout, bool) or timeout <= 0):
+                raise PolicyError("timeout_s must be a positive number")
+            r = ex.run(str(req.get("kind")), [str(a) for a in argv], {str(k): str(v) for k, v in env.items()},
+                       timeout, files,
                        lambda ln: send({"id": rid, "event": "line", "stream": ln.stream, "text": ln.text, "final": ln.final}),
                        lambda p: send({"id": rid, "event": "progress", "fraction": p.fraction, "message": p.message}),
                        token)
@@ -311,53 +523,85 @@ def serve(stdin=None, stdout=None, executor: Optional[RootExecutor] = None) -> i
             send({"id": rid, "event": "refused", "message": f"helper error: {type(e).__name__}: {e}"})
         finally:
             cancels.pop(rid, None)
+            kinds.pop(rid, None)
 
     send({"event": "ready", "uid": os.geteuid() if hasattr(os, "geteuid") else None, "kinds": sorted(STEP_KINDS)})
-    for raw in stdin:
+    def lines():
+        it = iter(stdin)
+        while True:
+            try:
+                yield next(it)
+            except (StopIteration, OSError, ValueError, UnicodeError):
+                return  # EOF: the window is gone; running steps finish below
+    for raw in lines():
+        if len(raw) > MAX_REQUEST_BYTES:
+            send({"event": "refused", "message": "request too large"})
+            continue
         raw = raw.strip()
         if not raw:
             continue
         try:
             req = json.loads(raw)
             op = req.get("op")
-        except (json.JSONDecodeError, AttributeError):
+        except (ValueError, AttributeError, RecursionError):
             send({"event": "refused", "message": "not a JSON request"})
             continue
         rid = req.get("id")
+        if not isinstance(rid, (int, str, type(None))) or isinstance(rid, bool):
+            send({"event": "refused", "message": "the request id must be a number or a string"})
+            continue
         if op == "quit":
             break
         if op == "cancel":
             tok = cancels.get(rid)
-            if tok:
+            if tok and kinds.get(rid) in NO_KILL_KINDS:
+                send({"id": rid, "event": "line", "stream": "stderr", "final": True,
+                      "text": "[cancel: this administrator step finishes first; stopping it half-way would leave "
+                              "the system half-installed]"})
+            elif tok:
                 tok.cancel()
             continue
         if op == "run":
             tok = CancelToken()
             cancels[rid] = tok
+            kinds[rid] = str(req.get("kind"))
             t = threading.Thread(target=do_run, args=(req, tok), daemon=True)
             workers.append(t)
             t.start()
             continue
         try:
             if op == "edit":
-                rec = ex.edit(str(req.get("kind")), Edit.from_json(req.get("edit")), str(req.get("session")))
+                rec = ex.edit(str(req.get("kind")), _edit_from(req.get("edit")), str(req.get("session")))
                 send({"id": rid, "event": "edited", "record": rec.to_json()})
             elif op == "restore":
-                done = ex.restore(str(req.get("session")), req.get("paths"))
-                send({"id": rid, "event": "restored", "paths": done})
+                rep = ex.restore_report(str(req.get("session")), req.get("paths"))
+                send({"id": rid, "event": "restored", "paths": rep.restored, "problems": rep.problems})
             elif op == "ping":
                 send({"id": rid, "event": "pong"})
             else:
-                send({"id": rid, "event": "refused", "message": f"unknown request {op!r}"})
+                send({"id": rid, "event": "refused", "message": f"unknown request {str(op)[:40]!r}"})
         except PolicyError as e:
             send({"id": rid, "event": "refused", "message": str(e)})
         except Exception as e:
             send({"id": rid, "event": "refused", "message": f"helper error: {type(e).__name__}: {e}"})
-    for tok in list(cancels.values()):
-        tok.cancel()
+    # the wizard quit or went away: nothing is cancelled; every running step ends by itself (or by its timeout)
     for t in workers:
-        t.join(timeout=10)
+        t.join()
     return 0
+
+
+def _edit_from(d) -> Edit:
+    from app.model import ModelError
+
+    if not isinstance(d, dict):
+        raise PolicyError("the edit must be an object")
+    try:
+        e = Edit.from_json(d)
+    except (ModelError, TypeError, ValueError, KeyError, RecursionError) as ex:
+        raise PolicyError(f"not a usable edit: {str(ex)[:120]}") from None
+    if not isinstance(e.path, str) or not isinstance(e.content, str):
+        raise PolicyError("not a usable edit: path and content must be text")
+    return e
 
 
 # --- one request through files (Windows: the helper is started elevated through UAC per step) ----
@@ -461,10 +705,11 @@ def _handle_file_request(request_path: str, ex: RootExecutor, send: Callable[[di
             return {"event": "done", "rc": r.rc, "timed_out": r.timed_out, "cancelled": r.cancelled, "error": r.error,
                     "tail": r.tail[-20:], "argv": r.argv, "duration_s": r.duration_s}
         if op == "edit":
-            rec = ex.edit(str(req.get("kind")), Edit.from_json(req.get("edit")), str(req.get("session")))
+            rec = ex.edit(str(req.get("kind")), _edit_from(req.get("edit")), str(req.get("session")))
             return {"event": "edited", "record": rec.to_json()}
         if op == "restore":
-            return {"event": "restored", "paths": ex.restore(str(req.get("session")), req.get("paths"))}
+            rep = ex.restore_report(str(req.get("session")), req.get("paths"))
+            return {"event": "restored", "paths": rep.restored, "problems": rep.problems}
         return {"event": "refused", "message": f"unknown request {op!r}"}
     except PolicyError as e:
         return {"event": "refused", "message": str(e)}

@@ -3,18 +3,114 @@ plan.json, facts.json, state.json (for resume), downloads/, backups/ (user-owned
 from __future__ import annotations
 
 import datetime as _dt
+import errno
 import json
 import os
 import re
 import secrets
+import stat
 import threading
 import time
 from pathlib import Path
 from typing import Any, Optional
 
-from app.system import write_json_atomic
+from .state import STATE_FORMAT, RunState, StateError
 
-STATE_FORMAT = "gpu-wizard-state/1"
+__all__ = ["STATE_FORMAT", "RunState", "StateError", "Session", "SessionBusy", "SessionUntrusted",
+           "latest_unfinished", "sessions_dir", "trust_problem", "write_atomic"]
+ROOT_SESSIONS = "/var/lib/gpu-wizard/sessions"
+MAX_JSON_BYTES = 64 << 20
+
+
+class SessionBusy(Exception):
+    """Another run holds the session folder's lock (one line naming its process)."""
+
+
+class SessionUntrusted(Exception):
+    """Root will not use a session folder a user could have written (one line)."""
+
+
+def write_atomic(path: str | os.PathLike, data: bytes, mode: int = 0o600) -> None:
+    """Write beside the target under a random exclusive name, fsync, rename into place: a reader sees
+    the old file or the new one, never half of one; two writers never share a temporary file."""
+    p = Path(path)
+    for _ in range(8):
+        tmp = p.with_name(f".{p.name}.{secrets.token_hex(6)}.tmp")
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+                         | getattr(os, "O_BINARY", 0), mode)
+            break
+        except FileExistsError:
+            continue
+    else:
+        raise OSError(errno.EEXIST, f"cannot create a temporary file beside {p}")
+    try:
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, p)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def write_json_atomic(path: str | os.PathLike, data: Any) -> None:
+    write_atomic(path, (json.dumps(data, indent=1, ensure_ascii=False) + "\n").encode("utf-8"), 0o644)
+
+
+def _euid() -> Optional[int]:
+    return os.geteuid() if hasattr(os, "geteuid") else None
+
+
+def trust_problem(path: str | os.PathLike, files: tuple[str, ...] = ("plan.json", "state.json", "facts.json",
+                                                                    "backups", "backups/backups.json")) -> Optional[str]:
+    """Why root must not use this session folder (None: it may). Every folder from / down to it and
+    every file root reads from it must belong to root and be writable by nobody else (a sticky
+    folder such as /tmp may lie on the way)."""
+    if _euid() != 0:
+        return None
+    p = Path(os.path.abspath(path))
+    chain = [*reversed(p.parents), p]
+    for i, d in enumerate(chain):
+        try:
+            st = os.lstat(d)
+        except OSError as e:
+            return f"{d}: {e.strerror}"
+        if stat.S_ISLNK(st.st_mode):
+            if st.st_uid == 0 and i < len(chain) - 1 and not _user_writable_dir(os.lstat(d.parent)):
+                continue  # a root-owned link in a root-owned folder (e.g. /var/run): fine
+            return f"{d} is a symbolic link"
+        sticky_ok = st.st_mode & stat.S_ISVTX and st.st_uid == 0 and d != p
+        if st.st_uid != 0:
+            return f"{d} belongs to uid {st.st_uid}"
+        if st.st_mode & 0o022 and not sticky_ok:
+            return f"{d} can be changed by other users (mode {st.st_mode & 0o777:o})"
+    for name in files:
+        f = p / name
+        try:
+            st = os.lstat(f)
+        except FileNotFoundError:
+            continue
+        except OSError as e:
+            return f"{f}: {e.strerror}"
+        if stat.S_ISLNK(st.st_mode):
+            return f"{f} is a symbolic link"
+        if st.st_uid != 0:
+            return f"{f} belongs to uid {st.st_uid}"
+        if st.st_mode & 0o022:
+            return f"{f} can be changed by other users"
+    return None
+
+
+def _user_writable_dir(st: os.stat_result) -> bool:
+    return st.st_uid != 0 or bool(st.st_mode & 0o022 and not st.st_mode & stat.S_ISVTX)
 _CRED = re.compile(r"(://)[^/@\s:]+:[^/@\s]+@")  # user:password@ in mirror/proxy URLs
 
 
@@ -29,7 +125,15 @@ def sessions_dir(override: Optional[str] = None) -> Path:
     if env:
         return Path(env).expanduser()
     base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
-    return Path(base) / "gpu-wizard" / "sessions"
+    default = Path(base) / "gpu-wizard" / "sessions"
+    if _euid() == 0:
+        # root with a user's HOME (sudo -E): a folder that user controls is no place for root's sessions
+        probe = default
+        while not probe.exists() and probe != probe.parent:
+            probe = probe.parent
+        if trust_problem(probe, files=()):
+            return Path(ROOT_SESSIONS)
+    return default
 
 
 def _now() -> str:
@@ -43,6 +147,78 @@ class Session:
         self._lock = threading.Lock()
         self._out = None
         self._last_flush = 0.0
+        self._lock_fd: Optional[int] = None
+        self._lock_depth = 0
+        self.disk_error: Optional[str] = None  # set when a log write failed (disk full): said once
+
+    # -- one run at a time ----------------------------------------------------------------
+    def acquire(self) -> None:
+        """Take the session's lock (fcntl) or raise SessionBusy naming the process holding it.
+        Re-entrant within this object; released by release() or when the process ends."""
+        if self._lock_fd is not None:
+            self._lock_depth += 1
+            return
+        try:
+            import fcntl
+        except ImportError:  # Windows: msvcrt locking on the same file
+            fcntl = None  # type: ignore[assignment]
+        path = self.dir / "lock"
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0), 0o600)
+        try:
+            if fcntl is not None:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except (BlockingIOError, PermissionError):
+                    raise SessionBusy(f"another run (pid {self._holder(fd)}) is using the session {self.dir}; "
+                                      "wait for it to finish or stop it first") from None
+            else:
+                import msvcrt
+
+                try:
+                    msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+                except OSError:
+                    raise SessionBusy(f"another run is using the session {self.dir}") from None
+            try:  # who holds it, for the message another run gives (a full disk only loses that)
+                os.ftruncate(fd, 0)
+                os.write(fd, f"{os.getpid()}\n".encode())
+            except OSError:
+                pass
+        except BaseException:
+            os.close(fd)
+            raise
+        self._lock_fd = fd
+        self._lock_depth = 1
+
+    @staticmethod
+    def _holder(fd: int) -> str:
+        try:
+            os.lseek(fd, 0, 0)
+            txt = os.read(fd, 32).decode("ascii", "replace").strip()
+            return txt if txt.isdigit() else "unknown"
+        except OSError:
+            return "unknown"
+
+    def release(self) -> None:
+        if self._lock_fd is None:
+            return
+        self._lock_depth -= 1
+        if self._lock_depth > 0:
+            return
+        fd, self._lock_fd = self._lock_fd, None
+        try:
+            os.ftruncate(fd, 0)
+        except OSError:
+            pass
+        os.close(fd)  # closing drops the flock
+
+    def trust_problem(self) -> Optional[str]:
+        return trust_problem(self.dir)
+
+    def check_trusted(self) -> None:
+        why = self.trust_problem()
+        if why:
+            raise SessionUntrusted(f"as root the wizard does not use {self.dir}: {why} (a user could have "
+                                   "changed its plan or backups); start a new session with --new")
 
     @classmethod
     def create(cls, base: Optional[str | os.PathLike] = None, label: str = "install") -> "Session":
@@ -76,8 +252,11 @@ class Session:
 
     def read_json(self, name: str) -> Any:
         try:
-            return json.loads((self.dir / name).read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError):
+            p = self.dir / name
+            if p.stat().st_size > MAX_JSON_BYTES:
+                return None
+            return json.loads(p.read_text(encoding="utf-8"))
+        except (OSError, UnicodeError, ValueError, RecursionError):
             return None
 
     def log_command(self, step_id: str, argv: list[str], rc: Optional[int], duration_s: float, note: str = "") -> None:
@@ -85,40 +264,86 @@ class Session:
         line = f"{_now()}\t{step_id}\trc={rc if rc is not None else '-'}\t{duration_s:.2f}s\t{redact(json.dumps(argv))}"
         if note:
             line += f"\t# {redact(note)}"
-        with self._lock, open(self.dir / "commands.log", "a", encoding="utf-8") as fh:
-            fh.write(line + "\n")
+        with self._lock:
+            try:
+                with open(self.dir / "commands.log", "a", encoding="utf-8") as fh:
+                    fh.write(line + "\n")
+            except OSError as e:
+                self._disk_failed(e)
+
+    def _disk_failed(self, e: OSError) -> None:
+        """A log write failed (a full disk): keep running, remember it once (the caller says it)."""
+        if self.disk_error is None:
+            why = "no space left on the disk" if e.errno == errno.ENOSPC else (e.strerror or str(e))
+            self.disk_error = f"cannot write to the session folder {self.dir}: {why}"
 
     def write_output(self, step_id: str, stream: str, text: str) -> None:
         with self._lock:
-            if self._out is None:
-                self._out = open(self.dir / "output.log", "a", encoding="utf-8", errors="replace")
-            self._out.write(f"[{step_id}] {'! ' if stream == 'stderr' else ''}{redact(text)}\n")
-            now = time.monotonic()
-            if now - self._last_flush > 0.5:
-                self._out.flush()
-                self._last_flush = now
+            try:
+                if self._out is None:
+                    self._out = open(self.dir / "output.log", "a", encoding="utf-8", errors="replace")
+                self._out.write(f"[{step_id}] {'! ' if stream == 'stderr' else ''}{redact(text)}\n")
+                now = time.monotonic()
+                if now - self._last_flush > 0.5:
+                    self._out.flush()
+                    self._last_flush = now
+            except OSError as e:
+                self._disk_failed(e)
+                self._drop_out()
+
+    def _drop_out(self) -> None:
+        if self._out is not None:
+            try:
+                self._out.close()
+            except OSError:
+                pass
+            self._out = None
 
     def flush(self) -> None:
         with self._lock:
             if self._out is not None:
-                self._out.flush()
+                try:
+                    self._out.flush()
+                except OSError as e:
+                    self._disk_failed(e)
+                    self._drop_out()
 
     def close(self) -> None:
         with self._lock:
             if self._out is not None:
-                self._out.close()
+                try:
+                    self._out.close()
+                except OSError as e:
+                    self._disk_failed(e)
                 self._out = None
 
-    def load_state(self) -> dict:
-        st = self.read_json("state.json")
-        if not isinstance(st, dict) or st.get("format") != STATE_FORMAT:
-            return {"format": STATE_FORMAT, "status": "new", "steps": {}, "reboot_pending": False, "boot_id": None}
-        st.setdefault("steps", {})
-        return st
+    def load_state(self) -> RunState:
+        """The typed run state; a fresh one when there is none yet. StateError when state.json is
+        damaged or of a format this wizard does not read (never silently a fresh state)."""
+        p = self.dir / "state.json"
+        try:
+            raw = p.read_bytes()
+        except FileNotFoundError:
+            return RunState()
+        except OSError as e:
+            raise StateError(f"cannot read {p}: {e.strerror}") from None
+        if len(raw) > MAX_JSON_BYTES:
+            raise StateError(f"{p} is too large to be a run state")
+        try:
+            data = json.loads(raw.decode("utf-8"))
+        except (UnicodeError, ValueError, RecursionError):
+            raise StateError(f"{p} is damaged (not JSON); start a new session with --new") from None
+        try:
+            return RunState.from_json(data)
+        except StateError as e:
+            raise StateError(f"{p}: {e}") from None
 
-    def save_state(self, state: dict) -> None:
-        state["updated"] = _now()
-        self.write_json("state.json", state)
+    def save_state(self, state) -> None:
+        st = state if isinstance(state, RunState) else RunState.from_json(state)
+        st.updated = _now()
+        if isinstance(state, dict):
+            state["updated"] = st.updated
+        self.write_json("state.json", st.to_json())
 
 
 def latest_unfinished(base: Optional[str | os.PathLike] = None) -> Optional[Session]:
@@ -130,8 +355,11 @@ def latest_unfinished(base: Optional[str | os.PathLike] = None) -> Optional[Sess
         if not (p / "plan.json").is_file():
             continue
         s = Session(p)
-        st = s.load_state()
-        if st.get("status") != "ok":
+        try:
+            st = s.load_state()
+        except StateError:
+            return s  # resuming it says what is wrong with it
+        if st.status != "ok":
             return s
         return None  # the newest one finished: nothing to resume
     return None

@@ -53,6 +53,7 @@ class Check(Model):
     hint: Optional[str] = None  # what to do about it; a command where there is one
     value: Optional[float] = None  # the measured figure the check is about
     limit: Optional[float] = None  # the figure it was held against
+    params: dict[str, str] = field(default_factory=dict)  # the figures of message (and hint), to say them in any language
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from __future__ import annotations
 from statistics import mean, median
 from typing import Iterable, Optional, Sequence
 
+from app import messages
 from app.verify.model import (LAYER_NAMES, Bandwidth, Check, Compute, DeviceInfo, GpuResult, Layer, NumericCheck,
                               Sample, TorchReport, worst)
 
@@ -72,6 +73,28 @@ def _gpu_name(d: DeviceInfo) -> str:
     return f"GPU {d.index} ({d.name})" if d.name else f"GPU {d.index}"
 
 
+def _pct(x: float) -> str:
+    return f"{x:.0%}"
+
+
+def _link(name: str, gen: Optional[int], width: Optional[int]) -> dict[str, str]:
+    """A link's name as a figure ("PCIe 5.0 x16"), or the clause for an unknown one."""
+    return {name: link_name(gen, width)} if gen and width else {name + "_code": "link_unknown"}
+
+
+def _check(code: str, status: str, *, gpu_index: Optional[int] = None, hint: Optional[str] = None,
+           value: Optional[float] = None, limit: Optional[float] = None, text_code: Optional[str] = None,
+           extra: Optional[dict] = None, **params) -> Check:
+    """A check by its code and figures: its sentence (and hint, where the catalogue has one; else `hint`,
+    a command) from the message catalogue, so every language says the same figures."""
+    p = {k: str(v) for k, v in {**params, **(extra or {})}.items() if v is not None}
+    if text_code:
+        p["text_code"] = text_code
+    return Check(code=code, status=status, gpu_index=gpu_index, value=value, limit=limit, params=p,  # type: ignore[arg-type]
+                 message=messages.render("check", code, p, "en", fallback=code),
+                 hint=messages.render_hint("check", code, p, "en", fallback=hint))
+
+
 def samples_for(samples: Sequence[Sample], nvml_index: Optional[int], phases: Sequence[str]) -> list[Sample]:
     if nvml_index is None:
         return []
@@ -95,48 +118,49 @@ def device_checks(d: DeviceInfo) -> list[Check]:
     out: list[Check] = []
     g = d.index
     if d.compute_mode == "Prohibited":
-        out.append(Check(code="compute_prohibited", status="fail", gpu_index=g,
-                         message=f"{_gpu_name(d)} is in compute mode Prohibited: CUDA lists it, but no program may run on it.",
-                         hint=f"sudo nvidia-smi -i {d.nvml_index if d.nvml_index is not None else g} -c DEFAULT"))
+        out.append(_check("compute_prohibited", "fail", gpu_index=g, gpu=_gpu_name(d),
+                          hint=f"sudo nvidia-smi -i {d.nvml_index if d.nvml_index is not None else g} -c DEFAULT"))
     elif d.error:
         text = d.error
         if d.compute_mode and d.compute_mode.startswith("Exclusive") and "busy" in text.lower():
-            msg = f"{_gpu_name(d)} is in exclusive mode and another program holds it."
+            out.append(_check("device_unusable", "fail", gpu_index=g, gpu=_gpu_name(d), text_code="device_unusable_exclusive"))
         else:
-            msg = f"{_gpu_name(d)} could not be used: {text.splitlines()[0][:300]}"
-        out.append(Check(code="device_unusable", status="fail", gpu_index=g, message=msg))
+            out.append(_check("device_unusable", "fail", gpu_index=g, gpu=_gpu_name(d), error=text.splitlines()[0][:300]))
     if d.power_limit_w and d.power_default_limit_w and d.power_limit_w < POWER_LIMIT_MIN_FRACTION * d.power_default_limit_w:
-        out.append(Check(code="power_limit_low", status="warn", gpu_index=g, value=d.power_limit_w, limit=d.power_default_limit_w,
-                         message=f"{_gpu_name(d)}'s power limit is {d.power_limit_w:g} W, below its default of "
-                                 f"{d.power_default_limit_w:g} W: it will run slower under load.",
-                         hint=f"sudo nvidia-smi -i {d.nvml_index if d.nvml_index is not None else g} -pl {d.power_default_limit_w:g}"))
+        out.append(_check("power_limit_low", "warn", gpu_index=g, value=d.power_limit_w, limit=d.power_default_limit_w,
+                          gpu=_gpu_name(d), limit_w=f"{d.power_limit_w:g}", default_w=f"{d.power_default_limit_w:g}",
+                          hint=f"sudo nvidia-smi -i {d.nvml_index if d.nvml_index is not None else g} -pl {d.power_default_limit_w:g}"))
     if not out:
-        mem = f", {d.memory_total_mib / 1024:.0f} GiB" if d.memory_total_mib else ""
-        sms = f", {d.sm_count} SMs" if d.sm_count else ""
-        cc = f", compute capability {d.compute_capability}" if d.compute_capability else ""
-        out.append(Check(code="device_ok", status="pass", gpu_index=g, message=f"{_gpu_name(d)}{cc}{sms}{mem}."))
+        out.append(_check("device_ok", "pass", gpu_index=g, gpu=_gpu_name(d),
+                          cc_code="device_cc" if d.compute_capability else "", compute_capability=d.compute_capability,
+                          sms_code="device_sms" if d.sm_count else "", sm_count=d.sm_count,
+                          mem_code="device_mem" if d.memory_total_mib else "",
+                          mem_gib=f"{d.memory_total_mib / 1024:.0f}" if d.memory_total_mib else None))
     return out
 
 
-def device_details(d: DeviceInfo) -> list[str]:
+def device_details(d: DeviceInfo, lang: str = "en") -> list[str]:
+    def t(key: str, **p) -> str:
+        return messages.render("check", f"detail_{key}", p, lang, fallback=key)
+
     bits = []
     if d.driver_version:
-        bits.append(f"driver {d.driver_version}")
+        bits.append(t("driver", version=d.driver_version))
     if d.pcie_gen_max:
-        bits.append(f"link max {link_name(d.pcie_gen_max, d.pcie_width_max)}")
+        bits.append(t("link_max", link=link_name(d.pcie_gen_max, d.pcie_width_max)))
     if d.ecc_enabled is not None:
-        bits.append("ECC on" if d.ecc_enabled else "ECC off")
+        bits.append(t("ecc_on") if d.ecc_enabled else t("ecc_off"))
     if d.compute_mode:
-        bits.append(f"compute mode {d.compute_mode}")
+        bits.append(t("compute_mode", mode=d.compute_mode))
     if d.persistence_mode is not None:
-        bits.append("persistence on" if d.persistence_mode else "persistence off")
+        bits.append(t("persistence_on") if d.persistence_mode else t("persistence_off"))
     if d.sm_clock_max_mhz:
-        bits.append(f"SM clock max {d.sm_clock_max_mhz} MHz")
+        bits.append(t("sm_clock_max", mhz=d.sm_clock_max_mhz))
     if d.mem_clock_max_mhz:
-        bits.append(f"memory clock max {d.mem_clock_max_mhz} MHz")
+        bits.append(t("mem_clock_max", mhz=d.mem_clock_max_mhz))
     if d.power_limit_w:
-        bits.append(f"power limit {d.power_limit_w:g} W")
-    return [f"GPU {d.index}: " + ", ".join(bits)] if bits else []
+        bits.append(t("power_limit", w=f"{d.power_limit_w:g}"))
+    return [t("device", index=d.index, bits=t("sep").join(bits))] if bits else []
 
 
 # ---------------------------------------------------------------- bandwidth layer
@@ -154,58 +178,50 @@ def bandwidth_checks(d: DeviceInfo, b: Optional[Bandwidth], samples: Sequence[Sa
     g = d.index
     if b is None or (b.h2d_pinned_gbps is None and b.d2d_gbps is None):
         if b is not None and b.error:
-            out.append(Check(code="bandwidth_error", status="fail", gpu_index=g,
-                             message=f"{_gpu_name(d)}: copies failed: {b.error.splitlines()[0][:300]}"))
+            out.append(_check("bandwidth_error", "fail", gpu_index=g, gpu=_gpu_name(d), error=b.error.splitlines()[0][:300]))
         return out
     gen, width = link_under_load(d, samples)
     degraded = False
     if gen and width and d.pcie_gen_max and d.pcie_width_max:
         if gen < d.pcie_gen_max or width < d.pcie_width_max:
             degraded = True
-            what = []
-            if width < d.pcie_width_max:
-                what.append(f"x{width} of x{d.pcie_width_max} lanes")
-            if gen < d.pcie_gen_max:
-                what.append(f"generation {gen} of {d.pcie_gen_max}")
-            out.append(Check(code="pcie_link_degraded", status="warn", gpu_index=g,
-                             value=pcie_gbps(gen, width), limit=pcie_gbps(d.pcie_gen_max, d.pcie_width_max),
-                             message=f"{_gpu_name(d)}'s PCIe link ran at {' and '.join(what)} under load "
-                                     f"({link_name(gen, width)} instead of {link_name(d.pcie_gen_max, d.pcie_width_max)}).",
-                             hint="Seat the card in a full-width slot (the one wired x16), check risers and extension "
-                                  "cables, and the slot's PCIe setting in the BIOS."))
+            what = ("link_lanes_gen" if gen < d.pcie_gen_max else "link_lanes") if width < d.pcie_width_max else "link_gen"
+            out.append(_check("pcie_link_degraded", "warn", gpu_index=g,
+                              value=pcie_gbps(gen, width), limit=pcie_gbps(d.pcie_gen_max, d.pcie_width_max),
+                              gpu=_gpu_name(d), what_code=what, link=link_name(gen, width), link_max=link_name(d.pcie_gen_max, d.pcie_width_max),
+                              extra={**(dict(width=width, width_max=d.pcie_width_max) if "lanes" in what else {}),
+                                     **(dict(gen=gen, gen_max=d.pcie_gen_max) if "gen" in what else {})}))
     ceiling = b.pcie_theoretical_gbps
     h2d = b.h2d_pinned_gbps
     if h2d is not None and ceiling:
         frac = h2d / ceiling
         if frac < H2D_MIN_FRACTION:
-            cause = " The link itself is running below its maximum (see above)." if degraded else ""
-            out.append(Check(code="h2d_below_link", status="warn", gpu_index=g, value=h2d, limit=ceiling,
-                             message=f"{_gpu_name(d)}: host-to-GPU copies reach {_fmt(h2d)} GB/s, {frac:.0%} of what "
-                                     f"{link_name(d.pcie_gen_max, d.pcie_width_max)} carries ({_fmt(ceiling)} GB/s).{cause}",
-                             hint="Check the slot and link width, and that nothing else saturates the bus."))
+            out.append(_check("h2d_below_link", "warn", gpu_index=g, value=h2d, limit=ceiling, gpu=_gpu_name(d),
+                              h2d=_fmt(h2d), share=_pct(frac), ceiling=_fmt(ceiling),
+                              cause_code="h2d_cause_degraded" if degraded else "",
+                              extra=_link("link", d.pcie_gen_max, d.pcie_width_max)))
     pin, page = b.h2d_pinned_gbps, b.h2d_pageable_gbps
     if pin and page is not None and page < PAGEABLE_MIN_FRACTION * pin:
         # Pageable copies go through a staging buffer, so a third of pinned is normal on healthy machines
         # (the H200 here: 29%). That is advice, not a fault; only a far lower share is a warning.
-        out.append(Check(code="pageable_slow", status="warn" if page < PAGEABLE_WARN_FRACTION * pin else "pass",
-                         gpu_index=g, value=page, limit=pin,
-                         message=f"Copies from ordinary (pageable) memory reach {_fmt(page)} GB/s, {page / pin:.0%} of "
-                                 f"pinned memory's {_fmt(pin)} GB/s.",
-                         hint="Load data with DataLoader(..., pin_memory=True) and copy with .to(device, non_blocking=True)."))
+        out.append(_check("pageable_slow", "warn" if page < PAGEABLE_WARN_FRACTION * pin else "pass",
+                          gpu_index=g, value=page, limit=pin, page=_fmt(page), share=_pct(page / pin), pin=_fmt(pin)))
     peak = b.memory_theoretical_gbps
     if b.d2d_gbps is not None and peak and b.d2d_gbps < D2D_MIN_FRACTION * peak:
-        out.append(Check(code="d2d_below_peak", status="warn", gpu_index=g, value=b.d2d_gbps, limit=peak,
-                         message=f"{_gpu_name(d)}: copies inside GPU memory reach {_fmt(b.d2d_gbps, digits=0)} GB/s, "
-                                 f"{b.d2d_gbps / peak:.0%} of the memory's {_fmt(peak, digits=0)} GB/s peak."))
+        out.append(_check("d2d_below_peak", "warn", gpu_index=g, value=b.d2d_gbps, limit=peak, gpu=_gpu_name(d),
+                          d2d=_fmt(b.d2d_gbps, digits=0), share=_pct(b.d2d_gbps / peak), peak=_fmt(peak, digits=0)))
     if not any(c.status in ("warn", "fail") for c in out):  # the pass summary leads; a pin_memory tip stays beside it
-        parts = []
+        p: dict = {"gpu": _gpu_name(d)}
         if h2d is not None:
-            share = f" ({h2d / ceiling:.0%} of {link_name(d.pcie_gen_max, d.pcie_width_max)}'s {_fmt(ceiling)} GB/s)" if ceiling else ""
-            parts.append(f"host-to-GPU {_fmt(h2d)} GB/s pinned{share}")
+            p.update(h2d_code="bw_h2d", h2d_value=_fmt(h2d), h2d_share_code="bw_h2d_share" if ceiling else "")
+            if ceiling:
+                p.update(h2d_frac=_pct(h2d / ceiling), ceiling=_fmt(ceiling), **_link("link", d.pcie_gen_max, d.pcie_width_max))
         if b.d2d_gbps is not None:
-            share = f" ({b.d2d_gbps / peak:.0%} of {_fmt(peak, digits=0)} GB/s peak)" if peak else ""
-            parts.append(f"GPU memory {_fmt(b.d2d_gbps, digits=0)} GB/s{share}")
-        out.append(Check(code="bandwidth_ok", status="pass", gpu_index=g, message=f"{_gpu_name(d)}: " + "; ".join(parts) + "."))
+            p.update(d2d_code="bw_d2d", d2d_value=_fmt(b.d2d_gbps, digits=0), d2d_share_code="bw_d2d_share" if peak else "")
+            if peak:
+                p.update(d2d_frac=_pct(b.d2d_gbps / peak), peak=_fmt(peak, digits=0))
+        shape = "bandwidth_ok" if h2d is not None and b.d2d_gbps is not None else ("bandwidth_ok_h2d" if h2d is not None else "bandwidth_ok_d2d")
+        out.append(_check("bandwidth_ok", "pass", gpu_index=g, text_code=shape, extra=p))
     return out
 
 
@@ -214,48 +230,40 @@ def bandwidth_checks(d: DeviceInfo, b: Optional[Bandwidth], samples: Sequence[Sa
 def torch_checks(t: TorchReport, devices: Sequence[DeviceInfo], numerics: dict[int, Sequence[NumericCheck]]) -> list[Check]:
     out: list[Check] = []
     if t.installed is False:
-        out.append(Check(code="torch_missing", status="fail", hint=t.fix_command,
-                         message=f"PyTorch is not installed in {t.python or 'the target Python'}."
-                                 + (f" Install it with: {t.fix_command}" if t.fix_command else "")))
+        out.append(_check("torch_missing", "fail", hint=t.fix_command, python=t.python, python_code=None if t.python else "target_python",
+                          install_code="torch_install_with" if t.fix_command else "", fix=t.fix_command))
         return out
     if t.installed is None:
         return out
     if not t.cuda:
-        out.append(Check(code="torch_cpu_build", status="fail", hint=t.fix_command,
-                         message=f"PyTorch {t.version} is a CPU-only build: it cannot use the GPU."
-                                 + (f" Replace it with: {t.fix_command}" if t.fix_command else "")))
+        out.append(_check("torch_cpu_build", "fail", hint=t.fix_command, torch=t.version,
+                          replace_code="torch_replace_with" if t.fix_command else "", fix=t.fix_command))
         return out
     if not t.available:
-        why = f" ({t.error.splitlines()[0][:300]})" if t.error else ""
-        out.append(Check(code="cuda_unavailable", status="fail", hint=t.fix_command,
-                         message=f"PyTorch {t.version} (CUDA {t.cuda}) cannot use the GPU: torch.cuda.is_available() is False{why}."))
+        out.append(_check("cuda_unavailable", "fail", hint=t.fix_command, torch=t.version, cuda=t.cuda,
+                          why_code="cuda_unavailable_why" if t.error else "", error=t.error.splitlines()[0][:300] if t.error else None))
         return out
     for d in devices:
         cov = arch_covers(t.arch_list, d.compute_capability)
         if cov is False:
-            out.append(Check(code="arch_not_covered", status="fail", gpu_index=d.index, hint=t.fix_command,
-                             message=f"This PyTorch build has no kernels for {_gpu_name(d)} (compute capability "
-                                     f"{d.compute_capability}); it was built for {', '.join(t.arch_list)}."))
+            out.append(_check("arch_not_covered", "fail", gpu_index=d.index, hint=t.fix_command, gpu=_gpu_name(d),
+                              compute_capability=d.compute_capability, arch_list=", ".join(t.arch_list)))
     for g, checks in sorted(numerics.items()):
         for c in checks:
             if not c.ok:
-                if c.error:
-                    what = f"failed: {c.error.splitlines()[0][:200]}"
-                elif c.rel_error is None:
-                    what = "gave NaN or infinite values"
-                else:
-                    what = f"gave wrong results (relative error {c.rel_error:.2g}, allowed {c.tolerance:g})"
-                op = "cuDNN convolution" if c.op == "conv2d" else "Matrix multiply"
-                out.append(Check(code="numerics_wrong", status="fail", gpu_index=g, value=c.rel_error, limit=c.tolerance,
-                                 message=f"{op} in {c.dtype} on GPU {g} {what}."))
+                what = "num_failed" if c.error else ("num_nan" if c.rel_error is None else "num_wrong")
+                out.append(_check("numerics_wrong", "fail", gpu_index=g, value=c.rel_error, limit=c.tolerance,
+                                  op_code="op_conv" if c.op == "conv2d" else "op_matmul", dtype=c.dtype, index=g, what_code=what,
+                                  error=c.error.splitlines()[0][:200] if c.error else None,
+                                  rel_error=f"{c.rel_error:.2g}" if c.rel_error is not None and not c.error else None,
+                                  tolerance=f"{c.tolerance:g}" if c.rel_error is not None and not c.error else None))
     if t.cudnn_available is False:
-        out.append(Check(code="cudnn_missing", status="warn", message="cuDNN is not available to PyTorch: convolutions will be slow."))
+        out.append(_check("cudnn_missing", "warn"))
     if not any(c.status in ("warn", "fail") for c in out):  # the pass summary leads; a pin_memory tip stays beside it
         n = sum(len(v) for v in numerics.values())
-        checked = f"; {n} matmul and convolution results match a float64 reference" if n else ""
-        cudnn = f", cuDNN {t.cudnn}" if t.cudnn else ""
-        out.append(Check(code="torch_ok", status="pass",
-                         message=f"PyTorch {t.version} (CUDA {t.cuda}{cudnn}) sees {t.device_count} GPU(s){checked}."))
+        out.append(_check("torch_ok", "pass", torch=t.version, cuda=t.cuda, cudnn_code="torch_ok_cudnn" if t.cudnn else "",
+                          cudnn_version=t.cudnn, count=t.device_count, checked_code="torch_ok_checked" if n else "",
+                          n=n if n else None))
     return out
 
 
@@ -267,66 +275,60 @@ def load_checks(d: DeviceInfo, c: Optional[Compute], samples: Sequence[Sample]) 
     if c is None:
         return out
     for e in c.errors:
-        out.append(Check(code="load_error", status="fail", gpu_index=g, message=f"{_gpu_name(d)}: {e.splitlines()[0][:300]}"))
+        out.append(_check("load_error", "fail", gpu_index=g, gpu=_gpu_name(d), error=e.splitlines()[0][:300]))
     busy = samples_for(samples, d.nvml_index, LOAD_PHASES)
     if len(busy) >= 3:
         utils = [s.util_pct for s in busy if s.util_pct is not None]
         if utils and mean(utils) < IDLE_UTIL_PCT:
-            out.append(Check(code="idle_under_load", status="fail", gpu_index=g, value=round(mean(utils), 1), limit=IDLE_UTIL_PCT,
-                             message=f"{_gpu_name(d)}'s utilization stayed near 0% ({mean(utils):.0f}% on average) while work "
-                                     "was being submitted to it: the work is not reaching this GPU.",
-                             hint="Check CUDA_VISIBLE_DEVICES and that the program moves its model and data with .to('cuda')."))
+            out.append(_check("idle_under_load", "fail", gpu_index=g, value=round(mean(utils), 1), limit=IDLE_UTIL_PCT,
+                              gpu=_gpu_name(d), util=f"{mean(utils):.0f}"))
         thermal = [s for s in busy if any(r in THERMAL_REASONS for r in s.throttle_reasons)]
         if len(thermal) >= THROTTLE_SHARE * len(busy) and thermal:
             reasons = sorted({r for s in thermal for r in s.throttle_reasons if r in THERMAL_REASONS})
             temps = [s.temp_c for s in busy if s.temp_c is not None]
-            hot = f", up to {max(temps):.0f} °C" if temps else ""
-            out.append(Check(code="throttled_thermal", status="warn", gpu_index=g, value=len(thermal) / len(busy),
-                             message=f"{_gpu_name(d)} slowed its clocks under load ({', '.join(reasons)}{hot}) in "
-                                     f"{len(thermal) / len(busy):.0%} of samples.",
-                             hint="Check cooling: fans, airflow, dust, and the power cables to the card."))
+            out.append(_check("throttled_thermal", "warn", gpu_index=g, value=len(thermal) / len(busy), gpu=_gpu_name(d),
+                              reasons=", ".join(reasons), hot_code="thermal_hot" if temps else "",
+                              temp=f"{max(temps):.0f}" if temps else None, share=_pct(len(thermal) / len(busy))))
         capped = [s for s in busy if "sw_power_cap" in s.throttle_reasons]
         low_limit = bool(d.power_limit_w and d.power_default_limit_w and d.power_limit_w < POWER_LIMIT_MIN_FRACTION * d.power_default_limit_w)
         if capped and not low_limit and len(capped) >= THROTTLE_SHARE * len(busy):
-            out.append(Check(code="at_power_limit", status="pass", gpu_index=g, value=len(capped) / len(busy),
-                             message=f"{_gpu_name(d)} ran at its power limit in {len(capped) / len(busy):.0%} of samples under "
-                                     "load (its default limit: normal at full load)."))
+            out.append(_check("at_power_limit", "pass", gpu_index=g, value=len(capped) / len(busy), gpu=_gpu_name(d),
+                              share=_pct(len(capped) / len(busy))))
         if capped and low_limit and len(capped) >= THROTTLE_SHARE * len(busy):
-            out.append(Check(code="power_capped", status="warn", gpu_index=g, value=d.power_limit_w, limit=d.power_default_limit_w,
-                             message=f"{_gpu_name(d)} was held back by its power limit ({d.power_limit_w:g} W, default "
-                                     f"{d.power_default_limit_w:g} W) in {len(capped) / len(busy):.0%} of samples under load."))
+            out.append(_check("power_capped", "warn", gpu_index=g, value=d.power_limit_w, limit=d.power_default_limit_w,
+                              gpu=_gpu_name(d), limit_w=f"{d.power_limit_w:g}", default_w=f"{d.power_default_limit_w:g}",
+                              share=_pct(len(capped) / len(busy))))
     if not c.matmul_tflops and not c.errors:
-        out.append(Check(code="load_no_result", status="fail", gpu_index=g, message=f"{_gpu_name(d)}: the load test gave no result."))
+        out.append(_check("load_no_result", "fail", gpu_index=g, gpu=_gpu_name(d)))
     if not any(x.status in ("warn", "fail") for x in out) and c.matmul_tflops:
         rates = ", ".join(f"{k} {_fmt(v)}" for k, v in c.matmul_tflops.items())
-        extra = ""
-        if busy:
-            utils = [s.util_pct for s in busy if s.util_pct is not None]
-            if utils:
-                extra = f"; utilization {median(utils):.0f}%"
-        out.append(Check(code="load_ok", status="pass", gpu_index=g,
-                         message=f"{_gpu_name(d)}: matrix products at {rates} TFLOP/s{extra}."))
+        utils = [s.util_pct for s in busy if s.util_pct is not None] if busy else []
+        out.append(_check("load_ok", "pass", gpu_index=g, gpu=_gpu_name(d), rates=rates,
+                          extra_code="load_ok_util" if utils else "", util=f"{median(utils):.0f}" if utils else None))
     return out
 
 
-def load_details(c: Compute, d: Optional[DeviceInfo] = None, samples: Sequence[Sample] = ()) -> list[str]:
+def load_details(c: Compute, d: Optional[DeviceInfo] = None, samples: Sequence[Sample] = (), lang: str = "en") -> list[str]:
+    def t(key: str, **p) -> str:
+        return messages.render("check", f"detail_{key}", p, lang, fallback=key)
+
     out = []
     busy = samples_for(samples, d.nvml_index, LOAD_PHASES) if d is not None else []
     clocks = sorted(s.sm_clock_mhz for s in busy if s.sm_clock_mhz)
     if clocks:
-        top = f" (max {d.sm_clock_max_mhz} MHz)" if d is not None and d.sm_clock_max_mhz else ""
+        top = t("clock_top", mhz=d.sm_clock_max_mhz) if d is not None and d.sm_clock_max_mhz else ""
         power = [s.power_w for s in busy if s.power_w is not None]
         temps = [s.temp_c for s in busy if s.temp_c is not None]
-        extra = (f", power up to {max(power):.0f} W" if power else "") + (f", up to {max(temps):.0f} °C" if temps else "")
-        out.append(f"GPU {c.gpu_index}: SM clock under load {clocks[len(clocks) // 2]} MHz median{top}{extra}.")
+        extra = (t("power_up_to", w=f"{max(power):.0f}") if power else "") + (t("temp_up_to", c=f"{max(temps):.0f}") if temps else "")
+        out.append(t("clock", index=c.gpu_index, mhz=clocks[len(clocks) // 2], top=top, extra=extra))
     cv = c.conv2d
     if cv.nchw_tflops is not None and cv.channels_last_tflops is not None:
-        out.append(f"GPU {c.gpu_index}: conv2d {cv.dtype} NCHW {_fmt(cv.nchw_tflops)} TFLOP/s, channels_last "
-                   f"{_fmt(cv.channels_last_tflops)} TFLOP/s (x{_fmt(cv.channels_last_speedup, digits=2)}).")
+        out.append(t("conv", index=c.gpu_index, dtype=cv.dtype, nchw=_fmt(cv.nchw_tflops), cl=_fmt(cv.channels_last_tflops),
+                     speedup=_fmt(cv.channels_last_speedup, digits=2)))
     gr = c.cuda_graph
     if gr.eager_ms is not None and gr.graph_ms is not None:
-        out.append(f"GPU {c.gpu_index}: small model {gr.eager_ms:.3f} ms eager, {gr.graph_ms:.3f} ms as a CUDA graph "
-                   f"(x{_fmt(gr.graph_speedup, digits=2)}).")
+        out.append(t("graph", index=c.gpu_index, eager=f"{gr.eager_ms:.3f}", graph=f"{gr.graph_ms:.3f}",
+                     speedup=_fmt(gr.graph_speedup, digits=2)))
     return out
 
 
@@ -385,3 +387,54 @@ def judge(gpus: Sequence[GpuResult], t: TorchReport, samples: Sequence[Sample],
             layer = layer.replace(reason=f"All {len(judged)} GPUs passed. " + " ".join(c.message for c in checks))
         overall.append(layer)
     return judged, tuple(overall)
+
+
+# ---------------------------------------------------------------- in the user's language
+
+SKIP_CODES = {"not checked": "skip_not_checked", "not measured": "skip_not_measured", "not run": "skip_not_run"}
+
+
+def check_text(c: Check, lang: str) -> str:
+    """A check's sentence in `lang`, with its figures (its English message when the catalogue lacks it)."""
+    if messages.normalise_lang(lang) == "en":
+        return c.message
+    return messages.render("check", c.code, c.params, lang, fallback=c.message)
+
+
+def check_hint(c: Check, lang: str) -> Optional[str]:
+    if messages.normalise_lang(lang) == "en" or not c.hint:
+        return c.hint
+    return messages.render_hint("check", c.code, c.params, lang, fallback=c.hint)
+
+
+def details_in(v, lang: str) -> dict[str, str]:
+    """English detail line → the same line in `lang`, for every GPU of a Verification (the details are
+    pure functions of what was measured, so they are said again rather than translated)."""
+    if messages.normalise_lang(lang) == "en":
+        return {}
+    out: dict[str, str] = {}
+    for g in v.gpus:
+        pairs = [(device_details(g.device), device_details(g.device, lang)),
+                 (load_details(g.compute, g.device, v.samples), load_details(g.compute, g.device, v.samples, lang))]
+        for en, said in pairs:
+            out.update(zip(en, said))
+    for layer in v.layers:
+        for c in layer.checks:
+            out.setdefault(c.message, check_text(c, lang))
+    return out
+
+
+def layer_reason(layer: Layer, lang: str) -> str:
+    """A layer's one sentence in `lang`: the check it comes from, the multi-GPU pass summary, or a skip reason."""
+    if messages.normalise_lang(lang) == "en":
+        return layer.reason
+    lead = next((c for c in layer.checks if c.message == layer.reason), None)
+    if lead is not None:
+        return check_text(lead, lang)
+    if layer.status == "pass" and layer.checks and layer.reason.startswith("All "):
+        n = layer.reason.split(" ", 2)[1]
+        said = messages.render("check", "all_passed", {"count": n}, lang, fallback="")
+        if said:
+            return " ".join([said] + [check_text(c, lang) for c in layer.checks])
+    code = SKIP_CODES.get(layer.reason)
+    return messages.render("check", code, {}, lang, fallback=layer.reason) if code else layer.reason

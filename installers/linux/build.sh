@@ -17,6 +17,7 @@ if [[ -d $qt_tr ]]; then find "$qt_tr" -type f ! -name '*zh_CN*' -delete; fi
 install -m 0755 installers/linux/install.sh "$out/install.sh"
 install -m 0644 installers/linux/gpu-wizard.desktop "$out/gpu-wizard.desktop"
 install -m 0644 installers/linux/gpu-wizard.svg "$out/gpu-wizard.svg"
+install -m 0644 installers/linux/gpu-wizard-mime.xml "$out/gpu-wizard-mime.xml"
 mkdir -p "$out/polkit"
 if compgen -G "installers/polkit/*.policy" >/dev/null; then cp installers/polkit/*.policy "$out/polkit/"; fi
 tarball="build/gpu-wizard-$version-linux-$arch.tar.gz"

@@ -1,56 +1,143 @@
 #!/usr/bin/env bash
-# Install the GPU Setup Wizard bundle for this user (no root needed):
-#   ./install.sh               copy to ~/.local/share/gpu-wizard, add a menu entry and ~/.local/bin/gpu-wizard
-#   ./install.sh --system      also install the polkit action for the privileged helper (asks for sudo)
-#   ./install.sh --uninstall   remove what the user install added
-# Set PREFIX to install elsewhere (default ~/.local).
+# Install the GPU Setup Wizard bundle (the folder this script is in).
+#   ./install.sh               for this user, no root needed: the program goes to ~/.local/lib/gpu-wizard,
+#                              a menu entry and ~/.local/bin/gpu-wizard are added
+#   ./install.sh --system      for every user: the program goes to /opt/gpu-wizard, owned by root and
+#                              read-only for users (so the administrator helper that pkexec/sudo starts
+#                              is a file no user can change); the polkit action points at that copy;
+#                              pkexec is installed when missing, or it says that sudo is used instead
+#   ./install.sh --uninstall [--system]   remove the program; your sessions and settings stay
+#   ./install.sh --purge [--system]       remove the program and this user's sessions and settings
+# Program files and user data live apart: the program in its own folder, the wizard's sessions
+# (resume/undo state) in ~/.local/share/gpu-wizard, its settings in ~/.config/gpu-wizard and
+# ~/.local/state/gpu-wizard (XDG folders), so a reinstall or an uninstall never touches them.
+# PREFIX (default ~/.local; /opt with --system) installs elsewhere; DESTDIR stages a --system
+# install under another root (the paths written into the menu entry and polkit action stay final).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-prefix=${PREFIX:-$HOME/.local}
-dest=$prefix/share/gpu-wizard
-apps=$prefix/share/applications
-icons=$prefix/share/icons/hicolor/scalable/apps
-bin=$prefix/bin
-mode=user
-case "${1:-}" in
-  --system) mode=system ;;
-  --uninstall) mode=uninstall ;;
-  ""|--user) ;;
-  *) echo "usage: $0 [--user|--system|--uninstall]" >&2; exit 2 ;;
-esac
-if [[ $mode == uninstall ]]; then
-  rm -rf "$dest" "$apps/gpu-wizard.desktop" "$icons/gpu-wizard.svg"
-  [[ -L $bin/gpu-wizard ]] && rm -f "$bin/gpu-wizard"
-  echo "GPU Setup Wizard removed from $prefix"
+mode=install scope=user
+for a in "$@"; do
+  case $a in
+    --system) scope=system ;;
+    --user) scope=user ;;
+    --uninstall) mode=uninstall ;;
+    --purge) mode=purge ;;
+    -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "usage: $0 [--user|--system] [--uninstall|--purge]" >&2; exit 2 ;;
+  esac
+done
+data=${XDG_DATA_HOME:-$HOME/.local/share}/gpu-wizard
+state=${XDG_STATE_HOME:-$HOME/.local/state}/gpu-wizard
+config=${XDG_CONFIG_HOME:-$HOME/.config}/gpu-wizard
+D=${DESTDIR:-}
+policy_dir=$D/usr/share/polkit-1/actions
+if [[ $scope == system ]]; then
+  final=${PREFIX:-/opt}/gpu-wizard
+  dest=$D$final
+  apps=$D/usr/share/applications icons=$D/usr/share/icons/hicolor/scalable/apps bin=$D/usr/local/bin mime=$D/usr/share/mime
+else
+  prefix=${PREFIX:-$HOME/.local}
+  dest=$prefix/lib/gpu-wizard final=$dest
+  apps=$prefix/share/applications icons=$prefix/share/icons/hicolor/scalable/apps bin=$prefix/bin mime=$prefix/share/mime
+fi
+# what an older bundle (before program and data were apart) put in the data folder: only these go
+legacy=("$data/gpu-wizard" "$data/_internal" "$data/install.sh" "$data/gpu-wizard.desktop" "$data/gpu-wizard.svg" "$data/polkit"
+        "$data/gpu-wizard-mime.xml")
+
+as_root=()
+if [[ $scope == system && $(id -u) -ne 0 ]]; then
+  command -v sudo >/dev/null || { echo "--system needs root: run it with sudo (sudo is not installed here)" >&2; exit 2; }
+  as_root=(sudo)
+fi
+R() { "${as_root[@]}" "$@"; }
+
+remove_program() {
+  if [[ $scope == system ]]; then
+    R rm -rf "$dest" "$apps/gpu-wizard.desktop" "$icons/gpu-wizard.svg" "$policy_dir/org.gpuwizard.helper.policy" \
+      "$mime/packages/gpu-wizard.xml"
+    [[ -L $bin/gpu-wizard ]] && R rm -f "$bin/gpu-wizard"
+  else
+    rm -rf "$dest" "$apps/gpu-wizard.desktop" "$icons/gpu-wizard.svg" "$mime/packages/gpu-wizard.xml"
+    [[ -L $bin/gpu-wizard ]] && rm -f "$bin/gpu-wizard"
+  fi
+  # an older per-user bundle inside the data folder: its program files only
+  [[ -x $data/gpu-wizard && -d $data/_internal ]] && rm -rf "${legacy[@]}"
+  return 0
+}
+
+if [[ $mode != install ]]; then
+  remove_program
+  echo "GPU Setup Wizard removed from $dest"
+  if [[ $mode == purge ]]; then
+    rm -rf "$data" "$state" "$config"
+    echo "--purge: also removed your sessions and settings ($data, $state, $config)"
+  else
+    echo "your sessions and settings are kept ($data, $state, $config); ./install.sh --purge removes them too"
+  fi
   exit 0
 fi
-if [[ $(id -u) -eq 0 && -z ${PREFIX:-} ]]; then
-  echo "Run this as your own user, not root: the wizard itself never runs as root." >&2
+
+if [[ $scope == user && $(id -u) -eq 0 && -z ${PREFIX:-} ]]; then
+  echo "Run this as your own user, not root: the wizard's window never runs as root (./install.sh --system installs it for every user)." >&2
   exit 2
 fi
-mkdir -p "$dest" "$apps" "$icons" "$bin"
-# copy the bundle (everything beside this script) in place of an older one
-tmp=$(mktemp -d "$prefix/share/.gpu-wizard.XXXXXX")
-cp -a "$here/." "$tmp/"
-rm -rf "$dest.old"; [[ -d $dest ]] && mv "$dest" "$dest.old"
-mv "$tmp" "$dest"; rm -rf "$dest.old"
-ln -sfn "$dest/gpu-wizard" "$bin/gpu-wizard"
-install -m 0644 "$dest/gpu-wizard.svg" "$icons/gpu-wizard.svg"
-sed "s|@EXEC@|$dest/gpu-wizard|" "$dest/gpu-wizard.desktop" > "$apps/gpu-wizard.desktop"
-chmod 0644 "$apps/gpu-wizard.desktop"
-command -v update-desktop-database >/dev/null && update-desktop-database "$apps" >/dev/null 2>&1 || true
-echo "GPU Setup Wizard installed in $dest; it is in your applications menu and at $bin/gpu-wizard"
-if [[ $mode == system ]]; then
+[[ -x $here/gpu-wizard && -d $here/_internal ]] || { echo "this folder holds no bundle (gpu-wizard, _internal): build one with installers/linux/build.sh" >&2; exit 2; }
+
+# the program: copied beside the old one, then swapped in (the user's data is elsewhere)
+parent=$(dirname "$dest")
+R mkdir -p "$parent" "$apps" "$icons" "$bin"
+tmp=$(R mktemp -d "$parent/.gpu-wizard.XXXXXX")
+R cp -a "$here/." "$tmp/"
+if [[ $scope == system ]]; then
+  R chown -R root:root "$tmp"
+  R chmod -R u+rwX,go+rX,go-w "$tmp"
+fi
+R chmod 0755 "$tmp"
+R rm -rf "$dest.old"
+[[ -e $dest ]] && R mv "$dest" "$dest.old"
+R mv "$tmp" "$dest"
+R rm -rf "$dest.old"
+[[ -x $data/gpu-wizard && -d $data/_internal ]] && rm -rf "${legacy[@]}"  # an older bundle's program files
+
+R ln -sfn "$final/gpu-wizard" "$bin/gpu-wizard"
+R install -m 0644 "$dest/gpu-wizard.svg" "$icons/gpu-wizard.svg"
+sed "s|@EXEC@|$final/gpu-wizard|" "$dest/gpu-wizard.desktop" | R tee "$apps/gpu-wizard.desktop" >/dev/null
+R chmod 0644 "$apps/gpu-wizard.desktop"
+if [[ -f $dest/gpu-wizard-mime.xml ]]; then  # reports and snapshots open in the wizard (never all HTML)
+  R mkdir -p "$mime/packages"
+  R install -m 0644 "$dest/gpu-wizard-mime.xml" "$mime/packages/gpu-wizard.xml"
+  command -v update-mime-database >/dev/null && R update-mime-database "$mime" >/dev/null 2>&1 || true
+fi
+command -v update-desktop-database >/dev/null && R update-desktop-database "$apps" >/dev/null 2>&1 || true
+echo "GPU Setup Wizard installed in $dest; it is in the applications menu and at $bin/gpu-wizard"
+if [[ $scope == system ]]; then
+  echo "each user's sessions and settings live apart, in ~/.local/share/gpu-wizard and ~/.config/gpu-wizard (kept on reinstall and uninstall)"
+else
+  echo "your sessions and settings live apart, in $data and $config (kept on reinstall and uninstall)"
+fi
+
+if [[ $scope == system ]]; then
   shopt -s nullglob
   policies=("$dest"/polkit/*.policy)
   if ((${#policies[@]})); then
-    sudo=(); [[ $(id -u) -eq 0 ]] || sudo=(sudo)
+    R mkdir -p "$policy_dir"
     for p in "${policies[@]}"; do
-      sed "s|@HELPER@|$dest/gpu-wizard|g" "$p" > "$dest/polkit/$(basename "$p").installed"
-      "${sudo[@]}" install -m 0644 "$dest/polkit/$(basename "$p").installed" "/usr/share/polkit-1/actions/$(basename "$p")"
+      sed "s|@HELPER@|$final/gpu-wizard|g" "$p" | R tee "$policy_dir/$(basename "$p")" >/dev/null
+      R chmod 0644 "$policy_dir/$(basename "$p")"
     done
-    echo "polkit action installed: administrator steps will ask for your password through the system dialog"
+  fi
+  if [[ -n $D ]]; then
+    echo "DESTDIR is set (a staged install): pkexec is not installed here; without it administrator steps use sudo"
+  elif ! command -v pkexec >/dev/null && command -v apt-get >/dev/null; then
+    pk=pkexec; apt-cache show --no-all-versions pkexec >/dev/null 2>&1 || pk=policykit-1  # Ubuntu 22.04's name
+    log=$(mktemp "${TMPDIR:-/tmp}/gpu-wizard-install.XXXXXX.log")
+    echo "installing $pk (the desktop's password dialog for administrator steps); log: $log"
+    DEBIAN_FRONTEND=noninteractive R apt-get install -y -q "$pk" >"$log" 2>&1 || echo "could not install $pk (see $log)" >&2
+  fi
+  if [[ -n $D ]]; then :
+  elif command -v pkexec >/dev/null && ((${#policies[@]})); then
+    echo "administrator steps ask through the desktop's password dialog (pkexec, polkit action for $final/gpu-wizard)"
   else
-    echo "this bundle carries no polkit action; administrator steps will use sudo" >&2
+    echo "pkexec is not available here: administrator steps fall back to sudo ($final/gpu-wizard under sudo)" >&2
   fi
 fi

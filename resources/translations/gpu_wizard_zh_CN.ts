@@ -4,207 +4,277 @@
 <context>
     <name>gpu_wizard</name>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="354"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="370"/>
         <source>&amp;Advanced</source>
         <translation>高级(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="307"/>
+        <location filename="../../ui/pages/install_page.py" line="412"/>
         <source>&amp;Cancel</source>
         <translation>取消(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard.py" line="126"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="376"/>
+        <source>&amp;Certificate bundle (CA file):</source>
+        <translation>证书包（CA 文件）(&amp;C)：</translation>
+    </message>
+    <message>
+        <location filename="../../ui/wizard.py" line="285"/>
         <source>&amp;Close</source>
         <translation>关闭(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="225"/>
+        <location filename="../../ui/pages/plan_page.py" line="270"/>
         <source>&amp;Copy commands</source>
         <translation>复制命令(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="195"/>
+        <location filename="../../ui/pages/welcome_page.py" line="225"/>
         <source>&amp;Demo machines:</source>
         <translation>演示机器(&amp;D)：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="220"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="253"/>
         <source>&amp;Diagnose</source>
         <translation>诊断(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="215"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="248"/>
         <source>&amp;Error text or log:</source>
         <translation>错误文本或日志(&amp;E)：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="227"/>
+        <location filename="../../ui/pages/plan_page.py" line="272"/>
         <source>&amp;Export as script…</source>
         <translation>导出为脚本(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/system_page.py" line="201"/>
+        <location filename="../../ui/pages/system_page.py" line="211"/>
         <source>&amp;Findings:</source>
         <translation>发现(&amp;F)：</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard.py" line="127"/>
+        <location filename="../../ui/wizard.py" line="286"/>
         <source>&amp;Finish</source>
         <translation>完成(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="364"/>
+        <location filename="../../ui/pages/verify_page.py" line="406"/>
         <source>&amp;GPU shown:</source>
         <translation>显示的 GPU(&amp;G)：</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard.py" line="159"/>
+        <location filename="../../ui/pages/plan_page.py" line="261"/>
+        <source>&amp;Install &gt;</source>
+        <translation>安装(&amp;I) &gt;</translation>
+    </message>
+    <message>
+        <location filename="../../ui/wizard.py" line="321"/>
         <source>&amp;Keep installing</source>
         <translation>继续安装(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="199"/>
+        <location filename="../../ui/wizard.py" line="325"/>
+        <source>&amp;Keep testing</source>
+        <translation>继续测试(&amp;K)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/welcome_page.py" line="229"/>
         <source>&amp;Language:</source>
         <translation>语言(&amp;L)：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="204"/>
+        <location filename="../../ui/pages/install_page.py" line="276"/>
         <source>&amp;Later</source>
         <translation>稍后(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="363"/>
+        <location filename="../../ui/pages/verify_page.py" line="405"/>
         <source>&amp;Load per test:</source>
         <translation>每项测试负载时长(&amp;L)：</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard.py" line="124"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="260"/>
+        <source>&amp;Network settings</source>
+        <translation>网络设置(&amp;N)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/plan_page.py" line="255"/>
         <source>&amp;Next &gt;</source>
         <translation>下一步(&amp;N) &gt;</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="197"/>
+        <location filename="../../ui/pages/welcome_page.py" line="227"/>
         <source>&amp;Open a file…</source>
         <translation>打开文件(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="218"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="251"/>
         <source>&amp;Open a log…</source>
         <translation>打开日志(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/system_page.py" line="203"/>
+        <location filename="../../ui/pages/system_page.py" line="213"/>
         <source>&amp;Re-scan</source>
         <translation>重新扫描(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="309"/>
+        <location filename="../../ui/pages/install_page.py" line="414"/>
         <source>&amp;Retry failed step</source>
         <translation>重试失败的步骤(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/system_page.py" line="205"/>
+        <location filename="../../ui/pages/plan_page.py" line="259"/>
+        <source>&amp;Run as a dry run &gt;</source>
+        <translation>演练运行(&amp;R) &gt;</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/system_page.py" line="215"/>
         <source>&amp;Save snapshot…</source>
         <translation>保存快照(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="369"/>
+        <location filename="../../ui/pages/plan_page.py" line="257"/>
+        <source>&amp;Show what happened &gt;</source>
+        <translation>查看发生了什么(&amp;S) &gt;</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/verify_page.py" line="411"/>
         <source>&amp;Start</source>
         <translation>开始(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard.py" line="158"/>
+        <location filename="../../ui/wizard.py" line="326"/>
         <source>&amp;Stop and close</source>
         <translation>停止并关闭(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="313"/>
+        <location filename="../../ui/pages/summary_page.py" line="203"/>
+        <source>&amp;Troubleshoot</source>
+        <translation>故障排除(&amp;T)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/install_page.py" line="418"/>
         <source>&amp;Troubleshoot this error</source>
         <translation>排查此错误(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="123"/>
+        <location filename="../../ui/pages/summary_page.py" line="162"/>
         <source>&amp;What a real install would do:</source>
         <translation>实际安装将执行的操作(&amp;W)：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="123"/>
+        <location filename="../../ui/pages/summary_page.py" line="160"/>
+        <source>&amp;What was done on the user's machine:</source>
+        <translation>在用户机器上做了什么(&amp;W)：</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/summary_page.py" line="162"/>
         <source>&amp;What was done:</source>
         <translation>已完成的操作(&amp;W)：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="354"/>
+        <location filename="../../ui/pages/verify_page.py" line="396"/>
         <source>(stopped early)</source>
         <translation>（提前停止）</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard.py" line="125"/>
+        <location filename="../../ui/pages/plan_page.py" line="231"/>
+        <source>1 of them needs administrator rights: you will be asked for your password once.</source>
+        <translation>其中 1 个需要管理员权限：会请您输入一次密码。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/plan_page.py" line="228"/>
+        <source>1 step.</source>
+        <translation>1 个步骤。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/wizard.py" line="284"/>
         <source>&lt; &amp;Back</source>
         <translation>&lt; 上一步(&amp;B)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="292"/>
-        <source>A step failed: {step}. Read the log, then Retry or Troubleshoot.</source>
-        <translation>步骤失败：{step}。请阅读日志，然后重试或排查。</translation>
+        <location filename="../../ui/pages/install_page.py" line="397"/>
+        <source>A step failed: {step}. Read the log, then Retry, or press Next to find the cause and a fix.</source>
+        <translation>有步骤失败：{step}。请查看日志，然后重试，或按“下一步”查找原因和修复方法。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="193"/>
+        <location filename="../../ui/wizard.py" line="323"/>
+        <source>A test is running</source>
+        <translation>测试正在运行</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/verify_page.py" line="200"/>
         <source>A walkthrough has no GPU to test, and the report recorded no verification.</source>
         <translation>查看模式下没有可测试的 GPU，且报告中没有记录验证结果。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="365"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="381"/>
         <source>A&amp;pply</source>
         <translation>应用(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="285"/>
+        <location filename="../../ui/pages/install_page.py" line="390"/>
         <source>All steps finished.</source>
         <translation>所有步骤已完成。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="357"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="373"/>
         <source>Also install the CUDA &amp;toolkit (nvcc):</source>
         <translation>同时安装 CUDA 工具包（nvcc）(&amp;T)：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="192"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="226"/>
         <source>Also possible</source>
         <translation>其他可能</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard.py" line="156"/>
+        <location filename="../../ui/wizard.py" line="319"/>
         <source>An installation is running</source>
         <translation>正在安装</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="299"/>
+        <location filename="../../ui/pages/install_page.py" line="404"/>
         <source>As recorded on the user's machine (nothing ran here):</source>
         <translation>用户机器上记录的情况（此处未执行任何操作）：</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="356"/>
+        <location filename="../../ui/pages/summary_page.py" line="182"/>
+        <source>As recorded on the user's machine; nothing ran on this computer.</source>
+        <translation>这是用户机器上的记录；本机没有运行任何内容。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/system_page.py" line="200"/>
+        <source>As the user's wizard detected it: 1 finding.</source>
+        <translation>用户的向导检测到的情况：1 项发现。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/system_page.py" line="201"/>
+        <source>As the user's wizard detected it: {n} findings.</source>
+        <translation>用户的向导检测到的情况：{n} 项发现。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/log_view.py" line="429"/>
         <source>Auto-scroll paused: follow the end</source>
         <translation>自动滚动已暂停：跟随末尾</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="368"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="384"/>
         <source>Back to the recommendation</source>
         <translation>恢复为推荐值</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="20"/>
+        <location filename="../../ui/pages/verify_page.py" line="21"/>
         <source>Bandwidth</source>
         <translation>带宽</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="375"/>
+        <location filename="../../ui/pages/verify_page.py" line="417"/>
         <source>Bandwidth against the theoretical ceiling</source>
         <translation>带宽与理论上限对比</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="204"/>
+        <location filename="../../ui/pages/plan_page.py" line="224"/>
         <source>Building the plan…</source>
         <translation>正在制定计划…</translation>
     </message>
@@ -214,74 +284,64 @@
         <translation>CUDA 与 cuDNN</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="298"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="314"/>
         <source>CUDA runtime {v}</source>
         <translation>CUDA 运行时 {v}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="349"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="365"/>
         <source>CUDA toolkit</source>
         <translation>CUDA 工具包</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="308"/>
+        <location filename="../../ui/pages/install_page.py" line="413"/>
         <source>Cancel the installation</source>
         <translation>取消安装</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="289"/>
-        <source>Cancelled. Press Retry to continue from the step that was stopped.</source>
-        <translation>已取消。按“重试”从中断的步骤继续。</translation>
+        <location filename="../../ui/pages/install_page.py" line="394"/>
+        <source>Cancelled. Press Retry to continue from the step that was stopped, or Next for the summary.</source>
+        <translation>已取消。按“重试”从被停止的步骤继续，或按“下一步”查看总结。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="134"/>
+        <location filename="../../ui/pages/install_page.py" line="194"/>
         <source>Cancelling: stopping the running command…</source>
         <translation>正在取消：停止正在运行的命令…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="314"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="330"/>
         <source>Change it, or press Reset to go back to the recommendation.</source>
         <translation>请修改它，或按“重置”恢复为推荐值。</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="155"/>
+        <location filename="../../ui/widgets/charts.py" line="289"/>
         <source>Chart: {title}</source>
         <translation>图表：{title}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="366"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="382"/>
         <source>Check these choices</source>
         <translation>检查这些选项</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="207"/>
-        <source>Check with:</source>
-        <translation>可用以下命令检查：</translation>
-    </message>
-    <message>
-        <location filename="../../ui/widgets/charts.py" line="44"/>
+        <location filename="../../ui/widgets/charts.py" line="48"/>
         <source>Clocks</source>
         <translation>频率</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard.py" line="130"/>
+        <location filename="../../ui/wizard.py" line="292"/>
         <source>Close the wizard</source>
         <translation>关闭向导</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="224"/>
+        <location filename="../../ui/pages/plan_page.py" line="269"/>
         <source>Commands and explanation of the selected step</source>
         <translation>所选步骤的命令与说明</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="342"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="358"/>
         <source>Compatibility data: {v}</source>
         <translation>兼容性数据：{v}</translation>
-    </message>
-    <message>
-        <location filename="../../ui/pages/plan_page.py" line="230"/>
-        <source>Confirm the plan</source>
-        <translation>确认计划</translation>
     </message>
     <message>
         <location filename="../../ui/pages/system_page.py" line="22"/>
@@ -289,32 +349,32 @@
         <translation>容器</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="226"/>
+        <location filename="../../ui/pages/plan_page.py" line="271"/>
         <source>Copy all commands to the clipboard</source>
         <translation>将所有命令复制到剪贴板</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="196"/>
+        <location filename="../../ui/pages/welcome_page.py" line="226"/>
         <source>Demo machines</source>
         <translation>演示机器</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/system_page.py" line="204"/>
+        <location filename="../../ui/pages/system_page.py" line="214"/>
         <source>Detect again</source>
         <translation>重新检测</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="187"/>
+        <location filename="../../ui/pages/welcome_page.py" line="217"/>
         <source>Detect, recommend, plan, install, then verify and stress the GPU.</source>
         <translation>检测、推荐、计划、安装，然后验证并对 GPU 进行压力测试。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/system_page.py" line="199"/>
+        <location filename="../../ui/pages/system_page.py" line="209"/>
         <source>Detected</source>
         <translation>检测值</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/system_page.py" line="200"/>
+        <location filename="../../ui/pages/system_page.py" line="210"/>
         <source>Detected facts</source>
         <translation>检测结果</translation>
     </message>
@@ -324,12 +384,17 @@
         <translation>检测失败：{error}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/system_page.py" line="192"/>
+        <location filename="../../ui/pages/system_page.py" line="198"/>
+        <source>Detection finished: 1 finding.</source>
+        <translation>检测完成：1 项发现。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/system_page.py" line="198"/>
         <source>Detection finished: {n} findings.</source>
         <translation>检测完成：{n} 条发现。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="222"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="255"/>
         <source>Diagnosis</source>
         <translation>诊断</translation>
     </message>
@@ -339,87 +404,97 @@
         <translation>驱动</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="285"/>
+        <location filename="../../ui/pages/install_page.py" line="390"/>
         <source>Dry run finished: nothing was changed.</source>
         <translation>演练结束：未做任何更改。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="295"/>
+        <location filename="../../ui/pages/install_page.py" line="400"/>
         <source>Dry run: </source>
         <translation>演练：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="142"/>
+        <location filename="../../ui/pages/summary_page.py" line="184"/>
         <source>Dry run: nothing was changed on this computer.</source>
         <translation>演练：本计算机上未做任何更改。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="210"/>
+        <location filename="../../ui/pages/plan_page.py" line="239"/>
         <source>Dry run: nothing will be changed on this computer.</source>
         <translation>演练：不会更改本计算机上的任何内容。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="217"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="250"/>
         <source>Error text</source>
         <translation>错误文本</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="221"/>
+        <location filename="../../ui/pages/plan_page.py" line="266"/>
         <source>Every step and command, before anything runs.</source>
         <translation>在执行任何操作之前，列出每个步骤和命令。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="199"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="233"/>
         <source>Evidence:</source>
         <translation>证据：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="158"/>
+        <location filename="../../ui/pages/summary_page.py" line="199"/>
         <source>Export &amp;report…</source>
         <translation>导出报告(&amp;R)…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="169"/>
+        <location filename="../../ui/pages/plan_page.py" line="189"/>
         <source>Export the plan as a script</source>
         <translation>将计划导出为脚本</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="228"/>
+        <location filename="../../ui/pages/plan_page.py" line="273"/>
         <source>Export the plan as a shell script</source>
         <translation>将计划导出为 Shell 脚本</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="93"/>
+        <location filename="../../ui/pages/summary_page.py" line="127"/>
         <source>Export the report</source>
         <translation>导出报告</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="221"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="259"/>
+        <source>Export the report for support</source>
+        <translation>导出报告给技术支持</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="254"/>
         <source>Find the cause</source>
         <translation>查找原因</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/system_page.py" line="202"/>
+        <location filename="../../ui/pages/summary_page.py" line="204"/>
+        <source>Find the cause of the failure</source>
+        <translation>查找失败原因</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/system_page.py" line="212"/>
         <source>Findings</source>
         <translation>发现</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard.py" line="131"/>
+        <location filename="../../ui/wizard.py" line="293"/>
         <source>Finish</source>
         <translation>完成</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="205"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="239"/>
         <source>Fix:</source>
         <translation>修复：</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="357"/>
+        <location filename="../../ui/widgets/log_view.py" line="430"/>
         <source>Follow the end of the log</source>
         <translation>跟随日志末尾</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="356"/>
+        <location filename="../../ui/widgets/log_view.py" line="429"/>
         <source>Following the end</source>
         <translation>正在跟随末尾</translation>
     </message>
@@ -429,7 +504,7 @@
         <translation>可用磁盘空间</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="40"/>
+        <location filename="../../ui/widgets/charts.py" line="44"/>
         <source>From GPU</source>
         <translation>传出 GPU</translation>
     </message>
@@ -439,37 +514,42 @@
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard.py" line="123"/>
+        <location filename="../../ui/wizard.py" line="282"/>
         <source>GPU Setup Wizard</source>
         <translation>GPU 配置向导</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="20"/>
+        <location filename="../../ui/pages/verify_page.py" line="21"/>
         <source>GPU device</source>
         <translation>GPU 设备</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="84"/>
+        <location filename="../../ui/widgets/charts.py" line="50"/>
+        <source>GPU memory</source>
+        <translation>显存</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/verify_page.py" line="85"/>
         <source>GPU memory (device to device)</source>
         <translation>GPU 显存（设备到设备）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="135"/>
+        <location filename="../../ui/pages/summary_page.py" line="175"/>
         <source>GPU memory: {v:.0f} GB/s</source>
         <translation>GPU 显存：{v:.0f} GB/s</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="365"/>
+        <location filename="../../ui/pages/verify_page.py" line="407"/>
         <source>GPU shown in the charts</source>
         <translation>图表中显示的 GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="41"/>
+        <location filename="../../ui/widgets/charts.py" line="45"/>
         <source>GPU temperature</source>
         <translation>GPU 温度</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="82"/>
+        <location filename="../../ui/pages/verify_page.py" line="83"/>
         <source>GPU to host (pinned)</source>
         <translation>GPU 到主机（锁页内存）</translation>
     </message>
@@ -479,54 +559,49 @@
         <translation>PyTorch 能否使用 GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="94"/>
+        <location filename="../../ui/pages/summary_page.py" line="128"/>
         <source>HTML report (*.html);;Markdown (*.md);;JSON (*.json)</source>
         <translation>HTML 报告 (*.html);;Markdown (*.md);;JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="360"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="376"/>
         <source>HTTPS &amp;proxy:</source>
         <translation>HTTPS 代理(&amp;P)：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="83"/>
+        <location filename="../../ui/pages/verify_page.py" line="84"/>
         <source>Host to GPU (pageable)</source>
         <translation>主机到 GPU（可分页内存）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="82"/>
+        <location filename="../../ui/pages/verify_page.py" line="83"/>
         <source>Host to GPU (pinned)</source>
         <translation>主机到 GPU（锁页内存）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="133"/>
+        <location filename="../../ui/pages/summary_page.py" line="173"/>
         <source>Host to GPU: {v:.1f} GB/s</source>
         <translation>主机到 GPU：{v:.1f} GB/s</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="229"/>
-        <source>I have read the plan: r&amp;un it</source>
-        <translation>我已阅读计划：执行(&amp;U)</translation>
-    </message>
-    <message>
-        <location filename="../../ui/pages/plan_page.py" line="229"/>
-        <source>I have read the plan: r&amp;un it as a dry run</source>
-        <translation>我已阅读计划：以演练方式执行(&amp;U)</translation>
-    </message>
-    <message>
-        <location filename="../../ui/pages/install_page.py" line="303"/>
+        <location filename="../../ui/pages/install_page.py" line="408"/>
         <source>Install</source>
         <translation>安装</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="303"/>
+        <location filename="../../ui/pages/install_page.py" line="408"/>
         <source>Install (dry run)</source>
         <translation>安装（演练）</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="358"/>
+        <location filename="../../ui/widgets/log_view.py" line="431"/>
         <source>Installation log</source>
         <translation>安装日志</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/plan_page.py" line="230"/>
+        <source>It needs administrator rights: you will be asked for your password once.</source>
+        <translation>它需要管理员权限：会请您输入一次密码。</translation>
     </message>
     <message>
         <location filename="../../ui/pages/system_page.py" line="22"/>
@@ -539,67 +614,67 @@
         <translation>内核模块</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="200"/>
+        <location filename="../../ui/pages/welcome_page.py" line="230"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="368"/>
+        <location filename="../../ui/pages/verify_page.py" line="410"/>
         <source>Load duration per test</source>
         <translation>每项测试的负载时长</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="120"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="140"/>
         <source>Logs (*.log *.txt);;All files (*)</source>
         <translation>日志 (*.log *.txt);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/system_page.py" line="188"/>
+        <location filename="../../ui/pages/system_page.py" line="194"/>
         <source>Looking at this computer…</source>
         <translation>正在检查本计算机…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="144"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="164"/>
         <source>Looking for the cause…</source>
         <translation>正在查找原因…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="223"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="256"/>
         <source>Make a &amp;plan of this fix</source>
         <translation>将此修复生成计划(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="138"/>
+        <location filename="../../ui/pages/summary_page.py" line="178"/>
         <source>Matrix multiply: {v:.0f} TFLOP/s ({dtype})</source>
         <translation>矩阵乘法：{v:.0f} TFLOP/s（{dtype}）</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="41"/>
+        <location filename="../../ui/widgets/charts.py" line="45"/>
         <source>Memory clock</source>
         <translation>显存频率</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="39"/>
+        <location filename="../../ui/widgets/charts.py" line="43"/>
         <source>Memory controller</source>
         <translation>显存控制器</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="43"/>
+        <location filename="../../ui/widgets/charts.py" line="47"/>
         <source>Memory used</source>
         <translation>显存占用</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="192"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="226"/>
         <source>Most likely cause</source>
         <translation>最可能的原因</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="359"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="375"/>
         <source>NVIDIA &amp;repository mirror:</source>
         <translation>NVIDIA 软件源镜像(&amp;R)：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="349"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="365"/>
         <source>NVIDIA driver</source>
         <translation>NVIDIA 驱动</translation>
     </message>
@@ -614,39 +689,44 @@
         <translation>支持的最高 CUDA 版本</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="354"/>
+        <location filename="../../ui/widgets/log_view.py" line="427"/>
         <source>Next</source>
         <translation>下一个</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="355"/>
+        <location filename="../../ui/widgets/log_view.py" line="428"/>
         <source>Next match</source>
         <translation>下一个匹配</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard.py" line="128"/>
+        <location filename="../../ui/wizard.py" line="290"/>
         <source>Next page</source>
         <translation>下一页</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="138"/>
-        <source>No file chosen</source>
-        <translation>未选择文件</translation>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="220"/>
+        <source>No known GPU setup error was recognised in this text.</source>
+        <translation>在这段文字中没有识别出已知的 GPU 配置错误。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="188"/>
-        <source>No known cause matched this text.</source>
-        <translation>没有已知原因与此文本匹配。</translation>
+        <location filename="../../ui/pages/install_page.py" line="145"/>
+        <source>No plan was confirmed: go back to the Plan page.</source>
+        <translation>尚未确认计划：请返回“计划”页。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="143"/>
+        <location filename="../../ui/pages/plan_page.py" line="168"/>
         <source>No plan: {error}</source>
         <translation>无法制定计划：{error}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="192"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="198"/>
         <source>No recommendation: {error}</source>
         <translation>无法给出推荐：{error}</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/plan_page.py" line="235"/>
+        <source>None needs administrator rights.</source>
+        <translation>都不需要管理员权限。</translation>
     </message>
     <message>
         <location filename="../../ui/pages/summary_page.py" line="19"/>
@@ -654,7 +734,7 @@
         <translation>尚未验证。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/base.py" line="56"/>
+        <location filename="../../ui/pages/base.py" line="65"/>
         <source>Note: {note}</source>
         <translation>备注：{note}</translation>
     </message>
@@ -664,69 +744,74 @@
         <translation>未检测到任何内容</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="188"/>
+        <location filename="../../ui/pages/welcome_page.py" line="218"/>
         <source>Nothing is installed: check the GPU, PyTorch and the bandwidth.</source>
         <translation>不安装任何内容：检查 GPU、PyTorch 和带宽。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="356"/>
+        <location filename="../../ui/pages/verify_page.py" line="398"/>
         <source>Nothing runs in a walkthrough.</source>
         <translation>查看模式下不会执行任何操作。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="297"/>
+        <location filename="../../ui/pages/install_page.py" line="402"/>
         <source>Nothing to install.</source>
         <translation>没有需要安装的内容。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="214"/>
+        <location filename="../../ui/pages/plan_page.py" line="245"/>
         <source>Nothing to install: everything is in place. Next goes on to the verification.</source>
         <translation>无需安装：一切已就绪。点击“下一步”进行验证。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/system_page.py" line="183"/>
+        <location filename="../../ui/pages/system_page.py" line="189"/>
         <source>Nothing to report: detection found no problems.</source>
         <translation>一切正常：检测未发现问题。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="152"/>
+        <location filename="../../ui/pages/summary_page.py" line="193"/>
         <source>Nothing was installed in this session.</source>
         <translation>本次会话未安装任何内容。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="185"/>
+        <location filename="../../ui/pages/welcome_page.py" line="215"/>
         <source>Only verify what is installed</source>
         <translation>仅验证已安装的内容</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="311"/>
+        <location filename="../../ui/pages/install_page.py" line="416"/>
         <source>Open &amp;session folder</source>
         <translation>打开会话文件夹(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="120"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="140"/>
         <source>Open a log</source>
         <translation>打开日志</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="219"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="252"/>
         <source>Open a log file</source>
         <translation>打开日志文件</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="124"/>
+        <location filename="../../ui/pages/welcome_page.py" line="134"/>
         <source>Open a snapshot or report</source>
         <translation>打开快照或报告</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="198"/>
+        <location filename="../../ui/pages/welcome_page.py" line="228"/>
         <source>Open a snapshot or report file</source>
         <translation>打开快照或报告文件</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="312"/>
+        <location filename="../../ui/pages/install_page.py" line="417"/>
         <source>Open the folder with this session's logs</source>
         <translation>打开包含本次会话日志的文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="261"/>
+        <source>Open the proxy, mirror and certificate settings</source>
+        <translation>打开代理、镜像和证书设置</translation>
     </message>
     <message>
         <location filename="../../ui/pages/system_page.py" line="17"/>
@@ -734,104 +819,129 @@
         <translation>操作系统与 WSL</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="306"/>
+        <location filename="../../ui/pages/install_page.py" line="411"/>
         <source>Overall progress</source>
         <translation>总体进度</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="358"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="374"/>
         <source>P&amp;yPI mirror URL:</source>
         <translation>PyPI 镜像地址(&amp;Y)：</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="44"/>
+        <location filename="../../ui/widgets/charts.py" line="50"/>
+        <source>PCIe link</source>
+        <translation>PCIe 链路</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/charts.py" line="48"/>
         <source>PCIe throughput</source>
         <translation>PCIe 吞吐量</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="189"/>
+        <location filename="../../ui/pages/welcome_page.py" line="219"/>
         <source>Paste an error message or open a log; get the cause and a fix.</source>
         <translation>粘贴错误信息或打开日志；获取原因和修复方法。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="214"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="247"/>
         <source>Paste an error message or open a log; the wizard finds the cause and a fix.</source>
         <translation>粘贴错误信息或打开日志；向导会找出原因和修复方法。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="216"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="221"/>
+        <source>Paste more of the output (the lines before the error help), or export the report and send it to support.</source>
+        <translation>请粘贴更多输出（错误之前的几行很有帮助），或导出报告发给技术支持。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="249"/>
         <source>Paste the error here, e.g. the last lines of a failed training run.</source>
         <translation>在此粘贴错误，例如训练失败时的最后几行输出。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="220"/>
+        <location filename="../../ui/pages/plan_page.py" line="265"/>
         <source>Plan</source>
         <translation>计划</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="180"/>
+        <location filename="../../ui/pages/plan_page.py" line="200"/>
         <source>Plan exported: {path}</source>
         <translation>计划已导出：{path}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="223"/>
+        <location filename="../../ui/pages/plan_page.py" line="268"/>
         <source>Plan steps</source>
         <translation>计划步骤</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="43"/>
+        <location filename="../../ui/widgets/charts.py" line="47"/>
         <source>Power</source>
         <translation>功耗</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="40"/>
+        <location filename="../../ui/widgets/charts.py" line="44"/>
         <source>Power draw</source>
         <translation>功耗</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="168"/>
+        <location filename="../../ui/pages/plan_page.py" line="188"/>
         <source>PowerShell scripts (*.ps1)</source>
         <translation>PowerShell 脚本 (*.ps1)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="358"/>
+        <location filename="../../ui/pages/plan_page.py" line="241"/>
+        <source>Press Install to run this plan.</source>
+        <translation>按“安装”运行此计划。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/verify_page.py" line="400"/>
         <source>Press Start to test the GPU.</source>
         <translation>按“开始”测试 GPU。</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="352"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="241"/>
+        <source>Press “Network settings” to enter a proxy, a mirror or your organisation's certificate bundle; the plan is then made again with them.</source>
+        <translation>按“网络设置”填写代理、镜像或贵单位的证书包；计划会据此重新生成。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/log_view.py" line="425"/>
         <source>Previous</source>
         <translation>上一个</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="353"/>
+        <location filename="../../ui/widgets/log_view.py" line="426"/>
         <source>Previous match</source>
         <translation>上一个匹配</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard.py" line="129"/>
+        <location filename="../../ui/wizard.py" line="291"/>
         <source>Previous page</source>
         <translation>上一页</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="362"/>
+        <location filename="../../ui/pages/verify_page.py" line="404"/>
         <source>Proves PyTorch uses the GPU at the speed the hardware allows.</source>
         <translation>证明 PyTorch 能以硬件允许的速度使用 GPU。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="349"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="365"/>
         <source>PyTorch</source>
         <translation>PyTorch</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="359"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="375"/>
         <source>PyTorch &amp;index URL:</source>
         <translation>PyTorch 索引地址(&amp;I)：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="356"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="372"/>
         <source>PyTorch &amp;version:</source>
         <translation>PyTorch 版本(&amp;V)：</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/charts.py" line="28"/>
+        <source>PyTorch check</source>
+        <translation>PyTorch 检查</translation>
     </message>
     <message>
         <location filename="../../ui/pages/summary_page.py" line="16"/>
@@ -844,12 +954,17 @@
         <translation>PyTorch 可在 GPU 上运行，但有警告。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="356"/>
+        <location filename="../../ui/pages/system_page.py" line="175"/>
+        <source>PyTorch used by the verification</source>
+        <translation>验证时使用的 PyTorch</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/recommendation_page.py" line="372"/>
         <source>PyTorch va&amp;riant:</source>
         <translation>PyTorch 变体(&amp;R)：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="140"/>
+        <location filename="../../ui/pages/summary_page.py" line="180"/>
         <source>PyTorch {v}</source>
         <translation>PyTorch {v}</translation>
     </message>
@@ -864,112 +979,117 @@
         <translation>Python 与 PyTorch</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/system_page.py" line="189"/>
+        <location filename="../../ui/pages/system_page.py" line="195"/>
         <source>Reading the recorded machine…</source>
         <translation>正在读取已记录的机器…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="347"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="363"/>
         <source>Recommendation</source>
         <translation>推荐</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="353"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="369"/>
         <source>Recommendation details</source>
         <translation>推荐详情</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="342"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="358"/>
         <source>Recommended for this machine.</source>
         <translation>为本机推荐。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="110"/>
+        <location filename="../../ui/pages/summary_page.py" line="145"/>
         <source>Report written: {path}</source>
         <translation>报告已写入：{path}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="367"/>
+        <location filename="../../ui/pages/welcome_page.py" line="131"/>
+        <source>Reports and snapshots (*.html *.htm *.json);;All files (*)</source>
+        <translation>报告和快照 (*.html *.htm *.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/recommendation_page.py" line="383"/>
         <source>Rese&amp;t</source>
         <translation>重置(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="203"/>
+        <location filename="../../ui/pages/install_page.py" line="275"/>
         <source>Restart &amp;now</source>
         <translation>立即重启(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="214"/>
+        <location filename="../../ui/pages/install_page.py" line="291"/>
         <source>Restart later: the wizard will continue with the verification after the restart.</source>
         <translation>稍后重启：重启后向导将继续进行验证。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="200"/>
+        <location filename="../../ui/pages/install_page.py" line="272"/>
         <source>Restart needed</source>
         <translation>需要重启</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="287"/>
+        <location filename="../../ui/pages/install_page.py" line="392"/>
         <source>Restart the computer to use the new driver.</source>
         <translation>请重启计算机以使用新驱动。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="354"/>
+        <location filename="../../ui/pages/verify_page.py" line="396"/>
         <source>Result: {verdict}</source>
         <translation>结果：{verdict}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="310"/>
+        <location filename="../../ui/pages/install_page.py" line="415"/>
         <source>Retry the failed step</source>
         <translation>重试失败的步骤</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="222"/>
+        <location filename="../../ui/pages/plan_page.py" line="267"/>
         <source>Rights</source>
         <translation>权限</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="295"/>
+        <location filename="../../ui/pages/install_page.py" line="400"/>
         <source>Running: {step}</source>
         <translation>正在运行：{step}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="371"/>
+        <location filename="../../ui/pages/verify_page.py" line="413"/>
         <source>S&amp;top</source>
         <translation>停止(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="41"/>
+        <location filename="../../ui/widgets/charts.py" line="45"/>
         <source>SM clock</source>
         <translation>SM 频率</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="117"/>
+        <location filename="../../ui/pages/summary_page.py" line="152"/>
         <source>Save a snapshot</source>
         <translation>保存快照</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="161"/>
+        <location filename="../../ui/pages/summary_page.py" line="202"/>
         <source>Save a snapshot of this machine</source>
         <translation>保存本机的快照</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="160"/>
+        <location filename="../../ui/pages/summary_page.py" line="201"/>
         <source>Save s&amp;napshot…</source>
         <translation>保存快照(&amp;N)…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="120"/>
+        <location filename="../../ui/pages/summary_page.py" line="155"/>
         <source>Saving the snapshot…</source>
         <translation>正在保存快照…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="351"/>
+        <location filename="../../ui/widgets/log_view.py" line="424"/>
         <source>Search the log</source>
         <translation>搜索日志</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="350"/>
+        <location filename="../../ui/widgets/log_view.py" line="423"/>
         <source>Search the log (Ctrl+F)</source>
         <translation>搜索日志（Ctrl+F）</translation>
     </message>
@@ -979,22 +1099,22 @@
         <translation>安全启动</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="178"/>
+        <location filename="../../ui/pages/welcome_page.py" line="208"/>
         <source>Set up an NVIDIA GPU for PyTorch, and prove it runs at full speed.</source>
         <translation>为 PyTorch 配置 NVIDIA GPU，并证明它能全速运行。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="185"/>
+        <location filename="../../ui/pages/welcome_page.py" line="215"/>
         <source>Set up this computer</source>
         <translation>配置本计算机</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="168"/>
+        <location filename="../../ui/pages/plan_page.py" line="188"/>
         <source>Shell scripts (*.sh)</source>
         <translation>Shell 脚本 (*.sh)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="355"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="371"/>
         <source>Show advanced choices</source>
         <translation>显示高级选项</translation>
     </message>
@@ -1004,14 +1124,9 @@
         <translation>快照已保存：{path}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="117"/>
+        <location filename="../../ui/pages/summary_page.py" line="152"/>
         <source>Snapshots (*.json)</source>
         <translation>快照 (*.json)</translation>
-    </message>
-    <message>
-        <location filename="../../ui/pages/welcome_page.py" line="125"/>
-        <source>Snapshots and reports (*.json);;All files (*)</source>
-        <translation>快照和报告 (*.json);;所有文件 (*)</translation>
     </message>
     <message>
         <location filename="../../ui/pages/summary_page.py" line="18"/>
@@ -1019,12 +1134,12 @@
         <translation>仍有部分功能无法正常工作。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="370"/>
+        <location filename="../../ui/pages/verify_page.py" line="412"/>
         <source>Start the test</source>
         <translation>开始测试</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="295"/>
+        <location filename="../../ui/pages/install_page.py" line="400"/>
         <source>Starting…</source>
         <translation>正在启动…</translation>
     </message>
@@ -1034,37 +1149,47 @@
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="222"/>
+        <location filename="../../ui/pages/plan_page.py" line="267"/>
         <source>Step</source>
         <translation>步骤</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="305"/>
+        <location filename="../../ui/pages/install_page.py" line="410"/>
         <source>Steps</source>
         <translation>步骤</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard.py" line="157"/>
+        <location filename="../../ui/wizard.py" line="287"/>
+        <source>Steps of the wizard</source>
+        <translation>向导的步骤</translation>
+    </message>
+    <message>
+        <location filename="../../ui/wizard.py" line="324"/>
+        <source>Stop the GPU test and close the wizard?</source>
+        <translation>停止 GPU 测试并关闭向导？</translation>
+    </message>
+    <message>
+        <location filename="../../ui/wizard.py" line="320"/>
         <source>Stop the running step and close? You can resume later: finished steps are skipped.</source>
         <translation>停止正在运行的步骤并关闭吗？稍后可以继续：已完成的步骤会被跳过。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="372"/>
+        <location filename="../../ui/pages/verify_page.py" line="414"/>
         <source>Stop the test</source>
         <translation>停止测试</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="232"/>
+        <location filename="../../ui/pages/verify_page.py" line="242"/>
         <source>Stopping…</source>
         <translation>正在停止…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="155"/>
+        <location filename="../../ui/pages/summary_page.py" line="196"/>
         <source>Summary</source>
         <translation>总结</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="190"/>
+        <location filename="../../ui/pages/welcome_page.py" line="220"/>
         <source>Support: see a user's machine page by page, read-only. Or try a demo machine.</source>
         <translation>技术支持：逐页只读查看用户的机器。也可以试用演示机器。</translation>
     </message>
@@ -1074,62 +1199,82 @@
         <translation>系统</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="358"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="374"/>
         <source>Target &amp;virtual environment:</source>
         <translation>目标虚拟环境(&amp;V)：</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="44"/>
+        <location filename="../../ui/widgets/charts.py" line="48"/>
         <source>Temperature</source>
         <translation>温度</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="351"/>
+        <location filename="../../ui/widgets/charts.py" line="218"/>
+        <source>Test phases:</source>
+        <translation>测试阶段：</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/verify_page.py" line="393"/>
         <source>Testing the GPU…</source>
         <translation>正在测试 GPU…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="339"/>
-        <source>The advanced choices do not work on this machine (see below).</source>
-        <translation>这些高级选项在本机上不可用（见下文）。</translation>
+        <location filename="../../ui/pages/recommendation_page.py" line="355"/>
+        <source>The advanced choices do not work on this machine: see the red text under the cards.</source>
+        <translation>这些高级选项在此机器上不可用：请看卡片下方的红色文字。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="164"/>
+        <location filename="../../ui/pages/plan_page.py" line="184"/>
         <source>The commands are on the clipboard.</source>
         <translation>命令已复制到剪贴板。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="304"/>
+        <location filename="../../ui/pages/install_page.py" line="409"/>
         <source>The confirmed plan runs step by step. You can cancel at any time.</source>
         <translation>已确认的计划将逐步执行。您可以随时取消。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="162"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="184"/>
         <source>The diagnosis failed: {error}</source>
         <translation>诊断失败：{error}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="185"/>
+        <location filename="../../ui/pages/install_page.py" line="253"/>
         <source>The installer stopped with an error: {error}</source>
         <translation>安装程序因错误而停止：{error}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="128"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="148"/>
         <source>The log cannot be read: {error}</source>
         <translation>无法读取日志：{error}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="201"/>
+        <location filename="../../ui/pages/install_page.py" line="273"/>
         <source>The new driver is used after a restart. Restart now? The wizard continues with the verification when you start it again.</source>
         <translation>新驱动在重启后生效。现在重启吗？再次启动向导时将继续进行验证。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="114"/>
+        <location filename="../../ui/pages/plan_page.py" line="237"/>
+        <source>The plan as the user's wizard made it, on the user's machine.</source>
+        <translation>这是用户的向导在用户机器上制定的计划。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/summary_page.py" line="149"/>
         <source>The report could not be written: {error}</source>
         <translation>无法写入报告：{error}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="178"/>
+        <location filename="../../ui/pages/plan_page.py" line="135"/>
+        <source>The report holds no plan: the user's wizard did not plan an install.</source>
+        <translation>报告中没有计划：用户的向导没有制定安装计划。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/recommendation_page.py" line="157"/>
+        <source>The report holds no recommendation: the user's wizard did not get that far.</source>
+        <translation>报告中没有推荐：用户的向导没有进行到这一步。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/plan_page.py" line="198"/>
         <source>The script could not be written: {error}</source>
         <translation>无法写入脚本：{error}</translation>
     </message>
@@ -1139,47 +1284,52 @@
         <translation>无法保存快照：{error}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="156"/>
+        <location filename="../../ui/pages/summary_page.py" line="197"/>
         <source>The verdict, and what changed.</source>
         <translation>结论，以及所做的更改。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="254"/>
+        <location filename="../../ui/pages/verify_page.py" line="264"/>
         <source>The verification could not run: {error}</source>
         <translation>无法运行验证：{error}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="127"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="211"/>
+        <source>The wizard could not download what it needs. Enter your proxy, a mirror or your organisation's certificate bundle, press Apply, then Next: the plan is made again with them.</source>
+        <translation>向导无法下载所需内容。请填写代理、镜像或贵单位的证书包，按“应用”，再按“下一步”：计划会据此重新生成。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/plan_page.py" line="140"/>
         <source>There is no recommendation to plan from.</source>
         <translation>没有可用于制定计划的推荐。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="313"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="329"/>
         <source>This choice cannot be used:</source>
         <translation>此选项无法使用：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="157"/>
+        <location filename="../../ui/pages/welcome_page.py" line="189"/>
         <source>This file cannot be opened: {error}</source>
         <translation>无法打开此文件：{error}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="171"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="193"/>
         <source>This fix cannot be turned into a plan: {error}</source>
         <translation>无法将此修复生成计划：{error}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="184"/>
+        <location filename="../../ui/pages/welcome_page.py" line="214"/>
         <source>This wizard will:</source>
         <translation>本向导将：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="271"/>
+        <location filename="../../ui/pages/install_page.py" line="374"/>
         <source>Time left: {t}</source>
         <translation>剩余时间：{t}</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="40"/>
+        <location filename="../../ui/widgets/charts.py" line="44"/>
         <source>To GPU</source>
         <translation>传入 GPU</translation>
     </message>
@@ -1189,52 +1339,57 @@
         <translation>工具包</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="357"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="373"/>
         <source>Toolkit install &amp;method:</source>
         <translation>工具包安装方式(&amp;M)：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="213"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="246"/>
         <source>Troubleshoot</source>
         <translation>故障排查</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="186"/>
+        <location filename="../../ui/pages/welcome_page.py" line="216"/>
         <source>Troubleshoot an error</source>
         <translation>排查错误</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="314"/>
+        <location filename="../../ui/pages/install_page.py" line="419"/>
         <source>Troubleshoot this error</source>
         <translation>排查此错误</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="224"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="257"/>
         <source>Turn the fix into a plan</source>
         <translation>将修复方法生成计划</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="20"/>
+        <location filename="../../ui/pages/verify_page.py" line="21"/>
         <source>Under load</source>
         <translation>负载测试</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="39"/>
+        <location filename="../../ui/widgets/charts.py" line="43"/>
         <source>Used</source>
         <translation>已用</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="43"/>
+        <location filename="../../ui/widgets/charts.py" line="47"/>
         <source>Utilization</source>
         <translation>利用率</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="376"/>
+        <location filename="../../ui/pages/verify_page.py" line="418"/>
         <source>Verdicts</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="361"/>
+        <location filename="../../ui/wizard.py" line="18"/>
+        <source>Verify</source>
+        <translation>验证</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/verify_page.py" line="403"/>
         <source>Verify and stress</source>
         <translation>验证与压力测试</translation>
     </message>
@@ -1244,7 +1399,7 @@
         <translation>版本</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="348"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="364"/>
         <source>Versions that work together on this machine, and why.</source>
         <translation>在本机上可以协同工作的版本，以及原因。</translation>
     </message>
@@ -1254,97 +1409,112 @@
         <translation>WSL</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/base.py" line="52"/>
+        <location filename="../../ui/pages/base.py" line="61"/>
         <source>Walkthrough of a recorded machine: {machine}, recorded {when} ({file}). Read-only: nothing runs on this computer; installs are a dry run.</source>
         <translation>正在查看已记录的机器：{machine}，记录于 {when}（{file}）。只读：本机不会执行任何操作；安装为演练。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="352"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="368"/>
         <source>Warnings</source>
         <translation>警告</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="177"/>
+        <location filename="../../ui/pages/welcome_page.py" line="207"/>
         <source>Welcome</source>
         <translation>欢迎</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/system_page.py" line="199"/>
+        <location filename="../../ui/pages/system_page.py" line="209"/>
         <source>What</source>
         <translation>项目</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/system_page.py" line="198"/>
+        <location filename="../../ui/pages/system_page.py" line="208"/>
         <source>What this computer has now. Nothing has been changed.</source>
         <translation>本计算机的当前状态。尚未做任何更改。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/system_page.py" line="178"/>
+        <location filename="../../ui/pages/system_page.py" line="184"/>
         <source>What to do: {hint}</source>
         <translation>处理方法：{hint}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="157"/>
+        <location filename="../../ui/pages/summary_page.py" line="198"/>
         <source>What was done</source>
         <translation>已完成的操作</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="328"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="344"/>
         <source>Why:</source>
         <translation>原因：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="335"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="351"/>
         <source>Working out what fits this machine…</source>
         <translation>正在计算适合本机的配置…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="337"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="353"/>
         <source>You changed the advanced choices: press Apply to check them.</source>
         <translation>您修改了高级选项：请按“应用”进行检查。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="260"/>
+        <location filename="../../ui/pages/install_page.py" line="362"/>
         <source>administrator</source>
         <translation>管理员</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="22"/>
+        <location filename="../../ui/pages/install_page.py" line="23"/>
         <source>already done</source>
         <translation>已完成（跳过）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/base.py" line="51"/>
+        <location filename="../../ui/pages/base.py" line="60"/>
         <source>an unknown time</source>
         <translation>未知时间</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="293"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="309"/>
         <source>bundled with PyTorch</source>
         <translation>随 PyTorch 附带</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="22"/>
+        <location filename="../../ui/pages/install_page.py" line="23"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="349"/>
+        <location filename="../../ui/widgets/charts.py" line="28"/>
+        <source>copy tests</source>
+        <translation>拷贝测试</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/recommendation_page.py" line="365"/>
         <source>cuDNN</source>
         <translation>cuDNN</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="21"/>
+        <location filename="../../ui/wizard.py" line="253"/>
+        <source>current page</source>
+        <translation>当前页</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/charts.py" line="28"/>
+        <source>device check</source>
+        <translation>设备检查</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/install_page.py" line="22"/>
         <source>done</source>
         <translation>完成</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard.py" line="123"/>
+        <location filename="../../ui/wizard.py" line="282"/>
         <source>dry run</source>
         <translation>演练</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="21"/>
+        <location filename="../../ui/pages/install_page.py" line="22"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
@@ -1354,17 +1524,22 @@
         <translation>正常</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="289"/>
+        <location filename="../../ui/widgets/charts.py" line="51"/>
+        <source>from GPU</source>
+        <translation>从 GPU</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/recommendation_page.py" line="305"/>
         <source>install CUDA {v}</source>
         <translation>安装 CUDA {v}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="278"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="294"/>
         <source>install the driver</source>
         <translation>安装驱动</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="182"/>
+        <location filename="../../ui/pages/welcome_page.py" line="212"/>
         <source>install with a live log, asking for administrator rights only where needed</source>
         <translation>安装时实时显示日志，仅在需要时请求管理员权限</translation>
     </message>
@@ -1374,7 +1549,7 @@
         <translation>已安装，未加载</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="277"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="293"/>
         <source>keep the installed driver</source>
         <translation>保留已安装的驱动</translation>
     </message>
@@ -1384,22 +1559,27 @@
         <translation>库与内核模块不一致</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="196"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="230"/>
         <source>line {n}</source>
         <translation>第 {n} 行</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="179"/>
+        <location filename="../../ui/widgets/charts.py" line="29"/>
+        <source>load test</source>
+        <translation>负载测试</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/welcome_page.py" line="209"/>
         <source>look at this computer: GPU, driver, CUDA, Python and PyTorch</source>
         <translation>检查本计算机：GPU、驱动、CUDA、Python 和 PyTorch</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="196"/>
+        <location filename="../../ui/pages/plan_page.py" line="216"/>
         <source>needs administrator rights</source>
         <translation>需要管理员权限</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="286"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="302"/>
         <source>needs at least {v}</source>
         <translation>至少需要 {v}</translation>
     </message>
@@ -1414,7 +1594,7 @@
         <translation>否</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="302"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="318"/>
         <source>no PyTorch release can use this GPU here</source>
         <translation>没有可在此处使用该 GPU 的 PyTorch 版本</translation>
     </message>
@@ -1439,7 +1619,7 @@
         <translation>未测量</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="291"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="307"/>
         <source>not needed: the PyTorch wheel brings its own CUDA runtime</source>
         <translation>不需要：PyTorch 安装包自带 CUDA 运行时</translation>
     </message>
@@ -1449,7 +1629,7 @@
         <translation>无响应</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="279"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="295"/>
         <source>nothing to do</source>
         <translation>无需操作</translation>
     </message>
@@ -1464,9 +1644,14 @@
         <translation>开源</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="21"/>
+        <location filename="../../ui/pages/verify_page.py" line="22"/>
         <source>passed</source>
         <translation>通过</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/charts.py" line="50"/>
+        <source>power limit</source>
+        <translation>功率上限</translation>
     </message>
     <message>
         <location filename="../../ui/pages/system_page.py" line="34"/>
@@ -1484,54 +1669,59 @@
         <translation>由 Windows 主机提供</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="180"/>
+        <location filename="../../ui/pages/welcome_page.py" line="210"/>
         <source>recommend versions that work together, and say why</source>
         <translation>推荐可协同工作的版本，并说明原因</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="251"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="267"/>
         <source>recommended</source>
         <translation>推荐</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="143"/>
+        <location filename="../../ui/pages/install_page.py" line="203"/>
         <source>retrying from the failed step</source>
         <translation>从失败的步骤重试</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="21"/>
+        <location filename="../../ui/pages/install_page.py" line="22"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="156"/>
+        <location filename="../../ui/widgets/charts.py" line="290"/>
         <source>seconds</source>
         <translation>秒</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="181"/>
+        <location filename="../../ui/pages/welcome_page.py" line="211"/>
         <source>show every command before anything runs; you confirm</source>
         <translation>在执行前显示每条命令，由您确认</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="21"/>
+        <location filename="../../ui/pages/verify_page.py" line="22"/>
         <source>skipped</source>
         <translation>已跳过</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="293"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="309"/>
         <source>system package</source>
         <translation>系统软件包</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="183"/>
+        <location filename="../../ui/pages/welcome_page.py" line="213"/>
         <source>test the GPU under load with live charts, and write a report</source>
         <translation>用实时图表对 GPU 进行负载测试，并生成报告</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="278"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="294"/>
         <source>the Windows host provides the driver</source>
         <translation>驱动由 Windows 主机提供</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/charts.py" line="51"/>
+        <source>to GPU</source>
+        <translation>到 GPU</translation>
     </message>
     <message>
         <location filename="../../ui/pages/system_page.py" line="29"/>
@@ -1539,17 +1729,17 @@
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="277"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="293"/>
         <source>upgrade the driver</source>
         <translation>升级驱动</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="21"/>
+        <location filename="../../ui/pages/install_page.py" line="22"/>
         <source>waiting</source>
         <translation>等待中</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="21"/>
+        <location filename="../../ui/pages/verify_page.py" line="22"/>
         <source>warning</source>
         <translation>警告</translation>
     </message>
@@ -1559,7 +1749,7 @@
         <translation>正常</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="258"/>
+        <location filename="../../ui/pages/install_page.py" line="360"/>
         <source>would run (dry run)</source>
         <translation>将会执行（演练）</translation>
     </message>
@@ -1569,19 +1759,24 @@
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="316"/>
+        <location filename="../../ui/widgets/log_view.py" line="389"/>
         <source>{n} matches</source>
         <translation>{n} 个匹配</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="367"/>
+        <location filename="../../ui/pages/verify_page.py" line="409"/>
         <source>{n} s</source>
         <translation>{n} 秒</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="208"/>
-        <source>{n} steps; {r} need administrator rights (you will be asked once).</source>
-        <translation>共 {n} 个步骤；其中 {r} 个需要管理员权限（只会询问一次）。</translation>
+        <location filename="../../ui/pages/plan_page.py" line="228"/>
+        <source>{n} steps.</source>
+        <translation>{n} 个步骤。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/plan_page.py" line="233"/>
+        <source>{r} of them need administrator rights: you will be asked for your password once.</source>
+        <translation>其中 {r} 个需要管理员权限：会请您输入一次密码。</translation>
     </message>
     <message>
         <location filename="../../ui/widgets/bandwidth.py" line="35"/>

@@ -1,11 +1,11 @@
 """A real venv and a real `pip install torch==2.13.0` through the wizard's plan, executor and runner,
 with the log streamed line by line; then a second run finds every install step done.
 
-The torch 2.13.0 CPU wheel lies on the build machines' disk (pip's find-links); where it does not,
-the test is skipped with the reason."""
+The CPU build of torch 2.13.0 comes from pip's own configuration when that gives it (a local wheel
+in find-links), else from PyTorch's CPU index, as a user's plan would; where neither can be had
+the test skips with the reason (tests/torch_cpu.py); never PyPI's multi-GB CUDA build."""
 from __future__ import annotations
 
-import glob
 import json
 import shutil
 import subprocess
@@ -19,6 +19,7 @@ from app.plan import build_plan, is_done
 from app.recommendation import Recommendation, TorchChoice
 from app.run import Executor, Session
 from app.system import LiveSystem
+from tests.torch_cpu import TORCH, TORCH_VERSION, cpu_torch_source
 
 pytestmark = pytest.mark.integration
 
@@ -28,21 +29,16 @@ def _base_python() -> str:
     return getattr(sys, "_base_executable", None) or shutil.which("python3") or sys.executable
 
 
-def _torch_available() -> str | None:
-    if glob.glob("/opt/wheels/torch-2.13.0*"):
-        return None
-    cfg = subprocess.run([sys.executable, "-m", "pip", "config", "list"], capture_output=True, text=True).stdout
-    return None if "find-links" in cfg else "no local torch 2.13.0 wheel on this machine (pip would need the internet)"
-
-
 def test_real_venv_and_pip_install_torch(tmp_path):
-    reason = _torch_available()
-    if reason:
+    extra, reason = cpu_torch_source()
+    if extra is None:
         pytest.skip(reason)
+    index_url = extra[extra.index("--index-url") + 1] if "--index-url" in extra else None
     venv = tmp_path / "venv"
     facts = Facts(os=OsInfo(platform="linux", id="debian", version_id="12", package_manager="apt"),
                   python=PythonEnv(path=_base_python(), version=f"{sys.version_info[0]}.{sys.version_info[1]}", kind="system"))
-    rec = Recommendation(pytorch=TorchChoice(version="2.13.0", index="cpu", packages=("torch==2.13.0",)))
+    rec = Recommendation(pytorch=TorchChoice(version=TORCH_VERSION, index="cpu", index_url=index_url,
+                                             packages=(TORCH,)))
     plan = build_plan(facts, rec, Choices(venv_path=str(venv)))
     assert [s.id for s in plan.steps] == ["create_venv", "install_pytorch", "verify_pytorch"]
     live = LiveSystem()

@@ -1,4 +1,5 @@
-"""The real probe in a real venv holding the CPU build of PyTorch (pip install torch==2.13.0).
+"""The real probe in a real venv holding the CPU build of PyTorch 2.13.0 (never PyPI's CUDA build:
+see tests/torch_cpu.py for where it comes from, or why the tests skip).
 
 It must report the PyTorch layer as it is (a CPU-only build, no CUDA) and skip the GPU layers.
 """
@@ -12,10 +13,10 @@ import pytest
 
 from app.verify.runner import ProbeRunner, probe_argv
 from app.verify.session import VerifyOptions, run_verification
+from tests.torch_cpu import TORCH, cpu_torch_source
 
 pytestmark = pytest.mark.integration
 ROOT = Path(__file__).resolve().parents[2]
-TORCH = "torch==2.13.0"
 H200_NVML = {"driver_version": "580.159.04", "cuda_driver_version": 13000, "error": None,
              "devices": [{"index": 0, "name": "NVIDIA H200", "compute_capability": [9, 0], "pcie_gen_max": 5,
                           "pcie_width_max": 16, "memory_total_bytes": 150754820096}]}
@@ -23,10 +24,13 @@ H200_NVML = {"driver_version": "580.159.04", "cuda_driver_version": 13000, "erro
 
 @pytest.fixture(scope="session")
 def cpu_torch_python(tmp_path_factory):
+    extra, why = cpu_torch_source()
+    if extra is None:
+        pytest.skip(why)
     d = tmp_path_factory.mktemp("cpu-torch-venv")
     venv.EnvBuilder(with_pip=True).create(d)
     py = str(d / "bin" / "python")
-    r = subprocess.run([py, "-m", "pip", "install", "-q", "--no-input", TORCH], capture_output=True, text=True, timeout=1800)
+    r = subprocess.run([py, "-m", "pip", "install", "-q", "--no-input", *extra, TORCH], capture_output=True, text=True, timeout=1800)
     if r.returncode != 0:
         pytest.skip(f"pip could not install {TORCH} here: {(r.stderr or r.stdout).strip().splitlines()[-1:]}")
     return py

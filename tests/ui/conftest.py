@@ -9,10 +9,14 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-import ui  # noqa: E402,F401 - first: works around PySide6 6.12.0 on Python 3.11 (see ui/__init__.py)
+try:
+    import ui  # noqa: E402,F401 - first: works around PySide6 6.12.0 on Python 3.11 (see ui/__init__.py)
 
-from PySide6.QtCore import QCoreApplication, QThread, QTimer  # noqa: E402
-from PySide6.QtWidgets import QApplication  # noqa: E402
+    from PySide6.QtCore import QCoreApplication, QThread, QTimer  # noqa: E402
+    from PySide6.QtWidgets import QApplication  # noqa: E402
+except ImportError as e:  # a machine without Qt's system libraries (libGL, libEGL, fontconfig, xcb ...)
+    pytest.skip(f"Qt cannot load here ({e}); scripts/sysdeps.sh installs the system libraries it needs",
+                allow_module_level=True)
 
 
 def live_qt_leaks() -> list[str]:

@@ -52,7 +52,7 @@ def test_controls_have_accessible_names(qtbot, make_wizard, page):
 def test_install_verify_summary_troubleshoot_controls_named(qtbot, make_wizard):
     w, _s, _r = make_wizard()
     _walk(qtbot, w, "plan")
-    w.pages["plan"].confirm.setChecked(True)
+    pass  # pressing Install (Next) confirms the plan
     w.next()
     inst = w.pages["install"]
     qtbot.waitUntil(lambda: inst.result == "ok", timeout=5000)
@@ -67,7 +67,7 @@ def test_install_verify_summary_troubleshoot_controls_named(qtbot, make_wizard):
 
 def test_minimum_size_and_keyboard_focus_chain(qtbot, make_wizard):
     w, _s, _r = make_wizard()
-    assert w.minimumWidth() >= 800 and w.minimumHeight() >= 560
+    assert w.minimumWidth() <= 640 and w.minimumHeight() <= 480  # fits a short laptop screen, 200% scaling
     w.resize(w.minimumSize())
     page = w.currentPage()
     start = w.pages["welcome"].path_buttons["setup"]

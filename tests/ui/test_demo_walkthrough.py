@@ -55,8 +55,7 @@ def test_each_demo_walks_the_whole_wizard_as_a_dry_run(qtbot, tmp_path, snap):
     plan = w.pages["plan"]
     qtbot.waitUntil(lambda: plan.state.plan is not None, timeout=10000)
     assert plan.tree.topLevelItemCount() == len(plan.state.steps) > 0
-    assert "as a dry run" in plan.confirm.text()
-    plan.confirm.setChecked(True)
+    assert "dry run" in w.button(QWizard.WizardButton.NextButton).text()  # pressing it confirms the plan
     _next(qtbot, w, "install")
     inst = w.pages["install"]
     qtbot.waitUntil(lambda: inst.result == "ok", timeout=10000)
@@ -101,18 +100,20 @@ def test_report_json_opens_as_a_walkthrough_with_recorded_results(qtbot, tmp_pat
     write_report(report, path, "json")
     w = _wizard(qtbot, tmp_path, path)
     assert w.session.source.kind == "report"
-    _next(qtbot, w, "system")
+    assert w.current_page_id == "verify"  # a report opens on its recorded result
+    ver = w.pages["verify"]
+    assert ver.state.verification is not None
+    w.jump_to("system")  # the step list reaches every page
     qtbot.waitUntil(w.pages["system"].isComplete, timeout=10000)
     assert "Walkthrough" in w.pages["system"].source_banner.text.text()
     _next(qtbot, w, "recommendation")
     assert w.pages["recommendation"].state.recommendation.pytorch.version == rec.pytorch.version
     _next(qtbot, w, "plan")
     assert [s.id for s in w.pages["plan"].state.steps] == [s.id for s in plan.steps]
-    w.pages["plan"].confirm.setChecked(True)
     _next(qtbot, w, "install")
     qtbot.waitUntil(lambda: w.pages["install"].result == "ok", timeout=10000)
-    _next(qtbot, w, "verify")
-    ver = w.pages["verify"]
+    w.next()  # back to the verification, met before: gone back to
+    qtbot.waitUntil(lambda: w.current_page_id == "verify", timeout=5000)
     assert ver.state.verification is not None and len(ver.state.series) == 100  # the recorded run, shown
     assert ver.layers.count() == 4
 
@@ -208,8 +209,8 @@ def test_demo_then_back_to_this_computer(qtbot, tmp_path):
     qtbot.addWidget(w)
     w.show()
     page = w.pages["welcome"]
-    page.choose_file(str(DEMOS[0]))
-    _next(qtbot, w, "system")
+    page.choose_file(str(DEMOS[0]))  # a demo chosen opens at once
+    assert w.current_page_id == "system"
     assert w.session.dry_run and w.session.source.path == str(DEMOS[0])
     qtbot.waitUntil(w.pages["system"].isComplete, timeout=10000)
     w.back()

@@ -161,7 +161,7 @@ def _check_install_page(qtbot, w, page):
     from PySide6.QtCore import Qt
 
     steps = page.state.steps
-    page.confirm.setChecked(True)
+    pass  # pressing Install (Next) confirms the plan
     w.next()
     assert w.current_page_id == "install"
     inst = w.pages["install"]
@@ -179,6 +179,13 @@ def _check_install_page(qtbot, w, page):
     assert len(rows) == len(steps) and all(CJK.search(t) for _st, t in rows), rows
 
 
+class _InterruptedDpkg:
+    """A machine whose dpkg journal holds an unfinished run (/var/lib/dpkg/updates/0001)."""
+
+    def list_dir(self, path):
+        return ["0001"] if path == "/var/lib/dpkg/updates" else None
+
+
 def test_more_machines_reach_every_step_code(qapp, plans):
     """Beyond the demo snapshots: the plan builders' own test machines (old CUDA, nouveau, RHEL/dnf,
     a Linux driver inside WSL, Windows with WSL 1 / an old driver / no distro), so every template is
@@ -187,6 +194,7 @@ def test_more_machines_reach_every_step_code(qapp, plans):
     from tests.unit import test_windows_plan as wp
     from tests.unit import test_wsl_plan as wsl
     from app.facts import OsInfo
+    from app.run.executor import with_dpkg_repair
 
     db = load_db(use_user_bundle=False)
     more = [build_plan(pb.ubuntu_facts(), pb.REC, Choices(want_toolkit=True)),
@@ -199,7 +207,9 @@ def test_more_machines_reach_every_step_code(qapp, plans):
                         pb.REC, Choices(install_method="dnf", mirrors=Mirrors(nvidia_repo_url="https://mirror.example/cuda/repos"))),
              build_plan(pb.ubuntu_facts(), pb.REC.replace(driver=pb.REC.driver.replace(action="upgrade"),
                                                           pytorch=pb.REC.pytorch.replace(index="cpu", index_url=None)), Choices()),
-             wsl._plan(wsl._with_wrong_driver(wsl.DEMO), db)[2]]
+             build_plan(pb.ubuntu_facts(python=pb.ubuntu_facts().python.replace(venv_ok=False)), pb.REC, Choices()),
+             wsl._plan(wsl._with_wrong_driver(wsl.DEMO), db)[2],
+             with_dpkg_repair(build_plan(pb.ubuntu_facts(), pb.REC, Choices()), _InterruptedDpkg())]
     win = wp.WIN
     old_driver = wp._with_wsl((win / "wsl_l_v_ubuntu2204.txt").read_text(), (win / "wsl_status_2022.txt").read_text())
     smi = r"C:\Windows\System32\nvidia-smi.exe"

@@ -38,7 +38,8 @@ def test_pasted_error_is_diagnosed_with_evidence_and_fix_becomes_a_plan(qtbot, m
         assert w.current_page_id == "plan"
         plan = w.pages["plan"]
         assert plan.state.plan is not None and plan.tree.topLevelItemCount() == len(plan.state.steps) > 0
-        assert not plan.isComplete()  # nothing runs before the user confirms
+        # nothing runs before the user presses Install (the plan page's Next)
+        assert w.button(QWizard.WizardButton.NextButton).text() == "&Install >"
         assert runner.runs == []
 
 
@@ -85,7 +86,7 @@ def test_failed_install_step_goes_to_troubleshoot_with_its_log(qtbot, make_wizar
         qtbot.waitUntil(lambda: w.button(QWizard.WizardButton.NextButton).isEnabled(), timeout=5000)
         w.next()
     qtbot.waitUntil(lambda: w.pages["plan"].state.plan is not None, timeout=5000)
-    w.pages["plan"].confirm.setChecked(True)
+    pass  # pressing Install (Next) confirms the plan
     w.next()
     inst = w.pages["install"]
     qtbot.waitUntil(lambda: inst.result == "failed", timeout=5000)
@@ -111,6 +112,7 @@ def test_failed_verification_goes_to_troubleshoot(qtbot, make_wizard):
     qtbot.waitUntil(w.pages["system"].isComplete, timeout=5000)
     w.next()
     assert w.current_page_id == "verify"
+    qtbot.waitUntil(lambda: not page.state.running, timeout=10000)  # it started by itself
     assert not page.trouble_btn.isVisibleTo(page)
     w.session.verification = v  # as a finished run leaves it
     page.show_result(v)

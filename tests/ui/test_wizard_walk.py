@@ -32,7 +32,8 @@ def test_setup_path_walks_every_page(qtbot, make_wizard, tmp_path):
     _next(qtbot, w, "plan")
     plan = w.pages["plan"]
     qtbot.waitUntil(lambda: plan.tree.topLevelItemCount() == 4, timeout=5000)
-    assert not plan.isComplete(), "nothing runs before the user confirms"
+    # nothing runs before the user presses Install: the plan page's Next button says so
+    assert w.button(QWizard.WizardButton.NextButton).text() == "&Install >"
     assert runner.runs == []
     assert plan.tree.topLevelItem(1).text(2) == "administrator"
     assert "echo 'step 0'" in plan.detail.toPlainText() or "echo" in plan.detail.toPlainText()
@@ -40,7 +41,7 @@ def test_setup_path_walks_every_page(qtbot, make_wizard, tmp_path):
     plan.export_script(str(script))
     text = script.read_text()
     assert text.startswith("#!/usr/bin/env bash") and "echo 'step 1'" in text and "install_thing3" in text
-    plan.confirm.setChecked(True)
+    pass  # pressing Install (Next) confirms the plan
     _next(qtbot, w, "install")
     inst = w.pages["install"]
     qtbot.waitUntil(lambda: inst.result == "ok", timeout=5000)
@@ -66,12 +67,12 @@ def test_failing_step_then_retry_runs_only_the_rest(qtbot, make_wizard):
     w.session.path = "setup"
     for page in ("system", "recommendation", "plan"):
         _next(qtbot, w, page)
-    w.pages["plan"].confirm.setChecked(True)
+    pass  # pressing Install (Next) confirms the plan
     _next(qtbot, w, "install")
     inst = w.pages["install"]
     qtbot.waitUntil(lambda: inst.result == "failed", timeout=5000)
     assert [s.status for s in inst.state.steps] == ["ok", "ok", "failed", "pending"]
-    assert not inst.isComplete()
+    assert inst.isComplete() and inst.next_page() == "troubleshoot"  # never a dead end
     assert inst.retry_btn.isEnabled() and inst.trouble_btn.isVisibleTo(inst)
     errs = [i for i, e in enumerate(inst.log.model.is_err) if e]
     assert inst.log.model.lines[errs[-1]].startswith("E: Unable to locate package")
@@ -86,7 +87,7 @@ def test_cancel_stops_the_run_and_retry_resumes(qtbot, make_wizard):
     w, _s, _r = make_wizard(runner=runner)
     for page in ("system", "recommendation", "plan"):
         _next(qtbot, w, page)
-    w.pages["plan"].confirm.setChecked(True)
+    pass  # pressing Install (Next) confirms the plan
     _next(qtbot, w, "install")
     inst = w.pages["install"]
     qtbot.waitUntil(runner.blocked.is_set, timeout=5000)
@@ -107,7 +108,7 @@ def test_reboot_prompt_writes_resume_and_next_start_opens_verification(qtbot, ma
     w, services, _r = make_wizard(runner=runner)
     for page in ("system", "recommendation", "plan"):
         _next(qtbot, w, page)
-    w.pages["plan"].confirm.setChecked(True)
+    pass  # pressing Install (Next) confirms the plan
     _next(qtbot, w, "install")
     inst = w.pages["install"]
     qtbot.waitUntil(lambda: inst.result == "ok", timeout=5000)
@@ -184,10 +185,10 @@ def test_plan_confirmation_is_reset_when_coming_back(qtbot, make_wizard):
     for page in ("system", "recommendation", "plan"):
         _next(qtbot, w, page)
     plan = w.pages["plan"]
-    plan.confirm.setChecked(True)
+    pass  # pressing Install (Next) confirms the plan
     w.back()
     w.next()
-    assert w.current_page_id == "plan" and not plan.isComplete()
+    assert w.current_page_id == "plan" and not w.session.plan_confirmed
 
 
 def test_empty_plan_needs_no_confirmation_and_runs_nothing(qtbot, make_wizard):
@@ -198,7 +199,8 @@ def test_empty_plan_needs_no_confirmation_and_runs_nothing(qtbot, make_wizard):
         _next(qtbot, w, page)
     plan = w.pages["plan"]
     qtbot.waitUntil(lambda: plan.state.plan is not None, timeout=5000)
-    assert "Nothing to install" in plan.status.text() and not plan.confirm.isVisibleTo(plan)
+    assert "Nothing to install" in plan.status.text()
+    assert w.button(QWizard.WizardButton.NextButton).text() == "&Next >"
     _next(qtbot, w, "install")
     assert w.pages["install"].isComplete() and runner.runs == []
     _next(qtbot, w, "verify")
@@ -211,7 +213,7 @@ def test_closing_during_a_real_install_asks_first(qtbot, make_wizard):
     w, _s, _r = make_wizard(runner=runner)
     for page in ("system", "recommendation", "plan"):
         _next(qtbot, w, page)
-    w.pages["plan"].confirm.setChecked(True)
+    pass  # pressing Install (Next) confirms the plan
     _next(qtbot, w, "install")
     qtbot.waitUntil(runner.blocked.is_set, timeout=5000)
     w.reject()  # Esc or the Close button

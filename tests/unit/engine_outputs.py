@@ -34,6 +34,7 @@ class Said(NamedTuple):
     code: str
     params: dict
     english: str
+    group: str = ""  # items judged together for dropped figures (a finding's sentence and its hint)
 
 
 @lru_cache(maxsize=None)
@@ -50,7 +51,8 @@ def snapshot_facts() -> tuple:
 def recommendations() -> tuple:
     """(where, facts, choices, Recommendation) over the demo snapshots x VARIANTS and the machines of
     test_recommend_i18n_params (its table reaches every reason code)."""
-    from tests.unit.test_recommend_i18n_params import ALL
+    from tests.unit.compat_rows import newer_db
+    from tests.unit.test_recommend_i18n_params import ALL, NEWER
 
     out = []
     for stem, facts in snapshot_facts():
@@ -58,6 +60,11 @@ def recommendations() -> tuple:
             out.append((f"{stem}/{name}", facts, ch, recommend(facts, db(), ch)))
     for rid, facts, ch in ALL:
         out.append((rid, facts, ch, recommend(facts, db(), ch)))
+    for rid, facts, ch in NEWER:
+        out.append((rid, facts, ch, recommend(facts, newer_db(), ch)))
+    from tests.unit.live_server import live_outputs
+
+    out += list(live_outputs())
     return tuple(out)
 
 
@@ -76,8 +83,16 @@ def plans() -> tuple:
     return tuple(out)
 
 
+class _InterruptedDpkg:
+    """A machine whose dpkg journal holds an unfinished run (/var/lib/dpkg/updates/0001)."""
+
+    def list_dir(self, path):
+        return ["0001"] if path == "/var/lib/dpkg/updates" else None
+
+
 def _more_plans() -> list:
     from app.facts import OsInfo
+    from app.run.executor import with_dpkg_repair
     from tests.unit import test_plan_builders as pb
     from tests.unit import test_windows_plan as wp
     from tests.unit import test_wsl_plan as wsl
@@ -92,7 +107,8 @@ def _more_plans() -> list:
                                           pb.REC, Choices(install_method="dnf", mirrors=Mirrors(nvidia_repo_url="https://mirror.example/cuda/repos")))),
             ("pb/upgrade_cpu", build_plan(pb.ubuntu_facts(), pb.REC.replace(driver=pb.REC.driver.replace(action="upgrade"),
                                                                             pytorch=pb.REC.pytorch.replace(index="cpu", index_url=None)), Choices())),
-            ("wsl/wrong_driver", wsl._plan(wsl._with_wrong_driver(wsl.DEMO), db())[2])]
+            ("wsl/wrong_driver", wsl._plan(wsl._with_wrong_driver(wsl.DEMO), db())[2]),
+            ("pb/dpkg_interrupted", with_dpkg_repair(build_plan(pb.ubuntu_facts(), pb.REC, Choices()), _InterruptedDpkg()))]
     win = wp.WIN
     old_driver = wp._with_wsl((win / "wsl_l_v_ubuntu2204.txt").read_text(), (win / "wsl_status_2022.txt").read_text())
     smi = r"C:\Windows\System32\nvidia-smi.exe"
@@ -152,4 +168,113 @@ def everything_said() -> list[Said]:
         out += plan_items(where, plan)
     for where, m in diagnoses():
         out += diagnose_items(where, m)
+    return out
+
+
+@lru_cache(maxsize=None)
+def detections() -> tuple:
+    """(where, Facts) for the demo snapshots, the recorded real machines and the Windows/WSL test machines
+    (old driver, WSL 1, no distro, a Linux driver inside WSL), detected as they are."""
+    from tests.unit import test_windows_plan as wp
+    from tests.unit import test_wsl_plan as wsl
+
+    out = list(snapshot_facts())
+    real = Path(__file__).resolve().parent.parent / "fixtures" / "real"
+    for snap in sorted(real.glob("*/snapshot*.json")):
+        out.append((f"real/{snap.parent.name}", detect(SnapshotSystem(json.loads(snap.read_text(encoding="utf-8"))))))
+    win = wp.WIN
+    machines = {
+        "wsl/wrong_driver": wsl._with_wrong_driver(wsl.DEMO),
+        "win/wsl2": wp._with_wsl((win / "wsl_l_v_ubuntu2204.txt").read_text(), (win / "wsl_status_2022.txt").read_text()),
+        "win/wsl1": wp._with_wsl("  NAME            STATE           VERSION\n* Ubuntu          Stopped         1\n",
+                                 "Default Distribution: Ubuntu\nDefault Version: 1\n"),
+        "win/no_distro": wp._with_wsl((win / "wsl_l_v_none.txt").read_text(), (win / "wsl_status_short.txt").read_text()),
+    }
+    for where, data in machines.items():
+        out.append((where, detect(SnapshotSystem(data))))
+    return tuple(out)
+
+
+def finding_items(where: str, facts) -> Iterator[Said]:
+    for f in facts.findings:
+        yield Said(f"{where}/{f.code}", "finding", f.code, dict(f.params), f.message, f"{where}/{f.code}")
+        if f.hint and f.params.get("hint_code", "x") != "":
+            from app import messages
+
+            key = messages.hint_key(f.code, f.params)
+            if key and messages.has("finding", key, "en"):
+                hp = {k: v for k, v in f.params.items() if k not in ("text_code", "hint_code")}
+                yield Said(f"{where}/{f.code}", "finding", key, hp, f.hint, f"{where}/{f.code}")
+
+
+@lru_cache(maxsize=None)
+def verifications() -> tuple:
+    """(where, [Check]) from the recorded H200 runs judged again and the verdict tests' bad cases
+    (x8 link, power cap, idle GPU, throttling, slow copies, wrong numerics, no torch...)."""
+    from app.verify import verdicts
+    from app.verify.model import Compute, NumericCheck, TorchReport, Verification
+    from app.verify.session import rejudge
+    from tests.unit import test_verify_verdicts as tv
+
+    out = []
+    fix = Path(__file__).resolve().parent.parent / "fixtures" / "verify"
+    for f in sorted(fix.glob("*.json")):
+        if not f.stem.endswith(("_quick", "_long")):  # the reference measurements are not verify results
+            continue
+        v = rejudge(Verification.loads(f.read_text(encoding="utf-8")))
+        out.append((f"verify/{f.stem}", [c for layer in v.layers for c in layer.checks]))
+    bad_num = [NumericCheck(op="matmul", dtype="fp16", rel_error=0.5, tolerance=0.01, ok=False),
+               NumericCheck(op="conv2d", dtype="bf16", ok=False, error="RuntimeError: boom"),
+               NumericCheck(op="matmul", dtype="fp32", rel_error=None, ok=False)]
+    cases = {
+        "healthy": dict(smp=tv.samples("bandwidth") + tv.samples("load")),
+        "x8": dict(band=tv.bw(h2d=26.0, page=20.0), smp=tv.samples("bandwidth", pcie_width_current=8) + tv.samples("load", pcie_width_current=8)),
+        "gen3": dict(band=tv.bw(h2d=20.0, page=2.0), smp=tv.samples("bandwidth", pcie_gen_current=3) + tv.samples("load", pcie_gen_current=3)),
+        "power": dict(device=tv.h200_device(power_limit_w=300.0),
+                      smp=tv.samples("load", throttle_reasons=("sw_power_cap",), power_w=300.0)),
+        "at_limit": dict(smp=tv.samples("load", throttle_reasons=("sw_power_cap",))),
+        "idle": dict(smp=tv.samples("load", util_pct=0.0)),
+        "thermal": dict(smp=tv.samples("load", throttle_reasons=("hw_thermal", "sw_thermal"), temp_c=92.0)),
+        "d2d": dict(band=tv.bw(d2d=1500.0)),
+        "numerics": dict(numerics=bad_num),
+        "arch": dict(device=tv.h200_device(compute_capability="12.0", name="NVIDIA GeForce RTX 5090")),
+        "prohibited": dict(device=tv.h200_device(compute_mode="Prohibited")),
+        "busy": dict(device=tv.h200_device(compute_mode="Exclusive_Process", error="CUDA error: all CUDA-capable devices are busy")),
+        "broken": dict(device=tv.h200_device(error="CUDA error: unknown error")),
+        "no_torch": dict(torch=TorchReport(python="/v/bin/python", installed=False, fix_command="/v/bin/python -m pip install torch")),
+        "no_torch_py": dict(torch=TorchReport(installed=False)),
+        "cpu_torch": dict(torch=tv.good_torch(cuda=None, version="2.13.0+cpu", fix_command="x")),
+        "unavailable": dict(torch=tv.good_torch(available=False, error="The NVIDIA driver on your system is too old (found version 11040).")),
+        "no_cudnn": dict(torch=tv.good_torch(cudnn_available=False, cudnn=None)),
+        "load_errors": dict(compute=Compute(errors=("bf16 matrix products: OutOfMemoryError: CUDA out of memory",))),
+        "no_result": dict(compute=Compute()),
+        "copy_error": dict(band=verdicts.Bandwidth(gpu_index=0, error="RuntimeError: copy failed")),
+        "h2d_only": dict(band=verdicts.Bandwidth(gpu_index=0, h2d_pinned_gbps=50.0, pcie_theoretical_gbps=63.02)),
+        "d2d_only": dict(band=verdicts.Bandwidth(gpu_index=0, d2d_gbps=4000.0)),
+        "bare_device": dict(device=tv.h200_device(compute_capability=None, sm_count=None, memory_total_mib=None, name="")),
+    }
+    for where, kw in cases.items():
+        layers = tv.judge(**kw)
+        out.append((f"verdict/{where}", [c for layer in layers.values() for c in layer.checks]))
+    return tuple(out)
+
+
+def check_items(where: str, checks) -> Iterator[Said]:
+    from app import messages
+
+    for c in checks:
+        yield Said(f"{where}/{c.code}", "check", c.code, dict(c.params), c.message, f"{where}/{c.code}")
+        key = messages.hint_key(c.code, c.params)
+        if c.hint and key and messages.has("check", key, "en"):
+            yield Said(f"{where}/{c.code}", "check", key, {k: v for k, v in c.params.items() if k not in ("text_code", "hint_code")},
+                       c.hint, f"{where}/{c.code}")
+
+
+def all_said() -> list[Said]:
+    """everything_said() plus detection findings and verify checks."""
+    out = everything_said()
+    for where, facts in detections():
+        out += finding_items(where, facts)
+    for where, checks in verifications():
+        out += check_items(where, checks)
     return out

@@ -69,3 +69,23 @@ def test_truncated_names_follow_the_memory_column():
     assert gpus.lookup_name("Tesla V100-SXM2...", 16160).name == "Tesla V100 SXM2 16GB"
     assert gpus.lookup_name("Tesla P100-PCIE...", 16384).name == "Tesla P100 PCIe 16GB"
     assert gpus.lookup_name("Tesla P100-PCIE...", 12198).name == "Tesla P100 PCIe 12GB"
+
+
+def test_free_threaded_python_is_kept_by_detection_and_the_cli():
+    from app.detect import python_env
+    from app.facts import DriverInfo, Facts, OsInfo
+    from app.overrides import OverrideError, apply_overrides
+
+    # `python3.13t -VV` on a free-threaded CPython build (docs.python.org/3.13/howto/free-threading-python.html)
+    assert python_env.parse_python_version("Python 3.13.1 experimental free-threading build (main, Dec  4 2024)") == "3.13.1t"
+    assert python_env.parse_python_version("Python 3.13.1") == "3.13.1"
+
+    class Sys:
+        def readlink(self, p):
+            return {"/usr/bin/python3": "python3.13t"}.get(p)
+
+    assert python_env.version_from_path(Sys(), "/usr/bin/python3") == "3.13t"
+    f = apply_overrides(Facts(os=OsInfo(platform="linux"), driver=DriverInfo(state="not_installed")), python_version="3.13t")
+    assert f.python.version == "3.13t"
+    with pytest.raises(OverrideError):
+        apply_overrides(Facts(os=OsInfo(platform="linux"), driver=DriverInfo(state="not_installed")), python_version="3.13x")

@@ -16,6 +16,7 @@ from app.facts import (CudaInfo, CudaToolkit, DriverInfo, EnvInfo, EnvLine, Fact
 from app.paths import resource
 from app.plan import PlanError, build_plan
 from app.plan.common import CUDA_DIR_RE
+from app.plan.model import Check
 from app.plan.script import plan_to_script
 from app.recommendation import DriverChoice, Recommendation, ToolkitChoice, TorchChoice
 from app.run.privileged import argv_allowed, check_edit
@@ -74,7 +75,8 @@ def test_native_ubuntu_full_plan():
     assert nouveau.reboot_required and nouveau.commands == (("update-initramfs", "-u"),)
     assert "blacklist nouveau" in nouveau.edits[0].content and nouveau.backups == ("/etc/modprobe.d/blacklist-nouveau.conf",)
     drv = s["install_driver"]
-    assert drv.commands == (("apt-get", "install", "-y", "linux-headers-6.5.0-41-generic", "nvidia-driver-580-open"),)
+    # the running kernel's headers are installed before the DKMS driver (a command of their own)
+    assert drv.commands == (("apt-get", "install", "-y", "linux-headers-6.5.0-41-generic"), ("apt-get", "install", "-y", "nvidia-driver-580-open"))
     assert drv.reboot_required and any("MOK" in n and "mokutil --import" in n for n in drv.notes)
     assert s["install_cuda_toolkit"].commands[0][-1] == "cuda-toolkit-12-8"
     assert s["add_nvidia_repo"].downloads[0].url.endswith("/repos/ubuntu2204/x86_64/cuda-keyring_1.1-1_all.deb")
@@ -308,3 +310,34 @@ def test_build_plan_refuses_a_linux_driver_on_wsl2_from_any_builder(monkeypatch)
     monkeypatch.setattr(wsl, "build_wsl_steps", lambda f, r, c: [bad.replace(id="create_venv", commands=(("true",),))])
     with pytest.raises(PlanError, match="duplicate step id create_venv"):
         build_plan(facts, REC, Choices())
+
+
+def test_python_without_ensurepip_gets_its_venv_package_first_and_the_helper_allows_only_that():
+    """Fresh Debian/Ubuntu: python3 without pythonX.Y-venv cannot make a venv with pip."""
+    py = PythonEnv(path="/usr/bin/python3", version="3.11.2", kind="system", venv_ok=False)
+    plan = build_plan(ubuntu_facts(python=py), REC, Choices(venv_path="/opt/venvs/gpu", install_driver=False,
+                                                             want_toolkit=False, cleanup_old_cuda=False))
+    ids = [s.id for s in plan.steps]
+    assert ids.index("install_python_venv") == ids.index("create_venv") - 1
+    step = plan.step("install_python_venv")
+    assert step.needs_root and step.commands == (("apt-get", "update"), ("apt-get", "install", "-y", "python3.11-venv"))
+    assert step.done_when == (Check("command_ok", ("/usr/bin/python3", "-c", "import ensurepip, venv")),)
+    _root_steps_pass_policy(plan)
+    assert not argv_allowed("install_python_tools", ["apt-get", "install", "-y", "python3.11-venv", "openssh-server"])
+    assert not argv_allowed("install_python_tools", ["apt-get", "purge", "-y", "python3.11-venv"])
+    assert not argv_allowed("install_driver", ["apt-get", "install", "-y", "python3-venv"])
+    # a Python that has it, or one never asked (a snapshot), plans no such step; nor does uv, nor dnf
+    for facts, ch in ((ubuntu_facts(python=py.replace(venv_ok=True)), Choices()), (ubuntu_facts(), Choices()),
+                      (ubuntu_facts(python=py), Choices(installer="uv")),
+                      (ubuntu_facts(python=py, os=OsInfo(platform="linux", id="rhel", version_id="9.4", package_manager="dnf")),
+                       Choices(install_method="dnf"))):
+        assert "install_python_venv" not in [s.id for s in build_plan(facts, REC, ch).steps]
+    # version unknown: the distribution's default package
+    unknown = build_plan(ubuntu_facts(python=py.replace(version=None)), REC, Choices())
+    assert unknown.step("install_python_venv").commands[1][-1] == "python3-venv"
+
+
+def test_a_venv_is_done_only_when_its_pip_runs():
+    plan = build_plan(ubuntu_facts(), REC, Choices(venv_path="/opt/venvs/gpu"))
+    assert plan.step("create_venv").done_when == (Check("command_ok", ("/opt/venvs/gpu/bin/python", "-m", "pip", "--version")),)
+    assert "repaired in place" in plan.step("create_venv").why

@@ -48,13 +48,30 @@ EXTRA = [
     ("other_os", machine("u2404", [RTX4090], None, "3.12").replace(os=OsInfo(platform="other", id="freebsd", arch="x86_64")), Choices()),
     ("py37_too_old_for_every_release", machine("u2404", [RTX4090], "580.95.05", "3.7"), Choices()),
     ("win_no_driver_seen", machine("win11", [RTX3060], None, "3.12"), Choices()),
+    ("gtx750ti_name_only_no_driver", machine("u2404", [], None, "3.12").replace(gpus=(Gpu(index=0, name="NVIDIA GeForce GTX 750 Ti"),)), Choices()),
+    ("h200_torch_alone", machine("u2404", [H200], "580.159.04", "3.12"), Choices(want_torchvision=False)),
+    ("gh200_arm_proprietary", machine("u2404arm", [("NVIDIA GH200 480GB", "9.0")], "580.95.05", "3.12", kernel_module="proprietary"), Choices()),
+    ("gh200_arm_no_driver", machine("u2404arm", [("NVIDIA GH200 480GB", "9.0")], None, "3.12"), Choices()),
+    ("rtx3060_r525_kept", machine("u2204", [RTX3060], "525.147.05", "3.11"), Choices(install_driver=False)),
 ]
 ALL = [(c.id, c.facts, c.choices) for c in CASES] + EXTRA
+# rows the pinned data predates, solved on a copy of it with those rows added (tests/unit/compat_rows.py)
+NEWER = [
+    ("h200_torch_newer_than_its_torchvision", machine("u2404", [H200], "580.159.04", "3.12"), Choices()),
+    ("win_rtx4090_cuda13_floor_inferred", machine("win11", [RTX4090], "591.86", "3.12"), Choices()),
+]
 
 
 @pytest.fixture(scope="module")
 def recs(db):
-    return {i: recommend(f, db, ch) for i, f, ch in ALL}
+    from tests.unit.compat_rows import newer_db
+
+    out = {i: recommend(f, db, ch) for i, f, ch in ALL}
+    out.update({i: recommend(f, newer_db(), ch) for i, f, ch in NEWER})
+    from tests.unit.live_server import live_outputs
+
+    out.update({i: rec for i, _f, _c, rec in live_outputs()})  # recommend_live against a 127.0.0.1 index
+    return out
 
 
 def _items(rec: Recommendation):
@@ -129,6 +146,7 @@ def test_registered_codes_are_the_ones_the_source_names():
 
     src = Path(r.__file__).read_text(encoding="utf-8")
     body = src.split("NVIDIA_REPOS_BASE =", 1)[1]  # past the registries
+    body += (Path(r.__file__).parent / "compat" / "live.py").read_text(encoding="utf-8")  # recommend_live's codes
     named = set(re.findall(r'"([a-z][a-z0-9_]+)"', body))
     assert REASON_CODES - WARNING_CODES <= named
     assert CLAUSE_CODES <= named

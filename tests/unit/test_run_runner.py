@@ -122,6 +122,9 @@ def test_ctrl_c_in_the_wizard_stops_the_child():
     import threading
 
     pids = []
+    # Ctrl-C as in a terminal: a background job of a non-interactive shell (CI) starts with SIGINT
+    # ignored, so Python's own handler is put in place for the test
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
     threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
     try:
         run_command([PY, "-c", "import os, time; print(os.getpid(), flush=True); time.sleep(60)"],
@@ -130,6 +133,8 @@ def test_ctrl_c_in_the_wizard_stops_the_child():
         pass
     else:
         raise AssertionError("KeyboardInterrupt was swallowed")
+    finally:
+        signal.signal(signal.SIGINT, old)
     time.sleep(0.2)
     try:
         state = open(f"/proc/{pids[0]}/stat").read().rsplit(")", 1)[1].split()[0]

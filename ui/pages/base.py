@@ -1,10 +1,10 @@
 """What every page shares: the session, the worker tasks, a banner, re-translation."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Optional
 
-from PySide6.QtCore import QEvent
-from PySide6.QtWidgets import QVBoxLayout, QWidget, QWizardPage
+from PySide6.QtCore import QEvent, Qt
+from PySide6.QtWidgets import QFrame, QScrollArea, QVBoxLayout, QWidget, QWizardPage
 
 from ui.i18n import tr
 from ui.state import PageId, format_when, machine_summary
@@ -30,8 +30,17 @@ class BasePage(QWizardPage):
         outer.addWidget(self.source_banner)
         self.error_banner = Banner(self)
         outer.addWidget(self.error_banner)
-        self.body = QWidget(self)
-        outer.addWidget(self.body, 1)
+        # the page's content scrolls inside the page when the window is short (a 1366x768 laptop,
+        # 200% scaling): Back/Next stay on screen
+        self.scroll_area = QScrollArea(self)
+        self.scroll_area.setObjectName("page_scroll")
+        self.scroll_area.setWidgetResizable(True)
+        self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll_area.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.body = QWidget()
+        self.body.setMinimumSize(480, 300)
+        self.scroll_area.setWidget(self.body)
+        outer.addWidget(self.scroll_area, 1)
         self.layout_ = QVBoxLayout(self.body)
         self.layout_.setContentsMargins(0, 4, 0, 0)
 
@@ -63,6 +72,10 @@ class BasePage(QWizardPage):
 
     def enter(self) -> None:
         """Called each time the page is shown going forward."""
+
+    def next_page(self) -> Optional[PageId]:
+        """Where Next goes from here when it is not the path's next page (None: the path's)."""
+        return None
 
     def retranslate(self) -> None:
         """Set every visible text (called at build and on every language change)."""

@@ -3,6 +3,7 @@ live log; cancel, retry the failed step, open the session folder; reboot prompt 
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 from typing import Any, Optional
 
@@ -27,6 +28,50 @@ def resume_path(state_dir: Optional[str] = None) -> Path:
     return Path(base) / "gpu-wizard" / "resume.json"
 
 
+def autostart_path(autostart_dir: Optional[str] = None) -> Path:
+    base = autostart_dir or os.path.join(os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config"),
+                                         "autostart")
+    return Path(base) / "gpu-wizard-resume.desktop"
+
+
+def launch_command() -> list[str]:
+    """How to start this wizard again (the bundle's program, the installed console script, or
+    this Python with the package)."""
+    if getattr(sys, "frozen", False):
+        return [sys.executable]
+    argv0 = os.path.abspath(sys.argv[0]) if sys.argv and sys.argv[0] else ""
+    if os.path.basename(argv0).startswith("gpu-wizard") and os.access(argv0, os.X_OK):
+        return [argv0]
+    return [sys.executable, "-m", "app"]
+
+
+def _desktop_quote(arg: str) -> str:
+    if arg and all(c.isalnum() or c in "/._-+=:," for c in arg):
+        return arg
+    return '"' + "".join("\\" + c if c in '"`$\\' else c for c in arg) + '"'
+
+
+def write_autostart(autostart_dir: Optional[str] = None) -> Path:
+    """A one-shot login entry: after the restart the wizard opens by itself and continues with
+    the verification (the wizard removes the entry when it starts)."""
+    path = autostart_path(autostart_dir)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    exe = " ".join(_desktop_quote(a) for a in launch_command())
+    text = ("[Desktop Entry]\nType=Application\nName=GPU Setup Wizard (continue after restart)\n"
+            f"Exec={exe}\nIcon=gpu-wizard\nTerminal=false\nNoDisplay=true\nX-GNOME-Autostart-enabled=true\n")
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(path)
+    return path
+
+
+def remove_autostart(autostart_dir: Optional[str] = None) -> None:
+    try:
+        autostart_path(autostart_dir).unlink()
+    except OSError:
+        pass
+
+
 class InstallPage(BasePage):
     page_id = "install"
 
@@ -44,11 +89,16 @@ class InstallPage(BasePage):
         self.progress.setObjectName("install_progress")
         self.progress.setRange(0, 1000)
         self.time_left = QLabel(self)
+        self.activity = QLabel(self)  # what the running command says now (pip's and apt's own progress)
+        self.activity.setObjectName("install_activity")
+        self.activity.setTextFormat(Qt.TextFormat.PlainText)
+        self.activity.setMinimumWidth(10)
         top = QHBoxLayout()
         top.addWidget(self.progress, 1)
         top.addWidget(self.time_left)
         self.layout_.addWidget(self.status)
         self.layout_.addLayout(top)
+        self.layout_.addWidget(self.activity)
         self.steps = QListWidget(self)
         self.steps.setObjectName("install_steps")
         self.steps.setWordWrap(True)
@@ -91,6 +141,9 @@ class InstallPage(BasePage):
         if plan is None or plan is self._ran_plan:
             self._buttons()
             return
+        if not self.session.plan_confirmed and not self.session.read_only:  # only the plan the user saw and pressed Install on runs
+            self.show_error(tr("No plan was confirmed: go back to the Plan page."))
+            return
         self.state = InstallState.from_steps(plan.steps)
         self.session.install = self.state
         self.log.clear()
@@ -119,13 +172,20 @@ class InstallPage(BasePage):
         self.bridge.lines.connect(self.log.append_lines)
         self.bridge.rebootRequired.connect(self._reboot_required)
         self.bridge.progressChanged.connect(self._progress)
+        self.bridge.activityChanged.connect(self._activity)
         self.bridge.runFinished.connect(self._finished)
         self.bridge.start()
         self.tick.start()
         self.task = self.tasks.submit(self.backend.run, self.session.plan, self.bridge, only=only,
-                                      on_error=self._crashed)
+                                      on_done=self._task_ended, on_error=self._crashed)
         self._buttons()
         self._update_progress()
+        self.completeChanged.emit()  # Back and Next wait while it runs
+
+    def _task_ended(self, _result: Any = None) -> None:
+        """The worker is done (its last events may have come a moment before): buttons follow."""
+        self._buttons()
+        self.completeChanged.emit()
 
     def cancel(self) -> None:
         if self.task is not None and self.task.is_running():
@@ -145,9 +205,11 @@ class InstallPage(BasePage):
 
     @property
     def running(self) -> bool:
-        return self.task is not None and self.task.is_running()
+        """Until the run says it finished (its worker thread may end a moment later)."""
+        return self.task is not None and self.task.is_running() and self.result is None
 
     def _step_started(self, step_id: str) -> None:
+        self.activity.setText("")
         self.state.start_step(step_id)
         self._refresh_step(step_id)
         self._update_progress()
@@ -162,6 +224,12 @@ class InstallPage(BasePage):
     def _progress(self, _step_id: str, overall: float) -> None:
         self.state.overall = overall
         self._update_progress()
+
+    def _activity(self, _step_id: str, text: str) -> None:
+        text = " ".join(text.split())
+        fm = self.activity.fontMetrics()
+        self.activity.setText(fm.elidedText(text, Qt.TextElideMode.ElideMiddle, max(50, self.activity.width())))
+        self.activity.setToolTip(text)
 
     def _reboot_required(self) -> None:
         self.state.reboot_needed = True
@@ -195,13 +263,19 @@ class InstallPage(BasePage):
         info = ResumeInfo(page="verify", session_dir=self.session.session_dir, boot_id=current_boot_id(),
                           written=None)
         info.save(resume_path(self.w.services.state_dir))
+        try:
+            write_autostart(self.w.services.autostart_dir)
+        except OSError:
+            pass  # no autostart: starting the wizard by hand continues all the same
         box = box or QMessageBox(self)
         box.setIcon(QMessageBox.Icon.Question)
         box.setWindowTitle(tr("Restart needed"))
         box.setText(tr("The new driver is used after a restart. Restart now? The wizard continues with the "
                        "verification when you start it again."))
         now = box.addButton(tr("Restart &now"), QMessageBox.ButtonRole.AcceptRole)
-        box.addButton(tr("&Later"), QMessageBox.ButtonRole.RejectRole)
+        later = box.addButton(tr("&Later"), QMessageBox.ButtonRole.RejectRole)
+        box.setDefaultButton(later)  # restarting closes every program: never the Enter answer
+        box.setEscapeButton(later)
         self._reboot_box = box
         box.finished.connect(lambda _r: self._reboot_answer(box.clickedButton() is now))
         box.open()
@@ -209,7 +283,10 @@ class InstallPage(BasePage):
 
     def _reboot_answer(self, now: bool) -> None:
         if now:
-            QProcess.startDetached("systemctl", ["reboot"])
+            if self.w.services.reboot is not None:
+                self.w.services.reboot()
+            else:
+                QProcess.startDetached("systemctl", ["reboot"])
         else:
             self.show_error(tr("Restart later: the wizard will continue with the verification after the restart."), "warning")
 
@@ -219,17 +296,42 @@ class InstallPage(BasePage):
         if d:
             QDesktopServices.openUrl(QUrl.fromLocalFile(d))
 
-    def troubleshoot(self) -> None:
+    def _failure_text(self) -> None:
         failed = self.state.failed_step
         lines = self.log.model.lines[-400:]
         self.session.error_text = "\n".join(lines)
         if failed is not None and failed.message:
             self.session.error_text += "\n" + failed.message
+
+    def troubleshoot(self) -> None:
+        self._failure_text()
         self.w.jump_to("troubleshoot")
 
+    def next_page(self):
+        """A failed step: Next goes on to Troubleshoot (its cause, a fix, the report); stopped:
+        to the Summary. Never a dead end."""
+        if self.running:
+            return None
+        if self.result == "failed":
+            return "troubleshoot"
+        if self.result == "cancelled":
+            return "summary"
+        return None
+
+    def validatePage(self) -> bool:  # noqa: N802
+        if self.running:
+            return False
+        if self.result == "failed":
+            self._failure_text()
+        return True
+
     def isComplete(self) -> bool:  # noqa: N802
+        if self.running:
+            return False
         if self.session.read_only and self.result is not None:
             return True  # a walkthrough shows what happened, then moves on
+        if self.result in ("failed", "cancelled"):
+            return True  # on to Troubleshoot / the Summary
         return self.result == "ok" and (self.state.finished_ok or self.state.reboot_needed or not self.state.steps)
 
     def shutdown(self) -> None:
@@ -268,7 +370,10 @@ class InstallPage(BasePage):
         self.progress.setFormat(f"{self.state.fraction() * 100:.0f}%")
         left = self.state.time_left_s()
         running = self.running or (self.bridge is not None and self.bridge.active)
-        self.time_left.setText(tr("Time left: {t}").format(t=format_duration(left)) if running else "")
+        # time left only when it is known (a rate seen inside this run), never a dash or a guess
+        self.time_left.setText(tr("Time left: {t}").format(t=format_duration(left)) if running and left is not None else "")
+        if not running:
+            self.activity.setText("")
         self.retranslate_status()
 
     def _buttons(self) -> None:
@@ -286,10 +391,10 @@ class InstallPage(BasePage):
             if self.state.reboot_needed and not dry:
                 txt += " " + tr("Restart the computer to use the new driver.")
         elif self.result == "cancelled":
-            txt = tr("Cancelled. Press Retry to continue from the step that was stopped.")
+            txt = tr("Cancelled. Press Retry to continue from the step that was stopped, or Next for the summary.")
         elif self.result == "failed":
             f = self.state.failed_step
-            txt = tr("A step failed: {step}. Read the log, then Retry or Troubleshoot.").format(step=plan_text(f.title_code, f.params, f.title) if f else "?")
+            txt = tr("A step failed: {step}. Read the log, then Retry, or press Next to find the cause and a fix.").format(step=plan_text(f.title_code, f.params, f.title) if f else "?")
         elif self.running:
             cur = next((s for s in self.state.steps if s.status == "running"), None)
             txt = (tr("Dry run: ") if dry else "") + (tr("Running: {step}").format(step=plan_text(cur.title_code, cur.params, cur.title)) if cur else tr("Starting…"))

@@ -1,14 +1,15 @@
 """Plan: every step, its commands and why, which need administrator rights; copy or export
-as a script. Nothing runs until the user ticks the confirmation and presses Next."""
+as a script. Nothing runs until the user presses Install (the Next button of this page: pressing
+it is the confirmation). The plan shown is always the one built from the current facts,
+recommendation and choices: any change rebuilds it before it can run."""
 from __future__ import annotations
 
-import shlex
 from dataclasses import dataclass
 from typing import Any, Optional
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontDatabase, QGuiApplication
-from PySide6.QtWidgets import (QCheckBox, QFileDialog, QHBoxLayout, QHeaderView, QLabel, QPlainTextEdit, QPushButton,
+from PySide6.QtWidgets import (QFileDialog, QHBoxLayout, QHeaderView, QLabel, QPlainTextEdit, QPushButton,
                                QSplitter, QTreeWidget, QTreeWidgetItem)
 
 from ui import engine
@@ -30,30 +31,21 @@ class PlanState:
         return tuple(getattr(self.plan, "steps", ()) or ())
 
     def can_run(self) -> bool:
-        """Nothing runs before the user confirms; an empty plan (nothing to do) needs no confirming."""
-        return self.plan is not None and not self.busy and (self.confirmed or not self.steps)
+        """A plan is shown (pressing Install confirms it); an empty plan goes on to the verification."""
+        return self.plan is not None and not self.busy
 
     def step_text(self, step) -> str:
-        """What the detail pane shows for a step (commands in shell quoting, copyable)."""
+        """What the detail pane shows for a step: its title and why in the user's language, then
+        the step exactly as the exported script runs it (downloads fetched and checked first;
+        PowerShell for a Windows step, never `sudo`)."""
         out = [step_title(step), "", step_why(step), ""]
-        for n in getattr(step, "notes", ()):
-            out.append(n)
-        for d in getattr(step, "downloads", ()):
-            out.append(f"download {d.url}" + (f"  (sha256 {d.sha256})" if d.sha256 else ""))
-        for e in getattr(step, "edits", ()):
-            out.append(e.describe())
-        for r in getattr(step, "removes", ()):
-            out.append(f"remove {r}")
-        for argv in step.commands:
-            out.append(("sudo " if step.needs_root else "") + shlex.join(argv))
+        i = next((n for n, s in enumerate(self.steps, 1) if s is step), 1)
+        out.append(engine.step_script(self.plan, step, i))
         return "\n".join(out).strip() + "\n"
 
     def all_commands(self) -> str:
-        lines = []
-        for s in self.steps:
-            lines.append(f"# {s.id}: {s.title}")
-            lines.extend(("sudo " if s.needs_root else "") + shlex.join(a) for a in s.commands)
-        return "\n".join(lines) + "\n"
+        """The whole plan as one block that runs as pasted into a terminal (bash or PowerShell)."""
+        return engine.pasteable_script(self.plan)
 
 
 def step_title(step) -> str:
@@ -100,53 +92,81 @@ class PlanPage(BasePage):
         self.export_btn = QPushButton(self)
         self.export_btn.setObjectName("export_script")
         self.export_btn.clicked.connect(self._export)
-        self.confirm = QCheckBox(self)
-        self.confirm.setObjectName("confirm_plan")
-        self.confirm.toggled.connect(self._confirm)
         row.addWidget(self.copy_btn)
         row.addWidget(self.export_btn)
         row.addStretch(1)
-        row.addWidget(self.confirm)
         self.layout_.addLayout(row)
+
+    def current_basis(self) -> tuple:
+        s = self.session
+        return (s.facts, s.recommendation, s.choices)
+
+    def plan_is_current(self) -> bool:
+        """The session's plan was built from what the user sees now (or is a fix / recorded plan)."""
+        s = self.session
+        b = s.plan_basis
+        if s.plan is None or b is None:
+            return False
+        if b[0] in ("fix", "report"):
+            return True
+        facts, rec, choices = self.current_basis()
+        return len(b) == 3 and b[0] is facts and b[1] is rec and b[2] == choices
 
     def enter(self) -> None:
         s = self.session
         self.state.confirmed = False
-        self.confirm.setChecked(False)
-        if s.plan is not None:
-            self._got(s.plan)
+        s.plan_confirmed = False
+        self.clear_error()
+        if self.plan_is_current():
+            self._got(s.plan, s.plan_basis)
             return
+        s.plan = None  # stale: built from other choices; never shown, never run
+        self.state.plan = None
+        self.tree.clear()
+        self.detail.setPlainText("")
         if s.report_data:
             from app.plan.model import Plan
 
             recorded = engine.report_value(s.report_data, "plan", Plan)
             if recorded is not None:
-                self._got(recorded)
+                self._got(recorded, ("report",))
+                return
+            if s.source.kind == "report":  # never a plan built on the viewer's machine
+                self.show_error(tr("The report holds no plan: the user's wizard did not plan an install."), "info")
+                self.retranslate_status()
+                self.completeChanged.emit()
                 return
         if s.facts is None or s.recommendation is None:
             self.show_error(tr("There is no recommendation to plan from."))
             return
         self.state.busy = True
-        self.clear_error()
         self.retranslate_status()
-        self.tasks.submit(self.w.services.build_plan, s.facts, s.recommendation, s.choices,
-                          on_done=self._got, on_error=self._failed)
+        self.completeChanged.emit()
+        basis = self.current_basis()
+        self.tasks.submit(self.w.services.build_plan, *basis, on_done=lambda plan, b=basis: self._got(plan, b),
+                          on_error=self._failed)
 
-    def _got(self, plan: Any) -> None:
+    def _got(self, plan: Any, basis: Any = None) -> None:
+        if basis is not None and len(basis) == 3 and basis != self.current_basis():
+            return  # built from choices changed since: another build is on its way or due
         self.state.busy = False
         self.state.plan = self.session.plan = plan
+        self.session.plan_basis = basis
         self.render()
         self.completeChanged.emit()
+
+    def validatePage(self) -> bool:  # noqa: N802
+        """Pressing Install is the confirmation of exactly the plan on screen."""
+        if not self.state.can_run() or self.state.plan is not self.session.plan or not self.plan_is_current():
+            return False
+        self.state.confirmed = True
+        self.session.plan_confirmed = True
+        return True
 
     def _failed(self, message: str, _d: str) -> None:
         self.state.busy = False
         self.show_error(tr("No plan: {error}").format(error=message))
         self.retranslate_status()
-        self.completeChanged.emit()
-
-    def _confirm(self, on: bool) -> None:
-        self.state.confirmed = on
-        self.session.plan_confirmed = on
         self.completeChanged.emit()
 
     def isComplete(self) -> bool:  # noqa: N802
@@ -181,7 +201,7 @@ class PlanPage(BasePage):
 
     # --- rendering -----------------------------------------------------------------------
     def render(self) -> None:
-        self.confirm.setVisible(bool(self.state.steps))
+        self._next_text()
         self.tree.clear()
         for i, s in enumerate(self.state.steps):
             title = step_title(s)
@@ -205,9 +225,20 @@ class PlanPage(BasePage):
             return
         steps = self.state.steps
         n_root = sum(1 for s in steps if s.needs_root)
-        txt = tr("{n} steps; {r} need administrator rights (you will be asked once).").format(n=len(steps), r=n_root)
-        if self.session.dry_run:
+        txt = tr("1 step.") if len(steps) == 1 else tr("{n} steps.").format(n=len(steps))
+        if n_root == 1:
+            txt += " " + tr("It needs administrator rights: you will be asked for your password once.") if len(steps) == 1 \
+                else " " + tr("1 of them needs administrator rights: you will be asked for your password once.")
+        elif n_root:
+            txt += " " + tr("{r} of them need administrator rights: you will be asked for your password once.").format(r=n_root)
+        else:
+            txt += " " + tr("None needs administrator rights.")
+        if self.session.source.kind == "report" and self.session.plan_basis and self.session.plan_basis[0] == "report":
+            txt += " " + tr("The plan as the user's wizard made it, on the user's machine.")
+        elif self.session.dry_run:
             txt += " " + tr("Dry run: nothing will be changed on this computer.")
+        elif steps:
+            txt += " " + tr("Press Install to run this plan.")
         for w in getattr(self.state.plan, "warnings", ()) or ():
             txt += "\n⚠ " + w
         if self.state.plan is not None and not steps:
@@ -215,6 +246,20 @@ class PlanPage(BasePage):
             for w in getattr(self.state.plan, "warnings", ()) or ():
                 txt += "\n⚠ " + w
         self.status.setText(txt if self.state.plan is not None else "")
+
+    def _next_text(self) -> None:
+        """The Next button of this page says what it does: it runs the plan shown."""
+        from PySide6.QtWidgets import QWizard
+
+        if not self.state.steps:
+            text = tr("&Next >")
+        elif self.session.source.kind == "report" and (self.session.plan_basis or ("",))[0] == "report":
+            text = tr("&Show what happened >")
+        elif self.session.dry_run:
+            text = tr("&Run as a dry run >")
+        else:
+            text = tr("&Install >")
+        self.setButtonText(QWizard.WizardButton.NextButton, text)
 
     def retranslate(self) -> None:
         self.setTitle(tr("Plan"))
@@ -226,8 +271,7 @@ class PlanPage(BasePage):
         self.copy_btn.setAccessibleName(tr("Copy all commands to the clipboard"))
         self.export_btn.setText(tr("&Export as script…"))
         self.export_btn.setAccessibleName(tr("Export the plan as a shell script"))
-        self.confirm.setText(tr("I have read the plan: r&un it") if not self.session.dry_run else tr("I have read the plan: r&un it as a dry run"))
-        self.confirm.setAccessibleName(tr("Confirm the plan"))
+        self._next_text()
         if self.state.plan is not None:
             self.render()
         else:

@@ -109,11 +109,12 @@ class RecommendationPage(BasePage):
         self.torch_index = QLineEdit(self.adv)
         self.nvidia_repo = QLineEdit(self.adv)
         self.proxy = QLineEdit(self.adv)
+        self.ca_bundle = QLineEdit(self.adv)
         self.form_labels: dict[str, QLabel] = {}
         for key, w in (("torch_version", self.torch_version), ("torch_variant", self.torch_variant),
                        ("want_toolkit", self.want_toolkit), ("method", self.method), ("venv", self.venv),
                        ("pypi", self.pypi), ("torch_index", self.torch_index), ("nvidia_repo", self.nvidia_repo),
-                       ("proxy", self.proxy)):
+                       ("proxy", self.proxy), ("ca_bundle", self.ca_bundle)):
             lab = QLabel(self.adv)
             lab.setBuddy(w)
             w.setObjectName(key)
@@ -137,7 +138,7 @@ class RecommendationPage(BasePage):
         for w in (self.torch_version, self.torch_variant, self.method):
             w.currentTextChanged.connect(self._edited)
         self.want_toolkit.toggled.connect(self._edited)
-        for w in (self.venv, self.pypi, self.torch_index, self.nvidia_repo, self.proxy):
+        for w in (self.venv, self.pypi, self.torch_index, self.nvidia_repo, self.proxy, self.ca_bundle):
             w.textEdited.connect(self._edited)
         self._loading = False
         self._load_choices(self.state.choices)
@@ -151,6 +152,9 @@ class RecommendationPage(BasePage):
         recorded = engine.report_value(s.report_data, "recommendation", Recommendation) if s.report_data else None
         if recorded is not None:
             self._got(recorded)
+            return
+        if s.source.kind == "report":  # never solved again here: the report is the user's machine
+            self.show_error(tr("The report holds no recommendation: the user's wizard did not get that far."), "info")
             return
         self.run_recommend(self.state.choices)
 
@@ -172,9 +176,11 @@ class RecommendationPage(BasePage):
         if choices is not None:
             self.state.choices = choices
         if not rec.refused:
+            if rec is not self.session.recommendation or self.session.choices != self.state.choices:
+                self.session.plan, self.session.plan_basis = None, None  # built from other choices: never run
+                self.session.plan_confirmed = False
             self.session.recommendation = rec
             self.session.choices = self.state.choices
-            self.session.plan = None if not self.session.plan_confirmed else self.session.plan
         self.state.dirty = False
         self.apply_btn.setEnabled(not self.session.read_only)
         for w in self.form_labels.values():  # a walkthrough shows the user's choices, read-only
@@ -199,6 +205,15 @@ class RecommendationPage(BasePage):
             self.completeChanged.emit()
             self.retranslate_status()
 
+    def show_network_settings(self) -> None:
+        """Open Advanced at the proxy / mirror / certificate fields (a download of the wizard failed)."""
+        self.adv_toggle.setChecked(True)
+        self.show_error(tr("The wizard could not download what it needs. Enter your proxy, a mirror or your "
+                           "organisation's certificate bundle, press Apply, then Next: the plan is made again with them."),
+                        "warning")
+        self.scroll.ensureWidgetVisible(self.proxy)
+        self.proxy.setFocus()
+
     def _toggle_advanced(self, on: bool) -> None:
         self.adv.setVisible(on)
         self.adv_toggle.setArrowType(Qt.ArrowType.DownArrow if on else Qt.ArrowType.RightArrow)
@@ -215,7 +230,7 @@ class RecommendationPage(BasePage):
             venv_path=self.venv.text().strip() or Choices().venv_path,
             mirrors=Mirrors(pypi_index_url=_opt(self.pypi.text()), pytorch_index_url=_opt(self.torch_index.text()),
                             nvidia_repo_url=_opt(self.nvidia_repo.text()), https_proxy=_opt(self.proxy.text()),
-                            ca_bundle=c.mirrors.ca_bundle))
+                            ca_bundle=_opt(self.ca_bundle.text())))
 
     def apply_choices(self) -> None:
         self.state.dirty = False
@@ -240,6 +255,7 @@ class RecommendationPage(BasePage):
             self.torch_index.setText(c.mirrors.pytorch_index_url or "")
             self.nvidia_repo.setText(c.mirrors.nvidia_repo_url or "")
             self.proxy.setText(c.mirrors.https_proxy or "")
+            self.ca_bundle.setText(c.mirrors.ca_bundle or "")
         finally:
             self._loading = False
 
@@ -336,7 +352,7 @@ class RecommendationPage(BasePage):
         elif self.state.dirty:
             self.status.setText(tr("You changed the advanced choices: press Apply to check them."))
         elif self.state.refused:
-            self.status.setText(tr("The advanced choices do not work on this machine (see below)."))
+            self.status.setText(tr("The advanced choices do not work on this machine: see the red text under the cards."))
         elif self.state.recommendation is not None:
             db = self.state.recommendation.db_version
             self.status.setText(tr("Recommended for this machine.") + (" " + tr("Compatibility data: {v}").format(v=db) if db else ""))
@@ -357,7 +373,7 @@ class RecommendationPage(BasePage):
                  "want_toolkit": tr("Also install the CUDA &toolkit (nvcc):"), "method": tr("Toolkit install &method:"),
                  "venv": tr("Target &virtual environment:"), "pypi": tr("P&yPI mirror URL:"),
                  "torch_index": tr("PyTorch &index URL:"), "nvidia_repo": tr("NVIDIA &repository mirror:"),
-                 "proxy": tr("HTTPS &proxy:")}
+                 "proxy": tr("HTTPS &proxy:"), "ca_bundle": tr("&Certificate bundle (CA file):")}
         for k, lab in self.form_labels.items():
             lab.setText(names[k])
             if lab.buddy() is not None:

@@ -34,10 +34,28 @@ class SummaryState:
             return v.status
         if self.install is not None and self.install.failed_step is not None:
             return "fail"
+        if any(getattr(o, "status", "") == "failed" for o in self.recorded_steps):
+            return "fail"
         return "skip"
+
+    recorded_steps: tuple = ()  # a report: each step's outcome on the user's machine
+    recorded_plan: Any = None
 
     def changes(self) -> list[tuple[str, str]]:
         """(status, step title in the current language) for every step that ran."""
+        if self.recorded_steps:
+            status = {"done": "ok", "failed": "failed", "skipped": "skipped", "cancelled": "cancelled"}
+            by_id = {s.id: s for s in getattr(self.recorded_plan, "steps", ())}
+            out = []
+            for o in self.recorded_steps:
+                st = status.get(getattr(o, "status", ""), None)
+                if st is None:
+                    continue
+                step = by_id.get(o.id)
+                title = plan_text(getattr(step, "title_code", ""), getattr(step, "params", None),
+                                  getattr(step, "title", None) or getattr(o, "title", "") or o.id)
+                out.append((st, title))
+            return out
         if self.install is None:
             return []
         return [(s.status, plan_text(getattr(s, "title_code", ""), getattr(s, "params", None), s.title))
@@ -79,39 +97,56 @@ class SummaryPage(BasePage):
         self.snapshot_btn = QPushButton(self)
         self.snapshot_btn.setObjectName("export_snapshot")
         self.snapshot_btn.clicked.connect(self._export_snapshot)
+        self.trouble_btn = QPushButton(self)
+        self.trouble_btn.setObjectName("troubleshoot_summary")
+        self.trouble_btn.clicked.connect(lambda: self.w.jump_to("troubleshoot"))
         row.addWidget(self.report_btn)
         row.addWidget(self.snapshot_btn)
         row.addStretch(1)
+        row.addWidget(self.trouble_btn)
         self.layout_.addLayout(row)
 
     def enter(self) -> None:
         s = self.session
+        rep = s.report_data or {}
         self.state = SummaryState(s.verification, s.install, s.dry_run)
+        if s.source.kind == "report":  # what happened there, never a dry run made here
+            from app.plan.model import Plan
+
+            self.state.recorded_steps = tuple(rep.get("steps") or ())
+            self.state.recorded_plan = engine.report_value(rep, "plan", Plan)
+            self.state.install = None
         self.render()
 
     def _export_report(self) -> None:
-        path, flt = QFileDialog.getSaveFileName(self, tr("Export the report"), "gpu-wizard-report.html",
-                                                tr("HTML report (*.html);;Markdown (*.md);;JSON (*.json)"))
-        if path:
-            self.export_report(path)
+        self.ask_export_report(self)
 
-    def export_report(self, path: str):
+    def ask_export_report(self, page=None) -> None:
+        """Export the report from here or from any page that offers it (Troubleshoot)."""
+        page = page or self
+        path, _flt = QFileDialog.getSaveFileName(page, tr("Export the report"), "gpu-wizard-report.html",
+                                                 tr("HTML report (*.html);;Markdown (*.md);;JSON (*.json)"))
+        if path:
+            self.export_report(path, page)
+
+    def export_report(self, path: str, page=None):
         s = self.session
+        page = page or self
         system = self.w.services.system
         snap = getattr(system, "data", None)
         self.report_btn.setEnabled(False)
         return self.tasks.submit(engine.export_report, path, None, facts=s.facts, recommendation=s.recommendation,
                                  plan=s.plan, verification=s.verification, diagnosis=s.diagnosis,
                                  session_dir=s.session_dir, snapshot=snap, live=not s.source.recorded,
-                                 on_done=lambda p: self._exported(p), on_error=lambda m, d: self._export_failed(m))
+                                 on_done=lambda p: self._exported(p, page), on_error=lambda m, d: self._export_failed(m, page))
 
-    def _exported(self, path: str) -> None:
+    def _exported(self, path: str, page=None) -> None:
         self.report_btn.setEnabled(True)
-        self.show_error(tr("Report written: {path}").format(path=path), "ok")
+        (page or self).show_error(tr("Report written: {path}").format(path=path), "ok")
 
-    def _export_failed(self, message: str) -> None:
+    def _export_failed(self, message: str, page=None) -> None:
         self.report_btn.setEnabled(True)
-        self.show_error(tr("The report could not be written: {error}").format(error=message))
+        (page or self).show_error(tr("The report could not be written: {error}").format(error=message))
 
     def _export_snapshot(self) -> None:
         path, _ = QFileDialog.getSaveFileName(self, tr("Save a snapshot"), "gpu-wizard-snapshot.json", tr("Snapshots (*.json)"))
@@ -120,7 +155,12 @@ class SummaryPage(BasePage):
             self.show_error(tr("Saving the snapshot…"), "info")
 
     def render(self) -> None:
-        self.changes_label.setText(tr("&What a real install would do:") if self.state.dry_run else tr("&What was done:"))
+        recorded = bool(self.state.recorded_steps) or self.session.source.kind == "report"
+        if recorded:
+            self.changes_label.setText(tr("&What was done on the user's machine:"))
+        else:
+            self.changes_label.setText(tr("&What a real install would do:") if self.state.dry_run else tr("&What was done:"))
+        self.trouble_btn.setVisible(self.state.verdict == "fail" and self.w.current_page_id == "summary")
         v = self.state.verdict
         self.icon.setPixmap(status_icon(v).pixmap(40, 40))
         self.headline.setText(tr(HEADLINES.get(v, HEADLINES["skip"])))
@@ -138,11 +178,12 @@ class SummaryPage(BasePage):
                 parts.append(tr("Matrix multiply: {v:.0f} TFLOP/s ({dtype})").format(v=best[1], dtype=best[0]))
             if ver.torch.version:
                 parts.append(tr("PyTorch {v}").format(v=html.escape(ver.torch.version)))
-        if self.state.dry_run:
+        if recorded or self.session.source.kind == "report":
+            parts.append(tr("As recorded on the user's machine; nothing ran on this computer."))
+        elif self.state.dry_run:
             parts.append(tr("Dry run: nothing was changed on this computer."))
         self.detail.setText("<br>".join(parts))
         self.changes.clear()
-        recorded = self.session.source.kind == "report" and bool((self.session.report_data or {}).get("steps"))
         for status, title in self.state.changes():
             if self.state.dry_run and not recorded:  # nothing ran: say what a real install would do
                 self.changes.addItem(QListWidgetItem(status_icon("info"), title))
@@ -159,4 +200,6 @@ class SummaryPage(BasePage):
         self.report_btn.setAccessibleName(tr("Export the report"))
         self.snapshot_btn.setText(tr("Save s&napshot…"))
         self.snapshot_btn.setAccessibleName(tr("Save a snapshot of this machine"))
+        self.trouble_btn.setText(tr("&Troubleshoot"))
+        self.trouble_btn.setAccessibleName(tr("Find the cause of the failure"))
         self.render()

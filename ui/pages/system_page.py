@@ -9,7 +9,7 @@ from PySide6.QtWidgets import (QListView, QFileDialog, QHBoxLayout, QHeaderView,
                                QSplitter, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget)
 
 from app.facts import Facts
-from ui.i18n import N_, engine_text, tr
+from ui.i18n import N_, engine_text, hint_text, tr
 from ui.pages.base import BasePage
 from ui.state import FactGroup, group_facts
 from ui.widgets.icons import status_icon
@@ -168,14 +168,20 @@ class SystemPage(BasePage):
                 QTreeWidgetItem(top, [label, value])
             if not g.rows:
                 QTreeWidgetItem(top, [tr("Nothing detected"), ""])
+            v = self.session.verification
+            if g.key == "python" and v is not None and getattr(v.torch, "version", None):
+                # a report: detection ran before the verification, maybe with another Python; both said
+                py = getattr(v, "python", None) or ""
+                QTreeWidgetItem(top, [tr("PyTorch used by the verification"), v.torch.version + (f" ({py})" if py else "")])
             self.tree.addTopLevelItem(top)
             top.setExpanded(True)
         facts = self.state.facts
         if facts is not None:
             for f in facts.findings:
-                text = engine_text(f.code, f.message)
-                if f.hint:
-                    text += "\n" + tr("What to do: {hint}").format(hint=f.hint)
+                text = engine_text(f.code, f.message, params=getattr(f, "params", None))
+                hint = hint_text(f.code, f.hint, params=getattr(f, "params", None))
+                if hint:
+                    text += "\n" + tr("What to do: {hint}").format(hint=hint)
                 it = QListWidgetItem(status_icon(f.severity if f.severity != "info" else "info"), text)
                 it.setToolTip("\n".join(((f.message,) if text.split("\n")[0] != f.message else ()) + tuple(f.evidence)))
                 self.findings.addItem(it)
@@ -189,7 +195,11 @@ class SystemPage(BasePage):
                                 else tr("Reading the recorded machine…"))
         elif self.state.facts is not None:
             n = len(self.state.facts.findings)
-            self.status.setText(tr("Detection finished: {n} findings.").format(n=n))
+            txt = tr("Detection finished: 1 finding.") if n == 1 else tr("Detection finished: {n} findings.").format(n=n)
+            if self.session.source.kind == "report":
+                txt = (tr("As the user's wizard detected it: 1 finding.") if n == 1 else
+                       tr("As the user's wizard detected it: {n} findings.").format(n=n))
+            self.status.setText(txt)
         else:
             self.status.setText("")
 

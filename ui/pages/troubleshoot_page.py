@@ -1,9 +1,10 @@
 """Troubleshoot: paste an error or open a log; the diagnosis with its evidence; a button that
-turns its fix into a plan (shown on the Plan page; nothing runs before the user confirms)."""
+turns its fix into a plan (shown on the Plan page; nothing runs before the user confirms); the
+network settings when the wizard's own downloads failed (proxy, mirror, certificates); the report
+for support. Next goes on to the Summary: never a dead end."""
 from __future__ import annotations
 
 import html
-import shlex
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,6 +16,16 @@ from PySide6.QtWidgets import (QFileDialog, QHBoxLayout, QLabel, QPlainTextEdit,
 from ui import engine
 from ui.i18n import diag_text, tr
 from ui.pages.base import BasePage
+
+# diagnosis categories (app/diagnose) whose fix is a setting of the window: the proxy, a mirror, the
+# certificate bundle (Recommendation page, Advanced)
+NETWORK_WORDS = ("network", "proxy", "tls", "ssl", "certificate", "mirror", "dns", "connect", "offline", "download")
+
+
+def is_network_match(m: Any) -> bool:
+    text = " ".join(str(getattr(m, k, "") or "") for k in ("category", "subcode", "rule")).lower()
+    return any(w in text for w in NETWORK_WORDS)
+
 
 MAX_LOG_BYTES = 1024 * 1024  # the box shows a log's last MiB (errors are at the end); the engine reads it all
 
@@ -91,11 +102,20 @@ class TroubleshootPage(BasePage):
         bl.setContentsMargins(0, 0, 0, 0)
         bl.addWidget(self.result, 1)
         fix_row = QHBoxLayout()
+        self.report_btn = QPushButton(self)
+        self.report_btn.setObjectName("export_report_troubleshoot")
+        self.report_btn.clicked.connect(lambda: self.w.pages["summary"].ask_export_report(self))
+        self.network_btn = QPushButton(self)
+        self.network_btn.setObjectName("network_settings")
+        self.network_btn.clicked.connect(self.open_network_settings)
+        self.network_btn.hide()
         self.fix_btn = QPushButton(self)
         self.fix_btn.setObjectName("make_fix_plan")
         self.fix_btn.clicked.connect(self.make_fix_plan)
         self.fix_btn.setEnabled(False)
+        fix_row.addWidget(self.report_btn)
         fix_row.addStretch(1)
+        fix_row.addWidget(self.network_btn)
         fix_row.addWidget(self.fix_btn)
         bl.addLayout(fix_row)
         split = QSplitter(Qt.Orientation.Vertical, self)
@@ -151,7 +171,9 @@ class TroubleshootPage(BasePage):
         self.state.busy = False
         self.state.diagnosis = self.session.diagnosis = d
         self.diagnose_btn.setEnabled(True)
-        self.fix_btn.setEnabled(self.state.has_fix)
+        self.fix_btn.setEnabled(self.state.has_fix and not self.session.read_only)
+        top = self.state.top
+        self.network_btn.setVisible(top is not None and is_network_match(top) and not self.session.read_only)
         self.render()
         self.completeChanged.emit()
 
@@ -171,12 +193,22 @@ class TroubleshootPage(BasePage):
             self.show_error(tr("This fix cannot be turned into a plan: {error}").format(error=str(e)))
             return
         self.session.plan = plan
+        self.session.plan_basis = ("fix", d)
         self.session.plan_confirmed = False
-        self.session.path = "troubleshoot"
+        if self.session.path != "setup":
+            self.session.path = "troubleshoot"
         self.w.jump_to("plan")
 
+    def open_network_settings(self) -> None:
+        """The wizard's own download failed (proxy, mirror, certificates): the fields that fix it."""
+        self.w.jump_to("recommendation")
+        self.w.pages["recommendation"].show_network_settings()
+
+    def next_page(self):
+        return "summary"  # the verdict and the report; a fix goes by its button to the Plan
+
     def isComplete(self) -> bool:  # noqa: N802
-        return False  # leave by the fix button (a plan) or Back; a diagnosis alone ends here
+        return not self.state.busy
 
     def render(self) -> None:
         d = self.state.diagnosis
@@ -184,8 +216,10 @@ class TroubleshootPage(BasePage):
         if d is None:
             self.result.setHtml("")
             return
-        if not d.matches:
-            self.result.setHtml("<p>" + e(d.message or tr("No known cause matched this text.")) + "</p>")
+        if not d.matches:  # the engine's line may name a command: the window says what to do here
+            self.result.setHtml("<p>" + e(tr("No known GPU setup error was recognised in this text.")) + "</p><p>"
+                                + e(tr("Paste more of the output (the lines before the error help), or export the "
+                                       "report and send it to support.")) + "</p>")
             return
         out = []
         for i, m in enumerate(d.matches[:3]):
@@ -203,10 +237,9 @@ class TroubleshootPage(BasePage):
                 out.append("</ul>")
             fix = _said(diag_text(getattr(m, "fix_code", ""), "fix", getattr(m, "params", None), m.fix), m.fix)
             out.append("<p>" + e(tr("Fix:")) + " " + fix + "</p>")
-            if m.commands:
-                out.append("<p>" + e(tr("Check with:")) + "</p>")
-            for argv in m.commands:
-                out.append("<pre style='white-space: pre-wrap'>" + e(shlex.join(argv)) + "</pre>")
+            if is_network_match(m) and not self.session.read_only:
+                out.append("<p>" + e(tr("Press “Network settings” to enter a proxy, a mirror or your "
+                                        "organisation's certificate bundle; the plan is then made again with them.")) + "</p>")
         self.result.setHtml("".join(out))
 
     def retranslate(self) -> None:
@@ -222,4 +255,8 @@ class TroubleshootPage(BasePage):
         self.result.setAccessibleName(tr("Diagnosis"))
         self.fix_btn.setText(tr("Make a &plan of this fix"))
         self.fix_btn.setAccessibleName(tr("Turn the fix into a plan"))
+        self.report_btn.setText(tr("Export &report…"))
+        self.report_btn.setAccessibleName(tr("Export the report for support"))
+        self.network_btn.setText(tr("&Network settings"))
+        self.network_btn.setAccessibleName(tr("Open the proxy, mirror and certificate settings"))
         self.render()

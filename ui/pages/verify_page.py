@@ -11,7 +11,8 @@ from PySide6.QtWidgets import (QListView, QComboBox, QGroupBox, QHBoxLayout, QLa
 
 from ui import engine
 from ui.bridge import SampleBridge, Task
-from ui.i18n import N_, engine_text, tr
+from app.verify.verdicts import layer_reason
+from ui.i18n import N_, current_language, tr
 from ui.pages.base import BasePage
 from ui.state import DURATIONS_S, SampleSeries, sample_dict
 from ui.widgets.bandwidth import BandwidthBar
@@ -184,7 +185,13 @@ class VerifyPage(BasePage):
             self.show_result(s.verification, replayed=True)
         self._buttons()
         self.retranslate_status()
+        if self.should_autostart():  # the default path needs no Start: it begins on arrival
+            self.start()
 
+    def should_autostart(self) -> bool:
+        s = self.session
+        return (not s.source.recorded and not self.state.running and self.state.verification is None
+                and s.verification is None and self.state.error is None)
     def start(self) -> None:
         if self.state.running:
             return
@@ -193,11 +200,13 @@ class VerifyPage(BasePage):
             self.show_error(tr("A walkthrough has no GPU to test, and the report recorded no verification."), "info")
             return
         self.clear_error()
+        self.state.error = None
         self.state.seconds = float(self.duration.currentData())
         self.state.clear()
         self.state.verification = None
         self.state.running = True
         self._progress_msg = ""
+        self._ceilings(None)
         self.ensure_charts().refresh(self.state.series)
         self.layers.clear()
         self.bridge = SampleBridge(100, self)
@@ -206,6 +215,7 @@ class VerifyPage(BasePage):
         self.task = self.tasks.submit(runner, self.bridge, self.state.seconds, on_done=self._done, on_error=self._failed)
         self._buttons()
         self.retranslate_status()
+        self.completeChanged.emit()  # Next waits for the result
 
     def _runner(self):
         svc = self.w.services
@@ -260,6 +270,36 @@ class VerifyPage(BasePage):
         if self.bridge is not None:
             self.bridge.stop()
 
+    def _ceilings(self, v: Any = None) -> None:
+        """The lines each chart is read against: the PCIe link, the power limit, the GPU's memory
+        (the verification's own figures; before it, the detected GPU's)."""
+        charts = self.ensure_charts()
+        g = self.state.gpu_index
+        pcie = power = mem = None
+        if v is not None:
+            gr = next((x for x in getattr(v, "gpus", ()) if x.index == g), None)
+            bw = gr.bandwidth if gr is not None else v.bandwidth
+            pcie = bw.pcie_theoretical_gbps
+            if gr is not None:
+                power = gr.device.power_limit_w
+                mem = gr.device.memory_total_mib / 1024 if gr.device.memory_total_mib else None
+        facts = self.session.facts
+        fg = next((x for x in getattr(facts, "gpus", ()) if x.index == g), None) if facts else None
+        if fg is not None:
+            if mem is None and fg.memory_total_mib:
+                mem = fg.memory_total_mib / 1024
+            if pcie is None and fg.pcie_gen_current and fg.pcie_width_current:
+                from app.verify.verdicts import pcie_gbps
+
+                pcie = pcie_gbps(fg.pcie_gen_current, fg.pcie_width_current)
+        charts.set_ceilings(pcie_gbps=pcie, power_w=power, memory_gib=mem)
+        if v is not None:
+            gr = next((x for x in getattr(v, "gpus", ()) if x.index == g), None)
+            bw = gr.bandwidth if gr is not None else v.bandwidth
+            charts.set_measured([("pcie", bw.h2d_pinned_gbps, "to GPU"), ("pcie", bw.d2h_pinned_gbps, "from GPU")])
+        else:
+            charts.set_measured([])
+
     def show_result(self, v: Any, replayed: bool = False) -> None:
         self.state.verification = v
         self._buttons()
@@ -267,6 +307,7 @@ class VerifyPage(BasePage):
             self.state.clear()
             self.state.add_samples(list(getattr(v, "samples", ())))
         self._sync_gpus()
+        self._ceilings(v)
         self.ensure_charts().refresh(self.state.series, fit=True)  # the whole run, now it is over
         self.render_result()
 
@@ -290,6 +331,7 @@ class VerifyPage(BasePage):
             return
         self.state.gpu_index = int(g)
         charts = self.ensure_charts()
+        self._ceilings(self.state.verification)
         charts.ranges.clear()
         charts.refresh(self.state.series, fit=not self.state.running)
 
@@ -331,7 +373,7 @@ class VerifyPage(BasePage):
             for layer in v.layers:
                 title = tr(LAYER_TITLES.get(layer.name, layer.name))
                 verdict = tr(VERDICT.get(layer.status, layer.status))
-                reason = engine_text(reason_code(layer), layer.reason, domain="check")
+                reason = layer_reason(layer, current_language())
                 it = QListWidgetItem(status_icon(layer.status), f"{title}: {verdict}\n{reason}")
                 it.setToolTip("\n".join((layer.reason,) * (reason != layer.reason) + tuple(layer.details)))
                 self.layers.addItem(it)

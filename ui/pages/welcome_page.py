@@ -11,7 +11,7 @@ from PySide6.QtWidgets import (QButtonGroup, QComboBox, QFileDialog, QHBoxLayout
 
 from app.paths import demo_snapshots
 from ui import engine
-from ui.i18n import tr
+from ui.i18n import N_, tr
 from ui.pages.base import BasePage
 from ui.state import PathId
 
@@ -58,7 +58,7 @@ class WelcomePage(BasePage):
             help_ = QLabel(self.paths_box)
             help_.setWordWrap(True)
             help_.setIndent(24)
-            help_.setEnabled(False)
+            help_.setObjectName(f"path_help_{pid}")
             self.path_help[pid] = help_
             pl.addWidget(rb)
             pl.addWidget(help_)
@@ -80,18 +80,21 @@ class WelcomePage(BasePage):
             it.setData(Qt.ItemDataRole.UserRole, str(p))
             self.demo_list.addItem(it)
         self.demo_label.setBuddy(self.demo_list)
-        self.demo_list.currentItemChanged.connect(self._demo_chosen)
-        row = QHBoxLayout()
-        self.open_btn = QPushButton(self.file_row)
+        self.demo_list.currentItemChanged.connect(self._demo_selected)
+        self.demo_list.itemClicked.connect(self._demo_chosen)  # a click (or Enter) opens it
+        self.demo_list.itemActivated.connect(self._demo_chosen)
+        row = QHBoxLayout()  # always shown: support opens a user's report in one click
+        row.setContentsMargins(24, 0, 0, 0)
+        self.open_btn = QPushButton(self)
         self.open_btn.setObjectName("open_file")
         self.open_btn.clicked.connect(self._open_file)
-        self.file_label = QLabel(self.file_row)
+        self.file_label = QLabel(self)
         self.file_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         row.addWidget(self.open_btn)
         row.addWidget(self.file_label, 1)
         fl.addWidget(self.demo_label)
         fl.addWidget(self.demo_list)
-        fl.addLayout(row)
+        self.layout_.addLayout(row)
         self.layout_.addWidget(self.file_row)
         self.layout_.addStretch(1)
 
@@ -116,26 +119,55 @@ class WelcomePage(BasePage):
             self.state.path = PATH_ORDER[idx]
             self._sync()
 
-    def _demo_chosen(self, item: Optional[QListWidgetItem], _prev=None) -> None:
+    def _demo_selected(self, item: Optional[QListWidgetItem], _prev=None) -> None:
+        if item is not None:  # arrow keys: select only (Next or Enter opens it)
+            self.state.file = item.data(Qt.ItemDataRole.UserRole)
+            self._sync()
+
+    def _demo_chosen(self, item: Optional[QListWidgetItem]) -> None:
         if item is not None:
             self.choose_file(item.data(Qt.ItemDataRole.UserRole))
 
-    def _open_file(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, tr("Open a snapshot or report"), str(Path.home()),
-                                              tr("Snapshots and reports (*.json);;All files (*)"))
-        if path:
-            self.choose_file(path)
+    FILE_FILTER = N_("Reports and snapshots (*.html *.htm *.json);;All files (*)")
 
-    def choose_file(self, path: str) -> None:
+    def file_dialog(self) -> QFileDialog:
+        dlg = QFileDialog(self, tr("Open a snapshot or report"), str(Path.home()), tr(self.FILE_FILTER))
+        dlg.setObjectName("open_file_dialog")
+        dlg.setFileMode(QFileDialog.FileMode.ExistingFile)
+        dlg.setAcceptMode(QFileDialog.AcceptMode.AcceptOpen)
+        dlg.fileSelected.connect(self.choose_file)
+        return dlg
+
+    def _open_file(self) -> None:
+        self._dialog = self.file_dialog()
+        self._dialog.open()
+
+    def choose_file(self, path: str) -> bool:
+        """A file chosen (a demo clicked, a file opened): open it at once, on its recorded result."""
         self.state.file = path
         if self.state.path != "walkthrough":
             self.path_buttons["walkthrough"].setChecked(True)
         self._sync()
+        if self.w.current_page_id != "welcome":
+            return False
+        if not self.validatePage():
+            return False
+        from ui.state import walkthrough_start
+
+        self.w.jump_to(walkthrough_start(self.session.report_data))
+        return True
+
+    def next_page(self):
+        if self.state.path == "walkthrough" and self.session.source.recorded:
+            from ui.state import walkthrough_start
+
+            return walkthrough_start(self.session.report_data)
+        return None
 
     def _sync(self) -> None:
         walk = self.state.path == "walkthrough"
         self.file_row.setVisible(walk or bool(self.session.source.recorded))
-        self.file_label.setText(Path(self.state.file).name if self.state.file else tr("No file chosen"))
+        self.file_label.setText(Path(self.state.file).name if self.state.file else "")
         self.completeChanged.emit()
 
     def _lang_changed(self, _i: int) -> None:
@@ -156,18 +188,16 @@ class WelcomePage(BasePage):
                 except (ValueError, OSError) as e:
                     self.show_error(tr("This file cannot be opened: {error}").format(error=str(e)))
                     return False
-                s.source, s.report_data = source, report
-                self.w.services.system, self.w.services.report = system, report
-                s.facts = s.recommendation = s.plan = s.install = s.verification = None
-                s.plan_confirmed = False
+                engine.open_recorded(s, self.w.services, source, system, report)
+                s.path = self.state.path
         elif s.source.recorded and not self.started_recorded:
             # a demo was opened here, then the user chose to work on this computer after all
             from ui.state import Source
 
             s.source, s.report_data = Source(), None
             self.w.services.system = self.w.services.report = None
-            s.facts = s.recommendation = s.plan = s.install = s.verification = None
-            s.plan_confirmed = False
+            s.facts = s.recommendation = s.plan = s.install = s.verification = s.diagnosis = None
+            s.plan_confirmed, s.plan_basis = False, None
             self.state.file = None
         self.w.retranslate()
         return True

@@ -1,0 +1,63 @@
+"""The desktop entry takes a file (%f) and offers the wizard for its own files only: a report
+made by `gpu-wizard report` and a snapshot match the MIME types' magic; other HTML does not."""
+from __future__ import annotations
+
+import configparser
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+LINUX = ROOT / "installers" / "linux"
+NS = {"m": "http://www.freedesktop.org/standards/shared-mime-info"}
+
+
+def _entry() -> configparser.SectionProxy:
+    cp = configparser.ConfigParser(interpolation=None)
+    cp.optionxform = str
+    cp.read(LINUX / "gpu-wizard.desktop", encoding="utf-8")
+    return cp["Desktop Entry"]
+
+
+def _types() -> dict[str, list[tuple[str, int, int]]]:
+    """type → [(string, first offset, last offset)] from the shared-mime-info package."""
+    root = ET.parse(LINUX / "gpu-wizard-mime.xml").getroot()
+    out = {}
+    for mt in root.findall("m:mime-type", NS):
+        matches = []
+        for m in mt.findall("m:magic/m:match", NS):
+            assert m.get("type") == "string"
+            lo, _, hi = m.get("offset").partition(":")
+            matches.append((m.get("value"), int(lo), int(hi or lo)))
+        out[mt.get("type")] = matches
+    return out
+
+
+def _matches(data: bytes, rules) -> bool:
+    for value, lo, hi in rules:
+        if data.find(value.encode("utf-8"), lo, hi + len(value.encode("utf-8"))) != -1:
+            return True
+    return False
+
+
+def test_desktop_entry_takes_a_file_and_lists_only_the_wizards_types():
+    e = _entry()
+    assert e["Exec"].split()[-1] == "%f"
+    listed = [t for t in e["MimeType"].split(";") if t]
+    assert listed and set(listed) == set(_types())
+    assert not any(t in ("text/html", "application/json", "text/plain") for t in listed)  # never all HTML
+
+
+def test_magic_matches_a_real_report_and_snapshot_and_nothing_else(tmp_path):
+    out = tmp_path / "anything.html"  # the user may have renamed it: found by content
+    r = subprocess.run([sys.executable, "-m", "app", "report", "--snapshot", str(ROOT / "resources" / "snapshots" /
+                        "nodriver-rtx3060-ubuntu2204.json"), "-o", str(out)], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert r.returncode == 0, r.stderr
+    types = _types()
+    report, snapshot = types["application/x-gpu-wizard-report"], types["application/x-gpu-wizard-snapshot"]
+    assert _matches(out.read_bytes(), report)
+    snap = (ROOT / "tests" / "fixtures" / "real" / "h200" / "snapshot-h200.json").read_bytes()
+    assert _matches(snap, snapshot) and not _matches(snap, report)
+    other = b"<!DOCTYPE html><html><head><meta name='generator' content='Hugo 0.120'></head><body>gpu-wizard</body></html>"
+    assert not _matches(other, report) and not _matches(b'{"format": "other/1"}', snapshot)
