@@ -45,6 +45,9 @@ class Context:
     def __init__(self, args: argparse.Namespace):
         self.args = args
         self.json: bool = bool(getattr(args, "json", False))
+        from app.messages import resolve_lang
+
+        self.lang: str = resolve_lang(getattr(args, "lang", None))  # --lang, else GPU_WIZARD_LANG / the locale
         self.snapshot_path: Optional[str] = getattr(args, "snapshot", None)
         self._system = None
         self._facts: dict[bool, Any] = {}
@@ -105,7 +108,8 @@ def _global_options(p: argparse.ArgumentParser, suppress: bool) -> None:
     p.add_argument("--assume-gpu", metavar="NAME", action="append", default=d,
                    help="pretend this GPU is present (a name such as 'RTX 4090' or a compute capability such as 8.9); repeatable")
     p.add_argument("--python-version", metavar="X.Y", default=d, help="pretend the target Python is X.Y (X.Yt: free-threaded, e.g. 3.13t)")
-    p.add_argument("--lang", metavar="LANG", default=d, help="user-interface language (en, zh_CN)")
+    p.add_argument("--lang", metavar="LANG", default=d,
+                   help="language of the text output and reports: en or zh_CN (default: GPU_WIZARD_LANG, then the locale)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -165,6 +169,25 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except RecursionError:  # a hostile input file nested thousands deep
+        sys.stderr.write("gpu-wizard: error: an input file is nested too deeply to be read\n")
+        return 2
+    except OSError as e:  # a full disk, a read-only folder, a file that vanished: one line
+        sys.stderr.write(f"gpu-wizard: error: {os_error_line(e)}\n")
+        return 1
+
+
+def os_error_line(e: OSError) -> str:
+    import errno
+
+    where = f" ({e.filename})" if getattr(e, "filename", None) else ""
+    if e.errno in (errno.ENOSPC, errno.EDQUOT):
+        return f"no space left on the disk{where}: free some space and run again"
+    if e.errno == errno.EROFS:
+        return f"read-only file system{where}"
+    if e.errno in (errno.EACCES, errno.EPERM):
+        return f"permission denied{where}"
+    return f"{e.strerror or e}{where}"
 
 
 def _launch_gui(args: argparse.Namespace) -> int:

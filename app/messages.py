@@ -230,3 +230,40 @@ def fmt_number(value: Optional[float], digits: int = 1, lang: str = "en") -> str
     if float(value).is_integer() and digits <= 1:
         return str(int(value))
     return f"{value:.{digits}f}"
+
+
+def say(domain: str, code: Optional[str], params: Optional[Mapping[str, Any]], lang: str, english: str) -> str:
+    """What the engine said (its English `english`, from `code` and `params`) in `lang`."""
+    if normalise_lang(lang) == "en" or not code:
+        return english
+    return render(domain, code, params, lang, fallback=english)
+
+
+def cli(key: str, lang: str, **params: Any) -> str:
+    """A line of the command line's or a report's own words ("cli.<key>") in `lang`, with its figures."""
+    return render("cli", key, params, lang, fallback=key)
+
+
+def finding_text(f: Any, lang: str) -> str:
+    return say("finding", f.code, getattr(f, "params", None), lang, f.message)
+
+
+def finding_hint(f: Any, lang: str) -> Optional[str]:
+    if normalise_lang(lang) == "en" or not f.hint:
+        return f.hint
+    return render_hint("finding", f.code, getattr(f, "params", None) or {}, lang, fallback=f.hint)
+
+
+def step_title(s: Any, lang: str) -> str:
+    return say("plan", getattr(s, "title_code", ""), getattr(s, "params", None), lang, s.title)
+
+
+def step_why(s: Any, lang: str) -> str:
+    return say("plan", getattr(s, "why_code", ""), getattr(s, "params", None), lang, s.why)
+
+
+def match_text(m: Any, field_name: str, lang: str) -> str:
+    """A diagnosis match's root_cause or fix in `lang`."""
+    code = getattr(m, f"{field_name}_code", "") or ""
+    english = getattr(m, field_name)
+    return say("diagnose", f"{code}.{field_name}" if code else "", getattr(m, "params", None), lang, english)

@@ -51,6 +51,10 @@ WARNING_CODES = frozenset({
     "toolkit_unavailable", "toolkit_differs_from_wheel", "no_nvidia_repo",
     "torchvision_not_released", "torch_without_torchvision", "gpu_name_ambiguous", "grace_open_module_required",
     "driver_branch_ended", "windows_driver_floor_inferred",
+    # from the live index reads (app/compat/live.py, recommend_live)
+    "index_no_wheel", "index_newer_patch", "torch_newer_than_data", "index_cached_copy", "index_partly_read",
+    "index_unreachable", "index_not_checked", "compat_data_stale", "driver_branch_not_in_repo",
+    "nvidia_repo_checked", "nvidia_repo_unreachable", "index_confirmed",
 })
 
 # Every reason_code recommend() can give a TorchChoice, DriverChoice, ToolkitChoice or CudnnChoice (stable, like the
@@ -86,6 +90,7 @@ CLAUSE_CODES = frozenset({
     "toolkit_optional", "toolkit_why_matches_wheel", "toolkit_why_newest_for_driver", "toolkit_why_capped_by_driver",
     "toolkit_why_closest_not_in_repo", "toolkit_why_closest_gpus", "toolkit_why_no_driver", "toolkit_why_none_in_repo",
     "toolkit_why_none_fits", "grace_proprietary_loaded", "branch_eol_date", "branch_eol_target",
+    "data_age", "index_confirmed_tv",
 })
 
 NVIDIA_REPOS_BASE = "https://developer.download.nvidia.com/compute/cuda/repos"

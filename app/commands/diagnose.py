@@ -97,46 +97,50 @@ def _detect(ctx, torch: bool):
         return None, f"could not read this machine's facts ({type(e).__name__}: {e}); the diagnosis uses the text alone"
 
 
-def format_text(d, note: Optional[str] = None) -> str:
+def format_text(d, note: Optional[str] = None, lang: str = "en") -> str:
+    from app.messages import cli, match_text
+
+    def t(key: str, **p) -> str:
+        return cli(f"diag_{key}", lang, **p)
+
     lines = []
     if note:
-        lines.append(f"Note: {note}")
+        lines.append(t("note", note=note))
     info = d.input
     if info.truncated or info.binary or info.decode_errors:
-        extra = [w for w, on in (("only the relevant parts of a large log were kept", info.truncated),
-                                 ("the input looks binary", info.binary), ("invalid UTF-8 was replaced", info.decode_errors)) if on]
-        lines.append("Input: " + "; ".join(extra) + f" ({info.bytes_read} bytes, {info.lines_read} lines).")
+        extra = [t(w) for w, on in (("truncated", info.truncated), ("binary", info.binary), ("decode_errors", info.decode_errors)) if on]
+        lines.append(t("input", what=t("sep").join(extra), bytes=info.bytes_read, lines=info.lines_read))
     if not d.matches and not (d.utilization is not None and info.bytes_read == 0):
         lines.append(d.message)
     for i, m in enumerate(d.matches, 1):
-        where = f", line {m.line}" if m.line else ""
+        where = t("line", line=m.line) if m.line else ""
         lines.append(f"{i}. {m.category}" + (f" ({m.subcode})" if m.subcode and m.subcode != m.category else "")
-                     + f"  confidence {m.confidence:.2f}  [rule {m.rule}{where}]")
-        lines.append(f"   Cause: {m.root_cause}")
+                     + t("confidence", confidence=f"{m.confidence:.2f}", rule=m.rule, where=where))
+        lines.append(t("cause", text=match_text(m, "root_cause", lang)))
         if m.evidence:
-            lines.append("   Evidence:")
+            lines.append(t("evidence"))
             for e in m.evidence:
                 mark = "+" if e.supports else "-"
                 lines.append(f"     {mark} [{e.source}] {e.message}")
-        lines.append(f"   Fix: {m.fix}")
+        lines.append(t("fix", text=match_text(m, "fix", lang)))
         if m.fix_steps:
-            lines.append("   Steps:")
+            lines.append(t("steps"))
             for s in m.fix_steps:
-                tag = ("you run it: " if s.manual else "") + ("sudo " if s.needs_root and s.argv else "")
+                tag = (t("you_run_it") if s.manual else "") + ("sudo " if s.needs_root and s.argv else "")
                 cmds = "; ".join(shlex.join(a) for a in s.argv)
                 env = " ".join(f"{k}={v}" for k, v in s.env.items())
                 lines.append(f"     - {s.title}" + (f": {tag}{cmds}" if cmds else "") + (f" ({env})" if env else ""))
         if m.commands:
-            lines.append("   Shows it: " + "  |  ".join(shlex.join(c) for c in m.commands[:3]))
+            lines.append(t("shows_it", commands="  |  ".join(shlex.join(c) for c in m.commands[:3])))
     if d.utilization is not None:
         u = d.utilization
-        lines.append(f"GPU utilization: {u.summary}")
+        lines.append(t("utilization", summary=u.summary))
         for dim in u.dimensions:
             lines.append(f"  {dim.name}: {dim.status}. {dim.message}")
             for e in dim.evidence:
                 lines.append(f"     . {e}")
             if dim.status in ("likely", "possible"):
-                lines.append(f"     Fix: {dim.fix}")
+                lines.append(t("dim_fix", text=dim.fix))
     return "\n".join(lines)
 
 
@@ -183,5 +187,5 @@ def run(args, ctx) -> int:
             data["note"] = note
         ctx.emit(data, "")
     else:
-        ctx.emit(None, format_text(d, note))
+        ctx.emit(None, format_text(d, note, ctx.lang))
     return 0

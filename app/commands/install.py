@@ -7,6 +7,7 @@ import json
 import sys
 
 from app.cli import CliError
+from app.messages import cli
 
 from .plan import add_choice_arguments, make_plan, plan_text
 
@@ -28,10 +29,23 @@ def add_arguments(p) -> None:
 class _Printer:
     """Events → terminal. Carriage-return progress updates one line when stdout is a terminal."""
 
-    def __init__(self, out, total_hint: int = 0):
+    def __init__(self, out, total_hint: int = 0, plan=None, lang: str = "en"):
         self.out = out
         self.tty = out.isatty()
         self.partial = False
+        self.lang = lang
+        self.steps = {s.id: s for s in plan.steps} if plan is not None else {}
+
+    def t(self, key: str, **p) -> str:
+        from app.messages import cli
+
+        return cli(f"install_{key}", self.lang, **p)
+
+    def title(self, ev) -> str:
+        from app.messages import step_title
+
+        step = self.steps.get(getattr(ev, "step_id", None) or "")
+        return step_title(step, self.lang) if step is not None else ev.title
 
     def __call__(self, ev) -> None:
         t = ev.type
@@ -48,19 +62,19 @@ class _Printer:
                 self.partial = False
             w(("    ! " if ev.stream == "stderr" else "    ") + ev.text + "\n")
         elif t == "step_started":
-            w(f"==> [{ev.index + 1}/{ev.total}] {ev.title}{' (administrator)' if ev.needs_root else ''}\n")
+            w(f"==> [{ev.index + 1}/{ev.total}] {self.title(ev)}{self.t('admin') if ev.needs_root else ''}\n")
         elif t == "step_finished":
             if self.partial:
                 w("\r\x1b[K")
                 self.partial = False
             if ev.status == "skipped":
-                w("    skipped: already done\n")
+                w(self.t("skipped") + "\n")
             elif ev.status == "ok":
-                w(f"    done in {ev.duration_s:.1f} s\n")
+                w(self.t("done", seconds=f"{ev.duration_s:.1f}") + "\n")
             else:
                 w(f"    {ev.status.upper()}: {ev.message}\n")
         elif t == "plan_finished":
-            w(f"\n{ev.status}: {ev.message}\nSession folder: {ev.session_dir}\n")
+            w(f"\n{ev.status}: {ev.message}\n" + self.t("session", dir=ev.session_dir) + "\n")
         self.out.flush()
 
 
@@ -128,26 +142,26 @@ def run(args, ctx) -> int:
         facts_json = facts.to_json()
 
     if args.dry_run:
-        ctx.emit(plan.to_json(), plan_text(plan, full=True) + "\n\n(dry run: nothing was run)")
+        ctx.emit(plan.to_json(), plan_text(plan, full=True, lang=ctx.lang) + "\n\n" + cli("install_dry_run", ctx.lang))
         return 0
     if ctx.snapshot_path:
         raise CliError("cannot install onto a snapshot; use plan or install --dry-run with --snapshot", 2)
     if not plan.steps:
-        ctx.emit({"status": "ok", "steps": []}, "Nothing to do.")
+        ctx.emit({"status": "ok", "steps": []}, cli("install_nothing", ctx.lang))
         return 0
     if not args.yes:
         if not sys.stdin.isatty():
             raise CliError("refusing to change the machine without --yes (see the plan with --dry-run)", 2)
-        sys.stdout.write(plan_text(plan) + "\n\nRun these steps? [y/N] ")
+        sys.stdout.write(plan_text(plan, lang=ctx.lang) + "\n\n" + cli("install_confirm", ctx.lang) + " ")
         sys.stdout.flush()
         if sys.stdin.readline().strip().lower() not in ("y", "yes"):
-            sys.stdout.write("Nothing was changed.\n")
+            sys.stdout.write(cli("install_unchanged", ctx.lang) + "\n")
             return 1
 
     session = resume or Session.create(args.sessions_dir)
     out = sys.stderr if ctx.json else sys.stdout
     if resume is not None:
-        out.write(f"Resuming the unfinished session {session.dir} (start over with --new)\n")
+        out.write(cli("install_resuming", ctx.lang, dir=session.dir) + "\n")
     privilege = None
     if plan.needs_root:
         from app.run.privilege import PrivilegeError, choose_privilege
@@ -160,7 +174,7 @@ def run(args, ctx) -> int:
 
     ex = None
     try:
-        ex = Executor(plan, session, privilege=privilege, listener=_Printer(out), facts_json=facts_json)
+        ex = Executor(plan, session, privilege=privilege, listener=_Printer(out, plan=plan, lang=ctx.lang), facts_json=facts_json)
         result = ex.run()
     except (SessionBusy, StateError) as e:
         if privilege is not None:

@@ -21,6 +21,8 @@ def add_choice_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument("--variant", metavar="INDEX", default=None, help="a PyTorch build instead of the recommended one (cu128, cu126, cpu)")
     g.add_argument("--no-driver", action="store_true", help="never install or upgrade the driver")
     g.add_argument("--no-cleanup", action="store_true", help="leave old CUDA toolkits and environment lines alone")
+    g.add_argument("--no-torchvision", action="store_true", help="install torch alone (allows a release whose torchvision is not out yet)")
+    g.add_argument("--offline", action="store_true", help="do not read the live PyTorch/PyPI/NVIDIA indexes: answer from the compat data")
     from app.config import add_mirror_arguments
 
     add_mirror_arguments(p)  # --config, --pypi-mirror, --pytorch-mirror, --nvidia-mirror, --proxy, --ca-bundle
@@ -53,7 +55,7 @@ def choices_from_args(args, facts=None):
         kw["install_method"] = method
     kw.update(want_toolkit=bool(args.toolkit), want_system_cudnn=bool(args.cudnn), installer=args.installer,
               torch_version=args.torch, torch_variant=args.variant, install_driver=not args.no_driver,
-              cleanup_old_cuda=not args.no_cleanup, mirrors=mirrors)
+              cleanup_old_cuda=not args.no_cleanup, mirrors=mirrors, want_torchvision=not getattr(args, "no_torchvision", False))
     if args.python_version if hasattr(args, "python_version") else None:
         kw["python_version"] = args.python_version
     return Choices(**kw)
@@ -71,7 +73,15 @@ def make_plan(args, ctx, dry_run: bool = False):
     except ImportError as e:
         raise CliError(f"the recommendation engine is not available: {e}", 1) from None
     try:
-        rec = recommend(facts, load_db(), choices)
+        from app.compat.live import recommend_live
+        from app.config import ConfigError, load_config
+
+        try:
+            cfg = load_config(getattr(args, "config", None))
+        except ConfigError:
+            cfg = None
+        rec, _live = recommend_live(facts, load_db(), choices, config=cfg,
+                                    enabled=False if getattr(args, "offline", False) else None)  # the plan pins what the index has
     except Exception as e:  # a broken compat bundle → one clear line
         raise CliError(f"cannot recommend: {e}", 1) from None
     try:
@@ -81,28 +91,34 @@ def make_plan(args, ctx, dry_run: bool = False):
     return facts, rec, choices, plan
 
 
-def plan_text(plan, full: bool = False) -> str:
-    lines = [f"Plan for {plan.facts_summary.get('os', plan.platform)} — {len(plan.steps)} step(s)"]
+def plan_text(plan, full: bool = False, lang: str = "en") -> str:
+    """The human text of `plan` (and of `install`'s confirmation), in `lang`."""
+    from app.messages import cli, step_title, step_why
+
+    def t(key: str, **p) -> str:
+        return cli(f"plan_{key}", lang, **p)
+
+    lines = [t("header", os=plan.facts_summary.get("os", plan.platform), count=len(plan.steps))]
     for k, v in plan.facts_summary.items():
         lines.append(f"  {k}: {v}")
     for w in plan.warnings:
-        lines.append(f"  warning: {w}")
+        lines.append(t("warning", text=w))
+    width = 92 if lang == "en" else 46  # CJK characters are two columns wide
     for i, s in enumerate(plan.steps, 1):
         lines.append("")
-        lines.append(f"{i}. {s.title}{'  [administrator]' if s.needs_root else ''}{'  [restart needed after]' if s.reboot_required else ''}")
-        lines += ["   " + ln for ln in textwrap.wrap(s.why, 92)]
+        lines.append(f"{i}. {step_title(s, lang)}{t('admin') if s.needs_root else ''}{t('restart_after') if s.reboot_required else ''}")
+        lines += ["   " + ln for ln in textwrap.wrap(step_why(s, lang), width)]
         for n in s.notes:
-            lines += ["   note: " + ln for ln in textwrap.wrap(n, 90)]
+            lines += [t("note", text=ln) for ln in textwrap.wrap(n, 90)]
         for r in s.removes:
-            lines.append(f"   removes: {r}")
+            lines.append(t("removes", what=r))
         for d in s.downloads:
-            lines.append(f"   download: {d.url}" + (f" (sha256 {d.sha256[:16]}…)" if d.sha256 else f" (checksum from {d.checksum_url})"))
+            lines.append(t("download", url=d.url) + (t("sha256", sha=d.sha256[:16]) if d.sha256 else t("checksum_from", url=d.checksum_url)))
         for e in s.edits:
-            lines.append(f"   edit: {e.describe()}")
+            lines.append(t("edit", what=e.describe()))
         if tuple(s.ok_exit_codes) != (0,):
             ok = ", ".join(str(c) for c in s.ok_exit_codes if c != 0)
-            lines.append(f"   exit code {ok} also counts as success" +
-                         (" (the computer then needs a restart)" if s.reboot_exit_codes else ""))
+            lines.append(t("exit_ok", codes=ok) + (t("exit_restart") if s.reboot_exit_codes else ""))
         for a in s.argv_lines():
             shown = a if full or "\n" not in a else a.split("\n", 1)[0] + " …'"
             lines.append(f"   $ {shown}")
@@ -123,5 +139,5 @@ def run(args, ctx) -> int:
 
         sys.stdout.write(plan_to_script(plan))
         return 0
-    ctx.emit(plan.to_json(), plan_text(plan))
+    ctx.emit(plan.to_json(), plan_text(plan, lang=ctx.lang))
     return 0

@@ -2,6 +2,7 @@
 work on this machine (or a snapshot, or an assumed machine), and why."""
 from __future__ import annotations
 
+from app.messages import cli, say, word
 from app.recommendation import Recommendation
 
 HELP = "recommend the driver, CUDA toolkit, cuDNN and PyTorch build for this machine, with reasons"
@@ -20,6 +21,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("--installer", choices=("pip", "uv"), default="pip", help="Python package installer (default: pip)")
     parser.add_argument("--keep-driver", action="store_true", help="never install or upgrade the driver")
     parser.add_argument("--list", action="store_true", help="list every PyTorch release and build for this OS, judged for this machine")
+    parser.add_argument("--offline", action="store_true", help="do not read the live PyTorch/PyPI/NVIDIA indexes: answer from the compat data")
     parser.add_argument("--db", metavar="PATH", help="compat data (a folder of tables or a bundle file) instead of the installed one")
     add_mirror_arguments(parser)
 
@@ -52,53 +54,59 @@ def build_choices(args, facts):
     )
 
 
-def render(rec: Recommendation) -> str:
-    t, d, k, c = rec.pytorch, rec.driver, rec.cuda_toolkit, rec.cudnn
+def render(rec: Recommendation, lang: str = "en") -> str:
+    """The human text of `recommend`, in `lang`: the catalogue's words, the engine's figures."""
+    def t(key: str, **p) -> str:
+        return cli(f"rec_{key}", lang, **p)
+
+    def why(part) -> str:
+        return say("rec", part.reason_code, part.reason_params, lang, part.reason)
+
+    t_, d, k, c = rec.pytorch, rec.driver, rec.cuda_toolkit, rec.cudnn
     out = []
-    if t.version:
-        out.append(f"PyTorch:  {t.version} ({t.index}" + (f", CUDA {t.cuda_runtime}" if t.cuda_runtime else "") + ")")
+    if t_.version:
+        out.append(t("pytorch", version=t_.version, index=t_.index, cuda=t("cuda", cuda=t_.cuda_runtime) if t_.cuda_runtime else ""))
     else:
-        out.append("PyTorch:  none can use this GPU")
-    if t.reason:
-        out.append(f"          {t.reason}")
-    if t.command:
-        out.append(f"  install: {t.command}")
-        out.append(f"  with uv: {t.uv_command}")
-    drv = {"keep": "keep", "upgrade": "upgrade", "install": "install", "host": "on the Windows host", "none": "none needed"}[d.action]
-    line = f"Driver:   {drv}"
+        out.append(t("pytorch_none"))
+    if t_.reason:
+        out.append(f"          {why(t_)}")
+    if t_.command:
+        out.append(t("install", command=t_.command))
+        out.append(t("with_uv", command=t_.uv_command))
+    line = t("driver", action=t(f"driver_{d.action}"))
     if d.package:
         line += f" -> {d.package}"
     if d.min_version:
-        line += f" (needs {d.min_version} or newer)"
+        line += t("needs", version=d.min_version)
     out.append(line)
     if d.reason:
-        out.append(f"          {d.reason.strip()}")
+        out.append(f"          {why(d).strip()}")
     if k.version:
-        state = "wanted" if k.wanted else "optional"
-        out.append(f"Toolkit:  CUDA {k.version} ({state})" + (f" -> {k.package}" if k.package else ""))
+        out.append(t("toolkit", version=k.version, state=t("wanted") if k.wanted else t("optional"))
+                   + (f" -> {k.package}" if k.package else ""))
     else:
-        out.append("Toolkit:  none")
+        out.append(t("toolkit_none"))
     if k.reason:
-        out.append(f"          {k.reason}")
+        out.append(f"          {why(k)}")
     if c.version:
-        out.append(f"cuDNN:    {c.version} from the {'PyTorch wheel' if c.source == 'wheel' else 'system package ' + (c.package or '')}")
+        out.append(t("cudnn_wheel", version=c.version) if c.source == "wheel" else t("cudnn_system", version=c.version, package=c.package or ""))
     if rec.warnings:
         out.append("")
-        out.append("Warnings:")
+        out.append(t("warnings"))
         for w in rec.warnings:
-            out.append(f"  [{w.severity}] {w.message} ({w.code})")
+            out.append(f"  [{word('severity', w.severity, lang)}] {say('rec', w.code, w.params, lang, w.message)} ({w.code})")
     if rec.refused:
         out.append("")
-        out.append("Not possible as asked:")
+        out.append(t("refused"))
         for r in rec.refused:
             out.append(f"  - {r}")
     if rec.alternatives:
         out.append("")
-        out.append("Alternatives:")
+        out.append(t("alternatives"))
         for a in rec.alternatives:
             out.append(f"  {a.rank}. {a.torch_version}+{a.index}: {a.reason}")
     out.append("")
-    out.append(f"(compat data {rec.db_version})")
+    out.append(t("db", version=rec.db_version))
     return "\n".join(out)
 
 
@@ -113,7 +121,15 @@ def run(args, ctx) -> int:
         db = load_db(args.db) if getattr(args, "db", None) else load_db()
     except CompatDataError as e:
         raise CliError(str(e), 2) from None
-    rec = recommend(facts, db, choices)
+    from app.compat.live import recommend_live
+    from app.config import ConfigError, load_config
+
+    try:
+        cfg = load_config(getattr(args, "config", None))
+    except ConfigError as e:
+        raise CliError(str(e), 2) from None
+    live = False if getattr(args, "offline", False) else None
+    rec, _live = recommend_live(facts, db, choices, config=cfg, enabled=live)
     if getattr(args, "list", False):
         from app.recommend import torch_options
 
@@ -122,5 +138,5 @@ def run(args, ctx) -> int:
         ctx.emit({"options": [o.to_json() for o in opts], "recommended": {"version": rec.pytorch.version, "index": rec.pytorch.index}},
                  "\n".join(lines) + "\n(* = recommended)")
         return 0
-    ctx.emit(rec.to_json(), render(rec))
+    ctx.emit(rec.to_json(), render(rec, ctx.lang))
     return 0

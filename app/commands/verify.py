@@ -36,32 +36,39 @@ def _progress_printer(enabled: bool):
     return show
 
 
-def _text(v) -> str:
-    mark = {"pass": "PASS", "warn": "WARN", "fail": "FAIL", "skip": "skip"}
+def _text(v, lang: str = "en") -> str:
+    from app.messages import cli
+    from app.verify.verdicts import check_hint, details_in, layer_reason
+
+    def t(key: str, **p) -> str:
+        return cli(f"verify_{key}", lang, **p)
+
     pad = " " * 19
-    lines = [f"Verification of {v.python} ({v.duration_s:.1f} s)"]
+    said = details_in(v, lang)
+    lines = [t("header", python=v.python, seconds=f"{v.duration_s:.1f}")]
     for layer in v.layers:
-        lines.append(f"  {mark.get(layer.status, layer.status):4}  {layer.name:9}  {layer.reason}")
+        reason = layer_reason(layer, lang)
+        lines.append(f"  {t('mark_' + layer.status) if layer.status in ('pass', 'warn', 'fail', 'skip') else layer.status:4}  "
+                     f"{t('layer_' + layer.name) if layer.name in ('device', 'bandwidth', 'pytorch', 'load') else layer.name:9}  {reason}")
         for d in layer.details:
             first = d.splitlines()[0] if d else d
             if first and first not in layer.reason:  # multi-GPU reasons already hold each GPU's sentence
-                lines.append(pad + first)
+                lines.append(pad + said.get(first, first))
         for c in layer.checks:
             if c.hint and c.status in ("warn", "fail"):
-                lines.append(f"{pad}fix: {c.hint}")
+                lines.append(pad + t("fix", hint=check_hint(c, lang)))
     per_gpu = [(g.bandwidth, g.compute) for g in v.gpus] or [(v.bandwidth, v.compute)]
     for b, c in per_gpu:
         if b.h2d_pinned_gbps is not None or b.d2d_gbps is not None:
-            lines.append(f"  bandwidth GPU {b.gpu_index}: H2D pinned {b.h2d_pinned_gbps} GB/s, D2H pinned {b.d2h_pinned_gbps} GB/s, "
-                         f"H2D pageable {b.h2d_pageable_gbps} GB/s, D2D {b.d2d_gbps} GB/s "
-                         f"(PCIe ceiling {b.pcie_theoretical_gbps} GB/s, memory peak {b.memory_theoretical_gbps} GB/s)")
+            lines.append(t("bandwidth", gpu=b.gpu_index, h2d=b.h2d_pinned_gbps, d2h=b.d2h_pinned_gbps, page=b.h2d_pageable_gbps,
+                           d2d=b.d2d_gbps, pcie=b.pcie_theoretical_gbps, peak=b.memory_theoretical_gbps))
         if c.matmul_tflops:
-            lines.append(f"  compute GPU {c.gpu_index}: matmul TFLOP/s " + ", ".join(f"{k} {x}" for k, x in c.matmul_tflops.items())
-                         + (f"; conv2d NCHW {c.conv2d.nchw_tflops}, channels_last {c.conv2d.channels_last_tflops}" if c.conv2d.dtype else ""))
+            lines.append(t("compute", gpu=c.gpu_index, rates=", ".join(f"{k} {x}" for k, x in c.matmul_tflops.items()))
+                         + (t("conv", nchw=c.conv2d.nchw_tflops, cl=c.conv2d.channels_last_tflops) if c.conv2d.dtype else ""))
     if v.sampler.ran:
-        lines.append(f"  sampler: {v.sampler.count} samples at {v.sampler.rate_hz} Hz, {v.sampler.cpu_pct_of_core}% of a core")
+        lines.append(t("sampler", count=v.sampler.count, hz=v.sampler.rate_hz, cpu=v.sampler.cpu_pct_of_core))
     for e in v.errors:
-        lines.append(f"  error: {e.splitlines()[0]}")
+        lines.append(t("error", error=e.splitlines()[0]))
     return "\n".join(lines)
 
 
@@ -94,5 +101,5 @@ def run(args, ctx) -> int:
         opts = VerifyOptions(python=python, seconds=args.seconds, quick=args.quick, gpus=args.gpus,
                              keep_samples=not args.no_samples)
         v = run_verification(opts, on_progress=_progress_printer(not ctx.json and sys.stderr.isatty()))
-    ctx.emit(v.to_json(), _text(v))
+    ctx.emit(v.to_json(), _text(v, ctx.lang))
     return 1 if v.status == "fail" else 0

@@ -2,6 +2,7 @@
 or run it themselves. Every argument is quoted with shlex; `bash -n` accepts the result."""
 from __future__ import annotations
 
+import re
 import shlex
 import textwrap
 from pathlib import Path
@@ -41,36 +42,67 @@ fetch() {{
 """
 
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f\x85\u2028\u2029]")
+
+
+def one_line(text) -> str:
+    """Text for inside a comment: every control character (a newline above all) shown escaped, so
+    nothing from a snapshot or a plan can end the comment and start a command."""
+    return _CONTROL.sub(lambda m: repr(m.group(0))[1:-1] if m.group(0) not in "\x85\u2028\u2029" else " ", str(text))
+
+
 def _comment(text: str, width: int = 96) -> list[str]:
     out = []
-    for para in text.splitlines() or [""]:
-        out += ["# " + ln for ln in (textwrap.wrap(para, width) or [""])]
+    for para in str(text).splitlines() or [""]:
+        out += ["# " + one_line(ln) for ln in (textwrap.wrap(para, width) or [""])]
     return out
+
+
+_ODD = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+
+def q(a: str) -> str:
+    """One bash word holding exactly `a`: shlex's single quotes, or ANSI-C $'...' quoting when the
+    text holds control characters (a NUL or a carriage return never sits raw in the script)."""
+    a = str(a)
+    if not _ODD.search(a):
+        return shlex.quote(a)
+    out = []
+    for ch in a:
+        if ch in "\\'":
+            out.append("\\" + ch)
+        elif ch == "\n":
+            out.append("\\n")
+        elif ord(ch) < 0x20 or ord(ch) == 0x7f:
+            out.append("\\x%02x" % ord(ch))
+        else:
+            out.append(ch)
+    return "$'" + "".join(out) + "'"
 
 
 def _arg(a: str) -> str:
     if a.startswith("@download:"):
-        return '"$DL"/' + shlex.quote(a[len("@download:"):])
-    return shlex.quote(a)
+        return '"$DL"/' + q(a[len("@download:"):])
+    return q(a)
 
 
 def _edit_lines(e: Edit, root: list[str]) -> list[str]:
     sudo = '"${SUDO[@]}" ' if e.needs_root else ""
-    p = shlex.quote(e.path)
-    bak = shlex.quote(e.path + ".gpu-wizard.bak")
+    p = q(e.path)
+    bak = q(e.path + ".gpu-wizard.bak")
     lines = [f"if [[ -e {p} ]]; then {sudo}cp -a {p} {bak}; fi"] if e.backup else []
     if e.mode == "write":
-        lines += [f"{sudo}mkdir -p {shlex.quote(e.path.rsplit('/', 1)[0] or '/')}",
-                  f"printf '%s' {shlex.quote(e.content)} | {sudo}tee {p} >/dev/null"]
+        lines += [f"{sudo}mkdir -p {q(e.path.rsplit('/', 1)[0] or '/')}",
+                  f"printf '%s' {q(e.content)} | {sudo}tee {p} >/dev/null"]
     elif e.mode == "append":
-        lines.append(f"printf '%s' {shlex.quote(e.content)} | {sudo}tee -a {p} >/dev/null")
+        lines.append(f"printf '%s' {q(e.content)} | {sudo}tee -a {p} >/dev/null")
     elif e.mode == "delete":
         lines.append(f"{sudo}rm -f -- {p}")
     elif e.mode == "ini_set":  # the wizard's own section-aware INI edit (app/plan/ini.py), embedded in $INI_PY
-        pairs = " ".join(f"{shlex.quote(k)} {shlex.quote(v)}" for k, v in e.settings)
-        lines.append(f'{sudo}python3 -c "$INI_PY" {p} {shlex.quote(e.section)} {pairs}')
+        pairs = " ".join(f"{q(k)} {q(v)}" for k, v in e.settings)
+        lines.append(f'{sudo}python3 -c "$INI_PY" {p} {q(e.section)} {pairs}')
     elif e.mode == "remove_lines":
-        pats = " ".join(f"-e {shlex.quote(ln.strip())}" for ln in e.lines)
+        pats = " ".join(f"-e {q(ln.strip())}" for ln in e.lines)
         lines.append(f"if [[ -e {p} ]]; then {{ grep -vxF {pats} {bak} || true; }} | {sudo}tee {p} >/dev/null; fi")
     else:
         raise ValueError(f"edit mode {e.mode!r} has no script form")
@@ -92,25 +124,25 @@ def _ini_program() -> list[str]:
 
 
 def _step_lines(i: int, step: Step) -> list[str]:
-    out = ["", f"# --- Step {i}: {step.id}{' [root]' if step.needs_root else ''} ---", f"# {step.title}"]
+    out = ["", f"# --- Step {i}: {one_line(step.id)}{' [root]' if step.needs_root else ''} ---", f"# {one_line(step.title)}"]
     out += _comment(step.why)
     for n in step.notes:
         out += _comment("Note: " + n)
     for r in step.removes:
-        out.append(f"#   removes: {r}")
+        out.append(f"#   removes: {one_line(r)}")
     if step.done_when:
-        out.append("# Skipped by the wizard when: " + "; ".join(c.describe().replace("\n", " ")[:160] for c in step.done_when))
+        out.append("# Skipped by the wizard when: " + "; ".join(one_line(c.describe())[:160] for c in step.done_when))
     if step.reboot_required:
         out.append("# A restart is needed after this step.")
     for d in step.downloads:
-        out.append(f"fetch {shlex.quote(d.name)} {shlex.quote(d.url)} {shlex.quote(d.sha256 or '')} {shlex.quote(d.checksum_url or '')}")
+        out.append(f"fetch {q(d.name)} {q(d.url)} {q(d.sha256 or '')} {q(d.checksum_url or '')}")
     for e in step.edits:
         out += _edit_lines(e, [])
     envs = [f"{k}={v}" for k, v in sorted(step.env.items())]
     for argv in step.commands:
         words = [_arg(a) for a in argv]
         prefix = '"${SUDO[@]}" ' if step.needs_root else ""
-        env = ("env " + " ".join(shlex.quote(x) for x in envs) + " ") if envs else ""
+        env = ("env " + " ".join(q(x) for x in envs) + " ") if envs else ""
         line = prefix + env + " ".join(words)
         ok = tuple(step.ok_exit_codes) or (0,)
         if ok != (0,):  # other exit codes that mean success (3010: done, restart needed)
@@ -121,8 +153,9 @@ def _step_lines(i: int, step: Step) -> list[str]:
 
 
 def plan_to_script(plan: Plan) -> str:
-    facts = "\n".join(f"#   {k}: {v}" for k, v in plan.facts_summary.items())
-    lines = [_HEADER.format(created=plan.created or "", platform=plan.platform, facts=("# Machine:\n" + facts) if facts else "#")]
+    facts = "\n".join(f"#   {one_line(k)}: {one_line(v)}" for k, v in plan.facts_summary.items())
+    lines = [_HEADER.format(created=one_line(plan.created or ""), platform=one_line(plan.platform),
+                            facts=("# Machine:\n" + facts) if facts else "#")]
     if any(e.mode == "ini_set" for s in plan.steps for e in s.edits):
         lines += _ini_program()
     for w in plan.warnings:

@@ -3,9 +3,11 @@ the counterpart of script.py's bash script. Every argument is a single-quoted Po
 ('' escapes a quote), so nothing from the plan is ever parsed as PowerShell code."""
 from __future__ import annotations
 
+import re
 import textwrap
 
 from .model import Edit, Plan, Step
+from .script import one_line
 
 _HEADER = """\
 # GPU Setup Wizard plan ({created}, platform windows).
@@ -65,15 +67,20 @@ function Set-IniValue([string]$Path, [string]$Section, [string]$Key, [string]$Va
 """
 
 
+_PS_QUOTES = re.compile("['\u2018\u2019\u201a\u201b]")
+
+
 def ps_quote(s: str) -> str:
-    """A PowerShell single-quoted literal: no variable expansion, no escapes but '' for '."""
-    return "'" + str(s).replace("'", "''") + "'"
+    """A PowerShell single-quoted literal: no variable expansion, no escapes but a doubled quote.
+    PowerShell also ends such a string at the typographic single quotes (U+2018, U+2019, U+201A,
+    U+201B), so each of those is doubled too."""
+    return "'" + _PS_QUOTES.sub(lambda m: m.group(0) * 2, str(s)) + "'"
 
 
 def _comment(text: str, width: int = 96) -> list[str]:
     out = []
-    for para in text.splitlines() or [""]:
-        out += ["# " + ln for ln in (textwrap.wrap(para, width) or [""])]
+    for para in str(text).splitlines() or [""]:
+        out += ["# " + one_line(ln) for ln in (textwrap.wrap(para, width) or [""])]
     return out
 
 
@@ -97,7 +104,7 @@ def _edit_lines(e: Edit) -> list[str]:
 
 
 def _step_lines(i: int, step: Step) -> list[str]:
-    out = ["", f"# --- Step {i}: {step.id}{' [admin]' if step.needs_root else ''} ---", f"# {step.title}"]
+    out = ["", f"# --- Step {i}: {one_line(step.id)}{' [admin]' if step.needs_root else ''} ---", f"# {one_line(step.title)}"]
     out += _comment(step.why)
     for n in step.notes:
         out += _comment("Note: " + n)
@@ -120,8 +127,8 @@ def _step_lines(i: int, step: Step) -> list[str]:
 
 
 def plan_to_powershell(plan: Plan) -> str:
-    facts = "\n".join(f"#   {k}: {v}" for k, v in plan.facts_summary.items())
-    lines = [_HEADER.format(created=plan.created or "", facts=("# Machine:\n" + facts) if facts else "#")]
+    facts = "\n".join(f"#   {one_line(k)}: {one_line(v)}" for k, v in plan.facts_summary.items())
+    lines = [_HEADER.format(created=one_line(plan.created or ""), facts=("# Machine:\n" + facts) if facts else "#")]
     if any(e.mode == "ini_set" for s in plan.steps for e in s.edits):
         lines.append(_INI_FUNCTION)
     for w in plan.warnings:

@@ -6,10 +6,13 @@ A mismatch deletes the partial file and raises, so nothing ever runs a corrupt o
 """
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
+import queue
 import re
 import shutil
+import threading
 import time
 import urllib.parse
 from dataclasses import dataclass
@@ -115,7 +118,7 @@ def _open(url: str, start: int, timeout: float, session=None):
         total = int(m.group(1)) if m else (start + int(length) if length else None)
     elif length and length.isdigit():
         total = int(length)
-    return r.iter_content(CHUNK), total, resumed, r
+    return r.iter_content(1 << 16), total, resumed, r
 
 
 def fetch_text(url: str, timeout: float = 60.0, limit: int = 64 << 20, session=None) -> str:
@@ -143,7 +146,7 @@ def published_checksum(checksum_url: str, file_name: str, session=None) -> str:
 def download(url: str, dest: str | os.PathLike, *, sha256: Optional[str] = None, checksum_url: Optional[str] = None,
              on_progress: Optional[Callable[[Progress], None]] = None, cancel: Optional[CancelToken] = None,
              timeout_s: float = 60.0, require_checksum: bool = True, min_free_mib: Optional[int] = None,
-             session=None) -> DownloadResult:
+             session=None, size_bytes: Optional[int] = None) -> DownloadResult:
     """Fetch `url` to `dest`, resuming `dest.part`; verify before the file gets its final name.
     `session`: a requests.Session carrying the user's proxy and CA bundle (see `http_session`)."""
     dest = Path(dest)
@@ -174,26 +177,16 @@ def download(url: str, dest: str | os.PathLike, *, sha256: Optional[str] = None,
     stream, total, resumed, resp = _open(url, start, timeout_s, session)
     if start and not resumed:
         start = 0  # the server ignored Range: start over
-    got = start
-    last = 0.0
     try:
-        with open(part, "ab" if start else "wb") as fh:
-            for chunk in stream:
-                if cancel is not None and cancel.cancelled:
-                    raise DownloadError("download cancelled; it resumes where it stopped")
-                fh.write(chunk)
-                got += len(chunk)
-                now = time.monotonic()
-                if on_progress is not None and now - last > 0.2:
-                    last = now
-                    frac = got / total if total else None
-                    on_progress(Progress(frac, f"{name}: {got >> 20} of {total >> 20 if total else '?'} MiB"))
-    except OSError as e:
-        raise DownloadError(f"download of {name} broke off at {got} bytes ({e.__class__.__name__}); run again to resume") from None
-    except Exception as e:
-        if isinstance(e, DownloadError):
-            raise
-        raise DownloadError(f"download of {name} broke off at {got} bytes ({e.__class__.__name__}); run again to resume") from None
+        if size_bytes is not None and total is not None and total > size_bytes:
+            part.unlink(missing_ok=True)
+            raise DownloadError(f"{name}: the server sends {total} bytes, but this file is {size_bytes} bytes; refusing "
+                                "to download it")
+        need = (total if total is not None else size_bytes or 0) - start
+        free = _free_bytes(dest.parent)
+        if need > 0 and free is not None and free < need + (16 << 20):
+            raise DownloadError(f"no space for {name} in {dest.parent}: {need >> 20} MiB needed, {free >> 20} MiB free")
+        got = _stream_to(part, stream, start, name, total, size_bytes, on_progress, cancel, resp)
     finally:
         if resp is not None:
             resp.close()
@@ -209,6 +202,120 @@ def download(url: str, dest: str | os.PathLike, *, sha256: Optional[str] = None,
     if on_progress is not None:
         on_progress(Progress(1.0, f"{name}: verified ({verified_by})"))
     return DownloadResult(str(dest), got_sha, got, resumed_from=start, verified_by=verified_by)
+
+
+def _free_bytes(folder: Path) -> Optional[int]:
+    try:
+        return shutil.disk_usage(folder).free
+    except OSError:
+        return None
+
+
+_EOF = object()
+
+
+def _stream_to(part: Path, stream, start: int, name: str, total: Optional[int], size_bytes: Optional[int],
+               on_progress, cancel: Optional[CancelToken], resp) -> int:
+    """Copy the stream into `part`. The network is read on a worker thread, so a cancel takes effect
+    within a fraction of a second even while the server trickles or stalls; more bytes than expected
+    stop the download; a full disk is said as such."""
+    q: queue.Queue = queue.Queue(maxsize=8)
+    stop = threading.Event()
+
+    def pump() -> None:
+        try:
+            for chunk in stream:
+                while not stop.is_set():
+                    try:
+                        q.put(chunk, timeout=0.2)
+                        break
+                    except queue.Full:
+                        continue
+                if stop.is_set():
+                    return
+            q.put(_EOF)
+        except BaseException as e:  # noqa: BLE001 - handed to the main thread
+            q.put(e)
+
+    worker = threading.Thread(target=pump, daemon=True, name=f"download {name}")
+    worker.start()
+    got = start
+    last = 0.0
+    limit = size_bytes if size_bytes is not None else total
+    try:
+        with open(part, "ab" if start else "wb") as fh:
+            while True:
+                if cancel is not None and cancel.cancelled:
+                    raise DownloadError("download cancelled; it resumes where it stopped")
+                try:
+                    item = q.get(timeout=0.1)
+                except queue.Empty:
+                    continue
+                if item is _EOF:
+                    break
+                if isinstance(item, BaseException):
+                    if isinstance(item, DownloadError):
+                        raise item
+                    raise DownloadError(f"download of {name} broke off at {got} bytes ({item.__class__.__name__}); "
+                                        "run again to resume")
+                if limit is not None and got + len(item) > limit:
+                    fh.close()
+                    part.unlink(missing_ok=True)
+                    raise DownloadError(f"{name}: the server sent more than the expected {limit} bytes; the download "
+                                        "was stopped and deleted")
+                try:
+                    fh.write(item)
+                except OSError as e:
+                    raise _disk_error(e, part, name, got) from None
+                got += len(item)
+                if limit is None and got // (32 << 20) != (got - len(item)) // (32 << 20):
+                    free = _free_bytes(part.parent)  # no size known: never fill the disk to the last byte
+                    if free is not None and free < (64 << 20):
+                        raise DownloadError(f"no space left on the disk for {name} in {part.parent} (stopped at "
+                                            f"{got >> 20} MiB, {free >> 20} MiB free): free some space, then run "
+                                            "again to resume")
+                now = time.monotonic()
+                if on_progress is not None and now - last > 0.2:
+                    last = now
+                    frac = got / total if total else None
+                    on_progress(Progress(frac, f"{name}: {got >> 20} of {total >> 20 if total else '?'} MiB"))
+            try:
+                fh.flush()
+                os.fsync(fh.fileno())
+            except OSError as e:
+                raise _disk_error(e, part, name, got) from None
+    except OSError as e:  # opening or closing the part file
+        raise _disk_error(e, part, name, got) from None
+    finally:
+        stop.set()
+        if resp is not None and worker.is_alive():
+            _shutdown(resp)  # unblocks a read waiting on a stalled server (closing would wait for it)
+            worker.join(timeout=1.0)
+    return got
+
+
+def _shutdown(resp) -> None:
+    import socket
+
+    raw = getattr(resp, "raw", None)
+    for get in (lambda: raw._connection.sock, lambda: raw._fp.fp.raw._sock):  # urllib3 2.x internals
+        try:
+            sock = get()
+        except AttributeError:
+            continue
+        if sock is not None:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+                return
+            except OSError:
+                continue
+
+
+def _disk_error(e: OSError, part: Path, name: str, got: int) -> DownloadError:
+    if e.errno in (errno.ENOSPC, errno.EDQUOT):
+        return DownloadError(f"no space left on the disk for {name} in {part.parent} (stopped at {got >> 20} MiB): free "
+                             "some space, then run again to resume")
+    return DownloadError(f"cannot write {name} to {part.parent}: {e.strerror or e}")
 
 
 def http_session(requests_kwargs: dict):

@@ -344,7 +344,7 @@ class Executor:
             t0 = time.monotonic()
             try:
                 r = download(d.url, self.session.downloads / d.name, sha256=d.sha256, checksum_url=d.checksum_url,
-                             on_progress=on_progress, cancel=self.cancel_token, min_free_mib=d.min_free_mib,
+                             on_progress=on_progress, cancel=self.cancel_token, min_free_mib=d.min_free_mib, size_bytes=d.size_bytes,
                              session=self._http_session())
             except DownloadError as e:
                 self.session.log_command(step.id, ["download", d.url], 1, time.monotonic() - t0, str(e))

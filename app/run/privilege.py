@@ -210,8 +210,11 @@ WINDOWS_HELPER_EXE = "gpu-wizard-helper.exe"  # beside gpu-wizard.exe in the bun
 
 
 def ps_quote(text: str) -> str:
-    """A PowerShell single-quoted literal: nothing inside is expanded or parsed ('' is a quote)."""
-    return "'" + str(text).replace("'", "''") + "'"
+    """A PowerShell single-quoted literal: nothing inside is expanded or parsed (a doubled quote is a
+    quote; the typographic single quotes PowerShell also accepts are doubled as well)."""
+    from app.plan.script_ps import ps_quote as _q
+
+    return _q(text)
 
 
 def windows_command_line(args: Sequence[str]) -> str:

@@ -23,6 +23,7 @@ from app.tools import find_tool, with_system_dirs
 
 TAIL_LINES = 60
 _READ = 65536
+_MAX_LINE = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -170,21 +171,33 @@ def run_command(argv: Sequence[str], *, on_line: Optional[Callable[[Line], None]
     pip = _is_pip(argv)
     start = time.monotonic()
 
+    callback_errors: list[BaseException] = []
+
     def emit(line: Line) -> None:
+        # the readers must never die: a listener that fails (a full disk under the log, a closed
+        # window) would leave the child blocked on a full pipe. Its lines are still read and kept.
         with lock:
             if line.final and line.stream != "status":
                 tail.append(line.text)
             prog: Optional[Progress] = None
-            if line.stream == "status":
-                prog = parse_apt_status(line.text)
-            elif pip and line.final:
-                prog = parse_pip_line(line.text)
-            elif not line.final:
-                prog = parse_percent(line.text)
-            if line.stream != "status" and on_line is not None:
-                on_line(line)
-            if prog is not None and on_progress is not None:
-                on_progress(prog)
+            try:
+                if line.stream == "status":
+                    prog = parse_apt_status(line.text)
+                elif pip and line.final:
+                    prog = parse_pip_line(line.text)
+                elif not line.final:
+                    prog = parse_percent(line.text)
+            except (ValueError, OverflowError):
+                prog = None
+            if callback_errors:
+                return
+            try:
+                if line.stream != "status" and on_line is not None:
+                    on_line(line)
+                if prog is not None and on_progress is not None:
+                    on_progress(prog)
+            except Exception as e:  # noqa: BLE001 - remembered, the output keeps draining
+                callback_errors.append(e)
 
     try:
         proc = subprocess.Popen(run_argv, executable=_program(run_argv[0], full_env["PATH"]), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -242,6 +255,9 @@ def run_command(argv: Sequence[str], *, on_line: Optional[Callable[[Line], None]
             pass
     if timed_out:
         emit(Line("stderr", f"[stopped after {timeout_s:g} s: the time limit for this step]"))
+    if callback_errors:
+        e = callback_errors[0]
+        tail.append(f"[the wizard could not show or log this command's output: {type(e).__name__}: {e}]")
     return CommandOutcome(argv=run_argv, rc=proc.returncode, duration_s=time.monotonic() - start,
                           timed_out=timed_out, cancelled=cancelled, tail=list(tail), ok_codes=tuple(ok_codes))
 
@@ -293,6 +309,9 @@ def _pump(fd: int, stream: str, emit: Callable[[Line], None]) -> None:
             break
         buf += decoder.decode(chunk)
         buf = _split(buf, stream, emit)
+        if len(buf) > _MAX_LINE:  # a "line" without end (binary output): pass it on in pieces
+            emit(Line(stream, buf[:_MAX_LINE], True))
+            buf = buf[_MAX_LINE:]
     buf += decoder.decode(b"", final=True)
     if buf:
         emit(Line(stream, buf.rstrip("\r"), True))

@@ -178,8 +178,11 @@ class Session:
                     msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
                 except OSError:
                     raise SessionBusy(f"another run is using the session {self.dir}") from None
-            os.ftruncate(fd, 0)
-            os.write(fd, f"{os.getpid()}\n".encode())
+            try:  # who holds it, for the message another run gives (a full disk only loses that)
+                os.ftruncate(fd, 0)
+                os.write(fd, f"{os.getpid()}\n".encode())
+            except OSError:
+                pass
         except BaseException:
             os.close(fd)
             raise

@@ -139,25 +139,28 @@ def device_checks(d: DeviceInfo) -> list[Check]:
     return out
 
 
-def device_details(d: DeviceInfo) -> list[str]:
+def device_details(d: DeviceInfo, lang: str = "en") -> list[str]:
+    def t(key: str, **p) -> str:
+        return messages.render("check", f"detail_{key}", p, lang, fallback=key)
+
     bits = []
     if d.driver_version:
-        bits.append(f"driver {d.driver_version}")
+        bits.append(t("driver", version=d.driver_version))
     if d.pcie_gen_max:
-        bits.append(f"link max {link_name(d.pcie_gen_max, d.pcie_width_max)}")
+        bits.append(t("link_max", link=link_name(d.pcie_gen_max, d.pcie_width_max)))
     if d.ecc_enabled is not None:
-        bits.append("ECC on" if d.ecc_enabled else "ECC off")
+        bits.append(t("ecc_on") if d.ecc_enabled else t("ecc_off"))
     if d.compute_mode:
-        bits.append(f"compute mode {d.compute_mode}")
+        bits.append(t("compute_mode", mode=d.compute_mode))
     if d.persistence_mode is not None:
-        bits.append("persistence on" if d.persistence_mode else "persistence off")
+        bits.append(t("persistence_on") if d.persistence_mode else t("persistence_off"))
     if d.sm_clock_max_mhz:
-        bits.append(f"SM clock max {d.sm_clock_max_mhz} MHz")
+        bits.append(t("sm_clock_max", mhz=d.sm_clock_max_mhz))
     if d.mem_clock_max_mhz:
-        bits.append(f"memory clock max {d.mem_clock_max_mhz} MHz")
+        bits.append(t("mem_clock_max", mhz=d.mem_clock_max_mhz))
     if d.power_limit_w:
-        bits.append(f"power limit {d.power_limit_w:g} W")
-    return [f"GPU {d.index}: " + ", ".join(bits)] if bits else []
+        bits.append(t("power_limit", w=f"{d.power_limit_w:g}"))
+    return [t("device", index=d.index, bits=t("sep").join(bits))] if bits else []
 
 
 # ---------------------------------------------------------------- bandwidth layer
@@ -305,24 +308,27 @@ def load_checks(d: DeviceInfo, c: Optional[Compute], samples: Sequence[Sample]) 
     return out
 
 
-def load_details(c: Compute, d: Optional[DeviceInfo] = None, samples: Sequence[Sample] = ()) -> list[str]:
+def load_details(c: Compute, d: Optional[DeviceInfo] = None, samples: Sequence[Sample] = (), lang: str = "en") -> list[str]:
+    def t(key: str, **p) -> str:
+        return messages.render("check", f"detail_{key}", p, lang, fallback=key)
+
     out = []
     busy = samples_for(samples, d.nvml_index, LOAD_PHASES) if d is not None else []
     clocks = sorted(s.sm_clock_mhz for s in busy if s.sm_clock_mhz)
     if clocks:
-        top = f" (max {d.sm_clock_max_mhz} MHz)" if d is not None and d.sm_clock_max_mhz else ""
+        top = t("clock_top", mhz=d.sm_clock_max_mhz) if d is not None and d.sm_clock_max_mhz else ""
         power = [s.power_w for s in busy if s.power_w is not None]
         temps = [s.temp_c for s in busy if s.temp_c is not None]
-        extra = (f", power up to {max(power):.0f} W" if power else "") + (f", up to {max(temps):.0f} °C" if temps else "")
-        out.append(f"GPU {c.gpu_index}: SM clock under load {clocks[len(clocks) // 2]} MHz median{top}{extra}.")
+        extra = (t("power_up_to", w=f"{max(power):.0f}") if power else "") + (t("temp_up_to", c=f"{max(temps):.0f}") if temps else "")
+        out.append(t("clock", index=c.gpu_index, mhz=clocks[len(clocks) // 2], top=top, extra=extra))
     cv = c.conv2d
     if cv.nchw_tflops is not None and cv.channels_last_tflops is not None:
-        out.append(f"GPU {c.gpu_index}: conv2d {cv.dtype} NCHW {_fmt(cv.nchw_tflops)} TFLOP/s, channels_last "
-                   f"{_fmt(cv.channels_last_tflops)} TFLOP/s (x{_fmt(cv.channels_last_speedup, digits=2)}).")
+        out.append(t("conv", index=c.gpu_index, dtype=cv.dtype, nchw=_fmt(cv.nchw_tflops), cl=_fmt(cv.channels_last_tflops),
+                     speedup=_fmt(cv.channels_last_speedup, digits=2)))
     gr = c.cuda_graph
     if gr.eager_ms is not None and gr.graph_ms is not None:
-        out.append(f"GPU {c.gpu_index}: small model {gr.eager_ms:.3f} ms eager, {gr.graph_ms:.3f} ms as a CUDA graph "
-                   f"(x{_fmt(gr.graph_speedup, digits=2)}).")
+        out.append(t("graph", index=c.gpu_index, eager=f"{gr.eager_ms:.3f}", graph=f"{gr.graph_ms:.3f}",
+                     speedup=_fmt(gr.graph_speedup, digits=2)))
     return out
 
 
@@ -399,6 +405,23 @@ def check_hint(c: Check, lang: str) -> Optional[str]:
     if messages.normalise_lang(lang) == "en" or not c.hint:
         return c.hint
     return messages.render_hint("check", c.code, c.params, lang, fallback=c.hint)
+
+
+def details_in(v, lang: str) -> dict[str, str]:
+    """English detail line → the same line in `lang`, for every GPU of a Verification (the details are
+    pure functions of what was measured, so they are said again rather than translated)."""
+    if messages.normalise_lang(lang) == "en":
+        return {}
+    out: dict[str, str] = {}
+    for g in v.gpus:
+        pairs = [(device_details(g.device), device_details(g.device, lang)),
+                 (load_details(g.compute, g.device, v.samples), load_details(g.compute, g.device, v.samples, lang))]
+        for en, said in pairs:
+            out.update(zip(en, said))
+    for layer in v.layers:
+        for c in layer.checks:
+            out.setdefault(c.message, check_text(c, lang))
+    return out
 
 
 def layer_reason(layer: Layer, lang: str) -> str:
