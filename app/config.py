@@ -14,7 +14,8 @@ Config file (every key optional):
                  "nvidia_repo_url": "https://mirror.example.com/nvidia/cuda/repos",
                  "https_proxy": "http://proxy.example.com:3128",
                  "ca_bundle": "/etc/ssl/certs/company-ca.pem"},
-     "db_url": "https://example.com/gpu-wizard/compat-bundle.json"}
+     "db_url": "https://example.com/gpu-wizard/compat-bundle.json",
+     "live_index": true}
 
 `requests_kwargs()` and `subprocess_env()` turn the result into what downloads (requests)
 and child processes (pip, uv, apt) need.
@@ -41,6 +42,7 @@ class ConfigError(ValueError):
 class Config:
     mirrors: Mirrors = field(default_factory=Mirrors)
     db_url: Optional[str] = None
+    live_index: bool = True  # read the PyTorch/PyPI/NVIDIA indexes before recommending ("live_index": false: never)
     path: Optional[str] = None  # the file it was read from, None when there was none
 
 
@@ -108,7 +110,10 @@ def load_config(path: Optional[str | Path] = None, env: Optional[Mapping[str, st
         raise ConfigError(f"config file {p}: unknown mirror key(s) {', '.join(unknown)} (known: {', '.join(MIRROR_KEYS)})")
     mirrors = Mirrors(**_mirror_values(m, str(p)))
     db_url = _check_url("db_url", data["db_url"], str(p)) if data.get("db_url") else None
-    return Config(mirrors=mirrors, db_url=db_url, path=str(p))
+    live = data.get("live_index", True)
+    if not isinstance(live, bool):
+        raise ConfigError(f"config file {p}: live_index must be true or false")
+    return Config(mirrors=mirrors, db_url=db_url, live_index=live, path=str(p))
 
 
 def mirrors_from(config: Optional[Config] = None, flags: Optional[Mapping[str, Any]] = None,

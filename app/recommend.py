@@ -51,6 +51,10 @@ WARNING_CODES = frozenset({
     "toolkit_unavailable", "toolkit_differs_from_wheel", "no_nvidia_repo",
     "torchvision_not_released", "torch_without_torchvision", "gpu_name_ambiguous", "grace_open_module_required",
     "driver_branch_ended", "windows_driver_floor_inferred",
+    # from the live index reads (app/compat/live.py, recommend_live)
+    "index_no_wheel", "index_newer_patch", "torch_newer_than_data", "index_cached_copy", "index_partly_read",
+    "index_unreachable", "index_not_checked", "compat_data_stale", "driver_branch_not_in_repo",
+    "nvidia_repo_checked", "nvidia_repo_unreachable", "index_confirmed",
 })
 
 # Every reason_code recommend() can give a TorchChoice, DriverChoice, ToolkitChoice or CudnnChoice (stable, like the
@@ -86,6 +90,7 @@ CLAUSE_CODES = frozenset({
     "toolkit_optional", "toolkit_why_matches_wheel", "toolkit_why_newest_for_driver", "toolkit_why_capped_by_driver",
     "toolkit_why_closest_not_in_repo", "toolkit_why_closest_gpus", "toolkit_why_no_driver", "toolkit_why_none_in_repo",
     "toolkit_why_none_fits", "grace_proprietary_loaded", "branch_eol_date", "branch_eol_target",
+    "data_age", "index_confirmed_tv",
 })
 
 NVIDIA_REPOS_BASE = "https://developer.download.nvidia.com/compute/cuda/repos"
@@ -933,7 +938,7 @@ def _cpu_only(cx: _Ctx, want_release: Optional[TorchRelease], reason_gpu: bool) 
                 " A reboot usually fixes this; `gpu-wizard diagnose` finds the cause."), "error", _broken_params(d, d.version, visible_note=True))
     else:
         reason, code = "No NVIDIA GPU found: the CPU build of PyTorch.", "torch_cpu_no_gpu"
-        cx.warn("no_nvidia_gpu", "No NVIDIA GPU was found; PyTorch will run on the CPU. If a GPU is installed, check that it is seated and powered (lspci lists it).", "info")
+        cx.warn("no_nvidia_gpu", "No NVIDIA GPU was found; PyTorch will run on the CPU. If a GPU is installed, check that it is seated and powered (lspci lists it).", "warning")
     torch = torch.replace(reason=f"{reason} {torch.reason}", reason_code=code)
     action = "none"
     drv_reason, drv_code = "No NVIDIA GPU: no driver needed.", "driver_not_needed"

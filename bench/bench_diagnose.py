@@ -1,6 +1,9 @@
-"""Diagnose speed: a 10 MB training log (and a 50 MB one) with real errors buried in it.
+"""Diagnose speed: every real error text as a paste (target < 10 ms each), a 10 MB training log (and a
+50 MB one) with real errors buried in it (target < 1 s for 10 MB), the same 10 MB as a journald /
+kernel log with every line prefixed, and a "noisy" 10 MB log where rule keywords appear all the way
+through (nvidia-smi, dkms, Xid, timeouts), the worst case for the keyword prefilter.
 
-Prints the figures; the target is under 1 s for 10 MB. Run: .venv/bin/python bench/bench_diagnose.py
+Prints the figures and exits non-zero when a target is missed. Run: .venv/bin/python bench/bench_diagnose.py
 """
 from __future__ import annotations
 
@@ -17,6 +20,7 @@ sys.path.insert(0, str(ROOT))
 from app.diagnose import diagnose, diagnose_file, load_rules  # noqa: E402
 
 ERRORS = ROOT / "tests" / "fixtures" / "errors"
+PASTE_DIRS = [ERRORS, ROOT / "tests" / "fixtures" / "errors_heldout", ROOT / "tests" / "fixtures" / "errors_unrelated"]
 
 
 def fixture(name: str) -> str:
@@ -44,17 +48,50 @@ def training_log(size: int, seed: int = 1) -> str:
     return "\n".join(out) + "\n"
 
 
-def bench(size_mb: int, errors: list[str]) -> tuple[float, float, object]:
-    body = training_log(size_mb * 1024 * 1024)
+def journald_log(size: int, seed: int = 3) -> str:
+    """The training log as journald would print it: every line prefixed, with kernel lines."""
+    body = training_log(size * 9 // 10, seed)
+    out = []
+    for i, line in enumerate(body.split("\n")):
+        out.append(f"Dec 01 10:{i // 60 % 60:02d}:{i % 60:02d} gpu-node-7 python[4242]: {line}")
+        if i % 500 == 0:
+            out.append(f"Dec 01 10:{i // 60 % 60:02d}:{i % 60:02d} gpu-node-7 kernel: nvidia-modeset: Allocated GPU:0 (GPU-1b2c) @ PCI:0000:01:00.0")
+    return "\n".join(out) + "\n"
+
+
+def noisy_log(size: int, seed: int = 4) -> str:
+    """Keyword-dense: monitoring lines that name nvidia-smi, dkms, Xid and timeouts without any failure."""
+    rnd = random.Random(seed)
+    shapes = ["{t} monitor: nvidia-smi --query-gpu=utilization.gpu,memory.used reported {u}% {m} MiB",
+              "{t} dkms: nvidia/550.120 already installed for kernel 6.8.0-45-generic",
+              "{t} exporter: xid counter 0 (no new Xid events), ecc volatile 0",
+              "{t} http: request to metrics endpoint timed out after 5s, retrying",
+              "{t} trainer: step {s} loss {l:.4f}"]
+    out, total, s = [], 0, 0
+    while total < size:
+        s += 1
+        line = rnd.choice(shapes).format(t=f"2026-12-01T10:{s // 60 % 60:02d}:{s % 60:02d}Z", u=rnd.randint(0, 100),
+                                         m=rnd.randint(0, 80000), s=s, l=rnd.random())
+        out.append(line)
+        total += len(line) + 1
+    return "\n".join(out) + "\n"
+
+
+CPU = [0.0]  # CPU seconds of the last diagnose_file (the machine may be shared: wall time includes waiting)
+
+
+def bench(size_mb: int, errors: list[str], make=training_log) -> tuple[float, float, object]:
+    body = make(size_mb * 1024 * 1024)
     third = len(body) // 3
     text = errors[0] + body[:third] + errors[1] + body[third:2 * third] + errors[2] + body[2 * third:]
     with tempfile.NamedTemporaryFile("w", suffix=".log", delete=False) as fh:
         fh.write(text)
         path = fh.name
     try:
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         d = diagnose_file(path)
         file_s = time.perf_counter() - t0
+        CPU[0] = time.process_time() - c0
         t0 = time.perf_counter()
         diagnose(text)
         str_s = time.perf_counter() - t0
@@ -69,21 +106,45 @@ def main() -> int:
     load_rules()
     print(f"rules load and compile: {(time.perf_counter() - t0) * 1000:.1f} ms ({len(load_rules().rules)} rules)")
     errs = [fixture("cudnn_ops_infer8_whisper.txt"), fixture("oom_new_format_fragmented_lerf.txt"), fixture("mismatch_intel_ci_550.txt")]
-    t0 = time.perf_counter()
-    for name in sorted(p.name for p in ERRORS.glob("*.txt")):
-        diagnose(fixture(name))
-    n = len(list(ERRORS.glob("*.txt")))
-    print(f"short pastes: {n} real error texts in {(time.perf_counter() - t0) * 1000:.0f} ms "
-          f"({(time.perf_counter() - t0) * 1000 / n:.1f} ms each)")
+    pastes = []
+    for d in PASTE_DIRS:
+        for p in sorted(d.glob("*.txt")):
+            raw = p.read_text(encoding="utf-8")
+            pastes.append("\n".join(x for x in raw.split("\n") if not x.startswith(("# source: ", "# expect: "))))
+    times, cpu0 = [], time.process_time()
+    for t in pastes:
+        diagnose(t)  # warm (first use compiles the fallback's regexes)
+    for _ in range(3):
+        for t in pastes:
+            t0 = time.perf_counter()
+            diagnose(t)
+            times.append((time.perf_counter() - t0) * 1000)
+    cpu_each = (time.process_time() - cpu0) / (4 * len(pastes)) * 1000
+    times.sort()
+    p50, p95, worst = times[len(times) // 2], times[int(len(times) * 0.95)], times[-1]
+    ok_paste = p95 < 10.0 or cpu_each < 10.0
+    failed = not ok_paste
+    print(f"pastes: {len(pastes)} real texts x3: median {p50:.2f} ms, p95 {p95:.2f} ms, worst {worst:.2f} ms "
+          f"({cpu_each:.2f} ms CPU on average) [{'OK' if ok_paste else 'SLOW (target < 10 ms)'}]")
     for mb in (10, 50):
-        best_file = best_str = float("inf")
+        best_file = best_str = best_cpu = float("inf")
         for _ in range(3):
             f, s, d = bench(mb, errs)
-            best_file, best_str = min(best_file, f), min(best_str, s)
+            best_file, best_str, best_cpu = min(best_file, f), min(best_str, s), min(best_cpu, CPU[0])
         cats = ", ".join(d.categories())
-        verdict = "OK" if mb != 10 or best_file < 1.0 else "SLOW (target < 1 s)"
-        print(f"{mb} MB log from a file: {best_file:.3f} s, from a string: {best_str:.3f} s; "
+        verdict = "OK" if mb != 10 or min(best_file, best_cpu) < 1.0 else "SLOW (target < 1 s)"
+        failed = failed or verdict != "OK"
+        print(f"{mb} MB log from a file: {best_file:.3f} s ({best_cpu:.3f} s CPU), from a string: {best_str:.3f} s; "
               f"kept {d.input.chars_kept} chars of {d.input.bytes_read} bytes; found: {cats}  [{verdict}]")
+    for label, make in (("journald-prefixed", journald_log), ("keyword-dense (noisy)", noisy_log)):
+        best_file = best_cpu = float("inf")
+        for _ in range(2):
+            f, _s, d = bench(10, errs, make)
+            best_file, best_cpu = min(best_file, f), min(best_cpu, CPU[0])
+        verdict = "OK" if min(best_file, best_cpu) < 1.0 else "SLOW (target < 1 s)"
+        failed = failed or verdict != "OK"
+        print(f"10 MB {label} log from a file: {best_file:.3f} s ({best_cpu:.3f} s CPU); kept {d.input.chars_kept} chars; "
+              f"found: {', '.join(d.categories())}  [{verdict}]")
     # memory: a fresh process that only diagnoses a 50 MB file (reads it in 4 MiB chunks)
     import subprocess
 
@@ -101,7 +162,7 @@ def main() -> int:
         os.unlink(path)
     if len(out) == 3:
         print(f"memory for a 50 MB file: peak {out[1]} MiB allocated by the diagnosis (tracemalloc), {out[0]} MiB held after; {out[2]} matches")
-    return 0
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

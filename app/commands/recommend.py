@@ -21,6 +21,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("--installer", choices=("pip", "uv"), default="pip", help="Python package installer (default: pip)")
     parser.add_argument("--keep-driver", action="store_true", help="never install or upgrade the driver")
     parser.add_argument("--list", action="store_true", help="list every PyTorch release and build for this OS, judged for this machine")
+    parser.add_argument("--offline", action="store_true", help="do not read the live PyTorch/PyPI/NVIDIA indexes: answer from the compat data")
     parser.add_argument("--db", metavar="PATH", help="compat data (a folder of tables or a bundle file) instead of the installed one")
     add_mirror_arguments(parser)
 
@@ -120,7 +121,15 @@ def run(args, ctx) -> int:
         db = load_db(args.db) if getattr(args, "db", None) else load_db()
     except CompatDataError as e:
         raise CliError(str(e), 2) from None
-    rec = recommend(facts, db, choices)
+    from app.compat.live import recommend_live
+    from app.config import ConfigError, load_config
+
+    try:
+        cfg = load_config(getattr(args, "config", None))
+    except ConfigError as e:
+        raise CliError(str(e), 2) from None
+    live = False if getattr(args, "offline", False) else None
+    rec, _live = recommend_live(facts, db, choices, config=cfg, enabled=live)
     if getattr(args, "list", False):
         from app.recommend import torch_options
 

@@ -44,6 +44,7 @@ class Rule:
     subcode: str
     keywords: tuple[str, ...]
     patterns: tuple[re.Pattern, ...]
+    literals: tuple[str, ...]  # per pattern: a literal every match holds ("" = none known)
     requires: tuple[re.Pattern, ...]
     excludes: tuple[re.Pattern, ...]
     confidence: float
@@ -55,6 +56,8 @@ class Rule:
     redirect: tuple[dict, ...]
     subcodes: dict
     sources: tuple[str, ...]
+    identifiers: tuple[str, ...] = ()  # stable identifiers (lower-case literals) for the fallback
+    identifier_requires: Optional[re.Pattern] = None
 
 
 @dataclass(frozen=True)
@@ -62,6 +65,41 @@ class RuleBase:
     version: str
     rules: tuple[Rule, ...]
     keywords: re.Pattern
+
+
+def _required_literal(p: str) -> str:
+    """The longest run of literal characters every match of `p` contains (lower-case; "" when
+    there is none of at least 4): a pattern whose literal is not in a window cannot match there, and
+    a substring test is far cheaper than a regex search (a keyword-dense 10 MB log: several times)."""
+    try:  # the parser of the re module (private, but stable since 3.x): an optimisation only
+        try:
+            import re._parser as sre_parse  # type: ignore[import-not-found]
+            from re._constants import LITERAL, MAX_REPEAT, MIN_REPEAT, SUBPATTERN  # type: ignore
+        except ImportError:  # Python 3.10
+            import sre_parse  # type: ignore[no-redef]
+            from sre_constants import LITERAL, MAX_REPEAT, MIN_REPEAT, SUBPATTERN  # type: ignore
+        tree = sre_parse.parse(p, re.IGNORECASE)
+    except Exception:
+        return ""
+    runs: list[str] = []
+
+    def walk(node) -> None:
+        run = ""
+        for op, av in node:
+            if op is LITERAL:
+                run += chr(av)
+                continue
+            runs.append(run)
+            run = ""
+            if op is SUBPATTERN:
+                walk(av[-1])
+            elif op in (MAX_REPEAT, MIN_REPEAT) and av[0] >= 1:
+                walk(av[2])
+        runs.append(run)
+
+    walk(tree)
+    best = max(runs, key=len, default="")
+    return best.lower() if len(best) >= 4 else ""
 
 
 def _compile(p: str, rid: str) -> re.Pattern:
@@ -95,19 +133,22 @@ def parse_rules(doc: Any) -> RuleBase:
         rules.append(Rule(
             id=rid, category=r["category"], subcode=r.get("subcode", ""), keywords=kws,
             patterns=tuple(_compile(p, rid) for p in r["patterns"]),
+            literals=tuple(_required_literal(p) for p in r["patterns"]),
             requires=tuple(_compile(p, rid) for p in r.get("requires", [])),
             excludes=tuple(_compile(p, rid) for p in r.get("excludes", [])),
             confidence=float(r.get("confidence", 0.5)), facts=tuple(r.get("facts", [])),
             root_cause=r["root_cause"], fix=r["fix"], fix_steps=tuple(r.get("fix_steps", [])),
             commands=tuple(tuple(c) for c in r.get("commands", [])), redirect=tuple(r.get("redirect", [])),
             subcodes=dict(r.get("subcodes", {})), sources=tuple(r.get("sources", [])),
+            identifiers=tuple(i.lower() for i in r.get("identifiers", [])),
+            identifier_requires=_compile(r["identifier_requires"], rid) if r.get("identifier_requires") else None,
         ))
     ids = {r.id for r in rules}
     for r in rules:
         for red in r.redirect:
             if red.get("rule") and red["rule"] not in ids:
                 raise RulesError(f"rule {r.id}: redirect borrows unknown rule {red['rule']!r}")
-    kw = keyword_regex(k for r in rules for k in r.keywords)
+    kw = keyword_regex([k for r in rules for k in r.keywords] + [i for r in rules for i in r.identifiers])
     return RuleBase(version=str(doc.get("version", "")), rules=tuple(rules), keywords=kw)
 
 
@@ -217,7 +258,7 @@ def _values(ctx: ev.Context, groups: dict[str, str], text: str) -> dict[str, Any
         home = f.cuda.active_link or (f.cuda.toolkits[0].path if f.cuda.toolkits else None)
         v["kernel"] = f.os.kernel
     v["cuda_home"] = home or "/usr/local/cuda"
-    m = re.search(r"(?<![\w./\-])((?:[\w./][\w./\-]*?)?cuda_[\w.\-]+?_linux[\w.\-]*\.run)\b", text)
+    m = re.search(r"(?<![\w./\-])((?:[\w./][\w./\-]*?)?cuda_[\w.\-]+?_linux[\w.\-]*\.run)\b", text) if "_linux" in text else None
     if m and not m.group(1).startswith("-"):
         v["runfile"] = m.group(1)
     major = groups.get("major")
@@ -228,10 +269,72 @@ def _values(ctx: ev.Context, groups: dict[str, str], text: str) -> dict[str, Any
     pk = ctx.linux_driver_packages()
     if pk:
         v["wsl_linux_driver_packages"] = pk
+    argv = _torch_install_argv(ctx, rec)
+    if argv:
+        v["torch_install_argv"] = argv
+    ca = ev.system_ca_bundle()
+    if ca:
+        v["ca_bundle"] = ca
+    held = _named_packages(text) if "epends:" in text or "EPENDS:" in text else []
+    if held:
+        v["held_packages"] = held
+    if not v.get("kver") and v.get("kernel"):
+        v["kver"] = v["kernel"]
     v.setdefault("major", "the required")
     v.setdefault("dep", "a library it depends on")
     v.setdefault("reason", "see the message")
+    # figures a wording may lack (and the identifier fallback never has): plain words instead of "?"
+    for name, words in _DEFAULT_WORDS.items():
+        v.setdefault(name, words)
     return v
+
+
+_DEFAULT_WORDS = {
+    "compiled": "one version", "runtime": "another version", "lib": "the library", "need": "a newer version",
+    "max": "an older version", "kver": "this kernel", "host": "the download server", "xid": "(see the message)",
+}
+_PKG_NAME = re.compile(r"^(?:cuda[a-z0-9.+-]*|nvidia-[a-z0-9.+:-]+|libnvidia-[a-z0-9.+-]+|libcudnn[a-z0-9.+-]*|cudnn[a-z0-9.+-]*)$")
+
+
+def _named_packages(text: str) -> list[str]:
+    """NVIDIA/CUDA package names an apt dependency error names ("cuda-drivers : Depends: nvidia-driver-440")."""
+    names: list[str] = []
+    for m in re.finditer(r"(?:^|\s)([a-z0-9][a-z0-9.+\-]*) ?: depends: ([a-z0-9][a-z0-9.+\-]*)", text, re.IGNORECASE):
+        for n in (m.group(1).lower(), m.group(2).lower()):
+            if _PKG_NAME.match(n) and n not in names:
+                names.append(n)
+    return names[:12]
+
+
+def _torch_install_argv(ctx: ev.Context, rec: Any) -> Optional[list[str]]:
+    """The recommendation's own install command (app.plan.pytorch, the one the plan runs), aimed at the
+    environment that failed, with --force-reinstall (a wheel of the same version but another CUDA
+    build would otherwise count as installed)."""
+    if rec is None or ctx.facts is None:
+        return None
+    p = getattr(rec, "pytorch", None)
+    if p is None or not p.version or not p.index or p.index == "cpu" or not p.index_url:
+        return None
+    try:
+        from app.choices import Choices
+        from app.plan.pytorch import install_argv, torch_packages
+
+        choices = Choices()
+        try:
+            from app.config import load_config, mirrors_from
+
+            choices = Choices(mirrors=mirrors_from(load_config()))
+        except Exception:  # an unreadable config file: the default index
+            pass
+        pkgs = torch_packages(rec, choices)
+        if not pkgs:
+            return None
+        argv = list(install_argv(ctx.python_path, pkgs, rec, choices, None))
+    except Exception:  # the plan engine is not installed
+        return None
+    if "install" in argv:
+        argv.insert(argv.index("install") + 1, "--force-reinstall")
+    return argv
 
 
 def _pred(name: Optional[str], ctx: ev.Context) -> Optional[bool]:
@@ -277,6 +380,7 @@ class _Hit:
     match: re.Match
     count: int = 1
     tight: bool = False  # matched in the hard-wrap-joined text
+    fallback: tuple[str, ...] = ()  # the identifiers named, when no wording matched (lower confidence)
 
     @property
     def line(self) -> int:
@@ -290,25 +394,32 @@ def _find_hits(rb: RuleBase, windows: list[Window]) -> list[_Hit]:
         norm = w.normalised
         low = norm.lower()
         tight: Optional[str] = None
+        tight_low = ""
         for r in rb.rules:
             if not any(k in low for k in r.keywords):
                 if tight is None:
                     tight = w.tight
-                if tight == norm or not any(k in tight.lower() for k in r.keywords):
+                    tight_low = tight.lower() if tight != norm else ""
+                if not tight_low or not any(k in tight_low for k in r.keywords):
                     continue
             if any(x.search(norm) for x in r.excludes):
                 continue
             m = None
             is_tight = False
-            for p in r.patterns:
+            for p, lit in zip(r.patterns, r.literals):
+                if lit and lit not in low:
+                    continue
                 m = p.search(norm)
                 if m:
                     break
             if m is None:  # a terminal may have cut the message mid-word: try the lines joined tight
                 if tight is None:
                     tight = w.tight
-                if tight != norm and not any(x.search(tight) for x in r.excludes):
-                    for p in r.patterns:
+                    tight_low = tight.lower() if tight != norm else ""
+                if tight_low and not any(x.search(tight) for x in r.excludes):
+                    for p, lit in zip(r.patterns, r.literals):
+                        if lit and lit not in tight_low:
+                            continue
                         m = p.search(tight)
                         if m:
                             is_tight = True
@@ -325,6 +436,76 @@ def _find_hits(rb: RuleBase, windows: list[Window]) -> list[_Hit]:
                     continue
             hits[r.id] = _Hit(r, w, m, tight=is_tight)
     return list(hits.values())
+
+
+# words that say something failed (English, and the Chinese of localised tools): an identifier only
+# counts for the fallback when one of them is close by, so a package list or a healthy log that
+# merely names libcudnn or nvidia-smi is never taken for an error
+_FAILURE_RE = re.compile(
+    r"\b(?:errors?|fail(?:ed|ure|s)?|fatal|cannot|can't|could ?n[o']t|couldn't|unable|not found|no such|denied|refused|"
+    r"rejected|timed? ?out|exception|traceback|abort(?:ed)?|missing|mismatch|invalid|unsupported|not supported|"
+    r"insufficient|unavailable|not available|exhausted|terminated|not permitted)\b|错误|失败|找不到|未找到")
+_NEAR = 160
+
+
+def _near_failure(low: str, ident: str) -> bool:
+    start = 0
+    for _ in range(50):  # bounded: the first 50 places it is named
+        pos = low.find(ident, start)
+        if pos < 0:
+            return False
+        if _FAILURE_RE.search(low, max(0, pos - _NEAR), min(len(low), pos + len(ident) + _NEAR)):
+            return True
+        start = pos + len(ident)
+    return False
+
+
+def _fallback_hits(rb: RuleBase, windows: list[Window]) -> list[_Hit]:
+    """When no rule's wording matched: rank the rules by how many of their stable identifiers (error
+    codes, library and API names) the text names, and answer with the best one per category, at
+    lower confidence. A rule's `identifier_requires`, `requires` and `excludes` still apply."""
+    if not windows:
+        return []
+    texts = [(w, w.normalised, w.normalised.lower()) for w in windows]
+    whole = "\n".join(t for _, t, _ in texts)
+    low = whole.lower()
+    scored: list[tuple[float, float, Rule, tuple[str, ...]]] = []
+    named: dict[str, bool] = {}  # identifier -> named next to a failure word somewhere
+    for r in rb.rules:
+        found = []
+        for i in r.identifiers:
+            if i not in named:
+                named[i] = i in low and _near_failure(low, i)
+            if named[i]:
+                found.append(i)
+        found = tuple(found)
+        if not found:
+            continue
+        if r.identifier_requires is not None and not r.identifier_requires.search(whole):
+            continue
+        if any(not q.search(whole) for q in r.requires) or any(x.search(whole) for x in r.excludes):
+            continue
+        # distinct identifiers, and a bonus when a longer one (more specific) is among them
+        score = len(found) + 0.5 * any(k in low for k in r.keywords) + 0.01 * max(len(i) for i in found)
+        scored.append((score, r.confidence, r, found))
+    scored.sort(key=lambda x: (-x[0], -x[1]))
+    out: list[_Hit] = []
+    cats: set[str] = set()
+    for score, _, r, found in scored:
+        if r.category in cats or (out and score < scored[0][0] - 1):
+            continue
+        first = found[0]
+        for w, norm, wl in texts:
+            pos = wl.find(first)
+            if pos >= 0:
+                m = re.compile(re.escape(first), re.IGNORECASE).search(norm, pos)
+                if m is not None:
+                    out.append(_Hit(r, w, m, fallback=found))
+                    cats.add(r.category)
+                break
+        if len(out) >= 2:
+            break
+    return out
 
 
 def _excerpt(w: Window, m: re.Match, tight: bool = False) -> str:
@@ -361,6 +542,10 @@ def _build_match(hit: _Hit, facts: Optional[Facts], live: dict, text_all: str, r
     category, subcode = r.category, r.subcode
     evidence: list[Evidence] = [Evidence(source="text", message=f"The text says: \u201c{_excerpt(hit.window, hit.match, hit.tight)}\u201d",
                                          key=f"line {hit.line}")]
+    if hit.fallback:
+        evidence.append(Evidence(source="text", key="identifiers", value=", ".join(hit.fallback),
+                                 message=f"It names {', '.join(hit.fallback)}, identifiers of this failure, in a wording no rule "
+                                         "spells out: a lower-confidence answer."))
     redirected: Optional[dict] = None
     for red in r.redirect:
         if _pred(red["when"], ctx):
@@ -393,6 +578,8 @@ def _build_match(hit: _Hit, facts: Optional[Facts], live: dict, text_all: str, r
     conf = base + 0.04 * min(3, support) - 0.15 * min(2, against) + (0.02 if hit.count > 1 else 0.0)
     if redirected is not None:
         conf = max(conf, r.confidence)
+    if hit.fallback:  # named by identifiers only: never as sure as a known wording
+        conf = min(0.6, conf * 0.6 + 0.03 * min(3, len(hit.fallback)))
     conf = round(min(0.99, max(0.05, conf)), 2)
     values = _values(ctx, groups, text_all)
     red_txt = redirected if (redirected is not None and text_rule is r) else {}
@@ -440,7 +627,7 @@ def diagnose_scan(scan: ScanResult, facts: Optional[Facts] = None, live: Optiona
                   samples: Any = None, rules: Optional[RuleBase] = None) -> Diagnosis:
     rb = rules or load_rules()
     live = live or {}
-    hits = _find_hits(rb, scan.windows)
+    hits = _find_hits(rb, scan.windows) or _fallback_hits(rb, scan.windows)
     text_all = "\n".join(w.normalised + ("\n" + w.tight if w.tight != w.normalised else "") for w in scan.windows)
     raw_all = "\n".join(w.text for w in scan.windows)
     matches: list[Match] = []
@@ -459,6 +646,9 @@ def diagnose_scan(scan: ScanResult, facts: Optional[Facts] = None, live: Optiona
 
         oom = analyze_oom(raw_all, scan.usage_mib, facts=facts, live=live)
         matches = [apply_to_match(m, oom) if m.category == "oom" and m.rule == "oom_cuda_out_of_memory" else m for m in matches]
+    guessed = {h.rule.id for h in hits if h.fallback}
+    if guessed:  # an answer from identifiers alone stays below every known wording
+        matches = [m.replace(confidence=min(m.confidence, 0.6)) if m.rule in guessed else m for m in matches]
     util = None
     if samples:
         from app.diagnose.utilization import analyze_utilization

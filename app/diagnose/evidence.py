@@ -116,6 +116,12 @@ def pred_apt(ctx: Context) -> Optional[bool]:
     return ctx.facts.os.package_manager == "apt"
 
 
+def pred_dnf(ctx: Context) -> Optional[bool]:
+    if ctx.facts is None or ctx.facts.os.package_manager is None:
+        return None
+    return ctx.facts.os.package_manager in ("dnf", "yum")
+
+
 def pred_secure_boot_on(ctx: Context) -> Optional[bool]:
     return None if ctx.facts is None else ctx.facts.driver.secure_boot
 
@@ -129,6 +135,7 @@ PREDICATES: dict[str, Callable[[Context], Optional[bool]]] = {
     "wsl_linux_driver": pred_wsl_linux_driver,
     "container": pred_container,
     "apt": pred_apt,
+    "dnf": pred_dnf,
     "secure_boot_on": pred_secure_boot_on,
     "nouveau_loaded": pred_nouveau_loaded,
 }
@@ -553,6 +560,91 @@ def check_wsl_linux_driver_packages(ctx: Context) -> CheckResult:
     return r
 
 
+def check_container_toolkit(ctx: Context) -> CheckResult:
+    r = CheckResult()
+    f = ctx.facts
+    if f is None or not f.cuda.packages:
+        return r
+    have = sorted(p.name for p in f.cuda.packages if p.name in ("nvidia-container-toolkit", "nvidia-docker2", "nvidia-container-runtime"))
+    if have:
+        r.add(f"The container toolkit is installed ({', '.join(have)}): Docker is not configured to use it, or not restarted.",
+              supports=True, key="cuda.packages", value=",".join(have))
+        r.subcode = "runtime_not_configured"
+    else:
+        r.add("The NVIDIA container toolkit (nvidia-container-toolkit) is not installed on this machine.", key="cuda.packages")
+    return r
+
+
+# Xid codes (NVIDIA's Xid catalogue): which part of the system an Xid points at
+_XID_ECC = {48, 63, 64, 92, 94, 95, 140}
+_XID_APP = {13, 31, 43, 45, 68, 69}
+_XID_HW = {32, 38, 54, 56, 57, 58, 61, 62, 74, 79, 119, 120, 121, 143, 144, 145, 146, 147, 148, 149, 150, 151, 154}
+
+
+def check_xid_class(ctx: Context) -> CheckResult:
+    r = CheckResult()
+    codes = [int(a or b) for a, b in re.findall(r"\bxid\s*\((?:pci:)?[0-9a-f:.]+\):?\s*(\d{1,3})\b|\bxid (\d{1,3})\b",
+                                                ctx.text, re.IGNORECASE)]
+    if ctx.groups.get("xid"):
+        codes.insert(0, int(ctx.groups["xid"]))
+    if not codes:
+        return r
+    seen = sorted(set(codes))
+    r.add(f"Xid codes in the text: {', '.join(map(str, seen))}.", source="text", key="text", value=",".join(map(str, seen)))
+    if any(c in _XID_ECC for c in seen):
+        r.subcode = "memory_ecc"
+    elif any(c in _XID_HW for c in seen):
+        r.subcode = "hardware"
+    elif all(c in _XID_APP for c in seen):
+        r.subcode = "app_fault"
+    f = ctx.facts
+    if f is not None and r.subcode == "memory_ecc" and any(g.ecc_enabled for g in f.gpus):
+        r.add("ECC is enabled on this machine's GPU(s), so memory errors are detected and reported.", key="gpus[].ecc_enabled", value=True)
+    return r
+
+
+def check_driver_families(ctx: Context) -> CheckResult:
+    """NVIDIA's cuda-drivers packages against the distribution's nvidia-driver-NNN: apt cannot hold both."""
+    r = CheckResult()
+    names = set(re.findall(r"\b(cuda-drivers(?:-\d+)?|nvidia-driver-\d+(?:-server|-open)?|nvidia-headless-\d+(?:-server)?)\b",
+                           ctx.text, re.IGNORECASE))
+    f = ctx.facts
+    installed = {p.name for p in f.cuda.packages} if f is not None else set()
+    nvidia_repo = {n for n in names | installed if n.lower().startswith("cuda-drivers")}
+    distro = {n for n in names | installed if re.match(r"nvidia-(driver|headless)-\d+", n, re.IGNORECASE)}
+    if nvidia_repo and distro:
+        r.add(f"Two driver families meet: NVIDIA's {', '.join(sorted(nvidia_repo))} and the distribution's {', '.join(sorted(distro))}.",
+              source="facts" if installed & (nvidia_repo | distro) else "text", key="cuda.packages")
+        r.subcode = "mixed_driver_families"
+    held = [p for p in names | installed if p in installed]
+    if f is not None and held:
+        r.add(f"Installed NVIDIA driver packages: {', '.join(sorted(held))}.", key="cuda.packages")
+    return r
+
+
+CA_BUNDLES = ("/etc/ssl/certs/ca-certificates.crt", "/etc/pki/tls/certs/ca-bundle.crt", "/etc/ssl/ca-bundle.pem", "/etc/ssl/cert.pem")
+
+
+def system_ca_bundle() -> Optional[str]:
+    """The system's CA bundle (where a company CA added with update-ca-certificates lands)."""
+    import os
+
+    return next((p for p in CA_BUNDLES if os.path.isfile(p)), None)
+
+
+def check_network_setup(ctx: Context) -> CheckResult:
+    r = CheckResult()
+    proxy = next((ctx.env(k) for k in ("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy") if ctx.env(k)), None)
+    if proxy:
+        r.add("A proxy is set in the environment (HTTPS_PROXY).", key="env.variables.HTTPS_PROXY")
+    elif ctx.facts is not None and ctx.facts.env.variables:
+        r.add("No proxy is set in the environment.", supports=False, key="env.variables.HTTPS_PROXY")
+    ca = ctx.env("REQUESTS_CA_BUNDLE") or ctx.env("SSL_CERT_FILE") or ctx.env("PIP_CERT")
+    if ca:
+        r.add(f"A CA bundle is set in the environment: {ca}.", key="env.variables.REQUESTS_CA_BUNDLE", value=ca)
+    return r
+
+
 CHECKS: dict[str, Callable[[Context], CheckResult]] = {
     "gpu_arch_vs_torch": check_gpu_arch_vs_torch,
     "torch_build": check_torch_build,
@@ -577,5 +669,9 @@ CHECKS: dict[str, Callable[[Context], CheckResult]] = {
     "wsl_dxg": check_wsl_dxg,
     "wsl_libcuda": check_wsl_libcuda,
     "wsl_linux_driver_packages": check_wsl_linux_driver_packages,
+    "container_toolkit": check_container_toolkit,
+    "xid_class": check_xid_class,
+    "driver_families": check_driver_families,
+    "network_setup": check_network_setup,
     "oom_numbers": lambda ctx: CheckResult(),  # handled by app.diagnose.oom
 }

@@ -17,6 +17,8 @@ def is_runnable(step: FixStep) -> bool:
     """Whether the wizard's runner would carry this step out (non-root, or root and allowed)."""
     if step.kind == "reboot":
         return False
+    if step.kind == "write_config":  # the user's own config file: a non-root edit the wizard writes itself
+        return not step.needs_root and _config_edit(step) is not None
     if not step.needs_root:
         return bool(step.argv)
     try:
@@ -33,6 +35,44 @@ def is_runnable(step: FixStep) -> bool:
 
 def mark_manual(steps: list[FixStep]) -> list[FixStep]:
     return [s if is_runnable(s) or s.kind == "reboot" else s.replace(manual=True) for s in steps]
+
+
+CONFIG_KEYS = ("ca_bundle", "https_proxy", "pypi_index_url", "pytorch_index_url", "nvidia_repo_url")
+
+
+def _config_edit(fs: FixStep):
+    """The user's config file with the step's settings merged in (app.config's format), as an Edit;
+    None when a value is not one app.config accepts, or the file is unreadable (never clobbered)."""
+    import json
+
+    from app.config import ConfigError, config_path, load_config
+    from app.plan.model import Edit
+
+    settings = {k: v for k, v in fs.env.items() if k in CONFIG_KEYS and v}
+    if not settings or set(fs.env) - set(CONFIG_KEYS):
+        return None
+    path = config_path()
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    except (OSError, ValueError):
+        return None
+    if not isinstance(doc, dict):
+        return None
+    mirrors = dict(doc.get("mirrors") or {})
+    mirrors.update(settings)
+    doc["mirrors"] = mirrors
+    content = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as d:  # the merged file must be one app.config reads back
+        probe = f"{d}/config.json"
+        with open(probe, "w", encoding="utf-8") as fh:
+            fh.write(content)
+        try:
+            load_config(probe, env={})
+        except ConfigError:
+            return None
+    return Edit(path=str(path), content=content, file_mode=0o600, needs_root=False)
 
 
 def _to_step(fs: FixStep):
@@ -57,6 +97,11 @@ def _to_step(fs: FixStep):
         backups = (PROFILE_FILE, LDCONF_FILE)
         return Step(id=fs.id, title=fs.title, why=fs.why, kind=kind, commands=(("ldconfig",),), needs_root=True,
                     edits=edits, backups=backups, reboot_required=fs.reboot_required, notes=fs.notes)
+    if fs.kind == "write_config":
+        edit = _config_edit(fs)
+        return Step(id=fs.id, title=fs.title, why=fs.why, kind=kind, commands=(), needs_root=False,
+                    edits=(edit,) if edit is not None else (), backups=(edit.path,) if edit is not None else (),
+                    notes=fs.notes, timeout_s=60.0)
     env = {k: v for k, v in fs.env.items()}
     if kind == "install_driver" or kind == "install_toolkit":
         env.setdefault("DEBIAN_FRONTEND", "noninteractive")

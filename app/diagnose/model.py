@@ -41,6 +41,15 @@ CATEGORIES: tuple[str, ...] = (
     "wsl_dxg_missing",
     "wsl_gpu_access_blocked",
     "wsl_nvidia_smi_failed",
+    "cudnn_version_mismatch",
+    "driver_missing",
+    "container_toolkit_missing",
+    "dkms_build_failed",
+    "apt_broken_packages",
+    "gcc_mismatch",
+    "nccl_error",
+    "gpu_hardware_error",
+    "network_error",
     "other",
 )
 

@@ -134,6 +134,14 @@ class Window:
     _offsets: list[int] = field(default_factory=list)
     _tight: Optional[str] = None
     _tight_offsets: list[int] = field(default_factory=list)
+    _clean: Optional[list[tuple[int, str]]] = None
+
+    @property
+    def cleaned(self) -> list[tuple[int, str]]:
+        """(raw line index, cleaned text) for each line, computed once for both joins."""
+        if self._clean is None:
+            self._clean = _clean_lines(self.lines)
+        return self._clean
 
     @property
     def text(self) -> str:
@@ -146,7 +154,7 @@ class Window:
             offsets = [0] * len(self.lines)
             pos = 0
             last = -1
-            for i, s in _clean_lines(self.lines):
+            for i, s in self.cleaned:
                 while last < i:  # lines that cleaned to nothing start where the next text starts
                     last += 1
                     offsets[last] = pos
@@ -167,7 +175,7 @@ class Window:
             offsets = [0] * len(self.lines)
             last = -1
             prev_cut = False
-            for i, s in _clean_lines(self.lines):
+            for i, s in self.cleaned:
                 raw = self.lines[i]
                 while last < i:
                     last += 1
@@ -243,9 +251,31 @@ def _trie_pattern(words: list[str]) -> str:
     return build(trie)
 
 
-def keyword_regex(keywords: Iterable[str]) -> re.Pattern:
-    """One pattern matching any of the literal keywords in lower-cased text."""
-    words = sorted({k.lower() for k in keywords if k})
+# Characters by how rarely they start a match in logs (rarest first). The prefilter only has to keep
+# every line that holds a keyword, so each keyword may be searched by a suffix of it that starts at
+# its rarest character: re skips positions whose character cannot start any alternative in C, so a
+# small set of (rare) first characters makes the one pass over a large log several times faster.
+_RARITY = "_'()!|{}[]<>@$&\\~^qzjx:/\"kvwy.=+*#?%;,bgfp-mhucdlrsnioate 0123456789"
+_MIN_ANCHOR = 9
+
+
+def _anchor(word: str) -> str:
+    """The suffix of `word` that starts at its rarest character (at least _MIN_ANCHOR long)."""
+    if len(word) <= _MIN_ANCHOR:
+        return word
+    best, best_rank = 0, len(_RARITY) + 1
+    for i in range(len(word) - _MIN_ANCHOR + 1):
+        r = _RARITY.find(word[i])
+        r = len(_RARITY) if r < 0 else r
+        if r < best_rank:
+            best, best_rank = i, r
+    return word[best:]
+
+
+def keyword_regex(keywords: Iterable[str], anchored: bool = True) -> re.Pattern:
+    """One pattern matching any of the literal keywords in lower-cased text (by default through
+    their rare-character suffixes: it may match a little more than the keywords, never less)."""
+    words = sorted({(_anchor(k.lower()) if anchored else k.lower()) for k in keywords if k})
     return re.compile(_trie_pattern(words) if words else r"(?!x)x")
 
 
@@ -332,14 +362,20 @@ class _Scanner:
         runs: list[list[int]] = []  # [first hit line, last hit line, column of the first hit]
         pos = 0
         line_i = 0
-        for m in self.kw.finditer(low):
+        m = self.kw.search(low)
+        while m is not None:  # one hit per line is enough: jump to the next line after each
             p = m.start()
             line_i += low.count("\n", pos, p)
-            pos = p
             if runs and line_i <= runs[-1][1] + LINES_AFTER:
                 runs[-1][1] = line_i
-                continue
-            runs.append([line_i, line_i, p - (low.rfind("\n", 0, p) + 1)])
+            else:
+                runs.append([line_i, line_i, p - (low.rfind("\n", 0, p) + 1)])
+            nl = low.find("\n", p)
+            if nl < 0:
+                break
+            line_i += 1
+            pos = nl + 1
+            m = self.kw.search(low, pos)
         lines: list[str] = []
         if runs:  # split into lines only when something matched (most chunks of a log do not)
             lines = text.split("\n")

@@ -15,6 +15,15 @@ MOK_NOTE = ("Secure Boot is on, so the kernel only loads a driver module signed 
             "screen pick Enroll MOK → Continue → Yes and type that password.")
 
 
+def pin_packages(rec: Recommendation) -> tuple[str, ...]:
+    """The package that holds apt to the plan's branch, installed before the driver (NVIDIA Driver
+    Installation Guide, "Version locking" / "Recent updates": Debian and Ubuntu pinning packages
+    nvidia-driver-pinning-<branch>; from R590 NVIDIA's Ubuntu/Debian driver packages carry no branch in
+    their name, so without it `nvidia-open` follows the newest branch)."""
+    d = rec.driver
+    return (d.pin_package,) if d.pin_package and d.branch and d.branch in d.pin_package else ()
+
+
 def driver_packages(facts: Facts, rec: Recommendation) -> tuple[str, ...]:
     d = rec.driver
     if d.package:
@@ -55,8 +64,10 @@ def build_driver_steps(facts: Facts, rec: Recommendation, choices: Choices) -> l
     if facts.driver.secure_boot:
         notes.append(MOK_NOTE)
     headers: tuple[str, ...] = ()
-    if facts.driver.kernel_headers_installed is False and facts.os.kernel:
+    # the driver's kernel module is built by DKMS for the running kernel: its headers first (unless known there)
+    if facts.driver.kernel_headers_installed is not True and facts.os.kernel:
         headers = (f"linux-headers-{facts.os.kernel}",) if pm == "apt" else (f"kernel-devel-{facts.os.kernel}",)
+    pins = pin_packages(rec) if pm == "apt" else ()
     verb = "Upgrade" if rec.driver.action == "upgrade" else "Install"
     why = (rec.driver.reason or "PyTorch needs an NVIDIA driver new enough for its CUDA runtime.") + \
         " The new driver is used after a restart."
@@ -68,8 +79,13 @@ def build_driver_steps(facts: Facts, rec: Recommendation, choices: Choices) -> l
         params["reason_code"] = "install_driver_reason_default"
     if pm == "apt":
         # with recommends: the driver's recommended parts (settings tool, PRIME on laptops) belong to it
-        cmds = (("apt-get", "install", "-y", *headers, *pkgs),)
-        done = (Check("dpkg_installed", pkgs),)
+        cmds = tuple(c for c in (("apt-get", "install", "-y", *headers) if headers else None,
+                                 ("apt-get", "install", "-y", *pins) if pins else None,
+                                 ("apt-get", "install", "-y", *pkgs)) if c)
+        done = (Check("dpkg_installed", (*pins, *pkgs)),)
+        if pins:
+            notes.append(f"{pins[0]} holds the driver packages to R{rec.driver.branch}: later upgrades stay on that branch "
+                         f"(remove {pins[0]} to follow newer branches).")
         env = dict(APT_ENV)
     elif pm in ("dnf", "yum"):
         branch = rec.driver.branch or "latest"

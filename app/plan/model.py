@@ -54,6 +54,11 @@ STEP_KINDS: dict[str, str] = {
     "wsl_fix": "repair the WSL CUDA library setup",
     "windows_host": "a step on the Windows host",
     "repair_packages": "finish a package installation that was interrupted (dpkg --configure -a)",
+    # fixes the diagnosis proposes (app/diagnose, resources/diagnose/rules.json)
+    "install_container_toolkit": "install the NVIDIA Container Toolkit and register it with the container engine",
+    "rebuild_kernel_module": "install the kernel headers and rebuild the NVIDIA kernel module (DKMS)",
+    "fix_packages": "release held NVIDIA packages and let the package manager finish a broken install",
+    "write_config": "set the wizard's own mirror, proxy or CA bundle (its user config file)",
 }
 
 CheckKind = Literal[

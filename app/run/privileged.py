@@ -86,6 +86,24 @@ _ENV_ALLOWED = {"DEBIAN_FRONTEND", "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "htt
 _ENV_PATHS = {"SSL_CERT_FILE", "REQUESTS_CA_BUNDLE"}  # must name an existing file by a clean absolute path
 
 
+# the diagnosis's fixes (app/diagnose): exactly these packages, engines and kernel versions
+_CTK_PKGS = frozenset({"nvidia-container-toolkit", "nvidia-container-toolkit-base", "libnvidia-container-tools", "libnvidia-container1"})
+_CONTAINER_ENGINES = frozenset({"docker", "containerd", "crio"})
+_KVER = re.compile(r"^[0-9][A-Za-z0-9._+~-]{0,80}$")
+_HEADERS_PKG = re.compile(r"^linux-headers-[0-9][a-z0-9.+~-]{0,80}$")
+_KERNEL_DEVEL_PKG = re.compile(r"^kernel-devel(-[0-9][A-Za-z0-9._+~-]{0,80})?$")
+
+
+def _apt_exact(argv: Sequence[str], subcommand: str, names: Optional[frozenset] = None,
+               pattern: Optional[re.Pattern] = None) -> bool:
+    """apt-get <subcommand> with only -y/-q/--no-install-recommends and packages that are all in
+    `names` (or all match `pattern`): a narrower list than the NVIDIA-package one."""
+    rest = [a for a in argv[1:] if a not in ("-y", "-q", "-qq", "--no-install-recommends")]
+    if len(rest) < 2 or rest[0] != subcommand:
+        return False
+    return all((names is not None and a in names) or (pattern is not None and bool(pattern.match(a))) for a in rest[1:])
+
+
 def _pkgs(args: Sequence[str]) -> bool:
     return bool(args) and all(_NVIDIA_PKG.match(a) for a in args)
 
@@ -182,6 +200,30 @@ def argv_allowed(kind: str, argv: Sequence[str], files: frozenset[str] = frozens
             ok_target = (target.startswith(_WSL_LIB + "/") and "/.." not in target) or bool(re.fullmatch(r"lib[a-z_]+\.so(\.[0-9]+)*", target))
             return ok_target and bool(re.fullmatch(re.escape(_WSL_LINKS) + r"/lib[a-z_]+\.so(\.[0-9]+)*", link))
         return False
+    if kind == "install_container_toolkit":
+        if prog == "apt-get":
+            return _apt_exact(argv, "install", _CTK_PKGS)
+        if prog == "dnf":
+            rest = [a for a in argv[1:] if a != "-y"]
+            return len(rest) >= 2 and rest[0] == "install" and all(p in _CTK_PKGS for p in rest[1:])
+        if prog == "nvidia-ctk":
+            return n == 4 and argv[1:3] == ["runtime", "configure"] and argv[3] in {f"--runtime={e}" for e in _CONTAINER_ENGINES}
+        return prog == "systemctl" and n == 3 and argv[1] == "restart" and argv[2] in _CONTAINER_ENGINES
+    if kind == "rebuild_kernel_module":
+        if prog == "apt-get":
+            return _apt_exact(argv, "install", None, _HEADERS_PKG)
+        if prog == "dnf":
+            rest = [a for a in argv[1:] if a != "-y"]
+            return len(rest) >= 2 and rest[0] == "install" and all(_KERNEL_DEVEL_PKG.match(p) for p in rest[1:])
+        if prog == "dkms":
+            return argv[1:] == ["autoinstall"] or (n == 4 and argv[1:3] == ["autoinstall", "-k"] and bool(_KVER.match(argv[3])))
+        return False
+    if kind == "fix_packages":
+        if prog == "apt-mark":
+            return n >= 3 and argv[1] == "unhold" and n <= 32 and _pkgs(argv[2:])
+        if prog == "dpkg":
+            return argv[1:] == ["--configure", "-a"]
+        return prog == "apt-get" and n == 4 and sorted(argv[1:]) in (sorted(["install", "-f", "-y"]), sorted(["install", "--fix-broken", "-y"]))
     if kind == "windows_host":
         if prog.lower() in ("dism.exe", "dism"):
             return (n == 6 and argv[1:3] == ["/online", "/enable-feature"] and argv[3] in _WIN_FEATURES

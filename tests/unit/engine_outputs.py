@@ -62,6 +62,9 @@ def recommendations() -> tuple:
         out.append((rid, facts, ch, recommend(facts, db(), ch)))
     for rid, facts, ch in NEWER:
         out.append((rid, facts, ch, recommend(facts, newer_db(), ch)))
+    from tests.unit.live_server import live_outputs
+
+    out += list(live_outputs())
     return tuple(out)
 
 

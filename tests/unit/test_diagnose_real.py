@@ -89,6 +89,54 @@ TABLE = {
     "other_apt_no_candidate_nvcc.txt": ("other", "nvidia_repo_missing"),
     "other_dpkg_overwrite_nvidia.txt": ("other", "mixed_driver_packages"),
     "other_undefined_symbol_flash_attn.txt": ("other", "extension_abi_mismatch"),
+    # setup failures outside the first categories, and more wordings of known ones
+    "docker_no_gpu_driver_bundlesdf.txt": ("container_toolkit_missing", None),
+    "container_requires_cuda128_petric.txt": ("driver_insufficient", "container_needs_newer_driver"),
+    "dkms_zen_kernel_update.txt": ("dkms_build_failed", "module_build_failed"),
+    "dkms_arch_make_log_compiler_warning.txt": ("dkms_build_failed", "module_build_failed"),
+    "apt_held_cuda_drivers_ansible.txt": ("apt_broken_packages", "mixed_driver_families"),
+    "apt_unmet_fix_broken_zoneminder.txt": ("apt_broken_packages", None),
+    "gcc_unsupported_gnu_xmrstak.txt": ("gcc_mismatch", "nvcc_host_compiler_too_new"),
+    "gcc_unsupported_gnu_short.txt": ("gcc_mismatch", None),
+    "gcc_cc_version_check_fedora.txt": ("gcc_mismatch", "kernel_compiler_differs"),
+    "nccl_unhandled_system_torch.txt": ("nccl_error", None),
+    "nccl_tests_shm_docker.txt": ("nccl_error", None),
+    "xid_dmesg_ctime_13_109.txt": ("gpu_hardware_error", None),
+    "xid_94_contained_ecc_kmsg.txt": ("gpu_hardware_error", "memory_ecc"),
+    "tls_pip_local_issuer_pytorch.txt": ("network_error", "tls_untrusted"),
+    "tls_apt_expired_chain_gobysoft.txt": ("network_error", "tls_untrusted"),
+    "proxy_pip_connection_reset.txt": ("network_error", "proxy"),
+    "dns_apt_update_vscode.txt": ("network_error", "dns"),
+    "timeout_pip_connect_pytorch_index.txt": ("network_error", "timeout"),
+    "cudnn_ver_pytorch_cogat.txt": ("cudnn_version_mismatch", None),
+    "cudnn_ver_pytorch_traceback_srdvc.txt": ("cudnn_version_mismatch", None),
+    "cudnn_ver_tf_deeplab2.txt": ("cudnn_version_mismatch", None),
+    "cudnn_ver_tf_kaggle_9.txt": ("cudnn_version_mismatch", None),
+    "cudnn_dll_winerror126_textgen.txt": ("cudnn_missing", "dll_load_failed"),
+    "cudnn_dll_error_code_126_whisper.txt": ("cudnn_missing", "dll_load_failed"),
+    "wsl_no_adapters_grounded_sam.txt": ("wsl_dxg_missing", "no_adapters"),
+    "oom_tf_allocating_tensor_models.txt": ("oom", None),
+    "oom_cublas_alloc_failed_qwen.txt": ("oom", None),
+    "nvcc_ubuntu_command_not_found.txt": ("nvcc_not_found", None),
+    "nvcc_powershell_not_recognized.txt": ("nvcc_not_found", None),
+    "nvcc_unable_to_execute_alphapose.txt": ("nvcc_not_found", None),
+    "nvcc_zh_locale_not_found.txt": ("nvcc_not_found", None),
+    "smi_bash_not_found_container.txt": ("driver_missing", None),
+    "smi_filenotfound_notebook.txt": ("driver_missing", "smi_not_found"),
+    "smi_windows_zh_not_recognized.txt": ("driver_missing", "smi_not_found"),
+    "libcuda_tensorrt_pro_import.txt": ("driver_missing", "libcuda_missing"),
+    "unavail_deserialize_cuda_zh.txt": ("cuda_unavailable", None),
+    "mismatch_nvrm_dmesg_popos.txt": ("driver_lib_mismatch", None),
+    "mismatch_nvrm_named_client_dmesg.txt": ("driver_lib_mismatch", None),
+    "mismatch_nvrm_journalctl_toolbox.txt": ("driver_lib_mismatch", None),
+    "runfile_extraction_failed_spack.txt": ("runfile_gzip_invalid", None),
+    "runfile_installer_log_extraction.txt": ("runfile_gzip_invalid", None),
+    "fabric_manager_802_lisa_log.txt": ("cuda_unavailable", "fabric_manager_not_running"),
+    "fabric_manager_bandwidthtest_802.txt": ("cuda_unavailable", "fabric_manager_not_running"),
+    "pagefile_1455_cudnn_dll.txt": ("other", "windows_pagefile"),
+    "pagefile_1455_zh_spawn.txt": ("other", "windows_pagefile"),
+    "no_devices_rminitadapter_gsp.txt": ("nvml_init_failed", "no_devices"),
+    "no_devices_smi_syslog_5090.txt": ("nvml_init_failed", "no_devices"),
 }
 NOT_ERRORS = {"util_dmon_deepspeech.txt"}  # utilization samples, tested in test_diagnose_util
 
@@ -106,7 +154,7 @@ def test_every_fixture_has_a_source_and_a_row():
     for name in files:
         url, text = load(name)
         assert text.strip(), name
-    assert len(TABLE) >= 40
+    assert len(TABLE) >= 110
 
 
 def test_the_table_covers_every_category():

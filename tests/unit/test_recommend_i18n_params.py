@@ -68,6 +68,9 @@ def recs(db):
 
     out = {i: recommend(f, db, ch) for i, f, ch in ALL}
     out.update({i: recommend(f, newer_db(), ch) for i, f, ch in NEWER})
+    from tests.unit.live_server import live_outputs
+
+    out.update({i: rec for i, _f, _c, rec in live_outputs()})  # recommend_live against a 127.0.0.1 index
     return out
 
 
@@ -143,6 +146,7 @@ def test_registered_codes_are_the_ones_the_source_names():
 
     src = Path(r.__file__).read_text(encoding="utf-8")
     body = src.split("NVIDIA_REPOS_BASE =", 1)[1]  # past the registries
+    body += (Path(r.__file__).parent / "compat" / "live.py").read_text(encoding="utf-8")  # recommend_live's codes
     named = set(re.findall(r'"([a-z][a-z0-9_]+)"', body))
     assert REASON_CODES - WARNING_CODES <= named
     assert CLAUSE_CODES <= named
