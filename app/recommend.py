@@ -927,7 +927,7 @@ def _cpu_only(cx: _Ctx, want_release: Optional[TorchRelease], reason_gpu: bool) 
                 " A reboot usually fixes this; `gpu-wizard diagnose` finds the cause."), "error", _broken_params(d, d.version, visible_note=True))
     else:
         reason, code = "No NVIDIA GPU found: the CPU build of PyTorch.", "torch_cpu_no_gpu"
-        cx.warn("no_nvidia_gpu", "No NVIDIA GPU was found; PyTorch will run on the CPU. If a GPU is installed, check that it is seated and powered (lspci lists it).", "info")
+        cx.warn("no_nvidia_gpu", "No NVIDIA GPU was found; PyTorch will run on the CPU. If a GPU is installed, check that it is seated and powered (lspci lists it).", "warning")
     torch = torch.replace(reason=f"{reason} {torch.reason}", reason_code=code)
     action = "none"
     drv_reason, drv_code = "No NVIDIA GPU: no driver needed.", "driver_not_needed"

@@ -2,6 +2,9 @@
 chosen index with pip (or uv), then a first check that torch imports and sees the GPU."""
 from __future__ import annotations
 
+import re
+import shutil
+from urllib.parse import urlparse
 from typing import Optional
 
 from app.choices import Choices
@@ -137,3 +140,33 @@ def build_pytorch_steps(facts: Facts, rec: Recommendation, choices: Choices) -> 
                  + (" on every GPU" if want == "cuda" else "") + "; the full speed test follows in Verify.",
              commands=((py, "-c", VERIFY_SCRIPT, want),), done_when=(Check("never"),)),
     ]
+
+
+# pip's (and uv's) words when the index cannot be reached; the fixtures in tests/fixtures/run are real
+_TLS = re.compile(r"CERTIFICATE_VERIFY_FAILED|SSLError|problem confirming the ssl certificate|invalid peer certificate", re.I)
+_PROXY = re.compile(r"ProxyError|Cannot connect to proxy|Tunnel connection failed", re.I)
+_NET = re.compile(r"NewConnectionError|Failed to establish a new connection|Name or service not known|"
+                  r"Temporary failure in name resolution|Network is unreachable|Connection refused|"
+                  r"ConnectTimeoutError|Read timed out|Max retries exceeded|Could not fetch URL|dns error|"
+                  r"error sending request", re.I)
+_INDEX = re.compile(r"(?:Looking in indexes:|Could not fetch URL)\s+(https?://[^\s,:]+(?::\d+)?[^\s,]*)")
+
+
+def unreachable_hint(step: Step, output: str) -> Optional[tuple[str, dict[str, str]]]:
+    """When a PyTorch install failed because pip could not reach its index: (cli.<code>, params)
+    of the sentence naming the host and the settings that get past it (a mirror, a proxy, the
+    network's CA bundle). None for any other failure."""
+    if step.kind != "install_pytorch" or not output:
+        return None
+    if _TLS.search(output):
+        code = "pip_unreachable_tls"
+    elif _PROXY.search(output):
+        code = "pip_unreachable_proxy"
+    elif _NET.search(output):
+        code = "pip_unreachable"
+    else:
+        return None
+    m = _INDEX.search(output)
+    url = step.params.get("url") or (m.group(1) if m else "")
+    host = urlparse(m.group(1) if m else url).hostname or urlparse(url).hostname or "the package index"
+    return code, {"host": host}
