@@ -3,7 +3,6 @@ chosen index with pip (or uv), then a first check that torch imports and sees th
 from __future__ import annotations
 
 import re
-import shutil
 from urllib.parse import urlparse
 from typing import Optional
 
