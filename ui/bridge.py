@@ -141,6 +141,7 @@ class RunBridge(QObject):
     runFinished = Signal(str)  # "ok", "failed", "cancelled"
     rebootRequired = Signal()
     progressChanged = Signal(str, float)  # step id, overall fraction 0..1 (the latest per flush)
+    activityChanged = Signal(str, str)  # step id, what the running command says now (the latest per flush)
 
     def __init__(self, parent: Optional[QObject] = None):
         super().__init__(parent)
@@ -171,6 +172,10 @@ class RunBridge(QObject):
         with self._lock:
             self._q.append(("progress", step_id, float(overall)))
 
+    def activity(self, step_id: str, text: str) -> None:
+        with self._lock:
+            self._q.append(("activity", step_id, str(text)))
+
     def finished(self, status: str) -> None:
         with self._lock:
             self._q.append(("done", status))
@@ -196,6 +201,7 @@ class RunBridge(QObject):
             self._q.clear()
         batch: list[tuple[str, str]] = []
         last_progress = max((i for i, it in enumerate(items) if it[0] == "progress"), default=-1)
+        last_activity = max((i for i, it in enumerate(items) if it[0] == "activity"), default=-1)
         for n, it in enumerate(items):
             if it[0] == "line":
                 batch.append((it[1], it[2]))
@@ -203,6 +209,10 @@ class RunBridge(QObject):
             if it[0] == "progress":
                 if n == last_progress:  # pip and apt report many times a second: only the latest
                     self.progressChanged.emit(it[1], it[2])
+                continue
+            if it[0] == "activity":
+                if n == last_activity:
+                    self.activityChanged.emit(it[1], it[2])
                 continue
             if batch:
                 self.lines.emit(batch)

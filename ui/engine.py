@@ -297,6 +297,43 @@ class RecordedBackend:
         return result
 
 
+class EventForwarder:
+    """The executor's events (app.run.executor) → the listener. A failed step's output was already
+    streamed line by line: it is not repeated; one separator line says which step failed and why
+    (its details only when the step printed nothing). Live (not final) lines, e.g. a progress bar
+    redrawn in place, and the executor's progress messages become the step's activity text."""
+
+    def __init__(self, listener: Any):
+        self.listener = listener
+        self.streamed: set[str] = set()
+        self.said: set[str] = set()
+
+    def __call__(self, ev: Any) -> None:
+        listener = self.listener
+        kind = getattr(ev, "type", "")
+        if kind == "step_started":
+            listener.step_started(ev.step_id)
+        elif kind == "line":
+            if ev.final:
+                self.streamed.add(ev.step_id)
+                listener.output(ev.step_id, ev.stream, ev.text)
+            elif hasattr(listener, "activity"):
+                listener.activity(ev.step_id, ev.text)
+        elif kind == "progress":
+            listener.progress(ev.step_id, ev.overall)
+            if getattr(ev, "message", "") and hasattr(listener, "activity"):
+                listener.activity(ev.step_id, ev.message)
+        elif kind == "step_finished":
+            if ev.status == "error":
+                if ev.details and ev.step_id not in self.streamed:
+                    for line in ev.details.splitlines()[-20:]:
+                        listener.output(ev.step_id, "stderr", line)
+                listener.output(ev.step_id, "stderr", f"— {ev.step_id} failed: {ev.message} —" if ev.message
+                                else f"— {ev.step_id} failed —")
+                self.said.add(ev.message)
+            listener.step_finished(ev.step_id, EngineBackend.STATUS.get(ev.status, "failed"), ev.message)
+
+
 class EngineBackend:
     """The real executor from app/run (argv only, session folder, privileged helper), its
     events forwarded to the listener. A retry re-opens the same session folder: the executor
@@ -325,19 +362,7 @@ class EngineBackend:
                     token.cancel()
                     return
 
-        def on_event(ev: Any) -> None:
-            kind = getattr(ev, "type", "")
-            if kind == "step_started":
-                listener.step_started(ev.step_id)
-            elif kind == "line" and ev.final:
-                listener.output(ev.step_id, ev.stream, ev.text)
-            elif kind == "progress":
-                listener.progress(ev.step_id, ev.overall)
-            elif kind == "step_finished":
-                if ev.details and ev.status == "error":
-                    for line in ev.details.splitlines()[-20:]:
-                        listener.output(ev.step_id, "stderr", line)
-                listener.step_finished(ev.step_id, self.STATUS.get(ev.status, "failed"), ev.message)
+        on_event = EventForwarder(listener)
 
         watcher = threading.Thread(target=watch, name="gpu-wizard-cancel-watch", daemon=True)
         watcher.start()
@@ -354,7 +379,7 @@ class EngineBackend:
             status = "ok"
         else:
             status = {"ok": "ok", "cancelled": "cancelled"}.get(result.status, "failed")
-        if status == "failed" and result.message:
+        if status == "failed" and result.message and result.message not in on_event.said:
             listener.output("", "stderr", result.message)
         listener.finished(status)
         return status

@@ -4,7 +4,7 @@ recorded on it (tests/fixtures/verify/h200_long.json), opened as a support walkt
 install is the labelled dry run; Troubleshoot diagnoses a real error text from
 tests/fixtures/errors/.
 
-    python -m ui.screenshots OUT_DIR [--lang en --lang zh_CN] [--size 1100x780]
+    python -m ui.screenshots OUT_DIR [--lang en --lang zh_CN] [--size fit|WxH]
 """
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Optional
 
 import ui  # noqa: F401  (the PySide6 refcount guard)
 
@@ -55,7 +56,9 @@ def make_report(folder: Path) -> Path:
     return path
 
 
-def shoot(out: Path, lang: str, size: tuple[int, int], report: Path, state_dir: str) -> list[Path]:
+def shoot(out: Path, lang: str, size: Optional[tuple[int, int]], report: Path, state_dir: str) -> list[Path]:
+    """Every page: the Welcome page as a user first sees it, then the H200 report's walkthrough
+    (it opens on the recorded verification; the step list reaches the other pages)."""
     from PySide6.QtWidgets import QApplication
 
     from ui import engine
@@ -63,51 +66,61 @@ def shoot(out: Path, lang: str, size: tuple[int, int], report: Path, state_dir: 
     from ui.wizard import Services
 
     app = QApplication.instance()
-    services = Services(state_dir=state_dir, install_backend=lambda s: engine.DryRunBackend(step_delay_s=0.05))
-    w = build_wizard(snapshot=str(report), lang=lang, services=services)
-    w.resize(*size)
-    w.show()
     shots: list[Path] = []
     out.mkdir(parents=True, exist_ok=True)
 
-    def grab(n: int, name: str) -> None:
+    def grab(w, n: int, name: str) -> None:
         wait(app, 0.3)
         p = out / f"{n:02d}-{name}.png"
         w.grab().save(str(p))
         shots.append(p)
 
-    grab(1, "welcome")
-    w.next()
+    def show(w) -> None:
+        if size is not None:
+            w.resize(*size)
+        w.show()
+        w.move(w.screen().availableGeometry().topLeft())
+
+    first = build_wizard(lang=lang, services=Services(state_dir=state_dir))
+    show(first)
+    grab(first, 1, "welcome")
+    first.close()
+    first.shutdown()
+
+    services = Services(state_dir=state_dir, install_backend=lambda s: engine.DryRunBackend(step_delay_s=0.05))
+    w = build_wizard(snapshot=str(report), lang=lang, services=services)
+    show(w)
+    ver = w.pages["verify"]
+    wait(app, until=lambda: ver.state.verification is not None)
+    w.jump_to("system")
     wait(app, until=w.pages["system"].isComplete)
-    grab(2, "system")
-    w.next()
+    grab(w, 2, "system")
+    w.jump_to("recommendation")
     rec = w.pages["recommendation"]
     wait(app, until=rec.isComplete)
     rec.adv_toggle.setChecked(True)
-    grab(3, "recommendation")
-    w.next()
+    grab(w, 3, "recommendation")
+    w.jump_to("plan")
     plan = w.pages["plan"]
     wait(app, until=lambda: plan.state.plan is not None)
     if plan.tree.topLevelItemCount() > 1:
         plan.tree.setCurrentItem(plan.tree.topLevelItem(1))
-    plan.confirm.setChecked(True)
-    grab(4, "plan")
-    w.next()
+    grab(w, 4, "plan")
+    w.jump_to("install")
     inst = w.pages["install"]
     wait(app, until=lambda: inst.result is not None)
-    grab(5, "install")
-    w.next()
-    ver = w.pages["verify"]
+    grab(w, 5, "install")
+    w.jump_to("verify")
     wait(app, until=lambda: ver.state.verification is not None)
-    grab(6, "verify")
-    w.next()
-    grab(7, "summary")
+    grab(w, 6, "verify")
+    w.jump_to("summary")
+    grab(w, 7, "summary")
     ts = w.pages["troubleshoot"]
     w.jump_to("troubleshoot")
     ts.input.setPlainText(ERROR_TEXT.read_text(encoding="utf-8", errors="replace"))
     ts.diagnose()
     wait(app, until=lambda: ts.state.diagnosis is not None)
-    grab(8, "troubleshoot")
+    grab(w, 8, "troubleshoot")
     w.close()
     w.shutdown()
     wait(app, 0.1)
@@ -118,9 +131,9 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description="Save a PNG of every wizard page.")
     ap.add_argument("out", type=Path)
     ap.add_argument("--lang", action="append", choices=("en", "zh_CN"))
-    ap.add_argument("--size", default="1100x780")
+    ap.add_argument("--size", default="fit", help="WxH, or 'fit': the size the wizard picks for this screen")
     a = ap.parse_args(argv)
-    size = tuple(int(x) for x in a.size.split("x"))
+    size = None if a.size == "fit" else tuple(int(x) for x in a.size.split("x"))
     from ui.main import make_app
 
     make_app()

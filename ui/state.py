@@ -406,22 +406,46 @@ class SampleSeries:
     capacity: int = 3000
     t: list[float] = field(default_factory=list)
     values: dict[str, list[float]] = field(default_factory=lambda: {m: [] for m in CHART_METRICS})
+    phases: list[Optional[str]] = field(default_factory=list)  # what the probe was doing at each sample
+    power_limit_w: Optional[float] = None  # the latest the sampler saw
 
     def add(self, t: float, sample: dict[str, Any]) -> None:
         self.t.append(float(t))
         for m in CHART_METRICS:
             v = sample.get(m)
             self.values[m].append(float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else float("nan"))
+        ph = sample.get("phase")
+        self.phases.append(ph if isinstance(ph, str) and ph else None)
+        lim = sample.get("power_limit_w")
+        if isinstance(lim, (int, float)) and not isinstance(lim, bool) and lim > 0:
+            self.power_limit_w = float(lim)
         if len(self.t) > self.capacity:
             cut = len(self.t) - self.capacity
             del self.t[:cut]
+            del self.phases[:cut]
             for m in CHART_METRICS:
                 del self.values[m][:cut]
 
     def clear(self) -> None:
         self.t.clear()
+        self.phases.clear()
+        self.power_limit_w = None
         for v in self.values.values():
             v.clear()
+
+    def phase_spans(self, min_samples: int = 3) -> list[tuple[str, float, float]]:
+        """(phase, first t, last t) of each run of samples in one test phase; runs shorter than
+        `min_samples` (a probe's brief switch) are left out."""
+        spans: list[tuple[str, float, float, int]] = []
+        for t, ph in zip(self.t, self.phases):
+            if ph is None:
+                continue
+            if spans and spans[-1][0] == ph:
+                name, t0, _t1, n = spans[-1]
+                spans[-1] = (name, t0, t, n + 1)
+            else:
+                spans.append((ph, t, t, 1))
+        return [(name, t0, t1) for name, t0, t1, n in spans if n >= min_samples]
 
     def __len__(self) -> int:
         return len(self.t)
@@ -432,7 +456,7 @@ def sample_dict(sample: Any) -> tuple[float, int, dict[str, Any]]:
     if isinstance(sample, dict):
         d = sample
     else:
-        d = {m: getattr(sample, m, None) for m in (*CHART_METRICS, "t_s", "gpu_index")}
+        d = {m: getattr(sample, m, None) for m in (*CHART_METRICS, "t_s", "gpu_index", "phase", "power_limit_w")}
     return float(d.get("t_s") or 0.0), int(d.get("gpu_index") or 0), d
 
 

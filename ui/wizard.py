@@ -17,7 +17,7 @@ from ui.state import PAGE_IDS, SEQUENCES, PageId, Session, next_page
 PAGE_NAMES = {"welcome": N_("Welcome"), "system": N_("System"), "recommendation": N_("Recommendation"),
               "plan": N_("Plan"), "install": N_("Install"), "verify": N_("Verify"), "summary": N_("Summary"),
               "troubleshoot": N_("Troubleshoot")}
-PREFERRED_SIZE = QSize(1040, 760)
+PREFERRED_SIZE = QSize(1280, 900)
 
 
 @dataclass
@@ -84,7 +84,6 @@ class Wizard(QWizard):
         self.steps_nav = QListWidget(self)
         self.steps_nav.setObjectName("step_list")
         self.steps_nav.setFrameShape(QListWidget.Shape.NoFrame)
-        self.steps_nav.setMaximumWidth(190)
         self.steps_nav.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.steps_nav.itemClicked.connect(self._nav_clicked)
         self.steps_nav.itemActivated.connect(self._nav_clicked)
@@ -116,7 +115,7 @@ class Wizard(QWizard):
         if avail is not None and avail.width() > 0:
             frame_h = 36  # the title bar the window manager adds
             w = min(w, int(avail.width() * 0.96))
-            h = min(h, int(avail.height() - frame_h - 8))
+            h = min(h, int(avail.height() * 0.9), int(avail.height() - frame_h - 8))
         self.setMinimumSize(QSize(min(560, w), min(400, h)))
         self.resize(w, h)
 
@@ -160,8 +159,20 @@ class Wizard(QWizard):
             self.next()
         finally:
             self._jump = None
+            self.refresh_buttons()  # QWizard chose Next/Finish while the jump's target was nextId()
 
     go_to = jump_to
+
+    def refresh_buttons(self) -> None:
+        """Make QWizard re-decide Next/Finish/Close for the current page (setFinalPage re-runs its
+        button update; the page's own final state is left as it was)."""
+        page = self.currentPage()
+        if page is not None and not page.isFinalPage():
+            page.setFinalPage(True)
+            page.setFinalPage(False)
+        elif page is not None:
+            page.setFinalPage(False)
+        self.update_controls()
 
     def validateCurrentPage(self) -> bool:  # noqa: N802 - Qt override, called by next()
         """Next to a page already in the history (Troubleshoot → Summary seen before) goes back
@@ -180,7 +191,7 @@ class Wizard(QWizard):
     # --- the step list and the buttons -----------------------------------------------------
     def nav_pages(self) -> tuple[PageId, ...]:
         seq = SEQUENCES[self.session.path]
-        if self.session.path == "setup" and "troubleshoot" in [self.page_id(i) for i in self.visitedIds()]:
+        if "troubleshoot" not in seq:  # reachable from any failure (and, in a walkthrough, any time)
             seq = seq + ("troubleshoot",)
         return seq
 
@@ -244,6 +255,14 @@ class Wizard(QWizard):
             if pid == cur:
                 self.steps_nav.setCurrentItem(it)
         self.steps_nav.blockSignals(False)
+        fm = self.steps_nav.fontMetrics()
+        widest = max((fm.horizontalAdvance("▸ " + tr(PAGE_NAMES[p])) for p in seq), default=80)
+        f = self.steps_nav.font()
+        f.setBold(True)
+        from PySide6.QtGui import QFontMetrics
+
+        widest = max(widest, max((QFontMetrics(f).horizontalAdvance("▸ " + tr(PAGE_NAMES[p])) for p in seq), default=80))
+        self.steps_nav.setFixedWidth(min(220, widest + 24))
 
     def _nav_clicked(self, item: QListWidgetItem) -> None:
         pid = item.data(Qt.ItemDataRole.UserRole)

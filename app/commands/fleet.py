@@ -282,6 +282,9 @@ def _run(args, ctx) -> int:
         plays = yaml.load(text, Loader=_unsafe_loader())
         for play in plays:
             play.update(play_opts)
+            if args.max_fail_percentage is not None:  # failures count toward stopping: no rescue
+                for t in play.get("tasks") or ():
+                    t.pop("rescue", None)
         from app.fleet.ansible import dump_yaml
 
         fd, tmp = tempfile.mkstemp(prefix=".fleet-run-", suffix=".yml", dir=os.path.dirname(run_pb))

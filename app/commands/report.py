@@ -90,7 +90,7 @@ def run(args, ctx) -> int:
     try:
         report = build_report(facts=facts, recommendation=rec, session=session, verification=args.verification,
                               diagnosis=args.diagnosis, snapshot=snapshot, redact=not args.no_redact, live=live,
-                              notes=notes)
+                              notes=notes, lang=ctx.lang)
     except ReportInputError as e:
         raise CliError(str(e), 2) from None
     try:

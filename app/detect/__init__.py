@@ -614,7 +614,7 @@ def _findings(f: Facts, log: _Log) -> None:
     d, o = f.driver, f.os
     names = ", ".join(g.name for g in f.gpus)
     if not f.gpus and o.wsl == 0:
-        log.add("no_nvidia_gpu", "error")
+        log.add("no_nvidia_gpu", "warning")  # same severity as recommend's
     if d.state == "not_installed" and f.gpus:
         log.add("driver_not_installed", "error", [g.pci_id or g.name for g in f.gpus], gpus=names)
     elif d.state == "not_loaded":

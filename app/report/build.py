@@ -15,7 +15,9 @@ from typing import Any, Optional
 
 from app.model import Model
 from app.report.model import REPORT_FORMAT, LogExcerpt, Redaction, Report, SessionInfo, StepOutcome
+from app.report import words as W
 from app.report.redact import Redactor
+from app.report.words import LANG, _t
 
 LOG_BEFORE = 60  # lines kept before the failure line
 LOG_AFTER = 30  # and after it
@@ -400,12 +402,12 @@ def machine_line(facts: Optional[dict[str, Any]]) -> str:
     names: dict[str, int] = {}
     for g in gpus:
         names[g.get("name") or "GPU"] = names.get(g.get("name") or "GPU", 0) + 1
-    parts.append(", ".join(f"{n}× {k}" if n > 1 else k for k, n in names.items()) or "no NVIDIA GPU found")
+    parts.append(", ".join(f"{n}× {k}" if n > 1 else k for k, n in names.items()) or _t("no NVIDIA GPU found"))
     drv = facts.get("driver") or {}
     if drv.get("version"):
-        parts.append(f"driver {drv['version']}" + (f" (CUDA {drv['cuda_version']})" if drv.get("cuda_version") else ""))
+        parts.append(_t("driver {version}", version=drv['version']) + (f" (CUDA {drv['cuda_version']})" if drv.get("cuda_version") else ""))
     elif drv.get("state"):
-        parts.append(f"driver: {str(drv['state']).replace('_', ' ')}")
+        parts.append(_t("driver: {state}", state=_state(drv["state"])))
     os_ = facts.get("os") or {}
     osname = os_.get("pretty_name") or " ".join(x for x in (os_.get("id"), os_.get("version_id")) if x)
     if osname:
@@ -420,7 +422,26 @@ def machine_line(facts: Optional[dict[str, Any]]) -> str:
 _ORDER = {"unknown": 0, "pass": 1, "warn": 2, "fail": 3}
 
 
-def _headline(facts, rec, steps, session, ver, diag) -> tuple[str, list[str]]:
+def _state(state: Any) -> str:
+    """A driver state in the report's language ("not_loaded" → "not loaded" in English)."""
+    from app.messages import word
+
+    return word("state", str(state), LANG.get()) if LANG.get() != "en" else str(state).replace("_", " ")
+
+
+def _layer_reason(layer: dict[str, Any]) -> str:
+    if LANG.get() == "en":
+        return str(layer.get("reason") or "")
+    try:
+        from app.verify.model import Layer
+        from app.verify.verdicts import layer_reason
+
+        return layer_reason(Layer.from_json(layer), LANG.get())
+    except Exception:  # noqa: BLE001 - an older or newer layer shape: its English
+        return str(layer.get("reason") or "")
+
+
+def _headline(facts, rec, steps, session, ver, diag, plan=None) -> tuple[str, list[str]]:
     lines: list[str] = []
     overall = "unknown"
 
@@ -433,39 +454,41 @@ def _headline(facts, rec, steps, session, ver, diag) -> tuple[str, list[str]]:
         errs = [f for f in facts.get("findings") or [] if f.get("severity") == "error"]
         drv = facts.get("driver") or {}
         if not facts.get("gpus"):
-            lines.append("No NVIDIA GPU was found.")
+            lines.append(_t("No NVIDIA GPU was found."))
             bump("fail")
         if drv.get("state") not in (None, "ok", "host", "unknown"):
-            lines.append(f"Driver: {str(drv['state']).replace('_', ' ')}" + (f". {drv['hint']}" if drv.get("hint") else "."))
+            lines.append(_t("Driver: {state}", state=_state(drv["state"])) + (f". {drv['hint']}" if drv.get("hint") else "."))
             bump("warn")
         for f in errs[:3]:
-            lines.append(f"Problem: {f.get('message')}")
+            lines.append(_t("Problem: {text}", text=W.say("finding", f)))
             bump("warn")
         if facts.get("gpus") and not errs and drv.get("state") in ("ok", "host"):
             bump("pass")
     if rec:
         pt = rec.get("pytorch") or {}
         if pt.get("version"):
-            lines.append(f"Recommended: PyTorch {pt['version']} ({pt.get('index') or 'default'})"
-                         + (f"; driver: {rec.get('driver', {}).get('action')}" if rec.get("driver", {}).get("action") not in (None, "none", "keep") else ""))
+            lines.append(_t("Recommended: PyTorch {version} ({index})", version=pt['version'], index=pt.get('index') or _t('default'))
+                         + (_t("; driver: {action}", action=_t(str(rec.get('driver', {}).get('action'))))
+                            if rec.get("driver", {}).get("action") not in (None, "none", "keep") else ""))
         elif rec.get("warnings"):
-            lines.append(f"Recommendation: {rec['warnings'][0].get('message')}")
+            lines.append(_t("Recommendation: {text}", text=W.say("rec", rec["warnings"][0])))
     if steps:
         done = sum(1 for s in steps if s.status in ("done", "skipped"))
         failed = [s for s in steps if s.status == "failed"]
-        line = f"Install: {done} of {len(steps)} steps done"
+        line = _t("Install: {done} of {total} steps done", done=done, total=len(steps))
         if failed:
             f = failed[0]
-            line += f"; step “{f.title or f.id}” failed" + (f": {f.message}" if f.message else "")
+            step = next((x for x in ((plan or {}).get("steps") or []) if x.get("id") == f.id), None)
+            line += _t("; step “{step}” failed", step=W.step_text(step, "title") if step else (f.title or f.id)) + (f": {f.message}" if f.message else "")
             bump("fail")
         elif any(s.status == "cancelled" for s in steps):
-            line += "; cancelled"
+            line += _t("; cancelled")
             bump("warn")
         elif done == len(steps):
             bump("pass")
         lines.append(line + ".")
     elif session is not None:
-        lines.append(f"Install session: {session.status}.")
+        lines.append(_t("Install session: {status}.", status=_t(str(session.status))))
         bump({"done": "pass", "failed": "fail", "cancelled": "warn"}.get(session.status, "unknown"))
     if ver:
         layers = ver.get("layers") or []
@@ -475,18 +498,19 @@ def _headline(facts, rec, steps, session, ver, diag) -> tuple[str, list[str]]:
             if {"skip": 0, "pass": 1, "warn": 2, "fail": 3}.get(s, 0) > {"skip": 0, "pass": 1, "warn": 2, "fail": 3}[worst]:
                 worst = s
         bad = [x for x in layers if x.get("status") in ("fail", "warn")]
-        lines.append(f"Verification: {worst.upper()}" + (f": {bad[0].get('reason')}" if bad else
-                                                          (": every layer passed" if layers else "")))
+        lines.append(_t("Verification: {result}", result=_t(worst.upper())) + (f": {_layer_reason(bad[0])}" if bad else
+                                                                               (_t(": every layer passed") if layers else "")))
         if worst in ("pass", "warn", "fail"):
             bump(worst)
     if diag:
         top = (diag.get("matches") or [None])[0]
         if top:
             conf = top.get("confidence")
-            lines.append(f"Diagnosis: {top.get('root_cause')}" + (f" ({conf * 100:.0f}% sure)" if isinstance(conf, (int, float)) else ""))
+            lines.append(_t("Diagnosis: {text}", text=W.match(top, "root_cause"))
+                         + (_t(" ({pct}% sure)", pct=f"{conf * 100:.0f}") if isinstance(conf, (int, float)) else ""))
             bump("fail" if (conf or 0) >= 0.5 else "warn")
         elif diag.get("message"):
-            lines.append(f"Diagnosis: {diag['message']}")
+            lines.append(_t("Diagnosis: {text}", text=diag['message']))
     return overall, lines
 
 
@@ -522,7 +546,8 @@ def thin_samples(ver: dict[str, Any], budget: int = MAX_SAMPLES) -> tuple[dict[s
 def build_report(*, facts: Any = None, recommendation: Any = None, plan: Any = None, session: Any = None,
                  verification: Any = None, diagnosis: Any = None, snapshot: Any = None, logs: Any = (),
                  redact: bool = True, redactor: Optional[Redactor] = None, live: bool = False, system: Any = None,
-                 created: Optional[str] = None, title: str = "GPU Setup Wizard report", notes: Any = ()) -> Report:
+                 created: Optional[str] = None, title: str = "GPU Setup Wizard report", notes: Any = (),
+                 lang: str = "en") -> Report:
     """Gather everything into one Report, redacted unless `redact=False`.
 
     facts/recommendation/plan/verification/diagnosis/snapshot: a Model, its to_json() dict, or a
@@ -569,7 +594,15 @@ def build_report(*, facts: Any = None, recommendation: Any = None, plan: Any = N
             excerpts.append(item)
         elif isinstance(item, (tuple, list)) and len(item) == 2:
             excerpts.append(text_excerpt(str(item[1]), str(item[0])))
-    overall, headline = _headline(facts_d, rec_d, steps, sess, ver_d, diag_d)
+    from app.messages import normalise_lang
+
+    lang = normalise_lang(lang)
+    token = LANG.set(lang)
+    try:
+        overall, headline = _headline(facts_d, rec_d, steps, sess, ver_d, diag_d, plan_d)
+        machine = machine_line(facts_d)
+    finally:
+        LANG.reset(token)
     from app import __version__
 
     if created is None:
@@ -577,7 +610,7 @@ def build_report(*, facts: Any = None, recommendation: Any = None, plan: Any = N
 
         created = _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat()
     report = Report(format=REPORT_FORMAT, created=created, generator=f"gpu-wizard {__version__}", title=title,
-                    machine=machine_line(facts_d), overall=overall, headline=tuple(headline),
+                    machine=machine, overall=overall, headline=tuple(headline), lang=lang,
                     redaction=Redaction(redacted=False, note="Not redacted: this report may hold user names, host names, addresses and secrets."),
                     facts=facts_d, recommendation=rec_d, plan=plan_d, steps=steps, session=sess, logs=tuple(excerpts),
                     verification=ver_d, diagnosis=diag_d, snapshot=snap_d, notes=tuple(notes))

@@ -94,3 +94,4 @@ class Report(Model):
     diagnosis: Optional[dict[str, Any]] = None
     snapshot: Optional[dict[str, Any]] = None  # redacted format-1 snapshot (opens in walkthrough)
     notes: tuple[str, ...] = ()  # what could not be read, and why
+    lang: str = "en"  # the language it is written in ("en", "zh_CN"): labels and the engine's sentences

@@ -9,7 +9,7 @@
         <translation>高级(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="396"/>
+        <location filename="../../ui/pages/install_page.py" line="412"/>
         <source>&amp;Cancel</source>
         <translation>取消(&amp;C)</translation>
     </message>
@@ -19,7 +19,7 @@
         <translation>证书包（CA 文件）(&amp;C)：</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard.py" line="266"/>
+        <location filename="../../ui/wizard.py" line="285"/>
         <source>&amp;Close</source>
         <translation>关闭(&amp;C)</translation>
     </message>
@@ -54,12 +54,12 @@
         <translation>发现(&amp;F)：</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard.py" line="267"/>
+        <location filename="../../ui/wizard.py" line="286"/>
         <source>&amp;Finish</source>
         <translation>完成(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="373"/>
+        <location filename="../../ui/pages/verify_page.py" line="406"/>
         <source>&amp;GPU shown:</source>
         <translation>显示的 GPU(&amp;G)：</translation>
     </message>
@@ -69,12 +69,12 @@
         <translation>安装(&amp;I) &gt;</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard.py" line="302"/>
+        <location filename="../../ui/wizard.py" line="321"/>
         <source>&amp;Keep installing</source>
         <translation>继续安装(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard.py" line="306"/>
+        <location filename="../../ui/wizard.py" line="325"/>
         <source>&amp;Keep testing</source>
         <translation>继续测试(&amp;K)</translation>
     </message>
@@ -84,12 +84,12 @@
         <translation>语言(&amp;L)：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="263"/>
+        <location filename="../../ui/pages/install_page.py" line="276"/>
         <source>&amp;Later</source>
         <translation>稍后(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="372"/>
+        <location filename="../../ui/pages/verify_page.py" line="405"/>
         <source>&amp;Load per test:</source>
         <translation>每项测试负载时长(&amp;L)：</translation>
     </message>
@@ -119,7 +119,7 @@
         <translation>重新扫描(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="398"/>
+        <location filename="../../ui/pages/install_page.py" line="414"/>
         <source>&amp;Retry failed step</source>
         <translation>重试失败的步骤(&amp;R)</translation>
     </message>
@@ -139,12 +139,12 @@
         <translation>查看发生了什么(&amp;S) &gt;</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="378"/>
+        <location filename="../../ui/pages/verify_page.py" line="411"/>
         <source>&amp;Start</source>
         <translation>开始(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard.py" line="307"/>
+        <location filename="../../ui/wizard.py" line="326"/>
         <source>&amp;Stop and close</source>
         <translation>停止并关闭(&amp;S)</translation>
     </message>
@@ -154,7 +154,7 @@
         <translation>故障排除(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="402"/>
+        <location filename="../../ui/pages/install_page.py" line="418"/>
         <source>&amp;Troubleshoot this error</source>
         <translation>排查此错误(&amp;T)</translation>
     </message>
@@ -174,7 +174,7 @@
         <translation>已完成的操作(&amp;W)：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="363"/>
+        <location filename="../../ui/pages/verify_page.py" line="396"/>
         <source>(stopped early)</source>
         <translation>（提前停止）</translation>
     </message>
@@ -189,17 +189,17 @@
         <translation>1 个步骤。</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard.py" line="265"/>
+        <location filename="../../ui/wizard.py" line="284"/>
         <source>&lt; &amp;Back</source>
         <translation>&lt; 上一步(&amp;B)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="381"/>
+        <location filename="../../ui/pages/install_page.py" line="397"/>
         <source>A step failed: {step}. Read the log, then Retry, or press Next to find the cause and a fix.</source>
         <translation>有步骤失败：{step}。请查看日志，然后重试，或按“下一步”查找原因和修复方法。</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard.py" line="304"/>
+        <location filename="../../ui/wizard.py" line="323"/>
         <source>A test is running</source>
         <translation>测试正在运行</translation>
     </message>
@@ -214,7 +214,7 @@
         <translation>应用(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="374"/>
+        <location filename="../../ui/pages/install_page.py" line="390"/>
         <source>All steps finished.</source>
         <translation>所有步骤已完成。</translation>
     </message>
@@ -229,12 +229,12 @@
         <translation>其他可能</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard.py" line="300"/>
+        <location filename="../../ui/wizard.py" line="319"/>
         <source>An installation is running</source>
         <translation>正在安装</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="388"/>
+        <location filename="../../ui/pages/install_page.py" line="404"/>
         <source>As recorded on the user's machine (nothing ran here):</source>
         <translation>用户机器上记录的情况（此处未执行任何操作）：</translation>
     </message>
@@ -254,7 +254,7 @@
         <translation>用户的向导检测到的情况：{n} 项发现。</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="356"/>
+        <location filename="../../ui/widgets/log_view.py" line="429"/>
         <source>Auto-scroll paused: follow the end</source>
         <translation>自动滚动已暂停：跟随末尾</translation>
     </message>
@@ -269,7 +269,7 @@
         <translation>带宽</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="384"/>
+        <location filename="../../ui/pages/verify_page.py" line="417"/>
         <source>Bandwidth against the theoretical ceiling</source>
         <translation>带宽与理论上限对比</translation>
     </message>
@@ -294,17 +294,17 @@
         <translation>CUDA 工具包</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="397"/>
+        <location filename="../../ui/pages/install_page.py" line="413"/>
         <source>Cancel the installation</source>
         <translation>取消安装</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="378"/>
+        <location filename="../../ui/pages/install_page.py" line="394"/>
         <source>Cancelled. Press Retry to continue from the step that was stopped, or Next for the summary.</source>
         <translation>已取消。按“重试”从被停止的步骤继续，或按“下一步”查看总结。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="188"/>
+        <location filename="../../ui/pages/install_page.py" line="194"/>
         <source>Cancelling: stopping the running command…</source>
         <translation>正在取消：停止正在运行的命令…</translation>
     </message>
@@ -314,7 +314,7 @@
         <translation>请修改它，或按“重置”恢复为推荐值。</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="155"/>
+        <location filename="../../ui/widgets/charts.py" line="289"/>
         <source>Chart: {title}</source>
         <translation>图表：{title}</translation>
     </message>
@@ -324,12 +324,12 @@
         <translation>检查这些选项</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="44"/>
+        <location filename="../../ui/widgets/charts.py" line="48"/>
         <source>Clocks</source>
         <translation>频率</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard.py" line="273"/>
+        <location filename="../../ui/wizard.py" line="292"/>
         <source>Close the wizard</source>
         <translation>关闭向导</translation>
     </message>
@@ -404,12 +404,12 @@
         <translation>驱动</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="374"/>
+        <location filename="../../ui/pages/install_page.py" line="390"/>
         <source>Dry run finished: nothing was changed.</source>
         <translation>演练结束：未做任何更改。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="384"/>
+        <location filename="../../ui/pages/install_page.py" line="400"/>
         <source>Dry run: </source>
         <translation>演练：</translation>
     </message>
@@ -479,7 +479,7 @@
         <translation>发现</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard.py" line="274"/>
+        <location filename="../../ui/wizard.py" line="293"/>
         <source>Finish</source>
         <translation>完成</translation>
     </message>
@@ -489,12 +489,12 @@
         <translation>修复：</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="357"/>
+        <location filename="../../ui/widgets/log_view.py" line="430"/>
         <source>Follow the end of the log</source>
         <translation>跟随日志末尾</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="356"/>
+        <location filename="../../ui/widgets/log_view.py" line="429"/>
         <source>Following the end</source>
         <translation>正在跟随末尾</translation>
     </message>
@@ -504,7 +504,7 @@
         <translation>可用磁盘空间</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="40"/>
+        <location filename="../../ui/widgets/charts.py" line="44"/>
         <source>From GPU</source>
         <translation>传出 GPU</translation>
     </message>
@@ -514,7 +514,7 @@
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard.py" line="263"/>
+        <location filename="../../ui/wizard.py" line="282"/>
         <source>GPU Setup Wizard</source>
         <translation>GPU 配置向导</translation>
     </message>
@@ -522,6 +522,11 @@
         <location filename="../../ui/pages/verify_page.py" line="21"/>
         <source>GPU device</source>
         <translation>GPU 设备</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/charts.py" line="50"/>
+        <source>GPU memory</source>
+        <translation>显存</translation>
     </message>
     <message>
         <location filename="../../ui/pages/verify_page.py" line="85"/>
@@ -534,12 +539,12 @@
         <translation>GPU 显存：{v:.0f} GB/s</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="374"/>
+        <location filename="../../ui/pages/verify_page.py" line="407"/>
         <source>GPU shown in the charts</source>
         <translation>图表中显示的 GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="41"/>
+        <location filename="../../ui/widgets/charts.py" line="45"/>
         <source>GPU temperature</source>
         <translation>GPU 温度</translation>
     </message>
@@ -579,17 +584,17 @@
         <translation>主机到 GPU：{v:.1f} GB/s</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="392"/>
+        <location filename="../../ui/pages/install_page.py" line="408"/>
         <source>Install</source>
         <translation>安装</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="392"/>
+        <location filename="../../ui/pages/install_page.py" line="408"/>
         <source>Install (dry run)</source>
         <translation>安装（演练）</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="358"/>
+        <location filename="../../ui/widgets/log_view.py" line="431"/>
         <source>Installation log</source>
         <translation>安装日志</translation>
     </message>
@@ -614,7 +619,7 @@
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="377"/>
+        <location filename="../../ui/pages/verify_page.py" line="410"/>
         <source>Load duration per test</source>
         <translation>每项测试的负载时长</translation>
     </message>
@@ -644,17 +649,17 @@
         <translation>矩阵乘法：{v:.0f} TFLOP/s（{dtype}）</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="41"/>
+        <location filename="../../ui/widgets/charts.py" line="45"/>
         <source>Memory clock</source>
         <translation>显存频率</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="39"/>
+        <location filename="../../ui/widgets/charts.py" line="43"/>
         <source>Memory controller</source>
         <translation>显存控制器</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="43"/>
+        <location filename="../../ui/widgets/charts.py" line="47"/>
         <source>Memory used</source>
         <translation>显存占用</translation>
     </message>
@@ -684,17 +689,17 @@
         <translation>支持的最高 CUDA 版本</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="354"/>
+        <location filename="../../ui/widgets/log_view.py" line="427"/>
         <source>Next</source>
         <translation>下一个</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="355"/>
+        <location filename="../../ui/widgets/log_view.py" line="428"/>
         <source>Next match</source>
         <translation>下一个匹配</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard.py" line="271"/>
+        <location filename="../../ui/wizard.py" line="290"/>
         <source>Next page</source>
         <translation>下一页</translation>
     </message>
@@ -704,7 +709,7 @@
         <translation>在这段文字中没有识别出已知的 GPU 配置错误。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="140"/>
+        <location filename="../../ui/pages/install_page.py" line="145"/>
         <source>No plan was confirmed: go back to the Plan page.</source>
         <translation>尚未确认计划：请返回“计划”页。</translation>
     </message>
@@ -744,12 +749,12 @@
         <translation>不安装任何内容：检查 GPU、PyTorch 和带宽。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="365"/>
+        <location filename="../../ui/pages/verify_page.py" line="398"/>
         <source>Nothing runs in a walkthrough.</source>
         <translation>查看模式下不会执行任何操作。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="386"/>
+        <location filename="../../ui/pages/install_page.py" line="402"/>
         <source>Nothing to install.</source>
         <translation>没有需要安装的内容。</translation>
     </message>
@@ -774,7 +779,7 @@
         <translation>仅验证已安装的内容</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="400"/>
+        <location filename="../../ui/pages/install_page.py" line="416"/>
         <source>Open &amp;session folder</source>
         <translation>打开会话文件夹(&amp;S)</translation>
     </message>
@@ -799,7 +804,7 @@
         <translation>打开快照或报告文件</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="401"/>
+        <location filename="../../ui/pages/install_page.py" line="417"/>
         <source>Open the folder with this session's logs</source>
         <translation>打开包含本次会话日志的文件夹</translation>
     </message>
@@ -814,7 +819,7 @@
         <translation>操作系统与 WSL</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="395"/>
+        <location filename="../../ui/pages/install_page.py" line="411"/>
         <source>Overall progress</source>
         <translation>总体进度</translation>
     </message>
@@ -824,7 +829,12 @@
         <translation>PyPI 镜像地址(&amp;Y)：</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="44"/>
+        <location filename="../../ui/widgets/charts.py" line="50"/>
+        <source>PCIe link</source>
+        <translation>PCIe 链路</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/charts.py" line="48"/>
         <source>PCIe throughput</source>
         <translation>PCIe 吞吐量</translation>
     </message>
@@ -864,12 +874,12 @@
         <translation>计划步骤</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="43"/>
+        <location filename="../../ui/widgets/charts.py" line="47"/>
         <source>Power</source>
         <translation>功耗</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="40"/>
+        <location filename="../../ui/widgets/charts.py" line="44"/>
         <source>Power draw</source>
         <translation>功耗</translation>
     </message>
@@ -884,7 +894,7 @@
         <translation>按“安装”运行此计划。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="367"/>
+        <location filename="../../ui/pages/verify_page.py" line="400"/>
         <source>Press Start to test the GPU.</source>
         <translation>按“开始”测试 GPU。</translation>
     </message>
@@ -894,22 +904,22 @@
         <translation>按“网络设置”填写代理、镜像或贵单位的证书包；计划会据此重新生成。</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="352"/>
+        <location filename="../../ui/widgets/log_view.py" line="425"/>
         <source>Previous</source>
         <translation>上一个</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="353"/>
+        <location filename="../../ui/widgets/log_view.py" line="426"/>
         <source>Previous match</source>
         <translation>上一个匹配</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard.py" line="272"/>
+        <location filename="../../ui/wizard.py" line="291"/>
         <source>Previous page</source>
         <translation>上一页</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="371"/>
+        <location filename="../../ui/pages/verify_page.py" line="404"/>
         <source>Proves PyTorch uses the GPU at the speed the hardware allows.</source>
         <translation>证明 PyTorch 能以硬件允许的速度使用 GPU。</translation>
     </message>
@@ -927,6 +937,11 @@
         <location filename="../../ui/pages/recommendation_page.py" line="372"/>
         <source>PyTorch &amp;version:</source>
         <translation>PyTorch 版本(&amp;V)：</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/charts.py" line="28"/>
+        <source>PyTorch check</source>
+        <translation>PyTorch 检查</translation>
     </message>
     <message>
         <location filename="../../ui/pages/summary_page.py" line="16"/>
@@ -999,32 +1014,32 @@
         <translation>重置(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="262"/>
+        <location filename="../../ui/pages/install_page.py" line="275"/>
         <source>Restart &amp;now</source>
         <translation>立即重启(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="278"/>
+        <location filename="../../ui/pages/install_page.py" line="291"/>
         <source>Restart later: the wizard will continue with the verification after the restart.</source>
         <translation>稍后重启：重启后向导将继续进行验证。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="259"/>
+        <location filename="../../ui/pages/install_page.py" line="272"/>
         <source>Restart needed</source>
         <translation>需要重启</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="376"/>
+        <location filename="../../ui/pages/install_page.py" line="392"/>
         <source>Restart the computer to use the new driver.</source>
         <translation>请重启计算机以使用新驱动。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="363"/>
+        <location filename="../../ui/pages/verify_page.py" line="396"/>
         <source>Result: {verdict}</source>
         <translation>结果：{verdict}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="399"/>
+        <location filename="../../ui/pages/install_page.py" line="415"/>
         <source>Retry the failed step</source>
         <translation>重试失败的步骤</translation>
     </message>
@@ -1034,17 +1049,17 @@
         <translation>权限</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="384"/>
+        <location filename="../../ui/pages/install_page.py" line="400"/>
         <source>Running: {step}</source>
         <translation>正在运行：{step}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="380"/>
+        <location filename="../../ui/pages/verify_page.py" line="413"/>
         <source>S&amp;top</source>
         <translation>停止(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="41"/>
+        <location filename="../../ui/widgets/charts.py" line="45"/>
         <source>SM clock</source>
         <translation>SM 频率</translation>
     </message>
@@ -1069,12 +1084,12 @@
         <translation>正在保存快照…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="351"/>
+        <location filename="../../ui/widgets/log_view.py" line="424"/>
         <source>Search the log</source>
         <translation>搜索日志</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="350"/>
+        <location filename="../../ui/widgets/log_view.py" line="423"/>
         <source>Search the log (Ctrl+F)</source>
         <translation>搜索日志（Ctrl+F）</translation>
     </message>
@@ -1119,12 +1134,12 @@
         <translation>仍有部分功能无法正常工作。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="379"/>
+        <location filename="../../ui/pages/verify_page.py" line="412"/>
         <source>Start the test</source>
         <translation>开始测试</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="384"/>
+        <location filename="../../ui/pages/install_page.py" line="400"/>
         <source>Starting…</source>
         <translation>正在启动…</translation>
     </message>
@@ -1139,32 +1154,32 @@
         <translation>步骤</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="394"/>
+        <location filename="../../ui/pages/install_page.py" line="410"/>
         <source>Steps</source>
         <translation>步骤</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard.py" line="268"/>
+        <location filename="../../ui/wizard.py" line="287"/>
         <source>Steps of the wizard</source>
         <translation>向导的步骤</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard.py" line="305"/>
+        <location filename="../../ui/wizard.py" line="324"/>
         <source>Stop the GPU test and close the wizard?</source>
         <translation>停止 GPU 测试并关闭向导？</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard.py" line="301"/>
+        <location filename="../../ui/wizard.py" line="320"/>
         <source>Stop the running step and close? You can resume later: finished steps are skipped.</source>
         <translation>停止正在运行的步骤并关闭吗？稍后可以继续：已完成的步骤会被跳过。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="381"/>
+        <location filename="../../ui/pages/verify_page.py" line="414"/>
         <source>Stop the test</source>
         <translation>停止测试</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="241"/>
+        <location filename="../../ui/pages/verify_page.py" line="242"/>
         <source>Stopping…</source>
         <translation>正在停止…</translation>
     </message>
@@ -1189,12 +1204,17 @@
         <translation>目标虚拟环境(&amp;V)：</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="44"/>
+        <location filename="../../ui/widgets/charts.py" line="48"/>
         <source>Temperature</source>
         <translation>温度</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="360"/>
+        <location filename="../../ui/widgets/charts.py" line="218"/>
+        <source>Test phases:</source>
+        <translation>测试阶段：</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/verify_page.py" line="393"/>
         <source>Testing the GPU…</source>
         <translation>正在测试 GPU…</translation>
     </message>
@@ -1209,7 +1229,7 @@
         <translation>命令已复制到剪贴板。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="393"/>
+        <location filename="../../ui/pages/install_page.py" line="409"/>
         <source>The confirmed plan runs step by step. You can cancel at any time.</source>
         <translation>已确认的计划将逐步执行。您可以随时取消。</translation>
     </message>
@@ -1219,7 +1239,7 @@
         <translation>诊断失败：{error}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="240"/>
+        <location filename="../../ui/pages/install_page.py" line="253"/>
         <source>The installer stopped with an error: {error}</source>
         <translation>安装程序因错误而停止：{error}</translation>
     </message>
@@ -1229,7 +1249,7 @@
         <translation>无法读取日志：{error}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="260"/>
+        <location filename="../../ui/pages/install_page.py" line="273"/>
         <source>The new driver is used after a restart. Restart now? The wizard continues with the verification when you start it again.</source>
         <translation>新驱动在重启后生效。现在重启吗？再次启动向导时将继续进行验证。</translation>
     </message>
@@ -1269,7 +1289,7 @@
         <translation>结论，以及所做的更改。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="263"/>
+        <location filename="../../ui/pages/verify_page.py" line="264"/>
         <source>The verification could not run: {error}</source>
         <translation>无法运行验证：{error}</translation>
     </message>
@@ -1304,12 +1324,12 @@
         <translation>本向导将：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="360"/>
+        <location filename="../../ui/pages/install_page.py" line="374"/>
         <source>Time left: {t}</source>
         <translation>剩余时间：{t}</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="40"/>
+        <location filename="../../ui/widgets/charts.py" line="44"/>
         <source>To GPU</source>
         <translation>传入 GPU</translation>
     </message>
@@ -1334,7 +1354,7 @@
         <translation>排查错误</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="403"/>
+        <location filename="../../ui/pages/install_page.py" line="419"/>
         <source>Troubleshoot this error</source>
         <translation>排查此错误</translation>
     </message>
@@ -1349,17 +1369,17 @@
         <translation>负载测试</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="39"/>
+        <location filename="../../ui/widgets/charts.py" line="43"/>
         <source>Used</source>
         <translation>已用</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="43"/>
+        <location filename="../../ui/widgets/charts.py" line="47"/>
         <source>Utilization</source>
         <translation>利用率</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="385"/>
+        <location filename="../../ui/pages/verify_page.py" line="418"/>
         <source>Verdicts</source>
         <translation>结论</translation>
     </message>
@@ -1369,7 +1389,7 @@
         <translation>验证</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="370"/>
+        <location filename="../../ui/pages/verify_page.py" line="403"/>
         <source>Verify and stress</source>
         <translation>验证与压力测试</translation>
     </message>
@@ -1439,7 +1459,7 @@
         <translation>您修改了高级选项：请按“应用”进行检查。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="349"/>
+        <location filename="../../ui/pages/install_page.py" line="362"/>
         <source>administrator</source>
         <translation>管理员</translation>
     </message>
@@ -1464,14 +1484,24 @@
         <translation>已取消</translation>
     </message>
     <message>
+        <location filename="../../ui/widgets/charts.py" line="28"/>
+        <source>copy tests</source>
+        <translation>拷贝测试</translation>
+    </message>
+    <message>
         <location filename="../../ui/pages/recommendation_page.py" line="365"/>
         <source>cuDNN</source>
         <translation>cuDNN</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard.py" line="242"/>
+        <location filename="../../ui/wizard.py" line="253"/>
         <source>current page</source>
         <translation>当前页</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/charts.py" line="28"/>
+        <source>device check</source>
+        <translation>设备检查</translation>
     </message>
     <message>
         <location filename="../../ui/pages/install_page.py" line="22"/>
@@ -1479,7 +1509,7 @@
         <translation>完成</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard.py" line="263"/>
+        <location filename="../../ui/wizard.py" line="282"/>
         <source>dry run</source>
         <translation>演练</translation>
     </message>
@@ -1492,6 +1522,11 @@
         <location filename="../../ui/pages/system_page.py" line="34"/>
         <source>fine</source>
         <translation>正常</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/charts.py" line="51"/>
+        <source>from GPU</source>
+        <translation>从 GPU</translation>
     </message>
     <message>
         <location filename="../../ui/pages/recommendation_page.py" line="305"/>
@@ -1527,6 +1562,11 @@
         <location filename="../../ui/pages/troubleshoot_page.py" line="230"/>
         <source>line {n}</source>
         <translation>第 {n} 行</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/charts.py" line="29"/>
+        <source>load test</source>
+        <translation>负载测试</translation>
     </message>
     <message>
         <location filename="../../ui/pages/welcome_page.py" line="209"/>
@@ -1609,6 +1649,11 @@
         <translation>通过</translation>
     </message>
     <message>
+        <location filename="../../ui/widgets/charts.py" line="50"/>
+        <source>power limit</source>
+        <translation>功率上限</translation>
+    </message>
+    <message>
         <location filename="../../ui/pages/system_page.py" line="34"/>
         <source>problem</source>
         <translation>有问题</translation>
@@ -1634,7 +1679,7 @@
         <translation>推荐</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="197"/>
+        <location filename="../../ui/pages/install_page.py" line="203"/>
         <source>retrying from the failed step</source>
         <translation>从失败的步骤重试</translation>
     </message>
@@ -1644,7 +1689,7 @@
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="156"/>
+        <location filename="../../ui/widgets/charts.py" line="290"/>
         <source>seconds</source>
         <translation>秒</translation>
     </message>
@@ -1674,6 +1719,11 @@
         <translation>驱动由 Windows 主机提供</translation>
     </message>
     <message>
+        <location filename="../../ui/widgets/charts.py" line="51"/>
+        <source>to GPU</source>
+        <translation>到 GPU</translation>
+    </message>
+    <message>
         <location filename="../../ui/pages/system_page.py" line="29"/>
         <source>unknown</source>
         <translation>未知</translation>
@@ -1699,7 +1749,7 @@
         <translation>正常</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="347"/>
+        <location filename="../../ui/pages/install_page.py" line="360"/>
         <source>would run (dry run)</source>
         <translation>将会执行（演练）</translation>
     </message>
@@ -1709,12 +1759,12 @@
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="316"/>
+        <location filename="../../ui/widgets/log_view.py" line="389"/>
         <source>{n} matches</source>
         <translation>{n} 个匹配</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="376"/>
+        <location filename="../../ui/pages/verify_page.py" line="409"/>
         <source>{n} s</source>
         <translation>{n} 秒</translation>
     </message>

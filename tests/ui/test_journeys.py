@@ -285,6 +285,7 @@ def _walkthrough_is_one_machine(qtbot, w, called) -> None:
     assert summ.headline.text() == "PyTorch runs on the GPU at full speed."
     assert "What a real install would do" not in summ.changes_label.text()
     assert called == []
+    assert w.button(QWizard.WizardButton.FinishButton).isVisible()  # the last page: Finish, and only it
     assert not (w.button(QWizard.WizardButton.FinishButton).isVisible() and w.button(QWizard.WizardButton.CancelButton).isVisible())
 
 

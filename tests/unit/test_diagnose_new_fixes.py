@@ -182,3 +182,28 @@ def test_the_fallback_ranks_the_rule_whose_identifiers_the_text_names_most():
 ])
 def test_the_fallback_needs_a_failure_not_just_a_name(t):
     assert not diagnose(t).matches, [(m.category, m.rule) for m in diagnose(t).matches]
+
+
+def test_no_kernel_image_installs_the_build_the_recommendation_names_not_run_recommend():
+    from app.choices import Choices
+    from app.compat import load_db
+    from app.plan.pytorch import install_argv, torch_packages
+    from app.recommend import recommend
+
+    t = TorchInfo(version="2.5.1+cu124", cuda="12.4", available=True, arch_list=("sm_50", "sm_60", "sm_70", "sm_75", "sm_80", "sm_86", "sm_90"))
+    py = PythonEnv(path="/home/u/.venvs/gpu/bin/python", version="3.11.9", kind="venv", torch=t)
+    f = ubuntu(python=py, pythons=(py,), gpus=(Gpu(index=0, name="NVIDIA GeForce RTX 5090", compute_capability="12.0"),),
+               driver=DriverInfo(state="ok", version="575.57.08", cuda_version="12.9", modules_loaded=("nvidia", "nvidia_uvm")))
+    d = diagnose(text("nki_sm120_warning_laptop.txt"), f)
+    m = d.matches[0]
+    assert m.category == "no_kernel_image"
+    (step,) = [s for s in m.fix_steps if s.kind == "install_pytorch"]
+    from app.config import load_config, mirrors_from
+
+    rec = recommend(f, load_db())
+    ch = Choices(mirrors=mirrors_from(load_config()))  # the wizard's own mirrors/proxy/CA, as the plan uses them
+    want = list(install_argv(py.path, torch_packages(rec, ch), rec, ch, None))
+    want.insert(want.index("install") + 1, "--force-reinstall")
+    assert list(step.argv[0]) == want  # the plan's own command for the failing environment
+    assert not any(s.id == "check_recommendation" for s in m.fix_steps)
+    runnable(fix_plan(d, f))

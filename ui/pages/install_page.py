@@ -89,11 +89,16 @@ class InstallPage(BasePage):
         self.progress.setObjectName("install_progress")
         self.progress.setRange(0, 1000)
         self.time_left = QLabel(self)
+        self.activity = QLabel(self)  # what the running command says now (pip's and apt's own progress)
+        self.activity.setObjectName("install_activity")
+        self.activity.setTextFormat(Qt.TextFormat.PlainText)
+        self.activity.setMinimumWidth(10)
         top = QHBoxLayout()
         top.addWidget(self.progress, 1)
         top.addWidget(self.time_left)
         self.layout_.addWidget(self.status)
         self.layout_.addLayout(top)
+        self.layout_.addWidget(self.activity)
         self.steps = QListWidget(self)
         self.steps.setObjectName("install_steps")
         self.steps.setWordWrap(True)
@@ -167,6 +172,7 @@ class InstallPage(BasePage):
         self.bridge.lines.connect(self.log.append_lines)
         self.bridge.rebootRequired.connect(self._reboot_required)
         self.bridge.progressChanged.connect(self._progress)
+        self.bridge.activityChanged.connect(self._activity)
         self.bridge.runFinished.connect(self._finished)
         self.bridge.start()
         self.tick.start()
@@ -203,6 +209,7 @@ class InstallPage(BasePage):
         return self.task is not None and self.task.is_running() and self.result is None
 
     def _step_started(self, step_id: str) -> None:
+        self.activity.setText("")
         self.state.start_step(step_id)
         self._refresh_step(step_id)
         self._update_progress()
@@ -217,6 +224,12 @@ class InstallPage(BasePage):
     def _progress(self, _step_id: str, overall: float) -> None:
         self.state.overall = overall
         self._update_progress()
+
+    def _activity(self, _step_id: str, text: str) -> None:
+        text = " ".join(text.split())
+        fm = self.activity.fontMetrics()
+        self.activity.setText(fm.elidedText(text, Qt.TextElideMode.ElideMiddle, max(50, self.activity.width())))
+        self.activity.setToolTip(text)
 
     def _reboot_required(self) -> None:
         self.state.reboot_needed = True
@@ -357,7 +370,10 @@ class InstallPage(BasePage):
         self.progress.setFormat(f"{self.state.fraction() * 100:.0f}%")
         left = self.state.time_left_s()
         running = self.running or (self.bridge is not None and self.bridge.active)
-        self.time_left.setText(tr("Time left: {t}").format(t=format_duration(left)) if running else "")
+        # time left only when it is known (a rate seen inside this run), never a dash or a guess
+        self.time_left.setText(tr("Time left: {t}").format(t=format_duration(left)) if running and left is not None else "")
+        if not running:
+            self.activity.setText("")
         self.retranslate_status()
 
     def _buttons(self) -> None:

@@ -206,6 +206,7 @@ class VerifyPage(BasePage):
         self.state.verification = None
         self.state.running = True
         self._progress_msg = ""
+        self._ceilings(None)
         self.ensure_charts().refresh(self.state.series)
         self.layers.clear()
         self.bridge = SampleBridge(100, self)
@@ -269,6 +270,36 @@ class VerifyPage(BasePage):
         if self.bridge is not None:
             self.bridge.stop()
 
+    def _ceilings(self, v: Any = None) -> None:
+        """The lines each chart is read against: the PCIe link, the power limit, the GPU's memory
+        (the verification's own figures; before it, the detected GPU's)."""
+        charts = self.ensure_charts()
+        g = self.state.gpu_index
+        pcie = power = mem = None
+        if v is not None:
+            gr = next((x for x in getattr(v, "gpus", ()) if x.index == g), None)
+            bw = gr.bandwidth if gr is not None else v.bandwidth
+            pcie = bw.pcie_theoretical_gbps
+            if gr is not None:
+                power = gr.device.power_limit_w
+                mem = gr.device.memory_total_mib / 1024 if gr.device.memory_total_mib else None
+        facts = self.session.facts
+        fg = next((x for x in getattr(facts, "gpus", ()) if x.index == g), None) if facts else None
+        if fg is not None:
+            if mem is None and fg.memory_total_mib:
+                mem = fg.memory_total_mib / 1024
+            if pcie is None and fg.pcie_gen_current and fg.pcie_width_current:
+                from app.verify.verdicts import pcie_gbps
+
+                pcie = pcie_gbps(fg.pcie_gen_current, fg.pcie_width_current)
+        charts.set_ceilings(pcie_gbps=pcie, power_w=power, memory_gib=mem)
+        if v is not None:
+            gr = next((x for x in getattr(v, "gpus", ()) if x.index == g), None)
+            bw = gr.bandwidth if gr is not None else v.bandwidth
+            charts.set_measured([("pcie", bw.h2d_pinned_gbps, "to GPU"), ("pcie", bw.d2h_pinned_gbps, "from GPU")])
+        else:
+            charts.set_measured([])
+
     def show_result(self, v: Any, replayed: bool = False) -> None:
         self.state.verification = v
         self._buttons()
@@ -276,6 +307,7 @@ class VerifyPage(BasePage):
             self.state.clear()
             self.state.add_samples(list(getattr(v, "samples", ())))
         self._sync_gpus()
+        self._ceilings(v)
         self.ensure_charts().refresh(self.state.series, fit=True)  # the whole run, now it is over
         self.render_result()
 
@@ -299,6 +331,7 @@ class VerifyPage(BasePage):
             return
         self.state.gpu_index = int(g)
         charts = self.ensure_charts()
+        self._ceilings(self.state.verification)
         charts.ranges.clear()
         charts.refresh(self.state.series, fit=not self.state.running)
 

@@ -22,8 +22,12 @@ pg.setConfigOptions(antialias=False, useOpenGL=False)
 LINE_COLOURS = ("#1e88e5", "#f4511e", "#43a047")
 COLUMNS = 3
 UTIL_TOP = 105.0  # a line at 100% stays visible above the frame
-WINDOW_S = 60.0  # seconds shown
-STEP_S = 10.0  # the time window moves in steps of this
+WINDOW_S = 60.0  # seconds shown at most while a run streams
+STEP_S = 10.0  # the time axis grows (and then moves) in steps of this
+PHASE_COLOURS = {"pytorch": "#8e24aa", "device": "#546e7a", "bandwidth": "#00897b", "load": "#f9a825"}
+PHASE_NAMES = {"pytorch": N_("PyTorch check"), "device": N_("device check"), "bandwidth": N_("copy tests"),
+               "load": N_("load test")}
+CEILING_COLOUR = "#d32f2f"
 
 
 def nice_ceiling(v: float) -> float:
@@ -43,6 +47,8 @@ METRIC_LABELS = {
 CHART_TITLES = {"utilization": N_("Utilization"), "memory": N_("Memory used"), "power": N_("Power"),
                 "pcie": N_("PCIe throughput"), "clocks": N_("Clocks"), "temperature": N_("Temperature")}
 assert set(CHART_TITLES) == {c[0] for c in CHARTS}
+CEILING_NAMES = {"PCIe link": N_("PCIe link"), "power limit": N_("power limit"), "GPU memory": N_("GPU memory")}
+MEASURED_NAMES = {"to GPU": N_("to GPU"), "from GPU": N_("from GPU")}
 
 
 class ChartPanel(QWidget):
@@ -52,6 +58,12 @@ class ChartPanel(QWidget):
         self.ranges: dict[str, tuple[float, float]] = {}  # chart key -> (x max, y max) shown
         self.curves: dict[str, pg.PlotDataItem] = {}
         self.legends: dict[str, pg.LegendItem] = {}
+        self.ceilings: dict[str, tuple[float, str]] = {}  # chart key -> (value in the chart's unit, label)
+        self._ceiling_items: dict[str, pg.InfiniteLine] = {}
+        self._phase_items: list = []
+        self._phase_spans: list[tuple[str, float, float]] = []
+        self.measured: list[tuple[str, float, str]] = []  # (chart key, value, label) drawn over the copy tests
+        self._measured_items: list = []
         grid = QGridLayout(self)
         grid.setContentsMargins(0, 0, 0, 0)
         for i, (key, _title, unit, _scale, metrics) in enumerate(CHARTS):
@@ -70,13 +82,20 @@ class ChartPanel(QWidget):
             # (a few times a minute), not on every refresh; repainting axis text 10 times a
             # second per chart costs more than the curves
             pi.disableAutoRange()
-            pi.setRange(xRange=(0, WINDOW_S), yRange=(0, UTIL_TOP if key == "utilization" else 1), padding=0)
+            pi.setRange(xRange=(0, STEP_S), yRange=(0, UTIL_TOP if key == "utilization" else 1), padding=0)
             self.legends[key] = pi.addLegend(offset=(-5, 5), labelTextSize="8pt")
+            self.legends[key].hide()  # the curves are named in the title: nothing covers the plot
             for j, m in enumerate(metrics):
                 c = pi.plot([], [], pen=pg.mkPen(LINE_COLOURS[j % len(LINE_COLOURS)], width=2), name=m)
                 self.curves[m] = c
             self.plots[key] = w
             grid.addWidget(w, i // COLUMNS, i % COLUMNS)
+        from PySide6.QtWidgets import QLabel
+
+        self.phase_legend = QLabel(self)
+        self.phase_legend.setObjectName("phase_legend")
+        self.phase_legend.setTextFormat(pg.QtCore.Qt.TextFormat.RichText)
+        grid.addWidget(self.phase_legend, (len(CHARTS) + COLUMNS - 1) // COLUMNS, 0, 1, COLUMNS)
         self._apply_palette()
         self.retranslate()
 
@@ -87,12 +106,20 @@ class ChartPanel(QWidget):
             for c in self.curves.values():
                 c.setData([], [])
             for key, *_ in CHARTS:
-                self._set_range(key, WINDOW_S, UTIL_TOP if key == "utilization" else 1)
+                self._set_range(key, STEP_S, UTIL_TOP if key == "utilization" else 1)
+                self._show_values(key, False)  # an empty chart: no "0.8 W" ticks
+            self._draw_phases([])
             return
         t = np.asarray(series.t, dtype=float)
-        x_max = max(WINDOW_S, math.ceil(t[-1] / STEP_S) * STEP_S)
+        # the axis fits the run: it grows with it, then shows the last minute; a finished run whole
+        x_max = max(STEP_S, math.ceil(t[-1] / STEP_S) * STEP_S)
         if fit:
             self.ranges.clear()
+            x_max = max(1.0, float(math.ceil(t[-1])))
+        if series.power_limit_w and "power" not in self.ceilings:
+            self.ceilings["power"] = (series.power_limit_w, "power limit")
+        self._draw_ceilings()
+        self._draw_phases(series.phase_spans())
         changes = 0
         for key, _t, _unit, scale, metrics in CHARTS:
             y_top = 0.0
@@ -102,7 +129,12 @@ class ChartPanel(QWidget):
                 finite = y[np.isfinite(y)]
                 if finite.size:
                     y_top = max(y_top, float(finite.max()))
-            y_max = UTIL_TOP if key == "utilization" else nice_ceiling(y_top * 1.1)
+            self._show_values(key, y_top > 0 or key == "utilization")
+            ceiling = self.ceilings.get(key, (0.0, ""))[0]
+            top = max(y_top * 1.1, ceiling * 1.08) if key != "utilization" else 0
+            measured = max((v for k, v, _l in self.measured if k == key), default=0.0)
+            top = max(top, measured * 1.1)
+            y_max = UTIL_TOP if key == "utilization" else nice_ceiling(top)
             # while streaming, re-lay out at most one chart's axes per refresh (10 Hz): six at
             # once cost ~40 ms on a slow machine; the others follow within a second
             if fit or changes == 0:
@@ -115,9 +147,107 @@ class ChartPanel(QWidget):
             return 0  # grows only (within a run), so the axes stay still
         y_max = max(y_max, old[1]) if old is not None and old[0] == x_max else y_max
         self.ranges[key] = (x_max, y_max)
-        x0 = x_max - WINDOW_S if x_min is None else x_min
+        x0 = max(0.0, x_max - WINDOW_S) if x_min is None else x_min
         self.plots[key].getPlotItem().setRange(xRange=(x0, x_max), yRange=(0, y_max), padding=0)
         return 1
+
+    def _show_values(self, key: str, on: bool) -> None:
+        ax = self.plots[key].getPlotItem().getAxis("left")
+        if ax.style.get("showValues", True) != on:
+            ax.setStyle(showValues=on)
+
+    # --- ceilings, test phases, the copy tests' own figures ---------------------------------
+    def set_ceilings(self, pcie_gbps: Optional[float] = None, power_w: Optional[float] = None,
+                     memory_gib: Optional[float] = None) -> None:
+        """Dashed labelled lines: the PCIe link's theoretical rate, the power limit, the GPU's memory."""
+        self.ceilings.clear()
+        if pcie_gbps:
+            self.ceilings["pcie"] = (float(pcie_gbps), "PCIe link")
+        if power_w:
+            self.ceilings["power"] = (float(power_w), "power limit")
+        if memory_gib:
+            self.ceilings["memory"] = (float(memory_gib), "GPU memory")
+        self.ranges.clear()
+        self._draw_ceilings()
+
+    def _draw_ceilings(self) -> None:
+        for key, item in list(self._ceiling_items.items()):
+            if key not in self.ceilings or item.value() != self.ceilings[key][0]:
+                self.plots[key].getPlotItem().removeItem(item)
+                del self._ceiling_items[key]
+        for key, (value, label) in self.ceilings.items():
+            if key in self._ceiling_items:
+                continue
+            unit = next(c[2] for c in CHARTS if c[0] == key)
+            line = pg.InfiniteLine(pos=value, angle=0, movable=False,
+                                   pen=pg.mkPen(CEILING_COLOUR, width=1, style=pg.QtCore.Qt.PenStyle.DashLine),
+                                   label=f"{tr(CEILING_NAMES[label])} {value:.1f} {unit}" if value < 100 else
+                                   f"{tr(CEILING_NAMES[label])} {value:.0f} {unit}",
+                                   labelOpts={"position": 0.6, "color": CEILING_COLOUR, "anchors": [(0.5, 1), (0.5, 1)]})
+            self.plots[key].getPlotItem().addItem(line, ignoreBounds=True)
+            self._ceiling_items[key] = line
+
+    def _draw_phases(self, spans: list[tuple[str, float, float]]) -> None:
+        """Each test phase shaded and named (the probe says which it is in, per sample)."""
+        if spans == self._phase_spans:
+            return
+        for pi, item in self._phase_items:
+            pi.removeItem(item)
+        self._phase_items = []
+        self._phase_spans = list(spans)
+        for key, w in self.plots.items():
+            pi = w.getPlotItem()
+            for name, t0, t1 in spans:
+                colour = QColor(PHASE_COLOURS.get(name, "#9e9e9e"))
+                colour.setAlpha(34)
+                region = pg.LinearRegionItem(values=(t0, t1), movable=False, brush=pg.mkBrush(colour),
+                                             pen=pg.mkPen(None))
+                region.setZValue(-10)
+                pi.addItem(region, ignoreBounds=True)
+                self._phase_items.append((pi, region))
+        self.phases_changed(spans)
+        self._draw_measured()
+
+    def phases_changed(self, spans: list[tuple[str, float, float]]) -> None:
+        """The phase legend under the charts names each shaded band (in its colour)."""
+        names = list(dict.fromkeys(name for name, _t0, _t1 in spans))
+        parts = []
+        for name in names:
+            colour = PHASE_COLOURS.get(name, "#9e9e9e")
+            parts.append(f"<span style='color:{colour}'>■</span> {tr(PHASE_NAMES.get(name, name))}")
+        self.phase_legend.setText((tr("Test phases:") + " " + " &nbsp; ".join(parts)) if parts else "")
+
+    def set_measured(self, items: list[tuple[str, float, str]]) -> None:
+        """The copy tests' own measured rates, drawn over their phase: the 10 Hz sampler misses
+        most of each burst, so the curve alone would understate what the link did."""
+        self.measured = [(k, float(v), lab) for k, v, lab in items if v]
+        self.ranges.clear()
+        self._draw_measured()
+
+    def _draw_measured(self) -> None:
+        for pi, item in self._measured_items:
+            pi.removeItem(item)
+        self._measured_items = []
+        span = next(((t0, t1) for name, t0, t1 in self._phase_spans if name == "bandwidth"), None)
+        if span is None:
+            return
+        t0, t1 = span
+        by_key: dict[str, list[tuple[int, float, str]]] = {}
+        for i, (key, value, label) in enumerate(self.measured):
+            by_key.setdefault(key, []).append((i, value, label))
+        for key, items in by_key.items():
+            pi = self.plots[key].getPlotItem()
+            for i, value, _label in items:
+                colour = LINE_COLOURS[i % len(LINE_COLOURS)]
+                seg = pi.plot([t0, t1], [value, value], pen=pg.mkPen(colour, width=3, style=pg.QtCore.Qt.PenStyle.DotLine))
+                self._measured_items.append((pi, seg))
+            # one label beside the copy tests' band: what they measured (the sampler sees ~1 in 10 bursts)
+            figures = " / ".join(f"{v:.1f}" for _i, v, _l in items)
+            text = pg.TextItem(f"{tr('copy tests')}: {figures}",
+                               color=LINE_COLOURS[items[0][0] % len(LINE_COLOURS)], anchor=(0, 0))
+            text.setPos(t1, max(v for _i, v, _l in items))
+            pi.addItem(text, ignoreBounds=True)
+            self._measured_items.append((pi, text))
 
     def _apply_palette(self) -> None:
         pal = self.palette()
@@ -151,7 +281,11 @@ class ChartPanel(QWidget):
         for key, _title, unit, _scale, metrics in CHARTS:
             w = self.plots[key]
             title = tr(CHART_TITLES[key])
-            w.getPlotItem().setTitle(f"{title} ({unit})", color=fg, size="10pt")
+            names = " &nbsp;".join(f"<span style='color:{LINE_COLOURS[j % len(LINE_COLOURS)]}'>━ {tr(METRIC_LABELS[m])}</span>"
+                                   for j, m in enumerate(metrics)) if len(metrics) > 1 else ""
+            # the curves' names under the title, not in a legend box over the curves
+            w.getPlotItem().setTitle(f"{title} ({unit})" + (f"<br><span style='font-size:8pt'>{names}</span>" if names else ""),
+                                     color=fg, size="10pt")
             w.setAccessibleName(tr("Chart: {title}").format(title=title))
             w.getPlotItem().setLabel("bottom", tr("seconds"))
             lg = self.legends[key]

@@ -3,13 +3,16 @@
 Qt's item views walk every row on each insert (QListView/QTreeView ask the model about each
 row: 0.4 s per batch at 100,000 lines from Python). This view keeps the lines in plain Python
 lists and paints only the rows on screen, so appending a batch costs O(batch) and a repaint
-O(visible rows), whatever the length. stderr lines are coloured. Auto-scroll follows the end
+O(visible rows), whatever the length. Long lines wrap at the view's width (continuation rows
+indented), so the cause at the end of a pip line is on screen; a prefix sum of rows per line keeps
+that O(batch) on append and one pass on a resize. stderr lines are coloured. Auto-scroll follows the end
 until the user scrolls up to read, and resumes when they return to the bottom (or press
 "Follow"). Search finds the next/previous matching line; lines can be selected (mouse, Shift,
 keyboard) and copied.
 """
 from __future__ import annotations
 
+from bisect import bisect_right
 from typing import Iterable, Optional
 
 from PySide6.QtCore import QEvent, QRect, Qt, Signal
@@ -85,10 +88,15 @@ class LogCanvas(QAbstractScrollArea):
         self.current = -1
         self.anchor = -1  # selection is the range anchor..current
         self.err_colour = QColor("#c62828")
+        self.wrap = True
+        self.cols = 0  # characters per row when wrapping (0: not measured yet)
+        self.row_start: list[int] = [0]  # row_start[i]: first visual row of line i (len = lines + 1)
         self.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.viewport().setCursor(Qt.CursorShape.IBeamCursor)
         self.verticalScrollBar().setSingleStep(1)
+        # always there: the text width (and so the wrapping) never flips as lines arrive
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
         self.horizontalScrollBar().setSingleStep(20)
         self._update_metrics()
 
@@ -101,37 +109,92 @@ class LogCanvas(QAbstractScrollArea):
     def visible_rows(self) -> int:
         return max(1, self.viewport().height() // self.line_h)
 
+    # --- wrapping: visual rows ------------------------------------------------------------
+    INDENT = 2  # continuation rows start two characters in
+
+    def _rows_of(self, n: int) -> int:
+        c = self.cols
+        if not self.wrap or c <= self.INDENT + 1 or n <= c:
+            return 1
+        return 1 + -(-(n - c) // (c - self.INDENT))
+
+    def sync_rows(self) -> None:
+        """Extend the row index over lines appended since (O(batch))."""
+        lines, rs = self.model.lines, self.row_start
+        if len(rs) - 1 > len(lines):  # cleared
+            self.row_start = rs = [0]
+        for i in range(len(rs) - 1, len(lines)):
+            rs.append(rs[-1] + self._rows_of(len(lines[i])))
+
+    def _rewrap(self) -> None:
+        cols = max(1, (self.viewport().width() - 8) // self.char_w)
+        if cols != self.cols:
+            self.cols = cols
+            self.row_start = [0]
+        self.sync_rows()
+
+    @property
+    def total_rows(self) -> int:
+        return self.row_start[-1] if len(self.row_start) - 1 == len(self.model.lines) else len(self.model.lines)
+
+    def line_of_row(self, row: int) -> tuple[int, int]:
+        """(line index, segment) of a visual row."""
+        i = max(0, bisect_right(self.row_start, row) - 1)
+        return i, row - self.row_start[i]
+
+    def first_row_of(self, line: int) -> int:
+        return self.row_start[max(0, min(line, len(self.row_start) - 1))]
+
+    def segment(self, text: str, k: int) -> str:
+        c = self.cols
+        if not self.wrap or k == 0 and len(text) <= c:
+            return text
+        if k == 0:
+            return text[:c]
+        w = c - self.INDENT
+        return " " * self.INDENT + text[c + (k - 1) * w: c + k * w]
+
     def update_scrollbars(self) -> None:
+        self._rewrap()
         vis = self.visible_rows()
         vs = self.verticalScrollBar()
         vs.setPageStep(vis)
-        vs.setRange(0, max(0, len(self.model.lines) - vis))
+        vs.setRange(0, max(0, self.total_rows - vis))
         hs = self.horizontalScrollBar()
         hs.setPageStep(self.viewport().width())
-        hs.setRange(0, max(0, self.model.longest * self.char_w + 8 - self.viewport().width()))
+        longest = 0 if self.wrap else self.model.longest * self.char_w + 8
+        hs.setRange(0, max(0, longest - self.viewport().width()))
 
     def resizeEvent(self, e) -> None:  # noqa: N802
+        follow_end = self.verticalScrollBar().value() >= self.verticalScrollBar().maximum()
         super().resizeEvent(e)
         self.update_scrollbars()
+        if follow_end:
+            self.verticalScrollBar().setValue(self.verticalScrollBar().maximum())
 
     def changeEvent(self, e) -> None:  # noqa: N802
         if e.type() == QEvent.Type.FontChange:
             self._update_metrics()
+            self.cols = 0
             self.update_scrollbars()
         super().changeEvent(e)
 
     def row_at(self, y: int) -> int:
-        return self.verticalScrollBar().value() + max(0, y) // self.line_h
+        """The line under the point y."""
+        return self.line_of_row(self.verticalScrollBar().value() + max(0, y) // self.line_h)[0]
 
     # --- painting ------------------------------------------------------------------------
     def paintEvent(self, _e) -> None:  # noqa: N802
         p = QPainter(self.viewport())
         pal = self.palette()
         p.fillRect(self.viewport().rect(), pal.color(QPalette.ColorRole.Base))
+        if self.wrap and max(1, (self.viewport().width() - 8) // self.char_w) != self.cols:
+            self.update_scrollbars()  # the viewport changed width without a resize of the area
+        self.sync_rows()
         first = self.verticalScrollBar().value()
         x0 = 4 - self.horizontalScrollBar().value()
         lines, errs = self.model.lines, self.model.is_err
-        last = min(len(lines), first + self.visible_rows() + 1)
+        last = min(self.total_rows, first + self.visible_rows() + 1)
         lo, hi = sorted((self.anchor, self.current)) if self.current >= 0 else (-1, -1)
         if lo < 0:
             lo = hi = self.current
@@ -139,13 +202,19 @@ class LogCanvas(QAbstractScrollArea):
         sel_bg = pal.color(QPalette.ColorRole.Highlight)
         sel_fg = pal.color(QPalette.ColorRole.HighlightedText)
         w = self.viewport().width()
+        line, seg = self.line_of_row(first) if lines else (0, 0)
         for row in range(first, last):
+            if line >= len(lines):
+                break
             y = (row - first) * self.line_h
-            selected = lo <= row <= hi and row >= 0
+            selected = lo <= line <= hi and line >= 0
             if selected:
                 p.fillRect(QRect(0, y, w, self.line_h), sel_bg)
-            p.setPen(sel_fg if selected else (self.err_colour if errs[row] else text_c))
-            p.drawText(x0, y + self.fontMetrics().ascent(), lines[row])
+            p.setPen(sel_fg if selected else (self.err_colour if errs[line] else text_c))
+            p.drawText(x0, y + self.fontMetrics().ascent(), self.segment(lines[line], seg))
+            seg += 1
+            if seg >= self.row_start[line + 1] - self.row_start[line]:
+                line, seg = line + 1, 0
         p.end()
 
     # --- selection and keyboard ----------------------------------------------------------
@@ -161,15 +230,18 @@ class LogCanvas(QAbstractScrollArea):
         self.viewport().update()
         self.currentChanged.emit(row)
 
-    def ensure_visible(self, row: int, center: bool = False) -> None:
+    def ensure_visible(self, line: int, center: bool = False) -> None:
+        self.sync_rows()
         vs = self.verticalScrollBar()
         vis = self.visible_rows()
+        row = self.first_row_of(line)
+        end = self.first_row_of(line + 1) - 1 if line + 1 < len(self.row_start) else row
         if center:
             vs.setValue(row - vis // 2)
         elif row < vs.value():
             vs.setValue(row)
-        elif row >= vs.value() + vis:
-            vs.setValue(row - vis + 1)
+        elif end >= vs.value() + vis:
+            vs.setValue(end - vis + 1)
 
     def selected_rows(self) -> range:
         if self.current < 0:
@@ -269,6 +341,7 @@ class LogView(QWidget):
 
     def clear(self) -> None:
         self.model.clear()
+        self.view.row_start = [0]
         self.view.current = self.view.anchor = -1
         self.view.update_scrollbars()
         self.view.viewport().update()

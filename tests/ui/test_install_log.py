@@ -1,0 +1,104 @@
+"""The install log: a failure's output once (no red repeat), a separator naming the failed step,
+live progress text from the running command, long lines wrapped so their end is on screen, and
+time left only when it is known."""
+from __future__ import annotations
+
+from app.run.executor import LineEvent, ProgressEvent, StepFinished, StepStarted
+from ui.engine import EventForwarder
+from ui.widgets.log_view import LogView
+
+
+class Listener:
+    def __init__(self):
+        self.out, self.act, self.fin, self.prog = [], [], [], []
+
+    def step_started(self, step_id):
+        pass
+
+    def output(self, step_id, stream, text):
+        self.out.append((stream, text))
+
+    def progress(self, step_id, overall):
+        self.prog.append(overall)
+
+    def activity(self, step_id, text):
+        self.act.append(text)
+
+    def step_finished(self, step_id, status, message=""):
+        self.fin.append((step_id, status, message))
+
+
+PIP_ERR = ["ERROR: Could not find a version that satisfies the requirement torch==2.99.0 (from versions: 2.5.0, 2.6.0)",
+           "ERROR: No matching distribution found for torch==2.99.0"]
+
+
+def test_failed_step_output_is_not_repeated():
+    lis = Listener()
+    fwd = EventForwarder(lis)
+    fwd(StepStarted("install_pytorch", 1, 1, "Install torch"))
+    for line in PIP_ERR:
+        fwd(LineEvent("install_pytorch", "stderr", line))
+    fwd(StepFinished("install_pytorch", "error", "exit status 1", details="\n".join(PIP_ERR)))
+    texts = [t for _s, t in lis.out]
+    assert texts[:2] == PIP_ERR and len(texts) == 3  # each line once, then one separator
+    assert "install_pytorch failed: exit status 1" in texts[2]
+    assert lis.fin == [("install_pytorch", "failed", "exit status 1")]
+
+
+def test_a_silent_failure_shows_its_details_once():
+    lis = Listener()
+    fwd = EventForwarder(lis)
+    fwd(StepFinished("write_env", "error", "permission denied", details="PermissionError: /etc/profile.d/cuda.sh"))
+    assert [t for _s, t in lis.out] == ["PermissionError: /etc/profile.d/cuda.sh", "— write_env failed: permission denied —"]
+
+
+def test_live_lines_and_progress_messages_become_the_activity_text():
+    lis = Listener()
+    fwd = EventForwarder(lis)
+    fwd(LineEvent("install_pytorch", "stdout", "   ━━━━━━━━━━━━━━━━━━━━━━━━━━╸━━━━━━━━━━━━━ 512.3/887.9 MB 61.2 MB/s eta 0:00:07", final=False))
+    fwd(ProgressEvent("install_driver", 0.42, 0.2, "Unpacking nvidia-dkms-580-open (amd64)"))
+    assert lis.out == []  # a bar redrawn in place is not a log line
+    assert "512.3/887.9 MB" in lis.act[0] and lis.act[1].startswith("Unpacking") and lis.prog == [0.2]
+
+
+def test_install_page_shows_activity_and_time_left_only_when_known(qtbot, make_wizard):
+    from PySide6.QtWidgets import QWizard
+
+    from tests.ui.fakes import FakeRunner
+
+    runner = FakeRunner(block_on="install_thing0")
+    w, _s, _r = make_wizard(runner=runner)
+    for _ in range(4):
+        qtbot.waitUntil(lambda: w.button(QWizard.WizardButton.NextButton).isEnabled(), timeout=5000)
+        w.next()
+    inst = w.pages["install"]
+    qtbot.waitUntil(runner.blocked.is_set, timeout=5000)
+    qtbot.wait(100)
+    assert inst.time_left.text() == ""  # nothing finished yet: no rate, no guess
+    inst.bridge.activity("install_thing0", "Downloading torch-2.11.0-cp311-cp311-manylinux_2_28_x86_64.whl (887.9 MB)")
+    qtbot.waitUntil(lambda: "Downloading torch" in inst.activity.text() or "…" in inst.activity.text(), timeout=2000)
+    inst.cancel()
+    qtbot.waitUntil(lambda: inst.result == "cancelled", timeout=5000)
+    assert inst.activity.text() == ""
+
+
+def test_long_lines_wrap_so_their_end_is_on_screen(qtbot):
+    view = LogView()
+    qtbot.addWidget(view)
+    view.resize(420, 300)
+    view.show()
+    qtbot.waitExposed(view)
+    line = PIP_ERR[0] + " — the cause is here at the end"
+    view.append_lines([("stdout", "short line"), ("stderr", line), ("stdout", "after")])
+    c = view.view
+    assert c.horizontalScrollBar().maximum() == 0  # nothing hidden to the right
+    rows = c.row_start[2] - c.row_start[1]
+    assert rows >= 2 and c.total_rows == rows + 2
+    parts = [c.segment(line, k) for k in range(rows)]
+    assert parts[0] + "".join(p[c.INDENT:] for p in parts[1:]) == line
+    assert all(len(p) <= c.cols for p in parts)
+    assert c.line_of_row(c.row_start[1] + rows - 1) == (1, rows - 1)
+    assert c.line_of_row(c.row_start[2]) == (2, 0)
+    view.resize(1600, 300)  # wider: fewer rows, same lines
+    qtbot.wait(10)
+    assert c.row_start[2] - c.row_start[1] < rows and view.line_count() == 3
