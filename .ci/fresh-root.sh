@@ -100,7 +100,8 @@ clone_into() {  # DEST
   git -C "$1" checkout -q --detach "$(git -C "$src" rev-parse "$rev")"
 }
 
-in_root() { chroot "$root_dir" /usr/bin/env -i PATH=/usr/local/bin:/usr/bin:/bin HOME=/root LANG=C.UTF-8 TERM=dumb "$@"; }
+# root's own PATH on Debian (sbin included); the user's comes from its login shell (no sbin)
+in_root() { chroot "$root_dir" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 TERM=dumb "$@"; }
 
 used_mb() { du -sxm "$root_dir" | cut -f1; }
 

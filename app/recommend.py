@@ -29,6 +29,7 @@ from app.choices import Choices
 from app.compat.db import PYTORCH_INDEX, CompatDB, TorchRelease, TorchVariant, cc_key, major_minor, vkey
 from app.compat.version import python_tag
 from app.facts import Facts, Gpu
+from app.install_command import expand_venv, torch_install, uv_executable, venv_python
 from app.recommendation import (
     Alternative,
     CudnnChoice,
@@ -223,27 +224,15 @@ def _index_url(choices: Choices, index: str) -> str:
     return f"{base}/{index}"
 
 
-def _commands(choices: Choices, packages: tuple[str, ...], index_url: str, platform: str) -> tuple[str, str]:
-    m = choices.mirrors
-    py = "python" if platform == "windows" else "python3"
-    pip = [py, "-m", "pip", "install", *packages, "--index-url", index_url]
-    uv = ["uv", "pip", "install", *packages, "--index-url", index_url]
-    if m.pypi_index_url:
-        pip += ["--extra-index-url", m.pypi_index_url]
-        uv += ["--extra-index-url", m.pypi_index_url]
-    if m.https_proxy:
-        pip += ["--proxy", m.https_proxy]
-    if m.ca_bundle:
-        pip += ["--cert", m.ca_bundle]
-    env = []
-    if m.https_proxy:
-        env.append(f"HTTPS_PROXY={m.https_proxy}")
-    if m.ca_bundle:
-        env.append(f"SSL_CERT_FILE={m.ca_bundle}")
-    uv_cmd = " ".join(_quote(a) for a in uv)
-    if env and platform != "windows":
-        uv_cmd = " ".join(env) + " " + uv_cmd
-    return " ".join(_quote(a) for a in pip), uv_cmd
+def _commands(choices: Choices, packages: tuple[str, ...], index_url: str, platform: str) -> tuple[str, str, tuple[str, ...]]:
+    """(pip command shown, uv command shown, the argv the plan runs): app.install_command builds all three, for
+    the venv the plan creates (Choices.venv_path), so what the Recommendation shows is what the plan runs."""
+    plat = "windows" if platform == "windows" else "linux"
+    py = venv_python(expand_venv(choices.venv_path), plat)
+    pip = torch_install(py, packages, index_url, choices.mirrors)
+    uv = torch_install(py, packages, index_url, choices.mirrors, uv=uv_executable())
+    run = uv if choices.installer == "uv" else pip
+    return pip.shown(plat), uv.shown(plat), run.argv
 
 
 def _quote(arg: str) -> str:
@@ -663,7 +652,7 @@ def _torch_choice(cx: _Ctx, c: Candidate, compat: Optional[str], labels: list[st
     if rel.torchaudio:
         pkgs.append(f"torchaudio=={rel.torchaudio}")
     url = _index_url(cx.choices, c.index)
-    pip, uv = _commands(cx.choices, tuple(pkgs), url, cx.wheel_os)
+    pip, uv, argv = _commands(cx.choices, tuple(pkgs), url, cx.wheel_os)
     if v is None:
         reason = f"PyTorch {rel.version} CPU build" + (f" for Python {cx.python}" if cx.python else "") + "."
         code, params = "torch_cpu", _p(version=rel.version, for_python_code="for_python" if cx.python else "", python=cx.python)
@@ -677,7 +666,7 @@ def _torch_choice(cx: _Ctx, c: Candidate, compat: Optional[str], labels: list[st
         code = {"full": "torch_newest_full", "minor": "torch_newest_minor"}.get(how_compat or "", "torch_newest_needs_driver")
         params = _p(gpus=', '.join(labels), os=cx.os_label, and_python_code="and_python" if cx.python else "", python=cx.python,
                     version=rel.version, index=c.index, cuda=v.cuda_runtime)
-    return TorchChoice(version=rel.version, index=c.index, index_url=url, packages=tuple(pkgs), command=pip, uv_command=uv,
+    return TorchChoice(version=rel.version, index=c.index, index_url=url, packages=tuple(pkgs), command=pip, uv_command=uv, install_argv=argv,
                        cuda_runtime=v.cuda_runtime if v else None, cudnn=v.cudnn if v else None,
                        driver_compat=compat if v else None,  # type: ignore[arg-type]
                        arch_list=v.sm_list() if v else (), reason=reason, torchvision=rel.torchvision, torchaudio=rel.torchaudio,
@@ -938,7 +927,7 @@ def _cpu_only(cx: _Ctx, want_release: Optional[TorchRelease], reason_gpu: bool) 
                 " A reboot usually fixes this; `gpu-wizard diagnose` finds the cause."), "error", _broken_params(d, d.version, visible_note=True))
     else:
         reason, code = "No NVIDIA GPU found: the CPU build of PyTorch.", "torch_cpu_no_gpu"
-        cx.warn("no_nvidia_gpu", "No NVIDIA GPU was found; PyTorch will run on the CPU. If a GPU is installed, check that it is seated and powered (lspci lists it).", "info")
+        cx.warn("no_nvidia_gpu", "No NVIDIA GPU was found; PyTorch will run on the CPU. If a GPU is installed, check that it is seated and powered (lspci lists it).", "warning")
     torch = torch.replace(reason=f"{reason} {torch.reason}", reason_code=code)
     action = "none"
     drv_reason, drv_code = "No NVIDIA GPU: no driver needed.", "driver_not_needed"

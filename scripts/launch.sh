@@ -3,6 +3,7 @@
 #   scripts/launch.sh --snapshot resources/snapshots/workstation-rtx4090-ubuntu2404.json
 set -euo pipefail
 cd "$(dirname "$0")/.."
+PATH=$PATH:/usr/local/sbin:/usr/sbin:/sbin  # runuser lives in sbin, which a user's or a bare root's PATH may lack
 source scripts/setup-lib.sh
 rc=0; bash scripts/sysdeps.sh --ask || rc=$?
 if ((rc == 3)); then
@@ -29,15 +30,19 @@ fi
 can_run() {  # CHECKOUT
   (cd "$1" && runuser -u "$user" -- env HOME="$home" QT_QPA_PLATFORM=offscreen "$1/.venv/bin/python" -c \
     'import app.cli, ui, PySide6.QtWidgets; from app.paths import resources_dir; import sys; sys.exit(0 if any(resources_dir().iterdir()) else 1)') \
-    >/dev/null 2>&1
+    >/dev/null 2>"$check_log" && return 0
+  why=$(tail -n 1 "$check_log" 2>/dev/null); why=${why:-it could not start}
+  return 1
 }
+check_log=$(mktemp)  # root's own file (never one in the user's home: they could point it elsewhere)
+trap 'rm -f "$check_log"' EXIT
 here=$(pwd)
 if ! can_run "$here"; then
   # The checkout is where that user cannot go (root's `git clone` lands in /root): run a root-owned,
   # world-readable copy in /var/lib/gpu-wizard (refreshed from this checkout on every start; the
   # user can read and run it but not change it).
   copy=${GPU_WIZARD_LAUNCH_COPY:-/var/lib/gpu-wizard/checkout}
-  echo "user '$user' cannot run the wizard from $here: starting it from a copy in $copy" >&2
+  echo "user '$user' cannot run the wizard from $here ($why): starting it from a copy in $copy" >&2
   mkdir -p "$copy"; chmod 0755 "$(dirname "$copy")" "$copy"
   new=$(mktemp -d "$copy.new.XXXXXX")
   tar -C "$here" --exclude=./.venv --exclude=./build --exclude=./.git -cf - . | tar -C "$new" -xf -
@@ -48,14 +53,15 @@ if ! can_run "$here"; then
   (cd "$copy" && SETUP_LOGS=$copy/build/logs setup_venv '' .installed 'app, PySide6, pyqtgraph') || exit 1
   chmod -R go+rX,go-w "$copy"
   if ! can_run "$copy"; then
-    echo "user '$user' cannot run the wizard from $copy either (is /var/lib mounted noexec, or the Python" \
-         "outside their reach?): set GPU_WIZARD_USER to another user, or clone the checkout as that user" >&2
+    echo "user '$user' cannot run the wizard from $copy either ($why): set GPU_WIZARD_USER to another user," \
+         "or clone the checkout as that user and run scripts/launch.sh as them" >&2
     exit 2
   fi
   here=$copy
 fi
 echo "The wizard's window never runs as root: starting it as '$user'." >&2
 cd "$here"
+rm -f "$check_log"; trap - EXIT
 exec runuser -u "$user" -- env HOME="$home" XDG_RUNTIME_DIR="$home" ${DISPLAY:+DISPLAY="$DISPLAY"} \
   ${WAYLAND_DISPLAY:+WAYLAND_DISPLAY="$WAYLAND_DISPLAY"} ${QT_QPA_PLATFORM:+QT_QPA_PLATFORM="$QT_QPA_PLATFORM"} \
   ${LANG:+LANG="$LANG"} "$here/.venv/bin/gpu-wizard" "$@"

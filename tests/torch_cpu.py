@@ -54,5 +54,5 @@ def cpu_torch_source(python: str = sys.executable) -> tuple[Optional[list[str]],
     url2, why2 = _resolve(python, [*extra, "--timeout", "8", "--retries", "0"], 60)
     if url2 and "+cpu" in url2.rsplit("/", 1)[-1]:
         return extra, ""
-    second = f"gives {url2.rsplit('/', 1)[-1]}, not a +cpu build" if url2 else f"is not reachable ({why2})"
+    second = f"gives {url2.rsplit('/', 1)[-1]}, not a +cpu build" if url2 else f"is not reachable or lacks it ({why2})"
     return None, f"no CPU build of {TORCH} here: {first}, and PyTorch's CPU index {CPU_INDEX} {second}"

@@ -48,6 +48,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     r.add_argument("--serial", metavar="N", help="hosts per batch (a number or a percentage such as 25%%)")
     r.add_argument("--max-fail-percentage", metavar="N", type=int, help="stop when more than N%% of a batch failed (default: never stop)")
     r.add_argument("--strategy", choices=("linear", "free"), help="Ansible strategy (free: each host goes at its own pace)")
+    r.add_argument("-K", "--ask-become-pass", action="store_true", help="ask for the sudo password of the hosts (Ansible's -K)")
 
     v = sub.add_parser("verify", help="verify every host; collect DIR/<host>.verify.json and its own report")
     _inv(v)
@@ -282,6 +283,9 @@ def _run(args, ctx) -> int:
         plays = yaml.load(text, Loader=_unsafe_loader())
         for play in plays:
             play.update(play_opts)
+            if args.max_fail_percentage is not None:  # failures count toward stopping: no rescue
+                for t in play.get("tasks") or ():
+                    t.pop("rescue", None)
         from app.fleet.ansible import dump_yaml
 
         fd, tmp = tempfile.mkstemp(prefix=".fleet-run-", suffix=".yml", dir=os.path.dirname(run_pb))
@@ -290,7 +294,8 @@ def _run(args, ctx) -> int:
         run_pb = tmp
     try:
         result = run_playbook(run_pb, args.inventory, limit=args.limit, check=args.check, forks=args.forks,
-                              verbose=args.verbose, on_line=_printer(ctx))
+                              verbose=args.verbose, on_line=_printer(ctx),
+                              extra_args=["--ask-become-pass"] if args.ask_become_pass else ())
     finally:
         if tmp:
             os.unlink(tmp)

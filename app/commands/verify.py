@@ -1,6 +1,7 @@
 """`gpu-wizard verify`: prove the GPU stack in four layers (device, bandwidth, PyTorch, load).
 
-Runs the probe inside the target Python (`--python`, default: this interpreter), samples NVML
+Runs the probe inside the target Python (`--python`; default: the venv the wizard's plan installed
+PyTorch into, see app.verify.runner.target_python), samples NVML
 in this process, and prints the Verification (JSON with --json). Exit 0 when nothing failed
 (also with no GPU at all: every layer is skipped with its reason), 1 when a layer failed.
 """
@@ -16,7 +17,8 @@ HELP = "prove the GPU works at the speed it should: device, bandwidth, PyTorch a
 
 def add_arguments(p) -> None:
     p.add_argument("--python", metavar="PATH", default=None,
-                   help="the Python environment to verify (the one that holds torch); default: this interpreter")
+                   help="the Python environment to verify (the one that holds torch); default: the venv the wizard "
+                        "installed PyTorch into (newest session's plan, else ~/.venvs/gpu), else this interpreter")
     p.add_argument("--seconds", metavar="N", type=float, default=None,
                    help="sustained load per matmul dtype and per conv layout (default 2; 1 with --quick)")
     p.add_argument("--quick", action="store_true", help="fewer copy sizes and a short load (about 20 s on one GPU)")
@@ -91,7 +93,12 @@ def run(args, ctx) -> int:
             raise CliError(f"--gpus {args.gpus}: give CUDA indices such as 0 or 0,1, or 'all'", 2)
         if args.seconds is not None and not (0 < args.seconds <= 3600):
             raise CliError("--seconds must be between 0 and 3600", 2)
-        opts = VerifyOptions(python=args.python, seconds=args.seconds, quick=args.quick, gpus=args.gpus,
+        python = args.python
+        if python is None:
+            from app.verify.runner import target_python
+
+            python = target_python()[0]  # the report's first line names it
+        opts = VerifyOptions(python=python, seconds=args.seconds, quick=args.quick, gpus=args.gpus,
                              keep_samples=not args.no_samples)
         v = run_verification(opts, on_progress=_progress_printer(not ctx.json and sys.stderr.isatty()))
     ctx.emit(v.to_json(), _text(v, ctx.lang))

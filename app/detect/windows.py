@@ -377,7 +377,7 @@ def detect_windows(system) -> tuple[OsInfo, DriverInfo, list[Gpu], WindowsInfo, 
                         windows_version=wmi_ver, source="nvidia_smi" if table.driver_version or query_rows else ("wmi" if wmi_ver else ""))
 
     if not nv_vids and not gpus:
-        findings.append(finding("no_nvidia_gpu", "error",
+        findings.append(finding("no_nvidia_gpu", "warning",
                                 tuple(f"display adapter: {v['name']}" for v in vids) or ("Win32_VideoController: no NVIDIA adapter",),
                                 text_code="no_nvidia_gpu_windows", hint_code=""))
     elif state == "not_installed":

@@ -385,7 +385,7 @@ class Executor:
                 on_line(Line("stdout", f"{out.message}: the change takes effect after a restart"))
             self.session.log_command(step.id, out.argv, out.rc, out.duration_s, note)
             if not out.ok:
-                raise StepFailed(out.message, out.details, cancelled=out.cancelled)
+                raise StepFailed(_with_hint(step, out.message, out.details), out.details, cancelled=out.cancelled)
             self._phase(step.id, "commands", n + 1)
         return restart
 
@@ -443,6 +443,15 @@ def with_dpkg_repair(plan: Plan, system) -> Plan:
                       "install anything until it is finished with 'dpkg --configure -a'.",
                   commands=(("dpkg", "--configure", "-a"),), env={"DEBIAN_FRONTEND": "noninteractive"})
     return plan.replace(steps=(repair, *plan.steps))
+
+
+def _with_hint(step: Step, message: str, details: str) -> str:
+    """A failed PyTorch install that could not reach its index says which settings get past it."""
+    from app.messages import render
+    from app.plan.pytorch import unreachable_hint
+
+    hint = unreachable_hint(step, details)
+    return f"{message}. {render('cli', hint[0], hint[1])}" if hint else message
 
 
 def _disk_message(e: OSError, where) -> str:

@@ -215,3 +215,40 @@ def default_python() -> str:
 
         return shutil.which("python3") or shutil.which("python") or "python3"
     return sys.executable
+
+
+def target_python(sessions: Optional[str] = None, default_venv: Optional[str] = None) -> tuple[str, str]:
+    """(interpreter, where it came from) of the Python that holds the PyTorch the wizard set up:
+    the venv of the newest session's plan that installs PyTorch, else the plan's default venv
+    (~/.venvs/gpu), else this interpreter (`default_python()`; the wizard's own has no torch)."""
+    import json
+
+    from app.choices import Choices
+    from app.plan.common import expand_venv, venv_python
+    from app.run.session import sessions_dir
+
+    def usable(p: Optional[str]) -> bool:
+        return bool(p) and os.path.isabs(p) and os.path.isfile(p) and os.access(p, os.X_OK)
+
+    try:
+        base = sessions_dir(sessions)
+        dirs = sorted((d for d in base.iterdir() if d.is_dir()), key=lambda d: d.stat().st_mtime, reverse=True)
+    except OSError:
+        dirs = []
+    for d in dirs[:50]:
+        try:
+            plan = json.loads((d / "plan.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        for step in (plan.get("steps") or ()) if isinstance(plan, dict) else ():
+            cmds = step.get("commands") if isinstance(step, dict) else None
+            if step.get("kind") == "install_pytorch" and cmds and isinstance(cmds[0], list) and cmds[0]:
+                argv = [str(a) for a in cmds[0]]
+                py = argv[argv.index("--python") + 1] if "--python" in argv[:-1] else argv[0]  # uv pip install --python PY
+                if usable(py):
+                    return py, f"the PyTorch venv of session {d.name}"
+    venv = expand_venv(default_venv or Choices().venv_path)
+    py = venv_python(venv, "windows" if sys.platform.startswith("win") else "linux")
+    if usable(py):
+        return py, f"the wizard's PyTorch venv {venv}"
+    return default_python(), "this interpreter (no PyTorch venv of the wizard's found)"

@@ -130,7 +130,7 @@ def test_this_machine_is_detected_on_the_system_page(qtbot, tmp_path):
     assert facts.source == "live" and page.tree.topLevelItemCount() == 5
     assert not page.source_banner.isVisibleTo(page)
     if not facts.gpus:
-        assert page.tree.topLevelItem(0).text(1) in ("not detected", "problem")
+        assert page.tree.topLevelItem(0).text(1) in ("not detected", "needs attention")  # no_nvidia_gpu is a warning
 
 
 def test_snapshot_of_this_machine_is_recorded_redacted(tmp_path):

@@ -219,3 +219,17 @@ def test_headers_present_and_legacy_bios():
                  dirs={"/lib/modules/6.8.0-45-generic": ["build", "kernel"], "/sys/firmware": ["acpi", "dmi"]})
     d = detect(s).driver
     assert d.kernel_headers_installed is True and d.secure_boot is False
+
+
+def test_no_gpu_is_the_same_severity_in_detect_and_recommend():
+    """One finding, one weight: `detect` and `recommend` must not call the same fact an error in one
+    place and a note in the other."""
+    from app.compat import load_db
+    from app.recommend import recommend
+
+    f = detect(snapshot(files={"/etc/os-release": 'ID=ubuntu\nVERSION_ID="24.04"\n'}, commands={}))
+    found = f.finding("no_nvidia_gpu")
+    assert found
+    rec = recommend(f, load_db(use_user_bundle=False))
+    warned = next(w for w in rec.warnings if w.code == "no_nvidia_gpu")
+    assert found.severity == warned.severity == "warning"

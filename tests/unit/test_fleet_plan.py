@@ -134,17 +134,25 @@ def test_fleet_plan_gives_each_host_its_own_plan(tmp_path, capsys):
         L.add_constructor("!unsafe", lambda ld, n: ld.construct_scalar(n))
         return L
 
-    plays = {p["hosts"]: p for p in yaml.load(pb.read_text(), Loader=loader())}
-    ws = plays["ws1"]["tasks"]
+    (play,) = yaml.load(pb.read_text(), Loader=loader())  # one play: every host in parallel
+    plan_of = play["vars"]["gw_plan_of"]
+    assert plan_of["h200a"] == plan_of["h200b"] != plan_of["ws1"]
+    blocks = {b["when"]: b["block"] for b in play["tasks"] if "block" in b}
+
+    def tasks_of(host):
+        return blocks[f"gw_plan_of[inventory_hostname] == {plan_of[host]}"]
+
+    ws = tasks_of("ws1")
     apt = [t for t in ws if "ansible.builtin.apt" in t]
     assert apt and any(n.startswith("nvidia-driver-") for n in apt[0]["ansible.builtin.apt"]["name"])
     assert apt[0].get("become") is True
     reboot = [t for t in ws if "ansible.builtin.reboot" in t]
-    assert len(reboot) == 1 and "is changed" in reboot[0]["when"]  # restart only when the driver changed
+    assert len(reboot) == 1 and "is changed" in reboot[0]["when"]
+    assert reboot[0]["when"].startswith(f"(gw_g{plan_of['ws1']}_s")  # registers are unique per plan group  # restart only when the driver changed
     pip = [t for t in ws if "ansible.builtin.pip" in t]
     assert pip and pip[0]["ansible.builtin.pip"]["virtualenv"] == "{{ gw_home }}/.venvs/gpu"
     assert any(n.startswith("torch==") for n in pip[0]["ansible.builtin.pip"]["name"])
-    laptop = plays["laptop1"]["tasks"]
+    laptop = tasks_of("laptop1")
     text = json.dumps(laptop)
     assert "nvidia-driver" not in text and "ansible.builtin.reboot" not in text  # WSL2: the Windows driver serves it
     copies = [t for t in laptop if "ansible.builtin.copy" in t and t["ansible.builtin.copy"].get("dest", "").startswith("/etc/")]
