@@ -195,3 +195,24 @@ def test_windows_host_gets_no_linux_tasks():
     _, plan = host_plan(str(SNAP / "windows-laptop-rtx4060-nowsl.json"), args)
     tasks = plan_tasks(plan)
     assert len(tasks) == 1 and "ansible.builtin.debug" in tasks[0]
+
+
+def test_host_helpers_done_and_ini_edit(tmp_path, capsys):
+    """What the playbook runs on a host: the step's own checks (exit 0 done / 3 not), and an INI
+    setting applied by the engine with a backup, `changed` once and `unchanged` after."""
+    target = tmp_path / "wsl.conf"
+    target.write_text("[automount]\r\nenabled = true\r\n")
+    checks = json.dumps([{"kind": "ini_value", "args": [str(target), "automount", "ldconfig", "false"]}])
+    assert main(["fleet", "done", "--checks", checks]) == 3
+    edit = json.dumps({"path": str(target), "mode": "ini_set", "section": "automount", "settings": [["ldconfig", "false"]],
+                       "backup": True, "needs_root": False})
+    backups = tmp_path / "backups"
+    assert main(["fleet", "edit", "--edit", edit, "--backup-dir", str(backups)]) == 0
+    assert capsys.readouterr().out.strip() == "changed"
+    text = target.read_text()
+    assert "ldconfig = false" in text.replace("ldconfig=false", "ldconfig = false") and "enabled = true" in text
+    assert any(p.read_bytes() == b"[automount]\r\nenabled = true\r\n" for p in backups.rglob("*") if p.is_file())
+    assert main(["fleet", "done", "--checks", checks]) == 0
+    assert main(["fleet", "edit", "--edit", edit, "--backup-dir", str(backups)]) == 0
+    assert capsys.readouterr().out.strip() == "unchanged"
+    assert main(["fleet", "done", "--checks", "not json"]) == 2
