@@ -365,11 +365,15 @@ def read_indexes(db: CompatDB, wheel_os: str, *, pytorch_base: Optional[str] = N
     for (kind, key, _url, _accept), f in zip(jobs, fetched):
         li.sources.add(f.source)
         table = li.pages if kind == "page" else li.pypi
+        parsed = None if f.body is None else (parse_simple(f.body) if kind == "page" else parse_pypi_json(f.body))
+        if f.body is not None and not parsed and f.error != "HTTP 404":
+            f = replace(f, body=None, error="the page names no wheel (not an index page?)")  # a portal or an error page
+            parsed = None
         if f.body is None:
             table[key] = None
             li.errors.append(f"{f.url}: {f.error}")
         else:
-            table[key] = parse_simple(f.body) if kind == "page" else parse_pypi_json(f.body)
+            table[key] = parsed  # a 404: that build is not on this index (an empty list)
     li.requests = fetcher.requests - before
     li.seconds = time.perf_counter() - t0
     return li
@@ -555,8 +559,14 @@ def recommend_live(facts, db: CompatDB, choices=None, *, config: Any = None, fet
         rep.requests, rep.seconds = li.requests, li.seconds
         rep.errors = tuple(li.errors)
         rep.cache = "warm" if li.sources == {"cache"} else ("cold" if "cache" not in li.sources else "mixed")
+        ov = None
         if li.read_any:
-            ov = overlay(db, li, cx.python, cx.wheel_os)
+            try:
+                ov = overlay(db, li, cx.python, cx.wheel_os)
+            except Exception as e:  # noqa: BLE001 - an index page the overlay cannot use: the data answers
+                li.errors.append(f"overlay: {type(e).__name__}: {e}")
+                li.pages, li.pypi = {}, {}
+        if ov is not None:
             solve_db = ov.db
             notes += ov.notes
             stale = [e for e in li.errors]

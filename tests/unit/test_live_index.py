@@ -220,3 +220,14 @@ def test_an_index_that_just_failed_is_not_asked_again_at_once(server, db, tmp_pa
     f3 = live.Fetcher(cache=tmp_path / "c", timeout=1.0, fail_ttl=0.0)  # past the pause: asked again, and read
     r3, rep3 = live.recommend_live(h200(), db, ch, fetcher=f3, pypi_json=None, today=TODAY, enabled=True)
     assert rep3.requests == 6 and r3.pytorch.version == "2.14.1"
+
+
+def test_garbage_pages_never_break_the_answer(server, db, tmp_path):
+    for variant in ("cu126", "cu130", "cu132"):
+        server.pages[f"/whl/{variant}/torch/"] = b"\x00\xff<html><a href='x'>not-a-wheel</a><a>torch-2.14.1+cu130-cp312-cp312-"
+        server.pages[f"/whl/{variant}/torchvision/"] = b'{"files": [{"filename": 3}, "junk"]}'
+    server.pages["/pypi/torch/json"] = b"[1, 2"
+    rec, rep, _ = run(server, db, h200(), tmp_path=tmp_path)
+    # a page that names no wheel at all is no index page (a portal, an error page): the data answers, and says so
+    assert rec.pytorch.version == "2.14.0" and "index_unreachable" in codes(rec) and "index_no_wheel" not in codes(rec)
+    assert rep.requests == 8
