@@ -332,7 +332,8 @@ class LiveIndex:
 
     @property
     def read_any(self) -> bool:
-        return any(v is not None for v in self.pages.values()) or any(v is not None for v in self.pypi.values())
+        """Some page of the PyTorch index itself was read (PyPI's JSON alone says only which releases exist)."""
+        return any(v is not None for v in self.pages.values())
 
 
 def page_url(base: str, variant: str, project: str) -> str:
