@@ -63,6 +63,8 @@ cleanup() {
   for m in dev/shm dev/pts dev sys proc; do
     mountpoint -q "$root_dir/$m" 2>/dev/null && umount -l "$root_dir/$m" 2>/dev/null || true
   done
+  mountpoint -q "$root_dir" 2>/dev/null && umount -l "$root_dir" 2>/dev/null || true
+  if mount | grep -q " $root_dir"; then say "mounts left under $root_dir; not removing it"; root_dir=""; return 0; fi
   rm -rf --one-file-system "$root_dir"
   root_dir=""
 }
@@ -86,6 +88,8 @@ deb $mirror $suite-updates main
 deb ${mirror%/debian}/debian-security $suite-security main
 EOF
   [[ $mirror == */debian ]] || sed -i '$d' "$root_dir/etc/apt/sources.list"
+  # / a mount point of its own, as on a real machine (unshare's private mount namespaces need one)
+  mount --bind "$root_dir" "$root_dir" && mount --make-private "$root_dir"
   mount -t proc proc "$root_dir/proc"
   mount --rbind /sys "$root_dir/sys" && mount --make-rslave "$root_dir/sys"
   mount --bind /dev "$root_dir/dev"
