@@ -27,8 +27,9 @@ from typing import Iterable, Optional
 
 from app.choices import Choices
 from app.compat.db import PYTORCH_INDEX, CompatDB, TorchRelease, TorchVariant, cc_key, major_minor, vkey
-from app.compat.version import python_tag
+from app.compat.version import is_free_threaded, python_base, python_tag
 from app.facts import Facts, Gpu
+from app.install_command import expand_venv, torch_install, uv_executable, venv_python
 from app.recommendation import (
     Alternative,
     CudnnChoice,
@@ -50,7 +51,7 @@ WARNING_CODES = frozenset({
     "minor_version_compat_only", "arch_list_unverified", "ptx_jit_only", "plain_pip_wrong_build",
     "toolkit_unavailable", "toolkit_differs_from_wheel", "no_nvidia_repo",
     "torchvision_not_released", "torch_without_torchvision", "gpu_name_ambiguous", "grace_open_module_required",
-    "driver_branch_ended", "windows_driver_floor_inferred",
+    "driver_branch_ended", "windows_driver_floor_inferred", "python_free_threaded_older_release", "torch_alone_no_complete_set",
     # from the live index reads (app/compat/live.py, recommend_live)
     "index_no_wheel", "index_newer_patch", "torch_newer_than_data", "index_cached_copy", "index_partly_read",
     "index_unreachable", "index_not_checked", "compat_data_stale", "driver_branch_not_in_repo",
@@ -90,7 +91,7 @@ CLAUSE_CODES = frozenset({
     "toolkit_optional", "toolkit_why_matches_wheel", "toolkit_why_newest_for_driver", "toolkit_why_capped_by_driver",
     "toolkit_why_closest_not_in_repo", "toolkit_why_closest_gpus", "toolkit_why_no_driver", "toolkit_why_none_in_repo",
     "toolkit_why_none_fits", "grace_proprietary_loaded", "branch_eol_date", "branch_eol_target",
-    "data_age", "index_confirmed_tv",
+    "data_age", "index_confirmed_tv", "ft_builds",
 })
 
 NVIDIA_REPOS_BASE = "https://developer.download.nvidia.com/compute/cuda/repos"
@@ -223,27 +224,15 @@ def _index_url(choices: Choices, index: str) -> str:
     return f"{base}/{index}"
 
 
-def _commands(choices: Choices, packages: tuple[str, ...], index_url: str, platform: str) -> tuple[str, str]:
-    m = choices.mirrors
-    py = "python" if platform == "windows" else "python3"
-    pip = [py, "-m", "pip", "install", *packages, "--index-url", index_url]
-    uv = ["uv", "pip", "install", *packages, "--index-url", index_url]
-    if m.pypi_index_url:
-        pip += ["--extra-index-url", m.pypi_index_url]
-        uv += ["--extra-index-url", m.pypi_index_url]
-    if m.https_proxy:
-        pip += ["--proxy", m.https_proxy]
-    if m.ca_bundle:
-        pip += ["--cert", m.ca_bundle]
-    env = []
-    if m.https_proxy:
-        env.append(f"HTTPS_PROXY={m.https_proxy}")
-    if m.ca_bundle:
-        env.append(f"SSL_CERT_FILE={m.ca_bundle}")
-    uv_cmd = " ".join(_quote(a) for a in uv)
-    if env and platform != "windows":
-        uv_cmd = " ".join(env) + " " + uv_cmd
-    return " ".join(_quote(a) for a in pip), uv_cmd
+def _commands(choices: Choices, packages: tuple[str, ...], index_url: str, platform: str) -> tuple[str, str, tuple[str, ...]]:
+    """(pip command shown, uv command shown, the argv the plan runs): app.install_command builds all three, for
+    the venv the plan creates (Choices.venv_path), so what the Recommendation shows is what the plan runs."""
+    plat = "windows" if platform == "windows" else "linux"
+    py = venv_python(expand_venv(choices.venv_path), plat)
+    pip = torch_install(py, packages, index_url, choices.mirrors)
+    uv = torch_install(py, packages, index_url, choices.mirrors, uv=uv_executable())
+    run = uv if choices.installer == "uv" else pip
+    return pip.shown(plat), uv.shown(plat), run.argv
 
 
 def _quote(arg: str) -> str:
@@ -531,6 +520,16 @@ def recommend(facts: Facts, db: CompatDB, choices: Choices = Choices()) -> Recom
                 drv_why = f"driver {cur} cannot run PyTorch {better.release.version}+{better.index}, the newest for this GPU"
                 why_p = dict(why_code="why_cannot_run_newest", current=cur, why_torch=better.release.version, why_index=better.index)
 
+    if chosen is None and newest_cover is None and cx.held_back is not None and choices.want_torchvision:
+        # no release with its torchvision serves this Python/GPU yet, a newer one without it does: torch alone, said so
+        alone = recommend(facts, db, choices.replace(want_torchvision=False))
+        held = cx.held_back
+        w = RecWarning(code="torch_alone_no_complete_set", severity="warning",
+                       message=f"No PyTorch release with its torchvision has wheels for this machine"
+                               + (f" and Python {cx.python}" if cx.python else "") + f" yet: torch {held.version} is chosen alone "
+                               "(its torchvision is not released). Add torchvision once it is out.",
+                       params=_p(with_python_code="and_python" if cx.python else "", python=cx.python, torch=held.version))
+        return alone.replace(warnings=tuple(x for x in alone.warnings if x.code != "torch_without_torchvision") + (w,))
     if chosen is None and newest_cover is None:
         return _no_release(cx, facts, labels, distinct_ccs, action, cur, target_branch, flavour, max_branch)
 
@@ -557,9 +556,17 @@ def recommend(facts: Facts, db: CompatDB, choices: Choices = Choices()) -> Recom
                             f"the choice below serves every GPU. Hide the older GPU (CUDA_VISIBLE_DEVICES) to use newer wheels.",
                             params=dict(torch=alone.release.version, index=alone.index, gpus=', '.join(older)))
                     break
-    if cx.python and newest_for_py is not None and releases and not releases[0].supports_python(cx.python):
-        newest = releases[0]
-        if vkey(cx.python) > max(vkey(p) for p in newest.python):
+    top = next((r for r in releases if _complete(cx, r)), None)  # the newest release installable as asked
+    if cx.python and newest_for_py is not None and top is not None and not top.supports_python(cx.python):
+        newest = top
+        ft = [p for p in newest.python if p.endswith("t")]
+        if is_free_threaded(cx.python) and python_base(cx.python) in newest.python:
+            # the interpreter's version is supported, its free-threaded build is not (e.g. 3.13t on a cp314t-only release)
+            cx.warn("python_free_threaded_older_release", f"PyTorch {newest.version} publishes no free-threaded wheels for Python {cx.python}"
+                    + (f" (it has {', '.join(ft)})" if ft else "") + f"; {newest_for_py.version} is the newest release with them.",
+                    params=dict(newest=newest.version, python=cx.python, ft_part_code="ft_builds" if ft else "", ft=', '.join(ft) if ft else None,
+                                torch=newest_for_py.version))
+        elif vkey(cx.python) > max(vkey(p) for p in newest.python):
             cx.warn("python_too_new", f"Python {cx.python} is newer than PyTorch supports (the newest release supports "
                     f"{newest.python[0]}-{[p for p in newest.python if not p.endswith('t')][-1]}); {newest_for_py.version} is the newest with wheels for it.",
                     params=dict(text_code="python_too_new_older_release", python=cx.python, py_min=newest.python[0],
@@ -663,7 +670,7 @@ def _torch_choice(cx: _Ctx, c: Candidate, compat: Optional[str], labels: list[st
     if rel.torchaudio:
         pkgs.append(f"torchaudio=={rel.torchaudio}")
     url = _index_url(cx.choices, c.index)
-    pip, uv = _commands(cx.choices, tuple(pkgs), url, cx.wheel_os)
+    pip, uv, argv = _commands(cx.choices, tuple(pkgs), url, cx.wheel_os)
     if v is None:
         reason = f"PyTorch {rel.version} CPU build" + (f" for Python {cx.python}" if cx.python else "") + "."
         code, params = "torch_cpu", _p(version=rel.version, for_python_code="for_python" if cx.python else "", python=cx.python)
@@ -677,7 +684,7 @@ def _torch_choice(cx: _Ctx, c: Candidate, compat: Optional[str], labels: list[st
         code = {"full": "torch_newest_full", "minor": "torch_newest_minor"}.get(how_compat or "", "torch_newest_needs_driver")
         params = _p(gpus=', '.join(labels), os=cx.os_label, and_python_code="and_python" if cx.python else "", python=cx.python,
                     version=rel.version, index=c.index, cuda=v.cuda_runtime)
-    return TorchChoice(version=rel.version, index=c.index, index_url=url, packages=tuple(pkgs), command=pip, uv_command=uv,
+    return TorchChoice(version=rel.version, index=c.index, index_url=url, packages=tuple(pkgs), command=pip, uv_command=uv, install_argv=argv,
                        cuda_runtime=v.cuda_runtime if v else None, cudnn=v.cudnn if v else None,
                        driver_compat=compat if v else None,  # type: ignore[arg-type]
                        arch_list=v.sm_list() if v else (), reason=reason, torchvision=rel.torchvision, torchaudio=rel.torchaudio,
@@ -921,6 +928,15 @@ def _alternatives(cx: _Ctx, chosen: Candidate, same_driver: list[Candidate], kee
 def _cpu_only(cx: _Ctx, want_release: Optional[TorchRelease], reason_gpu: bool) -> Recommendation:
     db = cx.db
     rels = [want_release] if want_release else [r for r in db.torch_releases if r.supports_python(cx.python) and _complete(cx, r)]
+    if not rels and not want_release and cx.choices.want_torchvision and any(r.supports_python(cx.python) for r in db.torch_releases):
+        alone = _cpu_only(_Ctx(cx.facts, db, cx.choices.replace(want_torchvision=False)), None, reason_gpu)
+        held = next(r for r in db.torch_releases if r.supports_python(cx.python))
+        w = RecWarning(code="torch_alone_no_complete_set", severity="warning",
+                       message=f"No PyTorch release with its torchvision has wheels for this machine"
+                               + (f" and Python {cx.python}" if cx.python else "") + f" yet: torch {held.version} is chosen alone "
+                               "(its torchvision is not released). Add torchvision once it is out.",
+                       params=_p(with_python_code="and_python" if cx.python else "", python=cx.python, torch=held.version))
+        return alone.replace(warnings=tuple(cx.warnings) + tuple(x for x in alone.warnings if x.code != "torch_without_torchvision") + (w,))
     if not rels:
         return _no_python(cx)
     rel = rels[0]

@@ -25,6 +25,7 @@ class TorchChoice(Model):
     packages: tuple[str, ...] = ()  # ("torch==2.9.1", "torchvision==0.24.1", "torchaudio==2.9.1")
     command: Optional[str] = None  # pip command, for display and copying
     uv_command: Optional[str] = None
+    install_argv: tuple[str, ...] = ()  # the argv the plan's install step runs (command/uv_command show it): app.install_command
     cuda_runtime: Optional[str] = None  # CUDA runtime the wheel bundles, "12.8.1"
     cudnn: Optional[str] = None  # cuDNN the wheel bundles
     driver_compat: Optional[Literal["full", "minor"]] = None  # how the driver runs this runtime

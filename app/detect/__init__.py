@@ -324,6 +324,10 @@ def _gpu_chain(system, log: _Log, nvml: Optional[dict], t_nvml: float) -> tuple[
             if lib:
                 drv["nvml_library_version"] = lib
         rows = smi.parse_smi_query(r.stdout, fields) if r.rc == 0 else []
+        bad = [f"GPU {row.get('index', '?').strip()}: " + ", ".join(k for k, v in row.items() if smi.is_error_value(v))
+               for row in rows if any(smi.is_error_value(v) for v in row.values())]
+        if bad:
+            log.add("smi_gpu_field_err", "warning", bad, gpu_fields="; ".join(bad))
         for row in rows:
             d = smi.gpu_fields_from_query(row)
             drv["version"] = drv["version"] or d.pop("driver_version", None)
@@ -346,6 +350,12 @@ def _gpu_chain(system, log: _Log, nvml: Optional[dict], t_nvml: float) -> tuple[
                 drv["nvml_library_version"] = lib
         drv["version"] = drv["version"] or table.driver_version
         drv["cuda_version"] = drv["cuda_version"] or table.cuda_version
+        if table.cuda_field and not drv["cuda_version"]:
+            ev = next((ln.strip() for ln in smi.strip_prefixes(r.stdout).splitlines() if "CUDA" in ln and "Version" in ln), "")
+            log.add("smi_cuda_version_err" if table.cuda_field == "ERR!" else "smi_cuda_version_na", "warning", [ev])
+        bad = [f"GPU {t['index']} ({t['name']}): {', '.join(t['err_fields'])}" for t in table.gpus if t.get("err_fields")]
+        if bad:
+            log.add("smi_gpu_field_err", "warning", bad, gpu_fields="; ".join(bad))
         if not gpus and table.gpus:
             for t in table.gpus:
                 gpus.append(_gpu_from_fields({k: t.get(k) for k in ("index", "name", "bus_id", "memory_total_mib",
@@ -375,10 +385,10 @@ def _merge_pci(gpus: list[Gpu], devs: list, source: str) -> list[Gpu]:
             out.append(g)
         return out
     out = []
-    for i, d in enumerate(sorted(devs, key=lambda d: d.bus_id)):
+    for i, d in enumerate(sorted(devs, key=lambda d: d.bus_id or "~")):
         model = gpu_table.lookup_pci(d.device)
         name = _display_name(model.name) if model else (pcip.lspci_model_name(d.description) or f"NVIDIA device {d.pci_id}")
-        out.append(Gpu(index=i, name=name, pci_id=d.pci_id, bus_id=d.bus_id,
+        out.append(Gpu(index=i, name=name, pci_id=d.pci_id, bus_id=d.bus_id or None,  # "": an lspci paste without its slot
                        subsystem_id=f"{d.subsystem_vendor}:{d.subsystem_device}" if d.subsystem_vendor and d.subsystem_device else None,
                        pcie_gen_current=d.link_gen_current, pcie_gen_max=d.link_gen_max,
                        pcie_width_current=d.link_width_current, pcie_width_max=d.link_width_max,

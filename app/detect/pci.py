@@ -92,8 +92,11 @@ def read_sysfs_nvidia(system) -> Optional[list[PciDevice]]:
     return out
 
 
+# A device line, found anywhere in the line (a prompt, a log timestamp or a list bullet before it), with or
+# without its slot ("01:00.0 " is missing when a paste went through cut or a forum quote).
 _LSPCI = re.compile(
-    r"^(?P<bus>(?:[0-9a-fA-F]{4,8}:)?[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7])\s+(?P<cls_name>[^\[]*?)\s*\[(?P<cls>[0-9a-fA-F]{4})\]:\s*"
+    r"(?:^|\s)(?:(?P<bus>(?:[0-9a-fA-F]{4,8}:)?[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7])\s+)?"
+    r"(?P<cls_name>[A-Za-z][A-Za-z0-9 /-]*?)\s*\[(?P<cls>[0-9a-fA-F]{4})\]:\s*"
     r"(?P<desc>.*?)\s*\[(?P<ven>[0-9a-fA-F]{4}):(?P<dev>[0-9a-fA-F]{4})\](?:\s*\(rev (?P<rev>[0-9a-fA-F]+)\))?\s*$")
 
 
@@ -101,10 +104,10 @@ def parse_lspci_nn(text: str) -> list[PciDevice]:
     """Every device line of `lspci -nn`; lines that are not device lines are skipped."""
     out: list[PciDevice] = []
     for line in (text or "").splitlines():
-        m = _LSPCI.match(line.strip())
+        m = _LSPCI.search(line.strip())
         if not m:
             continue
-        bus = m.group("bus")
+        bus = m.group("bus") or ""  # "": the paste had no slot
         if bus.count(":") == 1:
             bus = "0000:" + bus
         out.append(PciDevice(bus_id=bus.lower(), vendor=m.group("ven").lower(), device=m.group("dev").lower(),

@@ -32,6 +32,15 @@ _MISSING = {"", "n/a", "[n/a]", "err!", "[err!]", "[not supported]", "not suppor
             "unknown error", "[gpu is lost]", "gpu is lost", "[insufficient permissions]", "[requires root]"}
 
 
+_ERROR_VALUES = {"err!", "[err!]", "[unknown error]", "unknown error", "[gpu is lost]", "gpu is lost"}
+
+
+def is_error_value(s: Optional[str]) -> bool:
+    """An nvidia-smi field the driver failed to read (ERR!, [Unknown Error], [GPU is lost]), as opposed to
+    N/A / [Not Supported] (the value does not exist for this GPU)."""
+    return isinstance(s, str) and s.strip().lower() in _ERROR_VALUES
+
+
 def _val(s: Optional[str]) -> Optional[str]:
     if s is None:
         return None
@@ -89,12 +98,35 @@ def nvml_library_version(text: str) -> Optional[str]:
     return m.group(1) if m else None
 
 
+# What a log or a terminal puts before each line: an ISO/RFC 3339 timestamp (docker logs -t, kubectl logs
+# --timestamps, journald short-iso), containerd's CRI log format "<time> stdout F ", a "[time]" stamp, or a
+# shell prompt ("$ ", "# ", "user@host:~$ ").
+_LINE_PREFIX = re.compile(
+    r"^\s*(?:\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?\]?\s*(?:(?:stdout|stderr)\s+[FP]\s+)?"
+    r"|[\w.-]+@[\w.-]+:[^\s$#]*[$#]\s+|[$#>]\s+)")
+
+
+def strip_line_prefix(line: str) -> str:
+    """A line without a leading log timestamp or shell prompt (repeated: a prompt after a timestamp)."""
+    for _ in range(3):
+        m = _LINE_PREFIX.match(line)
+        if not m or not m.group(0):
+            break
+        line = line[m.end():]
+    return line
+
+
+def strip_prefixes(text: str) -> str:
+    return "\n".join(strip_line_prefix(ln) for ln in (text or "").splitlines())
+
+
 def parse_smi_query(text: str, fields=QUERY_FIELDS) -> list[dict[str, Any]]:
     """One dict per GPU line, keyed by field name, "N/A"/"[Not Supported]"/"ERR!" → None.
     Lines that do not have the expected number of fields are skipped."""
     out: list[dict[str, Any]] = []
     n = len(fields)
     for line in (text or "").splitlines():
+        line = strip_line_prefix(line)
         if not line.strip() or parse_smi_error(line):
             continue
         parts = [p.strip() for p in line.split(",")]
@@ -165,12 +197,18 @@ class SmiTable:
     kmd_version: Optional[str] = None  # newer banners: kernel-mode driver version
     gpus: list[dict[str, Any]] = field(default_factory=list)
     error: Optional[str] = None  # parse_smi_error state when the output is a failure
+    cuda_field: Optional[str] = None  # "ERR!" or "N/A" when the banner printed that instead of a CUDA version
+    driver_field: Optional[str] = None  # "ERR!" or "N/A" for the driver version
 
 
 _BANNER_SMI = re.compile(r"NVIDIA-SMI\s+([0-9][0-9.]*)")
 _BANNER_DRV = re.compile(r"Driver Version:\s*([0-9][0-9.]*)")
 _BANNER_KMD = re.compile(r"KMD Version:\s*([0-9][0-9.]*)")
-_BANNER_CUDA = re.compile(r"CUDA(?:\s+UMD)?\s+Version:\s*([0-9]+\.[0-9]+|N/A)")
+_BANNER_CUDA = re.compile(r"CUDA(?:\s+UMD)?\s+Version:\s*([0-9]+\.[0-9]+|N/A|ERR!)")
+_BANNER_DRV_BAD = re.compile(r"Driver Version:\s*(N/A|ERR!)")
+# the columns of a GPU's two table lines, in order, for naming an ERR!/N/A field
+_ROW1_FIELDS = ("persistence mode", "bus id", "display", "ECC errors")
+_ROW2_FIELDS = ("fan", "temperature", "performance state", "power")
 _GPU_ROW = re.compile(
     r"^\|\s*(?P<index>\d+)\s+(?P<name>.*?)\s+(?P<mode>On|Off|N/A|WDDM|TCC|MCDM|ERR!)?\s*\|"
     r"\s*(?P<bus>[0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.[0-9A-Fa-f])\s*(?P<disp>On|Off|N/A|ERR!)?\s*\|"
@@ -185,17 +223,23 @@ def parse_smi_table(text: str) -> SmiTable:
     """The plain `nvidia-smi` table → SmiTable. Unknown fields are None; a name cut short
     by nvidia-smi keeps its "..." so lookups know it is a prefix."""
     out = SmiTable()
-    text = text or ""
+    # log timestamps or a prompt before each line: the table starts at its first "|" or "+" (else the line as is)
+    text = "\n".join(_table_part(ln) for ln in (text or "").splitlines())
     out.error = parse_smi_error(text)
     for line in text.splitlines()[:12]:
+        if out.driver_field is None and (m := _BANNER_DRV_BAD.search(line)):
+            out.driver_field = m.group(1)
         if out.smi_version is None and (m := _BANNER_SMI.search(line)):
             out.smi_version = m.group(1)
         if out.driver_version is None and (m := _BANNER_DRV.search(line)):
             out.driver_version = m.group(1)
         if out.kmd_version is None and (m := _BANNER_KMD.search(line)):
             out.kmd_version = m.group(1)
-        if out.cuda_version is None and (m := _BANNER_CUDA.search(line)):
-            out.cuda_version = None if m.group(1) == "N/A" else m.group(1)
+        if out.cuda_version is None and out.cuda_field is None and (m := _BANNER_CUDA.search(line)):
+            if m.group(1) in ("N/A", "ERR!"):
+                out.cuda_field = m.group(1)
+            else:
+                out.cuda_version = m.group(1)
     if out.driver_version is None:
         out.driver_version = out.kmd_version or out.smi_version
     lines = text.splitlines()
@@ -218,6 +262,7 @@ def parse_smi_table(text: str) -> SmiTable:
             "memory_total_mib": None, "memory_used_mib": None, "power_limit_w": None, "compute_mode": None,
         }
         nxt = lines[i + 1] if i + 1 < len(lines) else ""
+        gpu["err_fields"], gpu["na_fields"] = _bad_fields(line, nxt)
         if mm := _MEM.search(nxt):
             gpu["memory_used_mib"] = _int(mm.group(1))
             gpu["memory_total_mib"] = _int(mm.group(2))
@@ -229,6 +274,46 @@ def parse_smi_table(text: str) -> SmiTable:
             gpu["perf_state"] = pf.group(1)
         out.gpus.append(gpu)
     return out
+
+
+def _table_part(line: str) -> str:
+    s = strip_line_prefix(line)
+    if s.lstrip().startswith(("|", "+")):
+        return s
+    m = re.search(r"[|+](?=[-= |]|[A-Za-z0-9])", line)
+    if m and ("|" in line[m.start():] or line[m.start():].startswith("+-")):
+        return line[m.start():]
+    return s
+
+
+def _bad_fields(row1: str, row2: str) -> tuple[list[str], list[str]]:
+    """The columns of a GPU's table lines that read ERR! or N/A, by name."""
+    err, na = [], []
+    cells1 = [c.strip() for c in row1.strip().strip("|").split("|")]
+    if len(cells1) >= 3:
+        toks = cells1[0].split()
+        if toks and toks[-1] in ("ERR!",):
+            err.append("persistence mode")
+        if cells1[1].split()[-1:] == ["ERR!"]:
+            err.append("display")
+        if "ERR!" in cells1[2]:
+            err.append("ECC errors")
+    cells2 = [c.strip() for c in row2.strip().strip("|").split("|")]
+    if cells2 and cells2[0]:
+        toks = cells2[0].split()
+        names = list(_ROW2_FIELDS[:3])
+        for name, t in zip(names, toks[:3]):
+            if t == "ERR!":
+                err.append(name)
+            elif t == "N/A" and name != "fan":  # a passively cooled board has no fan: N/A is normal there
+                na.append(name)
+        if "ERR!" in toks[3:]:
+            err.append("power")
+        if len(cells2) > 1 and "ERR!" in cells2[1]:
+            err.append("memory")
+        if len(cells2) > 2 and "ERR!" in cells2[2]:
+            err.append("utilization")
+    return err, na
 
 
 def is_truncated_name(name: str) -> bool:

@@ -317,7 +317,7 @@ def _torch_install_argv(ctx: ev.Context, rec: Any) -> Optional[list[str]]:
         return None
     try:
         from app.choices import Choices
-        from app.plan.pytorch import install_argv, torch_packages
+        from app.plan.pytorch import install_command, torch_packages
 
         choices = Choices()
         try:
@@ -329,12 +329,9 @@ def _torch_install_argv(ctx: ev.Context, rec: Any) -> Optional[list[str]]:
         pkgs = torch_packages(rec, choices)
         if not pkgs:
             return None
-        argv = list(install_argv(ctx.python_path, pkgs, rec, choices, None))
+        return list(install_command(ctx.python_path, pkgs, rec, choices, None, force_reinstall=True).argv)
     except Exception:  # the plan engine is not installed
         return None
-    if "install" in argv:
-        argv.insert(argv.index("install") + 1, "--force-reinstall")
-    return argv
 
 
 def _pred(name: Optional[str], ctx: ev.Context) -> Optional[bool]:

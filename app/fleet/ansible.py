@@ -190,7 +190,7 @@ class HostRecap:
     def status(self) -> str:
         if self.unreachable:
             return "unreachable"
-        if self.failed:
+        if self.failed or self.rescued:  # the fleet plan rescues a failed host so the others go on
             return "failed"
         return "changed" if self.changed else "ok"
 

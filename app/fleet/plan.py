@@ -16,7 +16,8 @@
 Steps that are plain commands are guarded by the step's own `done_when` checks, evaluated on the
 host by the engine (`fleet done`), so a second run skips them: it changes nothing.
 
-Hosts whose task lists are identical share one play. Home folders are the host's own: a plan
+One play covers every host (Ansible works on them in parallel); hosts whose task lists are
+identical share one block of it. Home folders are the host's own: a plan
 built with the default venv gets `{{ gw_home }}` (the connecting user's home, read on the host).
 """
 from __future__ import annotations
@@ -375,31 +376,67 @@ def summarize(hp: HostPlan) -> dict[str, Any]:
             "warnings": [w.replace(HOME_SENTINEL, "~") for w in p.warnings], "facts": p.facts_summary}
 
 
+# A host whose plan fails is recorded and left there; Ansible goes on with the others, even when
+# every host of a `serial` batch failed (Ansible would stop the play then). `fleet run` reads the
+# recap's `rescued` as failed; `--max-fail-percentage` removes this so failures count again.
+RESCUE = [
+    {"name": "This host's plan failed: recorded, the other hosts go on", "ansible.builtin.set_fact": {
+        "gw_failed": "{{ ansible_failed_task.name | default('?') }}"}},
+    {"name": "What failed on this host", "ansible.builtin.debug": {
+        "msg": "{{ ansible_failed_task.name | default('?') }}: {{ ansible_failed_result.msg | default('') }} "
+               "{{ (ansible_failed_result.stderr | default('')) | truncate(2000) }}"}},
+]
+
+_REG_RE = re.compile(r"\bgw_(s\d+|edit_|pk_)")
+
+
+def _prefixed(obj: Any, gi: int) -> Any:
+    """The same tasks with their registered names made unique to plan group `gi`."""
+    if isinstance(obj, dict):
+        return {k: _prefixed(v, gi) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [_prefixed(v, gi) for v in obj]
+    if type(obj) is str:
+        return _REG_RE.sub(lambda m: f"gw_g{gi}_{m.group(1)}", obj)
+    return obj
+
+
 def build_playbook(host_plans: list[HostPlan], snapshots_dir: str) -> tuple[str, list[dict[str, Any]]]:
-    """(playbook YAML, groups) with one play per distinct task list."""
+    """(playbook YAML, groups): one play over every planned host, so Ansible works on them in
+    parallel (forks, strategy, serial apply to the whole fleet); hosts with the same task list
+    share one block, chosen by `gw_plan_of[inventory_hostname]`."""
     groups: dict[str, list[HostPlan]] = {}
     for hp in host_plans:
         if hp.error:
             continue
         hp.key = hashlib.sha256(json.dumps(hp.tasks, sort_keys=True, default=str).encode()).hexdigest()[:12]
         groups.setdefault(hp.key, []).append(hp)
-    plays: list[dict[str, Any]] = []
+    blocks: list[dict[str, Any]] = []
     info: list[dict[str, Any]] = []
+    plan_of: dict[str, int] = {}
     for gi, (key, members) in enumerate(groups.items(), 1):
         first = members[0].plan
         hosts = [m.host for m in members]
+        for h in hosts:
+            plan_of[h] = gi
         titles = [s.title.replace(HOME_SENTINEL, "~") for s in first.steps]
-        name = (f"Plan {gi} of {len(groups)} ({first.facts_summary.get('gpus', 'no GPU')}; {first.facts_summary.get('os', first.platform)}) "
-                f"for {len(hosts)} host(s): " + ("; ".join(titles) if titles else "nothing to do"))
-        plays.append({"name": lit(name), "hosts": ":".join(hosts), "gather_facts": False,
-                      "tasks": prepare_tasks() + members[0].tasks})
+        name = (f"Plan {gi} of {len(groups)} ({first.facts_summary.get('gpus', 'no GPU')}; {first.facts_summary.get('os', first.platform)}; "
+                f"{len(hosts)} host(s)): " + ("; ".join(titles) if titles else "nothing to do"))
+        tasks = _prefixed(members[0].tasks, gi)
+        blocks.append({"name": lit(name), "when": f"gw_plan_of[inventory_hostname] == {gi}",
+                       "block": tasks or [{"name": "Nothing to do on this host", "ansible.builtin.debug": {"msg": "nothing to do"}}],
+                       "rescue": RESCUE})
         info.append({"group": gi, "key": key, "hosts": hosts, "steps": titles, "tasks": len(members[0].tasks)})
-    header = ("# gpu-wizard fleet plan: each host's own plan from the single-machine engine, hosts with the same\n"
-              "# plan share a play. Apply it with `gpu-wizard fleet run -i INVENTORY -p THIS_FILE` (or ansible-playbook).\n"
+    header = ("# gpu-wizard fleet plan: each host's own plan from the single-machine engine; hosts with the same\n"
+              "# plan share a block. Apply it with `gpu-wizard fleet run -i INVENTORY -p THIS_FILE` (or ansible-playbook).\n"
               f"# snapshots: {os.path.abspath(snapshots_dir)}\n")
-    if not plays:
-        plays.append({"name": "No host has a plan", "hosts": "localhost", "gather_facts": False,
-                      "tasks": [{"name": "Nothing to do", "ansible.builtin.debug": {"msg": "no host could be planned"}}]})
+    if not blocks:
+        plays = [{"name": "No host has a plan", "hosts": "localhost", "gather_facts": False,
+                  "tasks": [{"name": "Nothing to do", "ansible.builtin.debug": {"msg": "no host could be planned"}}]}]
+    else:
+        plays = [{"name": f"gpu-wizard fleet plan: {len(plan_of)} host(s), {len(blocks)} plan(s)",
+                  "hosts": ":".join(plan_of), "gather_facts": False, "vars": {"gw_plan_of": plan_of},
+                  "tasks": prepare_tasks() + blocks}]
     return header + dump_yaml(plays), info
 
 

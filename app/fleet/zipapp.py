@@ -7,8 +7,9 @@ host's detection reads NVML too. Nothing else: the hosts need only Python 3.10+ 
 library; `requests` (downloads, database updates) and nvidia-ml-py are optional there and their
 absence degrades to the paths that do not need them.
 
-The archive's `__main__` unpacks itself once into a per-user cache folder named by the archive's
-sha256 (`~/.cache/gpu-wizard/pyz-<hash>`), because the engine reads its data files and starts the
+The archive's `__main__` unpacks itself once into a folder named by the archive's sha256
+(`.gpu-wizard-pyz-<hash>` beside the archive, or in `~/.cache/gpu-wizard` when that folder is not
+writable), because the engine reads its data files and starts the
 verify probe by file path, which a zip member cannot be. Building is deterministic: the same source
 gives the same bytes (fixed timestamps, sorted members), so Ansible's copy is unchanged (`ok`) on a
 second run.
@@ -36,19 +37,24 @@ h = hashlib.sha256()
 with open(here, "rb") as f:
     for chunk in iter(lambda: f.read(1 << 20), b""):
         h.update(chunk)
-base = os.environ.get("GPU_WIZARD_CACHE") or os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "gpu-wizard")
-dest = os.path.join(base, "pyz-" + h.hexdigest()[:16])
+base = os.environ.get("GPU_WIZARD_CACHE") or os.path.dirname(here)
+if not os.access(base, os.W_OK):  # beside the archive when that folder is ours, else the user's cache
+    base = os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "gpu-wizard")
+dest = os.path.join(base, ".gpu-wizard-pyz-" + h.hexdigest()[:16])
 if not os.path.isfile(os.path.join(dest, ".complete")):
     os.makedirs(base, mode=0o700, exist_ok=True)
     tmp = tempfile.mkdtemp(prefix=".unpack-", dir=base)
     with zipfile.ZipFile(here) as z:
         z.extractall(tmp)
     open(os.path.join(tmp, ".complete"), "w").close()
+    import shutil
     try:
         os.rename(tmp, dest)
     except OSError:  # another run unpacked it first
-        import shutil
         shutil.rmtree(tmp, ignore_errors=True)
+    for old in os.listdir(base):  # earlier versions' copies
+        if old.startswith(".gpu-wizard-pyz-") and os.path.join(base, old) != dest:
+            shutil.rmtree(os.path.join(base, old), ignore_errors=True)
 sys.path.insert(0, os.path.join(dest, "lib"))
 sys.path.insert(0, dest)
 os.environ.setdefault("GPU_WIZARD_RESOURCES", os.path.join(dest, "resources"))

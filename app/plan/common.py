@@ -91,14 +91,7 @@ def toolkit_package(version: str) -> str:
     return f"cuda-toolkit-{major}-{minor}"
 
 
-def expand_venv(path: str) -> str:
-    return os.path.abspath(os.path.expanduser(path))
-
-
-def venv_python(venv: str, platform: str = "linux") -> str:
-    if platform == "windows":
-        return venv.rstrip("\\/") + "\\Scripts\\python.exe"
-    return os.path.join(venv, "bin", "python")
+from app.install_command import expand_venv, venv_python  # noqa: E402,F401  (one home: the install command's builder)
 
 
 def edit_needs_root(path: str) -> bool:

@@ -3,13 +3,14 @@ chosen index with pip (or uv), then a first check that torch imports and sees th
 from __future__ import annotations
 
 import re
-import shutil
 from urllib.parse import urlparse
 from typing import Optional
 
 from app.choices import Choices
 from app.facts import Facts, PythonEnv
 from app.recommendation import Recommendation
+
+from app.install_command import InstallCommand, mirror_env, torch_install, uv_executable
 
 from .common import APT_ENV, PYTORCH_WHL, expand_venv, package_manager, rec_params, venv_python
 from .model import Check, Step
@@ -36,7 +37,9 @@ print("ok")
 
 
 def torch_packages(rec: Recommendation, choices: Choices) -> tuple[str, ...]:
-    if rec.pytorch.packages and not choices.torch_version:
+    """The recommendation's packages (recommend() already honoured or refused choices.torch_version, with its
+    matching torchvision); a bare torch==version only for a recommendation without packages."""
+    if rec.pytorch.packages:
         return tuple(rec.pytorch.packages)
     version = choices.torch_version or rec.pytorch.version
     return (f"torch=={version}",) if version else ()
@@ -51,23 +54,14 @@ def index_url(rec: Recommendation, choices: Choices) -> str | None:
     return url
 
 
+def install_command(py: str, pkgs: tuple[str, ...], rec: Recommendation, choices: Choices, uv: str | None,
+                    force_reinstall: bool = False) -> InstallCommand:
+    """The install step's command: app.install_command's one builder (the Recommendation shows the same)."""
+    return torch_install(py, pkgs, index_url(rec, choices), choices.mirrors, uv=uv, force_reinstall=force_reinstall)
+
+
 def install_argv(py: str, pkgs: tuple[str, ...], rec: Recommendation, choices: Choices, uv: str | None) -> tuple[str, ...]:
-    idx = index_url(rec, choices)
-    m = choices.mirrors
-    if uv:
-        argv = [uv, "pip", "install", "--python", py]
-    else:
-        argv = [py, "-m", "pip", "install", "--disable-pip-version-check"]
-    argv += list(pkgs)
-    if idx:
-        argv += ["--index-url", idx]
-        if m.pypi_index_url:
-            argv += ["--extra-index-url", m.pypi_index_url]
-    elif m.pypi_index_url:
-        argv += ["--index-url", m.pypi_index_url]
-    if m.ca_bundle and not uv:
-        argv += ["--cert", m.ca_bundle]
-    return tuple(argv)
+    return install_command(py, pkgs, rec, choices, uv).argv
 
 
 def _base_env(facts: Facts) -> Optional[PythonEnv]:
@@ -105,12 +99,8 @@ def build_pytorch_steps(facts: Facts, rec: Recommendation, choices: Choices) -> 
     py = venv_python(venv, plat)
     base_python = facts.python.path if facts.python and facts.python.kind != "venv" else None
     base_python = base_python or ("python" if plat == "windows" else "python3")
-    uv = (shutil.which("uv") or "uv") if choices.installer == "uv" else None
-    env = {}
-    if choices.mirrors.https_proxy:
-        env.update(HTTPS_PROXY=choices.mirrors.https_proxy, HTTP_PROXY=choices.mirrors.https_proxy)
-    if choices.mirrors.ca_bundle:
-        env.update(SSL_CERT_FILE=choices.mirrors.ca_bundle, REQUESTS_CA_BUNDLE=choices.mirrors.ca_bundle)
+    uv = uv_executable() if choices.installer == "uv" else None
+    env = mirror_env(choices.mirrors)
     create = (uv, "venv", "--python", base_python, venv) if uv else (base_python, "-m", "venv", venv)
     # a venv is done when it works: with pip, `python -m pip` must run (a venv made before
     # python3-venv was installed has no pip; running `python -m venv` on it again repairs it in

@@ -31,7 +31,8 @@ import re
 from collections import Counter
 from typing import Any, Iterable, Optional
 
-KINDS = ("user", "host", "home", "ip", "mac", "gpu-uuid", "uuid", "serial", "email", "secret")
+KINDS = ("user", "host", "home", "ip", "mac", "gpu-uuid", "uuid", "serial", "email", "secret", "name", "wifi",
+         "machine-id", "fabric-id", "webhook")
 
 PLACEHOLDER_RE = re.compile(r"<(?:%s)-\d+>" % "|".join(re.escape(k) for k in KINDS))
 
@@ -58,12 +59,12 @@ SERIAL_IGNORE = frozenset({"n/a", "na", "none", "0", "00000000", "not specified"
 # Names of variables (and keys) whose value is a secret: *TOKEN*, *SECRET*, *PASSWORD*, *KEY*, *AUTH*,
 # credentials, cookies, and PASS/PWD/PAT as a word of the name.
 _SECRET_NAME = re.compile(
-    r"(?i)(TOKEN|SECRET|PASSW(?:OR)?D|PASSPHRASE|CREDENTIAL|COOKIE|KEY|AUTH"
+    r"(?i)(TOKEN|SECRET|PASSW(?:OR)?D|PASSPHRASE|CREDENTIAL|COOKIE|KEY|AUTH|PSK|WEBHOOK"
     r"|(?:^|[_\-.])(?:PASS|PWD|PAT)(?:$|[_\-.]))")
 _NOT_SECRET_NAME = re.compile(r"(?i)^(PWD|OLDPWD)$|_(FILE|PATH|DIR|URL|ID)$|KEYBOARD|KEYMAP|KEYRING|KEYCHAIN|^XKB|KEYS?_?(ID|NAME)$|AUTHOR")
 # In free text ("name=value", "name: value") a name counts only when it looks like an environment
 # variable (upper case) or has a secret word as one of its parts: `libkeyutils1:amd64` is no secret.
-_SECRET_WORD = re.compile(r"(?i)(?:^|[_\-.])(?:[A-Z]*TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY"
+_SECRET_WORD = re.compile(r"(?i)(?:^|[_\-.])(?:[A-Z]*TOKEN|SECRET|PSK|WEBHOOK(?:_?URL)?|PASSWORD|PASSWD|PASSPHRASE|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY"
                           r"|SECRET_?KEY|AUTH_?TOKEN|CREDENTIALS?|PASS|PWD|KEY|AUTH)(?:$|[_\-.])")
 _USER_KEYS = frozenset({"USER", "LOGNAME", "USERNAME", "SUDO_USER", "PKEXEC_UID_NAME"})
 _HOST_KEYS = frozenset({"HOSTNAME", "COMPUTERNAME", "WSL_HOSTNAME", "HOST_NAME"})
@@ -86,7 +87,7 @@ RE_URL_CRED = re.compile(r"(?i)\b([a-z][a-z0-9+.-]{1,15}://)([^\s:/@<>\"']+):([^
 RE_PRIVATE_HOST = re.compile(r"(?i)(?<![\w.-])(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:local|lan|internal|intranet|corp|home\.arpa|private)(?![\w.-])")
 RE_URL_TOKEN = re.compile(r"(?i)\b([a-z][a-z0-9+.-]{1,15}://)([^\s:/@<>\"']{8,})@")
 RE_ASSIGN = re.compile(
-    r"(?i)(?<![\w])((?:export\s+|set\s+|\$env:)?([A-Za-z_][A-Za-z0-9_.\-]*))(\s*[=:]\s*)"
+    r"(?i)(?<![\w.\-])((?:export\s+|set\s+|\$env:)?([A-Za-z_][A-Za-z0-9_.\-]*))(\s*[=:]\s*)"
     r"(\"[^\"\n]*\"|'[^'\n]*'|[^\s\"',;]+)")
 RE_FLAG = re.compile(r"(?i)((?<![\w-])--?(?:password|passwd|pass|token|api-?key|secret|auth|access-?key)(?:[= ]|\s+))(\"[^\"]*\"|'[^']*'|[^\s\"']+)")
 RE_AUTH_HEADER = re.compile(r"(?i)\b(authorization|proxy-authorization)(\s*[:=]\s*)(?:(bearer|basic|token|digest)\s+)?([^\s\"',;]+)")
@@ -97,8 +98,56 @@ RE_TOKEN_PREFIX = re.compile(
     r"|xox[abprs]-[A-Za-z0-9-]{10,}|AKIA[0-9A-Z]{16}|ASIA[0-9A-Z]{16}|glpat-[A-Za-z0-9_\-]{20,}|npm_[A-Za-z0-9]{30,}"
     r"|eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}|AIza[0-9A-Za-z_\-]{35})(?![\w-])")
 RE_LONG = re.compile(r"(?<![\w+/-])[A-Za-z0-9_\-+][A-Za-z0-9_\-+/]{31,}={0,2}(?![\w+=/-])")
-RE_HOME = re.compile(r"(?:(?<=/home/)|(?<=/Users/)|(?<=\\Users\\)|(?<=/users/)|(?<=\\users\\))([^/\\\s:;'\"<>|,=*?()\[\]{}]{1,64})")
+# a home folder's owner: /home/<u>, /Users/<u>, C:\\Users\\<u>, \\\\wsl$\\Distro\\home\\<u> (and \\wsl.localhost), and
+# the same with doubled backslashes as repr()/JSON escaping writes them (C:\\\\Users\\\\<u>)
+HOME_PARENTS = ("/home/", "/Users/", "/users/", "\\Users\\", "\\users\\", "\\home\\",
+                "\\\\Users\\\\", "\\\\users\\\\", "\\\\home\\\\")
+RE_HOME = re.compile("(?:" + "|".join(f"(?<={re.escape(p)})" for p in HOME_PARENTS) + r")([^/\\\s:;'\"<>|,=*?()\[\]{}]{1,64})")
 RE_PROMPT = re.compile(r"(?<![\w.@-])([a-z_][a-z0-9_.-]{0,31})@([A-Za-z0-9][A-Za-z0-9-]{0,62})(?=:[~/]|\s*[:$#>] |[$#] )")
+# chat webhooks: a URL whose path is a hook (Slack, Discord, Teams, Mattermost, Rocket.Chat, Feishu,
+# WeCom, DingTalk robots, Telegram bots, Google Chat keys): the path and query are the secret
+RE_URL = re.compile(r"(?i)\bhttps?://([A-Za-z0-9.-]+(?::\d+)?)(/[^\s\"'<>`)\]]*)")
+_HOOK_PATH = re.compile(r"(?i)(?:^|/)(?:web)?hooks?b?\d*(?:/|$)|/services/T[A-Z0-9]+/|/bot\d+:[\w-]+|/robot/send|/webhook/send"
+                        r"|/hook/[\w-]{8,}|/workflows/[\w-]{8,}")
+_HOOK_QUERY = re.compile(r"(?i)[?&](?:access_token|token|key|sig|signature|secret|code)=[^&\s]{6,}")
+_HOOK_HOSTS = re.compile(r"(?i)(^|\.)(hooks\.slack\.com|discord(?:app)?\.com|webhook\.office\.com|outlook\.office(?:365)?\.com"
+                         r"|chat\.googleapis\.com|api\.telegram\.org|oapi\.dingtalk\.com|qyapi\.weixin\.qq\.com"
+                         r"|open\.(?:feishu\.cn|larksuite\.com)|hooks\.zapier\.com|maker\.ifttt\.com)$")
+# Wi-Fi network names: nmcli, iw, iwconfig, wpa_supplicant, NetworkManager files, netsh, airport
+RE_WIFI_KV = re.compile(r'(?im)^[ \t]*(?:E?SSID(?:[ \t]+name)?|ssid|802-11-wireless\.ssid|wifi\.ssid|All User Profile'
+                        r'|User Profile|Current Wi-Fi Network|Network name)[ \t]*[:=][ \t]*"?([^"\r\n]*?)"?[ \t]*$')
+RE_WIFI_PROFILE = re.compile(r'(?im)^[ \t]*Profile[ \t]*:[ \t]*(.+?)[ \t]*$')  # netsh, next to an SSID line
+RE_WIFI_IW = re.compile(r"(?im)^[ \t]+ssid[ \t]+([^\s:=].*?)[ \t]*$")  # `iw dev`
+RE_WIFI_ESSID = re.compile(r'(?i)\bESSID:"([^"\r\n]*)"')  # iwconfig
+RE_WIFI_NMCLI_CON = re.compile(r"(?im)^(\S.*?)\s+" + r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
+                               r"\s+(?:wifi|802-11-wireless)\b")
+RE_WIFI_NMCLI_TERSE = re.compile(r"(?m)^((?:[^:\n\\]|\\.)+):802-11-wireless(?::|$)")
+RE_NM_ID = re.compile(r"(?m)^id=(.+?)\s*$")
+RE_NM_FILE = re.compile(r"/system-connections/([^/\n]+?)(?:\.nmconnection)?$")
+RE_NM_FILE_TEXT = re.compile(r"(?m)/system-connections/([^/\n\"']+?)(?:\.nmconnection|(?=[\"'\n]|$))")
+RE_WIFI_KEY = re.compile(r"(?im)^[ \t]*(?:Key Content|Schlüsselinhalt|wpa-psk|psk)[ \t]*[:=][ \t]*\"?([^\"\r\n]+?)\"?[ \t]*$")
+# machine and instance ids (systemd machine-id, D-Bus, DMI product_uuid, Windows MachineGuid, cloud ids)
+RE_MACHINE_ID = re.compile(
+    r"(?i)\b(?:machine[-_ ]?id|boot[-_ ]?id|MachineGuid|product[-_ ]?uuid|system[-_ ]?uuid|hardware[-_ ]?uuid|hostid"
+    r"|instance[-_ ]?id|dbus[-_ ]?id|vm[-_ ]?id|device[-_ ]?id)\b[\"']?[ \t]*(?:[:=]|REG_SZ)?[ \t]*[\"']?"
+    r"((?:\{)?[0-9A-Fa-f]{8}(?:-?[0-9A-Fa-f]{4}){3}-?[0-9A-Fa-f]{12}(?:\})?|[0-9A-Fa-f]{8,64}|i-[0-9a-f]{8,17})(?![\w-])")
+MACHINE_ID_FILES = ("machine-id", "product_uuid", "boot_id", "hostid", "product_serial", "board_serial", "chassis_serial")
+# GPU fabric / NVLink cluster / InfiniBand ids (nvidia-smi -q "Fabric", ibstat GUIDs, NVML fields)
+RE_FABRIC = re.compile(
+    r"(?im)\b(Cluster[ _]?UUID|Clique[ _]?ID|Fabric[ _]?(?:GUID|ID|UUID)|Partition[ _]?ID|Host[ _]?ID|Node[ _]?GUID"
+    r"|Port[ _]?GUID|System[ _]?image[ _]?GUID|Sys[ _]?Image[ _]?GUID|Platform[ _]?UUID|Chassis[ _]?Serial(?:[ _]?Number)?)"
+    r"\b[\"']?[ \t]*[:=][ \t]*[\"']?((?:0x)?[0-9A-Za-z][0-9A-Za-z:._-]{2,127})")
+_FABRIC_KEYS = frozenset({"clusteruuid", "cliqueid", "fabricguid", "fabricid", "fabricuuid", "nodeguid", "portguid",
+                          "systemimageguid", "hostid", "partitionid", "platformuuid", "chassisserialnumber"})
+# a person's real name: git's user.name, GIT_AUTHOR_NAME, "Author: Name <mail>", GECOS, finger, net user
+RE_GIT_USER = re.compile(r"(?ims)^[ \t]*\[user\][^\[]*?^[ \t]*name[ \t]*=[ \t]*\"?([^\"\r\n]+?)\"?[ \t]*$")
+RE_GIT_NAME = re.compile(r"(?im)(?:\buser\.name[ \t]*[= \t][ \t]*|\bGIT_(?:AUTHOR|COMMITTER)_NAME[ \t]*=[ \t]*|^(?:Author|Commit)"
+                         r"(?:Date)?:[ \t]+(?=[^<\r\n]+<)|\bFull Name[ \t]{2,}|\bLogin:[ \t]+\S+[ \t]+Name:[ \t]*)"
+                         r"[\"']?([^\"'<\r\n]+?)[\"']?[ \t]*(?:<|$)")
+RE_PASSWD = re.compile(r"(?m)^([a-z_][a-z0-9_.-]*\$?):[^:\n]*:(\d+):\d+:([^:\n]*):(/[^:\n]*):[^:\n]*$")
+_NOT_A_VALUE = frozenset({"n/a", "na", "none", "unknown", "not supported", "[not supported]", "not available", "0", "0x0",
+                          "disabled", "enabled", "true", "false", "null", "-", "00000000-0000-0000-0000-000000000000"})
+
 RE_UNAME = re.compile(r"(?m)^(?:Linux|Darwin|FreeBSD) ([A-Za-z0-9][A-Za-z0-9.-]{0,252}) \d+\.\d+\S* #\d")
 
 
@@ -136,12 +185,14 @@ def looks_like_token(s: str) -> bool:
 
 
 def is_secret_name(name: str) -> bool:
+    if "WEBHOOK" in name.upper():  # SLACK_WEBHOOK_URL: the URL is the secret
+        return True
     return bool(_SECRET_NAME.search(name)) and not _NOT_SECRET_NAME.search(name)
 
 
 def is_secret_assignment(name: str) -> bool:
     """`name` in a "name=value" line of free text names a secret."""
-    if re.fullmatch(r"[A-Z][A-Z0-9_]*", name):
+    if re.fullmatch(r"[A-Z][A-Z0-9_]*", name) or "webhook" in name.lower():
         return is_secret_name(name)
     return bool(_SECRET_WORD.search(name)) and not _NOT_SECRET_NAME.search(name)
 
@@ -164,6 +215,9 @@ class Redactor:
         self._counts: Counter = Counter()
         self._regex: Optional[re.Pattern] = None
         self._lower: dict[str, str] = {}
+        self._by_lower: dict[tuple[str, str], str] = {}
+        self._gpu_uuid_bodies: set[str] = set()
+        self._by_pattern: set[str] = set()
         for u in users:
             self.add_user(u)
         for h in hosts:
@@ -180,15 +234,15 @@ class Redactor:
         if value in self._map:
             return self._map[value]
         if kind in self._NOCASE:
-            low = value.lower()
-            for v, k in self._kind_of.items():
-                if k == kind and v.lower() == low:
-                    self._map[value] = self._map[v]
-                    self._kind_of[value] = kind
-                    if v in self._weak:
-                        self._weak.add(value)
-                    self._regex = None
-                    return self._map[v]
+            v = self._by_lower.get((kind, value.lower()))
+            if v is not None:  # the same name in other letter case: the same placeholder
+                self._map[value] = self._map[v]
+                self._kind_of[value] = kind
+                if v in self._weak:
+                    self._weak.add(value)
+                self._regex = None
+                return self._map[v]
+            self._by_lower[(kind, value.lower())] = value
         self._counts[kind] += 1
         ph = f"<{kind}-{self._counts[kind]}>"
         self._map[value] = ph
@@ -296,12 +350,14 @@ class Redactor:
         if not text or not isinstance(text, str):
             return
         low = text.lower()
+        self._learn_new_kinds(text, low)
         if "gpu-" in low or "mig-" in low:
             for m in RE_GPU_UUID.finditer(text):
                 self._add("gpu-uuid", m.group(0))
+                self._gpu_uuid_bodies.add(m.group(0)[-36:].lower())
         if _HAS_UUID.search(text):
             for m in RE_UUID.finditer(text):
-                if m.group(0) not in self._map and not any(m.group(0) in v for v in self.known("gpu-uuid")):
+                if m.group(0) not in self._map and m.group(0).lower() not in self._gpu_uuid_bodies:
                     self._add("uuid", m.group(0))
         if _HAS_MAC.search(text):
             for m in RE_MAC.finditer(text):
@@ -358,7 +414,7 @@ class Redactor:
         for m in RE_LONG.finditer(text):
             if looks_like_token(m.group(0)):
                 self.add_secret(m.group(0))
-        if "/home/" in text or "users" in low:
+        if "/home/" in text or "users" in low or "\\home\\" in low:
             for m in RE_HOME.finditer(text):
                 self.add_user(m.group(1))
         if ".local" in low or ".lan" in low or ".internal" in low or ".intranet" in low or ".corp" in low or ".private" in low \
@@ -368,6 +424,110 @@ class Redactor:
         if "linux " in low or "darwin " in low or "freebsd " in low:
             for m in RE_UNAME.finditer(text):
                 self.add_host(m.group(1))
+
+    def _learn_new_kinds(self, text: str, low: str) -> None:
+        if "://" in text and ("hook" in low or "bot" in low or "token=" in low or "key=" in low or "sig=" in low
+                              or "robot" in low or "workflows" in low):
+            for m in RE_URL.finditer(text):
+                host, path = m.group(1), m.group(2)
+                if _HOOK_PATH.search(path) or _HOOK_QUERY.search(path) or (_HOOK_HOSTS.search(host.split(":")[0])
+                                                                        and len(path) > 8):
+                    self._add("webhook", path.rstrip(".,;"))
+        if "ssid" in low or "profile" in low or "wi-fi" in low or "wifi" in low or "wireless" in low \
+                or "network name" in low:
+            iw = "\tinterface " in low or "wdev 0x" in low or "type managed" in low
+            for rx in (RE_WIFI_KV, RE_WIFI_ESSID, RE_WIFI_NMCLI_CON) + ((RE_WIFI_IW,) if iw else ()):
+                for m in rx.finditer(text):
+                    self.add_wifi(m.group(1))
+            if "ssid" in low:
+                for m in RE_WIFI_PROFILE.finditer(text):
+                    self.add_wifi(m.group(1))
+            for m in RE_WIFI_NMCLI_TERSE.finditer(text):
+                self.add_wifi(m.group(1).replace("\\:", ":"))
+            if "type=wifi" in low or "[wifi]" in low or "type=802-11-wireless" in low:
+                for m in RE_NM_ID.finditer(text):
+                    self.add_wifi(m.group(1))
+            self._learn_nmcli_table(text)
+        if "system-connections/" in text:
+            for m in RE_NM_FILE_TEXT.finditer(text):
+                self.add_wifi(m.group(1))
+        if "psk" in low or "key content" in low or "schlüsselinhalt" in low:
+            for m in RE_WIFI_KEY.finditer(text):
+                self.add_secret(m.group(1))
+        if "id" in low or "guid" in low or "uuid" in low:
+            for m in RE_MACHINE_ID.finditer(text):
+                self._add_id("machine-id", m.group(1))
+            for m in RE_FABRIC.finditer(text):
+                self._add_id("fabric-id", m.group(2))
+        if "name" in low or "author" in low or "commit" in low:
+            if "[user]" in low:
+                for m in RE_GIT_USER.finditer(text):
+                    self.add_name(m.group(1))
+            for m in RE_GIT_NAME.finditer(text):
+                self.add_name(m.group(1))
+        if ":/" in text and text.count(":") >= 6:
+            for m in RE_PASSWD.finditer(text):
+                uid = int(m.group(2))
+                if 1000 <= uid < 60000:
+                    self.add_user(m.group(1))
+                    self.add_name(m.group(3).split(",", 1)[0])
+                    self.add_home(m.group(4))
+
+    def _learn_nmcli_terse(self, key: str, out: str) -> None:
+        m = re.search(r"(?:-f|--fields)\s+(\S+)", key)
+        fields = [f.upper() for f in m.group(1).split(",")] if m else []
+        want = [i for i, f in enumerate(fields) if f in ("SSID", "NAME", "ACTIVE-SSID", "802-11-WIRELESS.SSID")]
+        for line in out.splitlines():
+            cells = re.split(r"(?<!\\):", line)
+            for i in want:
+                if i < len(cells):
+                    self.add_wifi(cells[i])  # as printed (with nmcli's \: escapes) and as the name itself
+                    if "\\:" in cells[i]:
+                        self.add_wifi(cells[i].replace("\\:", ":"))
+
+    def _learn_nmcli_table(self, text: str) -> None:
+        """`nmcli dev wifi` and friends: the SSID column, by the header's column positions."""
+        lines = text.splitlines()
+        for i, line in enumerate(lines):
+            m = re.search(r"(?<!\S)SSID(?!\S)", line)
+            if not m or not re.fullmatch(r"[ \t*]*(?:[A-Z][A-Z0-9-]*(?:[ \t]+|$)){3,}", line):
+                continue  # a table header is only upper-case column names ("IN-USE  BSSID  SSID  MODE ...")
+            nxt = re.search(r"\S", line[m.end():])
+            end = m.end() + nxt.start() if nxt else None
+            for row in lines[i + 1:i + 200]:
+                if not row.strip():
+                    break
+                cell = row[m.start():end].strip() if end else row[m.start():].strip()
+                if cell and cell != "--":
+                    self.add_wifi(cell)
+            break
+
+    def add_wifi(self, name: Optional[str]) -> Optional[str]:
+        if not name:
+            return None
+        v = name.strip().strip('"')
+        if not v or v in ("--", "off/any", "off", "any", "<hidden>") or len(v) > 64 or PLACEHOLDER_RE.search(v):
+            return None
+        return self._add("wifi", v, weak=v.lower() in COMMON_WORDS or len(v) < 4)
+
+    def add_name(self, name: Optional[str]) -> Optional[str]:
+        """A person's real name (git user.name, GECOS): replaced as a whole phrase."""
+        if not name:
+            return None
+        v = " ".join(name.split())
+        if len(v) < 2 or len(v) > 100 or PLACEHOLDER_RE.search(v) or "@" in v or v.lower() in NOT_PRIVATE_USERS:
+            return None
+        if not re.search(r"[^\W\d_]", v):
+            return None
+        return self._add("name", v, weak=v.lower() in COMMON_WORDS or len(v) < 4)
+
+    def _add_id(self, kind: str, value: Optional[str]) -> Optional[str]:
+        if value is None:
+            return None
+        v = str(value).strip().strip("{}\"'")
+        if len(v) < 3 or v.lower() in _NOT_A_VALUE or set(v.lower()) <= set("0x-:.") or PLACEHOLDER_RE.search(v):
+            return None
+        return self._add(kind, v)
 
     def learn(self, obj: Any, key: str = "") -> None:
         """Walk JSON-like data: learn from strings, and from what keys say a value is."""
@@ -390,9 +550,22 @@ class Redactor:
         if isinstance(v, (int, float)) and not isinstance(v, bool) and "serial" in key.lower():
             self.add_serial(str(v))
             return
+        if isinstance(v, (int, str)) and not isinstance(v, bool) and re.sub(r"[^a-z]", "", key.lower()) in _FABRIC_KEYS:
+            self._add_id("fabric-id", str(v))
+            return
         if not isinstance(v, str) or not v:
             return
+        norm = re.sub(r"[^a-z]", "", key.lower())
+        if norm in _FABRIC_KEYS:
+            self._add_id("fabric-id", str(v))
+            return
         if key.startswith("/") or "\\" in key:  # a path: a file's content
+            base = re.split(r"[\\/]", key)[-1]
+            if base in MACHINE_ID_FILES and "\n" not in v.strip():
+                self._add_id("machine-id", v.strip())
+            nm = RE_NM_FILE.search(key)
+            if nm:
+                self.add_wifi(nm.group(1))
             if key in _HOSTNAME_FILES:
                 self.add_host(v.strip().splitlines()[0] if v.strip() else "")
             if is_secret_name(key.rsplit("/", 1)[-1]) and "\n" not in v.strip():
@@ -476,13 +649,25 @@ class Redactor:
                 rec = cmds.get(key)
                 if isinstance(rec, dict) and isinstance(rec.get("stdout"), str) and rec["stdout"].strip():
                     self.add_user(rec["stdout"].strip().splitlines()[0])
+            for key, rec in cmds.items():
+                if not isinstance(key, str) or not isinstance(rec, dict) or not isinstance(rec.get("stdout"), str):
+                    continue
+                out = rec["stdout"].strip()
+                if re.fullmatch(r"git config (?:--global |--get |--system )*user\.name", key) and out:
+                    self.add_name(out.splitlines()[0])
+                if key.startswith("nmcli") and " -t" in key or key.startswith("nmcli -t"):
+                    self._learn_nmcli_terse(key, out)
         self.learn(data)
         return self
 
     # ---- replacing -------------------------------------------------------------------------
-    _NOCASE = ("user", "host", "home", "mac", "gpu-uuid", "uuid", "email", "ip")
+    _NOCASE = ("user", "host", "home", "mac", "gpu-uuid", "uuid", "email", "ip", "name", "wifi", "machine-id",
+               "fabric-id")
 
     def _pattern(self) -> Optional[re.Pattern]:
+        """One regex for every learned value. Strong values of one boundary class share a trie
+        (common prefixes factored), so a long line costs time linear in its length, not in
+        length × values; weak values (everyday words) keep their few name contexts."""
         if self._regex is None:
             if not self._map:
                 return None
@@ -490,28 +675,55 @@ class Redactor:
             for v, k in self._kind_of.items():
                 if k in self._NOCASE:
                     self._lower.setdefault(v.lower(), self._map[v])
+            groups: dict[tuple[str, str], list[str]] = {}
             alts = []
+            self._by_pattern = set()
             for v in sorted(self._map, key=len, reverse=True):
                 kind = self._kind_of[v]
+                rx = _KIND_PATTERNS.get(kind)
+                if rx is not None and v not in self._weak and rx.fullmatch(v):
+                    self._by_pattern.add(kind)  # found again by its own pattern: no literal in the big regex
+                    continue
                 e = re.escape(v)
                 if kind in self._NOCASE:
                     e = f"(?i:{e})"
                 if v in self._weak and kind == "secret":
                     alts += [rf"(?<=[=:] ){e}(?![\w])", rf"(?<=[=:]){e}(?![\w])", rf"(?<=[=:]\"){e}(?=\")",
                              rf"(?<=[=:]'){e}(?=')", rf"(?<=:){e}(?=@)", rf"^{e}(?=[ \t]*$)"]
+                elif v in self._weak and kind in ("wifi", "name"):  # a value on its own after a label, or quoted
+                    alts += [rf"(?<=[:=] ){e}(?=[ \t\"']*$)", rf"(?<=[:=]){e}(?=[ \t\"']*$)", rf"(?<=[:=]\"){e}(?=\")",
+                             rf"(?<=[:=] \"){e}(?=\")",
+                             rf"(?<=\s\s){e}(?=[ \t]*$)", rf"^{e}(?=[ \t]*$)"]
                 elif v in self._weak:  # a common word: only where it stands as a name
                     end = r"(?![\w.-])"
-                    alts += [rf"(?<=/home/){e}{end}", rf"(?<=/Users/){e}{end}", rf"(?<=\\Users\\){e}{end}",
-                             rf"(?<=/users/){e}{end}", rf"(?<![\w.-]){e}(?=@[A-Za-z0-9])", rf"(?<=@){e}(?![\w-])",
+                    alts += [f"(?<={re.escape(hp)}){e}{end}" for hp in HOME_PARENTS]
+                    alts += [rf"(?<![\w.-]){e}(?=@[A-Za-z0-9])", rf"(?<=@){e}(?![\w-])",
                              rf"(?<=^Linux ){e}(?= \d)", rf"(?<=\bUSER=){e}{end}", rf"(?<=LOGNAME=){e}{end}",
                              rf"(?<=USERNAME=){e}{end}", rf"(?<=HOSTNAME=){e}{end}", rf"(?<=COMPUTERNAME=){e}{end}"]
-                elif kind in ("user", "host"):
-                    alts.append(rf"(?<![\w.-]){e}(?![\w-])")
-                elif kind == "home":
-                    alts.append(rf"{e}(?![\w.-])")
                 else:
-                    alts.append(rf"(?<![\w.+-]){e}(?![\w+-])" if v[:1].isalnum() else e)
-            self._regex = re.compile("|".join(alts), re.MULTILINE)
+                    if kind in ("user", "host", "name", "wifi"):
+                        cls = "word"
+                    elif kind == "home":
+                        cls = "home"
+                    elif v[:1].isalnum():
+                        cls = "alnum"
+                    else:
+                        cls = "plain"
+                    groups.setdefault((cls, "i" if kind in self._NOCASE else ""), []).append(v)
+            bounds = {"word": (r"(?<![\w.-])", r"(?![\w-])"), "home": ("", r"(?![\w.-])"),
+                      "alnum": (r"(?<![\w.+-])", r"(?![\w+-])"), "plain": ("", "")}
+            strong = []
+            for cls in ("plain", "alnum", "home", "word"):  # longer, more specific kinds first
+                for flag in ("", "i"):
+                    vals = groups.get((cls, flag))
+                    if not vals:
+                        continue
+                    body = _trie([x.lower() for x in vals] if flag else vals)
+                    if flag:
+                        body = f"(?i:{body})"
+                    before, after = bounds[cls]
+                    strong.append(f"{before}{body}{after}")
+            self._regex = re.compile("|".join(strong + alts) or r"(?!x)x", re.MULTILINE)
         return self._regex
 
     def _lookup(self, m: re.Match) -> str:
@@ -522,7 +734,10 @@ class Redactor:
         rx = self._pattern()
         if rx is None or not text:
             return text
-        return rx.sub(self._lookup, text)
+        text = rx.sub(self._lookup, text)
+        for kind in self._by_pattern:  # addresses, UUIDs, e-mails: their pattern, then the map
+            text = _KIND_PATTERNS[kind].sub(self._lookup, text)
+        return text
 
     def exact(self, value: str) -> str:
         """A value that is exactly one private name (a file holding only the host name,
@@ -567,13 +782,52 @@ class Redactor:
                     or key in _HOSTNAME_FILES or is_secret_name(key) or "serial" in key.lower()):
                 return self.exact(obj)
             return self._replace_known(obj)
-        if isinstance(obj, (int, float)) and not isinstance(obj, bool) and "serial" in key.lower():
+        if isinstance(obj, (int, float)) and not isinstance(obj, bool) and (
+                "serial" in key.lower() or re.sub(r"[^a-z]", "", key.lower()) in _FABRIC_KEYS):
             return self._map.get(str(obj), obj)
         return obj
 
     def value_check(self, text: str) -> list[str]:
         """The learned values still present in `text` (for tests and self-checks)."""
         return [v for v in self._map if v not in self._weak and v in text]
+
+
+# kinds whose every value is found by one pattern: replaced by that pattern plus a map lookup, so a
+# line with thousands of distinct addresses costs one pass, not a regex of thousands of literals
+_KIND_PATTERNS: dict[str, re.Pattern] = {"ip": re.compile(RE_IPV4.pattern + "|" + RE_IPV6.pattern), "mac": RE_MAC,
+                                         "uuid": RE_UUID, "gpu-uuid": RE_GPU_UUID, "email": RE_EMAIL}
+
+
+def _trie(words: list[str]) -> str:
+    """A regex matching any of `words`, as a trie: `(?:ab(?:c|d)?)`. At a branch the longer words come
+    first and an ending is optional after them, so the longest word at a place wins (the boundary
+    checks around the trie make the engine fall back to a shorter one where the longer does not fit)."""
+    root: dict = {}
+    for w in set(words):
+        node = root
+        for ch in w:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def chain(ch: str, sub: dict) -> str:
+        lit = [ch]
+        while len(sub) == 1 and "" not in sub:  # a run without branches: one literal, no recursion
+            (c, sub), = sub.items()
+            lit.append(c)
+        return re.escape("".join(lit)) + build(sub)
+
+    def build(node: dict) -> str:
+        ends = "" in node
+        kids = [(ch, sub) for ch, sub in node.items() if ch != ""]
+        if not kids:
+            return ""
+        parts = [chain(ch, sub) for ch, sub in sorted(kids)]
+        inner = parts[0] if len(parts) == 1 else "(?:" + "|".join(parts) + ")"
+        if ends:
+            return "(?:" + inner + ")?"
+        return inner
+
+    return "(?:" + build(root) + ")"
 
 
 def _safe(fn: Any, *args: Any) -> Any:

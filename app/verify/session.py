@@ -70,10 +70,11 @@ def fix_command(python: str, nvml: Optional[dict[str, Any]], python_version: Opt
         return shlex.join(plain)
     if not torch.packages:
         return shlex.join(plain)
-    argv = [python, "-m", "pip", "install", "--upgrade", *torch.packages]
-    if torch.index_url:
-        argv += ["--index-url", torch.index_url]
-    return shlex.join(argv)
+    from app.choices import Mirrors
+    from app.install_command import torch_install
+
+    return torch_install(python, torch.packages, torch.index_url, Mirrors(), upgrade=True).shown(
+        "windows" if platform == "windows" else "linux")
 
 
 def _nvml_devices(nvml: Optional[dict[str, Any]]) -> list[dict[str, Any]]:

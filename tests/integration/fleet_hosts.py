@@ -67,6 +67,7 @@ class SshHosts:
         self.hosts: list[SshHost] = []
         self.key = self.root / "client_ed25519"
         self.known_hosts = self.root / "known_hosts"
+        self.cm_dir: Optional[str] = None  # SSH control sockets: a short path (sockets are limited to 108 bytes)
 
     def __enter__(self) -> "SshHosts":
         try:
@@ -82,6 +83,9 @@ class SshHosts:
     def _start(self) -> None:
         self.root.mkdir(parents=True, exist_ok=True)
         os.chmod(self.root, 0o700)
+        import tempfile
+
+        self.cm_dir = tempfile.mkdtemp(prefix="gwcm-", dir="/tmp")
         subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(self.key)], check=True, timeout=30)
         (self.root / "authorized_keys").write_text((self.root / "client_ed25519.pub").read_text())
         os.chmod(self.root / "authorized_keys", 0o600)
@@ -122,11 +126,16 @@ class SshHosts:
             "ansible_host": h.addr, "ansible_port": str(h.port), "ansible_user": "root",
             "ansible_ssh_private_key_file": str(self.key),
             "ansible_ssh_common_args": f"-o UserKnownHostsFile={self.known_hosts} -o StrictHostKeyChecking=yes "
-                                       "-o ControlMaster=no -o ControlPath=none",
+                                       f"-o ControlMaster=auto -o ControlPersist=20s -o ControlPath={self.cm_dir}/%C",
+            "ansible_pipelining": "true",
             "ansible_python_interpreter": "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else "python3",
         }
 
     def stop(self) -> None:
+        for h in self.hosts:  # Ansible's shared SSH connections first (they would linger ControlPersist seconds)
+            if self.cm_dir:
+                subprocess.run(["ssh", "-O", "exit", "-o", f"ControlPath={self.cm_dir}/%C", "-p", str(h.port), f"root@{h.addr}"],
+                               capture_output=True, timeout=15)
         for h in self.hosts:
             if h.proc.poll() is None:
                 try:
@@ -139,3 +148,6 @@ class SshHosts:
                     os.killpg(h.proc.pid, 9)
                     h.proc.wait(timeout=10)
         self.hosts = []
+        if self.cm_dir:
+            shutil.rmtree(self.cm_dir, ignore_errors=True)
+            self.cm_dir = None

@@ -131,6 +131,12 @@ TABLE = {
     "mismatch_nvrm_journalctl_toolbox.txt": ("driver_lib_mismatch", None),
     "runfile_extraction_failed_spack.txt": ("runfile_gzip_invalid", None),
     "runfile_installer_log_extraction.txt": ("runfile_gzip_invalid", None),
+    "fabric_manager_802_lisa_log.txt": ("cuda_unavailable", "fabric_manager_not_running"),
+    "fabric_manager_bandwidthtest_802.txt": ("cuda_unavailable", "fabric_manager_not_running"),
+    "pagefile_1455_cudnn_dll.txt": ("other", "windows_pagefile"),
+    "pagefile_1455_zh_spawn.txt": ("other", "windows_pagefile"),
+    "no_devices_rminitadapter_gsp.txt": ("nvml_init_failed", "no_devices"),
+    "no_devices_smi_syslog_5090.txt": ("nvml_init_failed", "no_devices"),
 }
 NOT_ERRORS = {"util_dmon_deepspeech.txt"}  # utilization samples, tested in test_diagnose_util
 

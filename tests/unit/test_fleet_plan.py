@@ -134,17 +134,25 @@ def test_fleet_plan_gives_each_host_its_own_plan(tmp_path, capsys):
         L.add_constructor("!unsafe", lambda ld, n: ld.construct_scalar(n))
         return L
 
-    plays = {p["hosts"]: p for p in yaml.load(pb.read_text(), Loader=loader())}
-    ws = plays["ws1"]["tasks"]
+    (play,) = yaml.load(pb.read_text(), Loader=loader())  # one play: every host in parallel
+    plan_of = play["vars"]["gw_plan_of"]
+    assert plan_of["h200a"] == plan_of["h200b"] != plan_of["ws1"]
+    blocks = {b["when"]: b["block"] for b in play["tasks"] if "block" in b}
+
+    def tasks_of(host):
+        return blocks[f"gw_plan_of[inventory_hostname] == {plan_of[host]}"]
+
+    ws = tasks_of("ws1")
     apt = [t for t in ws if "ansible.builtin.apt" in t]
     assert apt and any(n.startswith("nvidia-driver-") for n in apt[0]["ansible.builtin.apt"]["name"])
     assert apt[0].get("become") is True
     reboot = [t for t in ws if "ansible.builtin.reboot" in t]
-    assert len(reboot) == 1 and "is changed" in reboot[0]["when"]  # restart only when the driver changed
+    assert len(reboot) == 1 and "is changed" in reboot[0]["when"]
+    assert reboot[0]["when"].startswith(f"(gw_g{plan_of['ws1']}_s")  # registers are unique per plan group  # restart only when the driver changed
     pip = [t for t in ws if "ansible.builtin.pip" in t]
     assert pip and pip[0]["ansible.builtin.pip"]["virtualenv"] == "{{ gw_home }}/.venvs/gpu"
     assert any(n.startswith("torch==") for n in pip[0]["ansible.builtin.pip"]["name"])
-    laptop = plays["laptop1"]["tasks"]
+    laptop = tasks_of("laptop1")
     text = json.dumps(laptop)
     assert "nvidia-driver" not in text and "ansible.builtin.reboot" not in text  # WSL2: the Windows driver serves it
     copies = [t for t in laptop if "ansible.builtin.copy" in t and t["ansible.builtin.copy"].get("dest", "").startswith("/etc/")]
@@ -187,3 +195,24 @@ def test_windows_host_gets_no_linux_tasks():
     _, plan = host_plan(str(SNAP / "windows-laptop-rtx4060-nowsl.json"), args)
     tasks = plan_tasks(plan)
     assert len(tasks) == 1 and "ansible.builtin.debug" in tasks[0]
+
+
+def test_host_helpers_done_and_ini_edit(tmp_path, capsys):
+    """What the playbook runs on a host: the step's own checks (exit 0 done / 3 not), and an INI
+    setting applied by the engine with a backup, `changed` once and `unchanged` after."""
+    target = tmp_path / "wsl.conf"
+    target.write_text("[automount]\r\nenabled = true\r\n")
+    checks = json.dumps([{"kind": "ini_value", "args": [str(target), "automount", "ldconfig", "false"]}])
+    assert main(["fleet", "done", "--checks", checks]) == 3
+    edit = json.dumps({"path": str(target), "mode": "ini_set", "section": "automount", "settings": [["ldconfig", "false"]],
+                       "backup": True, "needs_root": False})
+    backups = tmp_path / "backups"
+    assert main(["fleet", "edit", "--edit", edit, "--backup-dir", str(backups)]) == 0
+    assert capsys.readouterr().out.strip() == "changed"
+    text = target.read_text()
+    assert "ldconfig = false" in text.replace("ldconfig=false", "ldconfig = false") and "enabled = true" in text
+    assert any(p.read_bytes() == b"[automount]\r\nenabled = true\r\n" for p in backups.rglob("*") if p.is_file())
+    assert main(["fleet", "done", "--checks", checks]) == 0
+    assert main(["fleet", "edit", "--edit", edit, "--backup-dir", str(backups)]) == 0
+    assert capsys.readouterr().out.strip() == "unchanged"
+    assert main(["fleet", "done", "--checks", "not json"]) == 2

@@ -111,7 +111,7 @@ def test_mirrors_in_commands(db):
     assert t.index_url == "https://mirror.corp.example/pytorch/whl/cu130"
     assert "--index-url https://mirror.corp.example/pytorch/whl/cu130" in t.command
     assert "--extra-index-url https://pypi.corp.example/simple" in t.command
-    assert "--proxy http://proxy.corp.example:3128" in t.command and "--cert /etc/ssl/corp-ca.pem" in t.command
+    assert "HTTPS_PROXY=http://proxy.corp.example:3128 " in t.command and "--cert /etc/ssl/corp-ca.pem" in t.command  # the proxy as the plan runs it
     assert "--extra-index-url https://pypi.corp.example/simple" in t.uv_command and "SSL_CERT_FILE=/etc/ssl/corp-ca.pem" in t.uv_command
     assert r.cuda_toolkit.repo_url == "https://mirror.corp.example/nvidia/repos/ubuntu2404/x86_64/"
     assert all(a.index_url.startswith("https://mirror.corp.example/pytorch/whl/") for a in r.alternatives)

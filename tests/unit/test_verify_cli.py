@@ -59,7 +59,7 @@ def test_gpu_present_but_no_torch_in_the_target_fails_pytorch_with_the_fix():
                          nvml_reader=lambda: H200_NVML)
     p = v.layer("pytorch")
     assert p.status == "fail" and p.checks[0].code == "torch_missing"
-    assert f"{sys.executable} -m pip install --upgrade torch==" in p.reason
+    assert f"{sys.executable} -m pip install --upgrade --disable-pip-version-check torch==" in p.reason  # app.install_command
     assert p.reason.endswith("--index-url https://download.pytorch.org/whl/cu130")  # recommend's pick for the H200
     assert v.torch.installed is False and "No module named 'torch'" in v.torch.error
     assert v.layer("device").status == "pass" and "NVIDIA H200" in v.layer("device").reason
@@ -76,7 +76,7 @@ def _nvml(driver, cuda, cc):
 def test_fix_command_comes_from_recommend_for_this_driver_and_gpu():
     # the real H200: driver 580 (CUDA 13.0), CC 9.0 -> the newest CUDA 13 build, versions pinned
     cmd = fix_command("/v/bin/python", _nvml("580.159.04", 13000, (9, 0)), "3.12")
-    assert cmd.startswith("/v/bin/python -m pip install --upgrade torch==")
+    assert cmd.startswith("/v/bin/python -m pip install --upgrade --disable-pip-version-check torch==")
     assert "torchvision==" in cmd and "--index-url https://download.pytorch.org/whl/cu13" in cmd
     # a Pascal card on a 535 driver (CUDA 12.2): no CUDA 13 build can run there, and none ships sm_61
     pascal = fix_command("/v/bin/python", _nvml("535.129.03", 12020, (6, 1)), "3.11")

@@ -1,0 +1,183 @@
+"""fleet end to end through a real ansible-core over real SSH: three OpenSSH servers on loopback
+addresses of this machine (tests/integration/fleet_hosts.py), one of them failing on purpose (its
+venv path cannot be created), plus snapshot-backed hosts for the GPU cases (no-driver
+workstation, WSL2 laptop, four H200 servers with the real H200 verification of
+tests/fixtures/verify, one of them at PCIe x8 with half the host→GPU bandwidth).
+
+    fleet detect → fleet plan → fleet run --check (changes nothing) → fleet run (the failing host
+    does not stop the others) → fleet run again (changed=0) → fleet verify → fleet report
+
+The PyTorch the plan installs is the real torch 2.13.0 CPU wheel, served from a local PEP 503
+index (file://) the test writes; the hosts are this machine, so each host gets its own venv under
+the test's folder. Everything stops and is removed in teardown; every command has a time limit.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from fleet_hosts import SshHosts, skip_reason  # beside this file (pytest puts its folder on sys.path)
+
+pytestmark = pytest.mark.integration
+
+ROOT = Path(__file__).resolve().parents[2]
+SNAP = ROOT / "resources" / "snapshots"
+VERIFY = ROOT / "tests" / "fixtures" / "verify" / "h200_quick.json"
+TORCH = "2.13.0"
+
+
+def _gw(*args: str, cwd: Path, timeout: float = 600) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "app", *args], cwd=cwd, capture_output=True, text=True, timeout=timeout,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+
+
+def _torch_index(tmp: Path) -> str:
+    """A PEP 503 index holding the torch wheel pip can get here (its cache, find-links, index)."""
+    wheels = tmp / "wheels"
+    r = subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--only-binary=:all:", "-d", str(wheels),
+                        f"torch=={TORCH}", "--extra-index-url", "https://download.pytorch.org/whl/cpu"],
+                       capture_output=True, text=True, timeout=600)
+    found = sorted(wheels.glob("torch-*.whl")) if wheels.is_dir() else []
+    if r.returncode != 0 or not found:
+        pytest.skip(f"no torch {TORCH} wheel reachable for the hosts' venvs: {(r.stderr.strip().splitlines() or [''])[-1]}")
+    whl = found[0]
+    digest = hashlib.sha256(whl.read_bytes()).hexdigest()
+    d = tmp / "index" / "cpu" / "torch"
+    d.mkdir(parents=True)
+    (d / "index.html").write_text(f"<html><body><a href='{whl.as_uri()}#sha256={digest}'>{whl.name}</a></body></html>\n")
+    return (tmp / "index").as_uri()
+
+
+def _degraded_verification(tmp: Path) -> Path:
+    v = json.loads(VERIFY.read_text())
+    for g in v["gpus"]:
+        g["device"]["pcie_width_current"] = 8
+        for k in ("h2d_pinned_gbps", "d2h_pinned_gbps"):
+            g["bandwidth"][k] = round(g["bandwidth"][k] * 0.5, 2)
+    p = tmp / "h200-x8.verify.json"
+    p.write_text(json.dumps(v))
+    return p
+
+
+def _ini(items: dict[str, dict[str, str]]) -> str:
+    lines = ["[lab]"]
+    for name, v in items.items():
+        lines.append(name + " " + " ".join(f"{k}='{x}'" for k, x in v.items()))
+    return "\n".join(lines) + "\n"
+
+
+@pytest.fixture
+def fleet(tmp_path):
+    why = skip_reason()
+    if why:
+        pytest.skip(why)
+    index = _torch_index(tmp_path)
+    x8 = _degraded_verification(tmp_path)
+    with SshHosts(tmp_path / "ssh", ["alpha", "beta", "gamma"]) as hosts:
+        inv: dict[str, dict[str, str]] = {}
+        for h in hosts.hosts:
+            v = hosts.inventory_vars(h)
+            v.update(gpu_wizard_remote_dir=str(tmp_path / f"remote-{h.name}"), gpu_wizard_venv=str(tmp_path / f"venv-{h.name}"),
+                     gpu_wizard_torch=TORCH, gpu_wizard_variant="cpu", gpu_wizard_pytorch_mirror=index)
+            if h.name == "gamma":  # fails on purpose: a venv where nothing can be created
+                v["gpu_wizard_venv"] = "/proc/gpu-wizard-fleet-test-cannot-be-here"
+            inv[h.name] = v
+        inv["ws1"] = {"gpu_wizard_snapshot": str(SNAP / "nodriver-rtx3060-ubuntu2204.json")}
+        inv["laptop1"] = {"gpu_wizard_snapshot": str(SNAP / "wsl2-laptop-rtx4070-ubuntu2204.json")}
+        for n in ("h200a", "h200b", "h200c"):
+            inv[n] = {"gpu_wizard_snapshot": str(SNAP / "h200-server-ubuntu2404.json"), "gpu_wizard_verification": str(VERIFY)}
+        inv["h200d"] = {"gpu_wizard_snapshot": str(SNAP / "h200-server-ubuntu2404.json"), "gpu_wizard_verification": str(x8)}
+        (tmp_path / "inventory.ini").write_text(_ini(inv))
+        try:
+            yield tmp_path
+        finally:
+            for h in ("alpha", "beta"):  # a torch venv is about 900 MB
+                shutil.rmtree(tmp_path / f"venv-{h}", ignore_errors=True)
+
+
+def _run_record(d: Path) -> dict:
+    return json.loads((d / "snaps" / "fleet-run.json").read_text())["hosts"]
+
+
+def test_fleet_end_to_end_over_real_ssh(fleet):
+    d = fleet
+    # detect: every host into snaps/<host>.json, redacted; snapshot-backed hosts never contacted
+    r = _gw("fleet", "detect", "-i", "inventory.ini", "-o", "snaps", "--forks", "8", cwd=d)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-2000:]
+    assert "ok: [alpha]" in r.stdout and "ok: [ws1 -> localhost]" in r.stdout  # live per-host output
+    for h in ("alpha", "beta", "gamma", "ws1", "laptop1", "h200a", "h200d"):
+        snap = json.loads((d / "snaps" / f"{h}.json").read_text())
+        assert snap["format"] == "gpu-wizard-snapshot/1" and snap["redacted"]["by"] == "gpu-wizard", h
+    host = socket.gethostname()
+    if len(host) > 3 and host not in ("localhost",):
+        assert host not in (d / "snaps" / "alpha.json").read_text()  # the host's own name is redacted
+
+    # plan: one playbook, each host its own plan; syntax-checked by ansible-playbook
+    r = _gw("fleet", "plan", "-i", "inventory.ini", "--snapshots", "snaps", "-o", "fleet-plan.yml", "--json", cwd=d)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-2000:]
+    out = json.loads(r.stdout)
+    assert out["syntax_check"] is True
+    groups = {tuple(g["hosts"]) for g in out["groups"]}
+    assert ("h200a", "h200b", "h200c", "h200d") in groups  # identical plans share one block
+    plan = {h["host"]: h for h in json.loads((d / "snaps" / "fleet-plan.json").read_text())["hosts"]}
+    assert plan["ws1"]["linux_driver"] and plan["ws1"]["reboot"]
+    assert not plan["laptop1"]["linux_driver"] and not plan["laptop1"]["reboot"]  # WSL2: no Linux driver
+    assert [s["kind"] for s in plan["alpha"]["steps"]] == ["create_venv", "install_pytorch", "verify"]
+
+    # --check: says what would change, changes nothing
+    r = _gw("fleet", "run", "-i", "inventory.ini", "--check", "--limit", "alpha,beta", cwd=d)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-2000:]
+    assert not (d / "venv-alpha").exists() and not (d / "venv-beta").exists()
+
+    # run: gamma fails, even in batches of one host (Ansible would stop the play there), the others go on
+    r = _gw("fleet", "run", "-i", "inventory.ini", "--forks", "3", "--serial", "1", cwd=d, timeout=1200)
+    assert r.returncode == 1, r.stdout[-3000:] + r.stderr[-2000:]
+    rec = _run_record(d)
+    assert rec["gamma"]["status"] == "failed"
+    assert rec["alpha"]["status"] == rec["beta"]["status"] == "changed" and rec["alpha"]["changed"] >= 2
+    assert "ws1" not in rec or rec["ws1"]["changed"] == 0  # a snapshot-backed host is never touched
+    for h in ("alpha", "beta"):
+        py = d / f"venv-{h}" / "bin" / "python"
+        got = subprocess.run([str(py), "-c", "import torch; print(torch.__version__)"], capture_output=True, text=True, timeout=300)
+        assert got.stdout.startswith(TORCH), got.stderr[-500:]
+    assert "PLAY RECAP" in r.stdout and "failed: gamma" in r.stderr
+
+    # a second run changes nothing
+    r = _gw("fleet", "run", "-i", "inventory.ini", "--forks", "3", cwd=d, timeout=1200)
+    rec = _run_record(d)
+    assert rec["alpha"]["changed"] == 0 and rec["beta"]["changed"] == 0, r.stdout[-3000:]
+    assert rec["alpha"]["status"] == "ok" and rec["gamma"]["status"] == "failed"
+
+    # verify: each host's verification JSON and its own report collected
+    r = _gw("fleet", "verify", "-i", "inventory.ini", "-o", "snaps", "--forks", "8", cwd=d)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-2000:]
+    for h in ("alpha", "beta", "gamma", "h200a", "h200d"):
+        assert json.loads((d / "snaps" / f"{h}.verify.json").read_text())["format"].startswith("gpu-wizard-verification/")
+        assert (d / "snaps" / f"{h}.report.html").read_text().startswith("<!DOCTYPE html>")
+    alpha = json.loads((d / "snaps" / "alpha.verify.json").read_text())
+    assert alpha["torch"]["version"].startswith(TORCH)  # verified inside the venv the plan made
+
+    # report: one page, a row per host, the x8 host flagged, each host's report one click away
+    r = _gw("fleet", "report", "snaps", "-o", "fleet.html", "--json", cwd=d)
+    assert r.returncode == 0, r.stderr
+    rep = json.loads((d / "fleet.json").read_text())
+    rows = {h["host"]: h for h in rep["hosts"]}
+    assert set(rows) == {"alpha", "beta", "gamma", "ws1", "laptop1", "h200a", "h200b", "h200c", "h200d"}
+    assert [f["code"] for f in rows["h200d"]["flags"]] == ["fleet_lag_bandwidth", "fleet_lag_link"]
+    assert not rows["h200a"]["flags"] and not rows["alpha"]["flags"]
+    assert rows["gamma"]["plan_status"] == "fail" and rows["alpha"]["plan_status"] == "pass"
+    assert rows["ws1"]["plan_status"] == "info"  # planned (a driver and PyTorch), never applied
+    html = (d / "fleet.html").read_text()
+    assert html.count("<tr") >= 10 and "x8" in html and "<script src" not in html
+    for h in rows:
+        assert f"href='snaps/{h}.report.html'" in html and (d / "snaps" / f"{h}.report.html").is_file()
+    r = _gw("fleet", "report", "snaps", "-o", "fleet-zh.html", "--lang", "zh_CN", cwd=d)
+    assert r.returncode == 0 and "集群报告" in (d / "fleet-zh.html").read_text()
