@@ -128,10 +128,17 @@ def save_snapshot(system: Any, path: str, note: str = "") -> str:
 # Recommend and plan
 
 def recommend(facts: Facts, choices: Choices) -> Recommendation:
+    """The solve over the compat data as the live PyTorch/PyPI/NVIDIA indexes correct it (app.compat.live;
+    runs in the page's background task; off with "live_index": false or GPU_WIZARD_LIVE=0)."""
     compat = _module("app.compat")
-    rec = _module("app.recommend")
+    live = _module("app.compat.live")
     db = compat.load_db()
-    return rec.recommend(facts, db, choices)
+    try:
+        cfg = _module("app.config").load_config()
+    except Exception:  # noqa: BLE001 - a broken config file is reported where mirrors are read; live reads stay on
+        cfg = None
+    rec, _report = live.recommend_live(facts, db, choices, config=cfg)
+    return rec
 
 
 def build_plan(facts: Facts, rec: Recommendation, choices: Choices):

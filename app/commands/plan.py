@@ -21,6 +21,8 @@ def add_choice_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument("--variant", metavar="INDEX", default=None, help="a PyTorch build instead of the recommended one (cu128, cu126, cpu)")
     g.add_argument("--no-driver", action="store_true", help="never install or upgrade the driver")
     g.add_argument("--no-cleanup", action="store_true", help="leave old CUDA toolkits and environment lines alone")
+    g.add_argument("--wsl-distro", metavar="NAME", default=None,
+                   help="on Windows: the WSL distro to set up (default: the WSL 2 Ubuntu, or a new Ubuntu-24.04)")
     g.add_argument("--no-torchvision", action="store_true", help="install torch alone (allows a release whose torchvision is not out yet)")
     g.add_argument("--offline", action="store_true", help="do not read the live PyTorch/PyPI/NVIDIA indexes: answer from the compat data")
     from app.config import add_mirror_arguments
@@ -56,6 +58,13 @@ def choices_from_args(args, facts=None):
     kw.update(want_toolkit=bool(args.toolkit), want_system_cudnn=bool(args.cudnn), installer=args.installer,
               torch_version=args.torch, torch_variant=args.variant, install_driver=not args.no_driver,
               cleanup_old_cuda=not args.no_cleanup, mirrors=mirrors, want_torchvision=not getattr(args, "no_torchvision", False))
+    distro = getattr(args, "wsl_distro", None)
+    if distro is not None:
+        from app.plan.windows import DISTRO_NAME_RE
+
+        if not DISTRO_NAME_RE.match(distro):
+            raise CliError(f"--wsl-distro {distro!r}: not a WSL distro name (letters, digits, '.', '_' and '-')", 2)
+        kw["wsl_distro"] = distro
     if args.python_version if hasattr(args, "python_version") else None:
         kw["python_version"] = args.python_version
     return Choices(**kw)
