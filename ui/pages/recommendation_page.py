@@ -39,6 +39,23 @@ class RecommendationState:
         return (r is not None and not self.busy and not self.dirty and not r.refused and r.pytorch.version is not None)
 
 
+def explain_terms(text: str) -> list[str]:
+    """One line for each piece of jargon in a card: sm_89 is a compute capability; PTX; minor-version
+    compatibility; cuDNN. Figures come from the text itself."""
+    import re
+
+    out = []
+    for m in dict.fromkeys(re.findall(r"\bsm_(\d)(\d+)\b", text)):
+        out.append(tr("sm_{a}{b}: compute capability {a}.{b}, the GPU's generation; a PyTorch build runs only on the "
+                      "generations it was built for.").format(a=m[0], b=m[1]))
+    if "PTX" in text:
+        out.append(tr("PTX: GPU code the driver compiles for this GPU the first time a program runs (a slower start)."))
+    if re.search(r"minor-version compatib", text):
+        out.append(tr("Minor-version compatibility: a driver for CUDA 12.0 or later runs programs built with any "
+                      "CUDA 12.x (the same for 13.x)."))
+    return out
+
+
 def _opt(text: str) -> Optional[str]:
     t = text.strip()
     return t or None
@@ -312,7 +329,11 @@ class RecommendationPage(BasePage):
             pv = f"<b>torch {e(p.version)}</b> ({e(p.index or '')})"
             if p.cuda_runtime:
                 pv += "<br>" + tr("CUDA runtime {v}").format(v=e(p.cuda_runtime))
-            if p.command:
+            facts = self.session.facts
+            if facts is not None and facts.os.platform == "windows":
+                # the plan sets up WSL 2 and installs PyTorch inside it: no native pip command here
+                pv += "<br>" + e(tr("Installed inside Ubuntu under WSL 2, as the plan sets up."))
+            elif p.command:
                 pv += f"<br><code>{e(p.command)}</code>"
         else:
             pv = tr("no PyTorch release can use this GPU here")
@@ -322,7 +343,8 @@ class RecommendationPage(BasePage):
             sev = {"error": "error", "warning": "warning"}.get(w.severity, "info")
             text = rec_text(w.code, w.params, w.message)
             item = QListWidgetItem(status_icon(sev), text)
-            item.setToolTip(w.message if text != w.message else "")  # the engine's English sentence, as the findings do
+            en = rec_text(w.code, w.params, w.message, "en")  # the window's English, as the findings do
+            item.setToolTip(en if text != en else "")
             self.warnings.addItem(item)
         self.warnings.setVisible(bool(rec.warnings))
         if rec.refused:
@@ -342,8 +364,12 @@ class RecommendationPage(BasePage):
         said = rec_text(code, params, reason) if reason else ""
         if said:
             txt += "<br><span>" + tr("Why:") + " " + html.escape(said) + "</span>"
+        terms = explain_terms(value_html + " " + said)
+        if terms:
+            txt += "<br><small>" + "<br>".join(html.escape(t) for t in terms) + "</small>"
         lab.setText(txt)
-        lab.setToolTip(reason if said != reason else "")  # the engine's English sentence when translated
+        en = rec_text(code, params, reason, "en") if reason else ""
+        lab.setToolTip(en if said != en else "")  # the English sentence when translated
         lab.setAccessibleName(lab.text())
 
     def retranslate_status(self) -> None:
