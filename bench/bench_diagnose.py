@@ -21,7 +21,8 @@ from app.diagnose import diagnose, diagnose_file, load_rules  # noqa: E402
 
 ERRORS = ROOT / "tests" / "fixtures" / "errors"
 PASTE_DIRS = [ERRORS] + [ROOT / "tests" / "fixtures" / d for d in
-                         ("errors_heldout", "errors_heldout_b", "errors_heldout_c", "errors_heldout_d", "errors_unrelated")]
+                         ("errors_heldout", "errors_heldout_b", "errors_heldout_c", "errors_heldout_d", "errors_heldout_e",
+                          "errors_unrelated")]
 
 
 def fixture(name: str) -> str:
