@@ -571,7 +571,7 @@ def recommend(facts: Facts, db: CompatDB, choices: Choices = Choices()) -> Recom
                     f"{newest.python[0]}-{[p for p in newest.python if not p.endswith('t')][-1]}); {newest_for_py.version} is the newest with wheels for it.",
                     params=dict(text_code="python_too_new_older_release", python=cx.python, py_min=newest.python[0],
                                 py_max=[p for p in newest.python if not p.endswith('t')][-1], torch=newest_for_py.version))
-        else:
+        elif vkey(cx.python) < min(vkey(p) for p in newest.python):
             cx.warn("python_too_old", f"PyTorch {newest.version} needs Python {newest.python[0]} or newer; with Python {cx.python} the newest is {newest_for_py.version}.",
                     params=dict(text_code="python_too_old_older_release", newest=newest.version, py_min=newest.python[0], python=cx.python,
                                 torch=newest_for_py.version))

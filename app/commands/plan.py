@@ -71,32 +71,12 @@ def choices_from_args(args, facts=None):
 
 
 def make_plan(args, ctx, dry_run: bool = False):
-    """(facts, recommendation, choices, plan) for this machine or snapshot."""
-    from app.plan import PlanError, build_plan
-
+    """(facts, recommendation, choices, plan) for this machine or snapshot, through this run's pipeline
+    (app.pipeline: the plan is built from the very recommendation `recommend` shows)."""
     facts = ctx.facts()
     choices = choices_from_args(args, facts)
-    try:
-        from app.compat import load_db
-        from app.recommend import recommend
-    except ImportError as e:
-        raise CliError(f"the recommendation engine is not available: {e}", 1) from None
-    try:
-        from app.compat.live import recommend_live
-        from app.config import ConfigError, load_config
-
-        try:
-            cfg = load_config(getattr(args, "config", None))
-        except ConfigError:
-            cfg = None
-        rec, _live = recommend_live(facts, load_db(), choices, config=cfg,
-                                    enabled=False if getattr(args, "offline", False) else None)  # the plan pins what the index has
-    except Exception as e:  # a broken compat bundle → one clear line
-        raise CliError(f"cannot recommend: {e}", 1) from None
-    try:
-        plan = build_plan(facts, rec, choices, dry_run=dry_run)
-    except PlanError as e:
-        raise CliError(f"cannot plan: {e}", 1) from None
+    rec = ctx.recommendation(choices)
+    plan = ctx.plan(choices, dry_run=dry_run)
     return facts, rec, choices, plan
 
 
