@@ -49,7 +49,7 @@
         <translation>导出为脚本(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/system_page.py" line="211"/>
+        <location filename="../../ui/pages/system_page.py" line="212"/>
         <source>&amp;Findings:</source>
         <translation>发现(&amp;F)：</translation>
     </message>
@@ -114,7 +114,7 @@
         <translation>打开日志(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/system_page.py" line="213"/>
+        <location filename="../../ui/pages/system_page.py" line="214"/>
         <source>&amp;Re-scan</source>
         <translation>重新扫描(&amp;R)</translation>
     </message>
@@ -134,7 +134,7 @@
         <translation>演练运行(&amp;R) &gt;</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/system_page.py" line="215"/>
+        <location filename="../../ui/pages/system_page.py" line="216"/>
         <source>&amp;Save snapshot…</source>
         <translation>保存快照(&amp;S)…</translation>
     </message>
@@ -259,7 +259,7 @@
         <translation>用户的向导检测到的情况：{n} 项发现。</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="429"/>
+        <location filename="../../ui/widgets/log_view.py" line="433"/>
         <source>Auto-scroll paused: follow the end</source>
         <translation>自动滚动已暂停：跟随末尾</translation>
     </message>
@@ -374,7 +374,7 @@
         <translation>演示机器</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/system_page.py" line="214"/>
+        <location filename="../../ui/pages/system_page.py" line="215"/>
         <source>Detect again</source>
         <translation>重新检测</translation>
     </message>
@@ -384,12 +384,12 @@
         <translation>检测、推荐、计划、安装，然后验证并对 GPU 进行压力测试。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/system_page.py" line="209"/>
+        <location filename="../../ui/pages/system_page.py" line="210"/>
         <source>Detected</source>
         <translation>检测值</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/system_page.py" line="210"/>
+        <location filename="../../ui/pages/system_page.py" line="211"/>
         <source>Detected facts</source>
         <translation>检测结果</translation>
     </message>
@@ -494,7 +494,7 @@
         <translation>查找失败原因</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/system_page.py" line="212"/>
+        <location filename="../../ui/pages/system_page.py" line="213"/>
         <source>Findings</source>
         <translation>发现</translation>
     </message>
@@ -509,12 +509,12 @@
         <translation>修复：</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="430"/>
+        <location filename="../../ui/widgets/log_view.py" line="434"/>
         <source>Follow the end of the log</source>
         <translation>跟随日志末尾</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="429"/>
+        <location filename="../../ui/widgets/log_view.py" line="433"/>
         <source>Following the end</source>
         <translation>正在跟随末尾</translation>
     </message>
@@ -619,7 +619,7 @@
         <translation>安装（演练）</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="431"/>
+        <location filename="../../ui/widgets/log_view.py" line="435"/>
         <source>Installation log</source>
         <translation>安装日志</translation>
     </message>
@@ -724,12 +724,12 @@
         <translation>支持的最高 CUDA 版本</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="427"/>
+        <location filename="../../ui/widgets/log_view.py" line="431"/>
         <source>Next</source>
         <translation>下一个</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="428"/>
+        <location filename="../../ui/widgets/log_view.py" line="432"/>
         <source>Next match</source>
         <translation>下一个匹配</translation>
     </message>
@@ -939,12 +939,12 @@
         <translation>按“开始”测试 GPU。</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="425"/>
+        <location filename="../../ui/widgets/log_view.py" line="429"/>
         <source>Previous</source>
         <translation>上一个</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="426"/>
+        <location filename="../../ui/widgets/log_view.py" line="430"/>
         <source>Previous match</source>
         <translation>上一个匹配</translation>
     </message>
@@ -1134,12 +1134,12 @@
         <translation>正在保存快照…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="424"/>
+        <location filename="../../ui/widgets/log_view.py" line="428"/>
         <source>Search the log</source>
         <translation>搜索日志</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="423"/>
+        <location filename="../../ui/widgets/log_view.py" line="427"/>
         <source>Search the log (Ctrl+F)</source>
         <translation>搜索日志（Ctrl+F）</translation>
     </message>
@@ -1489,9 +1489,14 @@
         <translation>欢迎</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/system_page.py" line="209"/>
+        <location filename="../../ui/pages/system_page.py" line="210"/>
         <source>What</source>
         <translation>项目</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/system_page.py" line="209"/>
+        <source>What the recorded machine had. Nothing is changed on it or here.</source>
+        <translation>已记录的机器当时的状态。不会更改它，也不会更改本机。</translation>
     </message>
     <message>
         <location filename="../../ui/pages/system_page.py" line="208"/>
@@ -1829,7 +1834,7 @@
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="389"/>
+        <location filename="../../ui/widgets/log_view.py" line="393"/>
         <source>{n} matches</source>
         <translation>{n} 个匹配</translation>
     </message>
