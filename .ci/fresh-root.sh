@@ -3,13 +3,16 @@
 # a minimal root (debootstrap --variant=minbase) plus python3, git, sudo and ca-certificates, nothing
 # else. The checkout is cloned into it twice and `scripts/test.sh` runs
 #   1. as root, in /root/gpu-wizard (where root's `git clone` lands), in one fresh root;
-#   2. as a user in the sudo group (sudo without a password, as on cloud images), in a second one.
+#   2. as a user in the sudo group (sudo without a password, as on cloud images), in a second one;
+#   3. (nosudo) as a user without sudo on a third: nothing can be installed, so the tests that touch
+#      the machine's tools (a subset, to keep CI short) must skip with their reasons, never fail.
 # The base root is built once per machine and cached as a tarball (GPU_WIZARD_CI_CACHE, default
 # /var/cache/gpu-wizard-ci); each run unpacks a throw-away copy. The host's CA bundle is copied in
 # (a corporate network's intercepting CA, as such a machine would have installed).
 # Prints, per run, the wall time and the disk the command added (figures for the closing note).
 #
-# Usage: .ci/fresh-root.sh [root|user|base]...   (default: root user; `base` only builds the cache)
+# Usage: .ci/fresh-root.sh [root|user|nosudo|base]...   (default: root user nosudo; `base` only
+# builds the cache)
 # Needs root (chroot, mounts). Installs debootstrap when missing.
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -63,6 +66,8 @@ cleanup() {
   for m in dev/shm dev/pts dev sys proc; do
     mountpoint -q "$root_dir/$m" 2>/dev/null && umount -l "$root_dir/$m" 2>/dev/null || true
   done
+  mountpoint -q "$root_dir" 2>/dev/null && umount -l "$root_dir" 2>/dev/null || true
+  if mount | grep -q " $root_dir"; then say "mounts left under $root_dir; not removing it"; root_dir=""; return 0; fi
   rm -rf --one-file-system "$root_dir"
   root_dir=""
 }
@@ -86,6 +91,8 @@ deb $mirror $suite-updates main
 deb ${mirror%/debian}/debian-security $suite-security main
 EOF
   [[ $mirror == */debian ]] || sed -i '$d' "$root_dir/etc/apt/sources.list"
+  # / a mount point of its own, as on a real machine (unshare's private mount namespaces need one)
+  mount --bind "$root_dir" "$root_dir" && mount --make-private "$root_dir"
   mount -t proc proc "$root_dir/proc"
   mount --rbind /sys "$root_dir/sys" && mount --make-rslave "$root_dir/sys"
   mount --bind /dev "$root_dir/dev"
@@ -139,8 +146,23 @@ run_as_user() {
   cleanup
 }
 
+# the tests that depend on what the machine has (system tools, Qt's libraries, a CPU torch)
+NOSUDO_TESTS="tests/unit/test_tools.py tests/unit/test_layering.py tests/unit/test_detect_python_venv.py
+  tests/integration/test_bundle.py tests/integration/test_report_browser.py tests/integration/test_install_apt.py
+  tests/integration/test_gui_syslibs.py tests/integration/test_verify_cpu_torch.py tests/integration/test_venv_repair.py
+  tests/ui/test_widgets.py"
+run_as_nosudo() {
+  new_root
+  in_root useradd -m -s /bin/bash plain
+  clone_into "$root_dir/home/plain/gpu-wizard"
+  chown -R "$(in_root id -u plain):$(in_root id -g plain)" "$root_dir/home/plain/gpu-wizard"
+  say "user 'plain' (no sudo), checkout in ~/gpu-wizard: scripts/test.sh on the machine-dependent tests"
+  timed "nosudo: scripts/test.sh (subset)" in_root runuser -l plain -c "cd ~/gpu-wizard && scripts/test.sh -p no:cacheprovider $(echo $NOSUDO_TESTS)" || fail=1
+  cleanup
+}
+
 fail=0
-modes=("$@"); ((${#modes[@]})) || modes=(root user)
+modes=("$@"); ((${#modes[@]})) || modes=(root user nosudo)
 t_all=$SECONDS
 build_base
 for m in "${modes[@]}"; do
@@ -148,7 +170,8 @@ for m in "${modes[@]}"; do
     base) ;;
     root) run_as_root ;;
     user) run_as_user ;;
-    *) die "unknown mode '$m' (root, user, base)" ;;
+    nosudo) run_as_nosudo ;;
+    *) die "unknown mode '$m' (root, user, nosudo, base)" ;;
   esac
 done
 say "figures (label, exit, seconds, MB added):"

@@ -29,4 +29,5 @@ class Choices(Model):
     install_method: Literal["apt", "dnf", "runfile"] = "apt"  # toolkit: package repository or runfile
     installer: Literal["pip", "uv"] = "pip"
     venv_path: str = "~/.venvs/gpu"  # where the PyTorch venv goes (expanded at plan time)
+    wsl_distro: Optional[str] = None  # on a Windows host: the WSL distro the Linux side goes into (None: the default WSL 2 Ubuntu)
     mirrors: Mirrors = field(default_factory=Mirrors)

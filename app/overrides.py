@@ -35,6 +35,15 @@ def assumed_gpu(spec: str, index: int) -> Gpu:
         if arch is None:
             raise OverrideError(f"--assume-gpu {s}: {cc} is not a known compute capability")
         return Gpu(index=index, name=f"GPU with compute capability {cc}", compute_capability=cc, architecture=arch, source="assumed")
+    if re.fullmatch(r"(?i)(10de:|0x)[0-9a-f]{4}", s):  # a PCI device id: the one sure way to name an ambiguous model
+        m = gpu_table.lookup_pci(s)
+        if m is None:
+            raise OverrideError(f"--assume-gpu {s}: not an NVIDIA device id the GPU table knows")
+        prefix = "" if m.name.startswith(("Tesla", "Quadro")) else "NVIDIA "
+        return Gpu(index=index, name=prefix + m.name, pci_id=m.pci_id, compute_capability=m.compute_capability,
+                   architecture=m.architecture, is_laptop=m.is_laptop, source="assumed")
+    if gpu_table.name_ambiguous(s):  # e.g. 'GTX 750 Ti' (Kepler GK106 and Maxwell GM107): the solve decides or says so
+        return Gpu(index=index, name=s, source="assumed")
     model = gpu_table.lookup_name(s)
     if model is not None:
         prefix = "" if model.name.startswith(("Tesla", "Quadro")) else "NVIDIA "

@@ -27,7 +27,7 @@ from typing import Iterable, Optional
 
 from app.choices import Choices
 from app.compat.db import PYTORCH_INDEX, CompatDB, TorchRelease, TorchVariant, cc_key, major_minor, vkey
-from app.compat.version import python_tag
+from app.compat.version import is_free_threaded, python_base, python_tag
 from app.facts import Facts, Gpu
 from app.install_command import expand_venv, torch_install, uv_executable, venv_python
 from app.recommendation import (
@@ -51,7 +51,7 @@ WARNING_CODES = frozenset({
     "minor_version_compat_only", "arch_list_unverified", "ptx_jit_only", "plain_pip_wrong_build",
     "toolkit_unavailable", "toolkit_differs_from_wheel", "no_nvidia_repo",
     "torchvision_not_released", "torch_without_torchvision", "gpu_name_ambiguous", "grace_open_module_required",
-    "driver_branch_ended", "windows_driver_floor_inferred",
+    "driver_branch_ended", "windows_driver_floor_inferred", "python_free_threaded_older_release", "torch_alone_no_complete_set",
     # from the live index reads (app/compat/live.py, recommend_live)
     "index_no_wheel", "index_newer_patch", "torch_newer_than_data", "index_cached_copy", "index_partly_read",
     "index_unreachable", "index_not_checked", "compat_data_stale", "driver_branch_not_in_repo",
@@ -91,7 +91,7 @@ CLAUSE_CODES = frozenset({
     "toolkit_optional", "toolkit_why_matches_wheel", "toolkit_why_newest_for_driver", "toolkit_why_capped_by_driver",
     "toolkit_why_closest_not_in_repo", "toolkit_why_closest_gpus", "toolkit_why_no_driver", "toolkit_why_none_in_repo",
     "toolkit_why_none_fits", "grace_proprietary_loaded", "branch_eol_date", "branch_eol_target",
-    "data_age", "index_confirmed_tv",
+    "data_age", "index_confirmed_tv", "ft_builds",
 })
 
 NVIDIA_REPOS_BASE = "https://developer.download.nvidia.com/compute/cuda/repos"
@@ -520,6 +520,16 @@ def recommend(facts: Facts, db: CompatDB, choices: Choices = Choices()) -> Recom
                 drv_why = f"driver {cur} cannot run PyTorch {better.release.version}+{better.index}, the newest for this GPU"
                 why_p = dict(why_code="why_cannot_run_newest", current=cur, why_torch=better.release.version, why_index=better.index)
 
+    if chosen is None and newest_cover is None and cx.held_back is not None and choices.want_torchvision:
+        # no release with its torchvision serves this Python/GPU yet, a newer one without it does: torch alone, said so
+        alone = recommend(facts, db, choices.replace(want_torchvision=False))
+        held = cx.held_back
+        w = RecWarning(code="torch_alone_no_complete_set", severity="warning",
+                       message=f"No PyTorch release with its torchvision has wheels for this machine"
+                               + (f" and Python {cx.python}" if cx.python else "") + f" yet: torch {held.version} is chosen alone "
+                               "(its torchvision is not released). Add torchvision once it is out.",
+                       params=_p(with_python_code="and_python" if cx.python else "", python=cx.python, torch=held.version))
+        return alone.replace(warnings=tuple(x for x in alone.warnings if x.code != "torch_without_torchvision") + (w,))
     if chosen is None and newest_cover is None:
         return _no_release(cx, facts, labels, distinct_ccs, action, cur, target_branch, flavour, max_branch)
 
@@ -546,14 +556,22 @@ def recommend(facts: Facts, db: CompatDB, choices: Choices = Choices()) -> Recom
                             f"the choice below serves every GPU. Hide the older GPU (CUDA_VISIBLE_DEVICES) to use newer wheels.",
                             params=dict(torch=alone.release.version, index=alone.index, gpus=', '.join(older)))
                     break
-    if cx.python and newest_for_py is not None and releases and not releases[0].supports_python(cx.python):
-        newest = releases[0]
-        if vkey(cx.python) > max(vkey(p) for p in newest.python):
+    top = next((r for r in releases if _complete(cx, r)), None)  # the newest release installable as asked
+    if cx.python and newest_for_py is not None and top is not None and not top.supports_python(cx.python):
+        newest = top
+        ft = [p for p in newest.python if p.endswith("t")]
+        if is_free_threaded(cx.python) and python_base(cx.python) in newest.python:
+            # the interpreter's version is supported, its free-threaded build is not (e.g. 3.13t on a cp314t-only release)
+            cx.warn("python_free_threaded_older_release", f"PyTorch {newest.version} publishes no free-threaded wheels for Python {cx.python}"
+                    + (f" (it has {', '.join(ft)})" if ft else "") + f"; {newest_for_py.version} is the newest release with them.",
+                    params=dict(newest=newest.version, python=cx.python, ft_part_code="ft_builds" if ft else "", ft=', '.join(ft) if ft else None,
+                                torch=newest_for_py.version))
+        elif vkey(cx.python) > max(vkey(p) for p in newest.python):
             cx.warn("python_too_new", f"Python {cx.python} is newer than PyTorch supports (the newest release supports "
                     f"{newest.python[0]}-{[p for p in newest.python if not p.endswith('t')][-1]}); {newest_for_py.version} is the newest with wheels for it.",
                     params=dict(text_code="python_too_new_older_release", python=cx.python, py_min=newest.python[0],
                                 py_max=[p for p in newest.python if not p.endswith('t')][-1], torch=newest_for_py.version))
-        else:
+        elif vkey(cx.python) < min(vkey(p) for p in newest.python):
             cx.warn("python_too_old", f"PyTorch {newest.version} needs Python {newest.python[0]} or newer; with Python {cx.python} the newest is {newest_for_py.version}.",
                     params=dict(text_code="python_too_old_older_release", newest=newest.version, py_min=newest.python[0], python=cx.python,
                                 torch=newest_for_py.version))
@@ -910,6 +928,15 @@ def _alternatives(cx: _Ctx, chosen: Candidate, same_driver: list[Candidate], kee
 def _cpu_only(cx: _Ctx, want_release: Optional[TorchRelease], reason_gpu: bool) -> Recommendation:
     db = cx.db
     rels = [want_release] if want_release else [r for r in db.torch_releases if r.supports_python(cx.python) and _complete(cx, r)]
+    if not rels and not want_release and cx.choices.want_torchvision and any(r.supports_python(cx.python) for r in db.torch_releases):
+        alone = _cpu_only(_Ctx(cx.facts, db, cx.choices.replace(want_torchvision=False)), None, reason_gpu)
+        held = next(r for r in db.torch_releases if r.supports_python(cx.python))
+        w = RecWarning(code="torch_alone_no_complete_set", severity="warning",
+                       message=f"No PyTorch release with its torchvision has wheels for this machine"
+                               + (f" and Python {cx.python}" if cx.python else "") + f" yet: torch {held.version} is chosen alone "
+                               "(its torchvision is not released). Add torchvision once it is out.",
+                       params=_p(with_python_code="and_python" if cx.python else "", python=cx.python, torch=held.version))
+        return alone.replace(warnings=tuple(cx.warnings) + tuple(x for x in alone.warnings if x.code != "torch_without_torchvision") + (w,))
     if not rels:
         return _no_python(cx)
     rel = rels[0]

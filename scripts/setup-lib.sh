@@ -23,10 +23,18 @@ setup_venv() {  # EXTRA MARK IMPORTS
   if [[ ! -x .venv/bin/python ]] || ! .venv/bin/python -c 'import sys' 2>/dev/null; then
     py=$(bash scripts/python.sh)
     rm -rf .venv
-    if ! quiet setup.log "creating .venv with $py" "$py" -m venv .venv; then
-      echo "this Python cannot create a venv: install python3-venv (sudo apt-get install python3-venv) and run this again" >&2
-      rm -rf .venv
-      return 1
+    if "$py" -c 'import ensurepip' 2>/dev/null; then
+      quiet setup.log "creating .venv with $py" "$py" -m venv .venv || { rm -rf .venv; return 1; }
+    else
+      # no ensurepip (python3-venv missing, and it could not be installed): a venv without pip, and
+      # pip's own wheel from PyPI, checked against PyPI's sha256
+      echo "$py has no ensurepip (python3-venv): putting pip into .venv from PyPI instead" >&2
+      if ! quiet setup.log "creating .venv without pip" "$py" -m venv --without-pip .venv ||
+         ! quiet setup.log "bootstrapping pip from PyPI" "$py" scripts/bootstrap-pip.py .venv/bin/python; then
+        echo "could not set up .venv: install python3-venv (sudo apt-get install python3-venv) and run this again" >&2
+        rm -rf .venv
+        return 1
+      fi
     fi
   fi
   if ! .venv/bin/python -m pip --version >/dev/null 2>&1; then  # a venv made before python3-venv was there

@@ -90,9 +90,22 @@ class Translator:
 # What the engine says, in the window's language (app.messages: one catalogue for window, CLI and reports).
 # Each falls back to the engine's own English (which carries its figures) for a code the catalogue lacks.
 
+GUI = "@gui"  # "<domain>.<code>@gui": the sentence as the window says it (no command-line flag, no terminal)
+
+
+def _gui(domain: str, code: Optional[str]) -> Optional[str]:
+    """The window's own wording of an engine sentence, where the catalogue has one."""
+    if code and messages.has(domain, code + GUI, "en"):
+        return code + GUI
+    return None
+
+
 def engine_text(code: Optional[str], english: str, domain: str = "finding", params: Optional[Mapping[str, Any]] = None) -> str:
     """A detection finding's (domain "finding") or verify check's (domain "check") sentence."""
     lang = current_language()
+    gui = _gui(domain, code)
+    if gui:
+        return messages.render(domain, gui, params or {}, lang, fallback=english)
     if lang == "en" or not code:
         return english  # the engine's sentence, with its figures
     try:
@@ -104,14 +117,25 @@ def engine_text(code: Optional[str], english: str, domain: str = "finding", para
 def hint_text(code: Optional[str], english: Optional[str], domain: str = "finding",
               params: Optional[Mapping[str, Any]] = None) -> Optional[str]:
     """A finding's (or check's) hint: what to do about it."""
+    key = messages.hint_key(code, params or {}) if code else None
+    gui = _gui(domain, key)
+    if gui:
+        p = {k: v for k, v in (params or {}).items() if k not in ("text_code", "hint_code")}
+        return messages.render(domain, gui, p, current_language(), fallback=english)
     if current_language() == "en":
         return english
     return messages.render_hint(domain, code, params, current_language(), fallback=english)
 
 
-def rec_text(code: Optional[str], params: Optional[Mapping[str, str]], english: str) -> str:
-    """A recommendation warning or reason (its code and figures from app.recommend)."""
-    return messages.render("rec", code, params, current_language(), fallback=english)
+def rec_text(code: Optional[str], params: Optional[Mapping[str, str]], english: str, lang: Optional[str] = None) -> str:
+    """A recommendation warning or reason (its code and figures from app.recommend), as the window
+    says it (`lang`: the window's language unless given)."""
+    lang = lang or current_language()
+    gui = _gui("rec", (params or {}).get("text_code") or code)
+    if gui:
+        p = {k: v for k, v in (params or {}).items() if k != "text_code"}
+        return messages.render("rec", gui, p, lang, fallback=english)
+    return messages.render("rec", code, params, lang, fallback=english)
 
 
 def plan_text(code: Optional[str], params: Optional[Mapping[str, str]], english: str) -> str:

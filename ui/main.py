@@ -55,6 +55,7 @@ def build_wizard(snapshot: Optional[str] = None, lang: Optional[str] = None, ass
     from ui import engine
     from ui.i18n import Translator, normalise_lang, system_language
     from ui.pages.install_page import remove_autostart, resume_path
+    from app.restart import resume_due
     from ui.state import ResumeInfo, Session, current_boot_id, walkthrough_start
     from ui.wizard import Services, Wizard
 
@@ -76,7 +77,7 @@ def build_wizard(snapshot: Optional[str] = None, lang: Optional[str] = None, ass
     else:
         rp = resume_path(services.state_dir)
         info = ResumeInfo.load(rp)
-        if info is not None and info.boot_id != current_boot_id():
+        if info is not None and resume_due(info.boot_id, current_boot_id()):
             start = info.page  # after the reboot: continue at verification
             session.resumed = True
             session.session_dir = info.session_dir

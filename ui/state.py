@@ -377,10 +377,10 @@ class ResumeInfo:
 
 
 def current_boot_id() -> Optional[str]:
-    try:
-        return Path("/proc/sys/kernel/random/boot_id").read_text().strip() or None
-    except OSError:
-        return None
+    """This boot's id on Linux and Windows alike (app.restart, the same the executor pauses on)."""
+    from app.restart import boot_id
+
+    return boot_id()
 
 
 # ---------------------------------------------------------------------------------------------

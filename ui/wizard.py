@@ -36,6 +36,7 @@ class Services:
     state_dir: Optional[str] = None  # where resume.json goes (default: XDG state dir)
     autostart_dir: Optional[str] = None  # where the resume-after-restart autostart entry goes (default: XDG)
     reboot: Optional[Callable[[], Any]] = None  # restarts the computer (default: systemctl reboot)
+    restart_wsl: Optional[Callable[[], Any]] = None  # restarts WSL 2 (default: wsl.exe --shutdown through interop)
     extra: dict = field(default_factory=dict)
 
     def backend_for(self, session: Session):
@@ -106,11 +107,12 @@ class Wizard(QWizard):
             page.completeChanged.connect(self.update_controls)
         self.retranslate()
 
-    def fit_to_screen(self) -> None:
+    def fit_to_screen(self, avail=None) -> None:
         """The preferred size where the screen has room; else the screen's free area (a laptop at
         1366x768 with a panel, 1920x1080 at 200% scaling). Pages scroll inside when short."""
-        screen = self.screen() or QGuiApplication.primaryScreen()
-        avail = screen.availableGeometry() if screen is not None else None
+        if avail is None:
+            screen = self.screen() or QGuiApplication.primaryScreen()
+            avail = screen.availableGeometry() if screen is not None else None
         w, h = PREFERRED_SIZE.width(), PREFERRED_SIZE.height()
         if avail is not None and avail.width() > 0:
             frame_h = 36  # the title bar the window manager adds

@@ -48,6 +48,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     r.add_argument("--serial", metavar="N", help="hosts per batch (a number or a percentage such as 25%%)")
     r.add_argument("--max-fail-percentage", metavar="N", type=int, help="stop when more than N%% of a batch failed (default: never stop)")
     r.add_argument("--strategy", choices=("linear", "free"), help="Ansible strategy (free: each host goes at its own pace)")
+    r.add_argument("-K", "--ask-become-pass", action="store_true", help="ask for the sudo password of the hosts (Ansible's -K)")
 
     v = sub.add_parser("verify", help="verify every host; collect DIR/<host>.verify.json and its own report")
     _inv(v)
@@ -160,9 +161,11 @@ def _summary(ctx, result, inv, expect: str, out: str, label: str) -> int:
         (done if ok else failed).append(h)
     data = {"output": out, "hosts": len(inv.hosts), "recorded": done, "failed": failed, "duration_s": round(result.duration_s, 2),
             "ansible_rc": result.rc}
-    text = f"{label}: {len(done)} of {len(inv.hosts)} host(s) into {out} in {result.duration_s:.1f} s"
+    from app.messages import cli
+
+    text = cli(f"fleet_{label}", ctx.lang, done=len(done), hosts=len(inv.hosts), folder=out, seconds=f"{result.duration_s:.1f}")
     if failed:
-        text += f"; failed: {', '.join(failed)}"
+        text += cli("fleet_failed_hosts", ctx.lang, hosts=", ".join(failed))
     if ctx.json:
         ctx.emit(data, "")
     else:
@@ -196,7 +199,7 @@ def _verify(args, ctx) -> int:
 
 def _plan(args, ctx) -> int:
     from app.fleet.ansible import read_inventory, syntax_check
-    from app.fleet.plan import HostPlan, build_playbook, host_args, host_plan, plan_tasks, summarize
+    from app.fleet.plan import HOME_SENTINEL, HostPlan, build_playbook, host_args, host_plan, plan_tasks, summarize
     from app.fleet.zipapp import build_zipapp
     from app.system import SnapshotError, write_json_atomic
 
@@ -240,12 +243,17 @@ def _plan(args, ctx) -> int:
     errors = [hp for hp in plans if hp.error]
     data = {"playbook": out, "hosts": len(plans), "groups": groups, "errors": {hp.host: hp.error for hp in errors},
             "syntax_check": checked, "plan_s": round(elapsed, 3)}
-    lines = [f"wrote {out}: {len(plans) - len(errors)} host(s) in {len(groups)} plan group(s)"
-             + (", syntax checked" if checked else "")]
+    from app.messages import cli, step_title
+
+    lines = [cli("fleet_plan_wrote", ctx.lang, playbook=out, hosts=len(plans) - len(errors), groups=len(groups))
+             + (cli("fleet_plan_checked", ctx.lang) if checked else "")]
+    first = {hp.key: hp.plan for hp in plans if not hp.error}
     for g in groups:
-        lines.append(f"  group {g['group']}: {', '.join(g['hosts'])}: " + ("; ".join(g["steps"]) or "nothing to do"))
+        titles = [step_title(st, ctx.lang).replace(HOME_SENTINEL, "~") for st in first[g["key"]].steps]
+        lines.append(cli("fleet_plan_group", ctx.lang, group=g["group"], hosts=", ".join(g["hosts"]),
+                         steps="; ".join(titles) or cli("fleet_plan_nothing", ctx.lang)))
     for hp in errors:
-        lines.append(f"  not planned: {hp.host}: {hp.error}")
+        lines.append(cli("fleet_plan_not_planned", ctx.lang, host=hp.host, error=hp.error))
     ctx.emit(data, "\n".join(lines))
     return 1 if errors else 0
 
@@ -293,7 +301,8 @@ def _run(args, ctx) -> int:
         run_pb = tmp
     try:
         result = run_playbook(run_pb, args.inventory, limit=args.limit, check=args.check, forks=args.forks,
-                              verbose=args.verbose, on_line=_printer(ctx))
+                              verbose=args.verbose, on_line=_printer(ctx),
+                              extra_args=["--ask-become-pass"] if args.ask_become_pass else ())
     finally:
         if tmp:
             os.unlink(tmp)
@@ -308,8 +317,11 @@ def _run(args, ctx) -> int:
             pass
     failed = [h for h, r in hosts.items() if r["status"] in ("failed", "unreachable")]
     changed = sum(r["changed"] for r in hosts.values())
-    text_out = (f"{'checked' if args.check else 'applied'} on {len(hosts)} host(s) in {result.duration_s:.1f} s: "
-                f"{changed} change(s)" + (f"; failed: {', '.join(failed)}" if failed else ""))
+    from app.messages import cli
+
+    text_out = cli("fleet_run_checked" if args.check else "fleet_run_applied", ctx.lang, hosts=len(hosts),
+                   seconds=f"{result.duration_s:.1f}", changed=changed) \
+        + (cli("fleet_failed_hosts", ctx.lang, hosts=", ".join(failed)) if failed else "")
     if ctx.json:
         ctx.emit(record, "")
     else:
@@ -342,7 +354,9 @@ def _report(args, ctx) -> int:
     if not os.path.isdir(parent):
         raise CliError(f"cannot write {out}: folder {parent} does not exist", 2)
     start = time.monotonic()
-    report = build_fleet_report(d, host_reports=not args.no_host_reports, lang=getattr(args, "lang", None))
+    report = build_fleet_report(d, host_reports=not args.no_host_reports, lang=ctx.lang)
+    from app.messages import cli
+
     if not report["hosts"]:
         raise CliError(f"{d}: no host snapshots (<host>.json) found", 2)
     html_path, json_path = write_fleet_report(report, out)
@@ -350,8 +364,8 @@ def _report(args, ctx) -> int:
     lag = [h["host"] for h in report["hosts"] if h["flags"]]
     ctx.emit({"output": html_path, "json": json_path, "hosts": len(report["hosts"]), "lagging": lag,
               "bytes": os.path.getsize(html_path), "seconds": round(elapsed, 3)},
-             f"wrote {html_path} and {os.path.basename(json_path)}: {len(report['hosts'])} host(s)"
-             + (f", lagging peers: {', '.join(lag)}" if lag else ", none lagging its peers"))
+             cli("fleet_report_wrote", ctx.lang, page=html_path, json=os.path.basename(json_path), hosts=len(report["hosts"]))
+             + (cli("fleet_report_lagging", ctx.lang, hosts=", ".join(lag)) if lag else cli("fleet_report_none_lagging", ctx.lang)))
     return 0
 
 

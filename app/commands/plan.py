@@ -21,6 +21,8 @@ def add_choice_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument("--variant", metavar="INDEX", default=None, help="a PyTorch build instead of the recommended one (cu128, cu126, cpu)")
     g.add_argument("--no-driver", action="store_true", help="never install or upgrade the driver")
     g.add_argument("--no-cleanup", action="store_true", help="leave old CUDA toolkits and environment lines alone")
+    g.add_argument("--wsl-distro", metavar="NAME", default=None,
+                   help="on Windows: the WSL distro to set up (default: the WSL 2 Ubuntu, or a new Ubuntu-24.04)")
     g.add_argument("--no-torchvision", action="store_true", help="install torch alone (allows a release whose torchvision is not out yet)")
     g.add_argument("--offline", action="store_true", help="do not read the live PyTorch/PyPI/NVIDIA indexes: answer from the compat data")
     from app.config import add_mirror_arguments
@@ -56,38 +58,25 @@ def choices_from_args(args, facts=None):
     kw.update(want_toolkit=bool(args.toolkit), want_system_cudnn=bool(args.cudnn), installer=args.installer,
               torch_version=args.torch, torch_variant=args.variant, install_driver=not args.no_driver,
               cleanup_old_cuda=not args.no_cleanup, mirrors=mirrors, want_torchvision=not getattr(args, "no_torchvision", False))
+    distro = getattr(args, "wsl_distro", None)
+    if distro is not None:
+        from app.plan.windows import DISTRO_NAME_RE
+
+        if not DISTRO_NAME_RE.match(distro):
+            raise CliError(f"--wsl-distro {distro!r}: not a WSL distro name (letters, digits, '.', '_' and '-')", 2)
+        kw["wsl_distro"] = distro
     if args.python_version if hasattr(args, "python_version") else None:
         kw["python_version"] = args.python_version
     return Choices(**kw)
 
 
 def make_plan(args, ctx, dry_run: bool = False):
-    """(facts, recommendation, choices, plan) for this machine or snapshot."""
-    from app.plan import PlanError, build_plan
-
+    """(facts, recommendation, choices, plan) for this machine or snapshot, through this run's pipeline
+    (app.pipeline: the plan is built from the very recommendation `recommend` shows)."""
     facts = ctx.facts()
     choices = choices_from_args(args, facts)
-    try:
-        from app.compat import load_db
-        from app.recommend import recommend
-    except ImportError as e:
-        raise CliError(f"the recommendation engine is not available: {e}", 1) from None
-    try:
-        from app.compat.live import recommend_live
-        from app.config import ConfigError, load_config
-
-        try:
-            cfg = load_config(getattr(args, "config", None))
-        except ConfigError:
-            cfg = None
-        rec, _live = recommend_live(facts, load_db(), choices, config=cfg,
-                                    enabled=False if getattr(args, "offline", False) else None)  # the plan pins what the index has
-    except Exception as e:  # a broken compat bundle → one clear line
-        raise CliError(f"cannot recommend: {e}", 1) from None
-    try:
-        plan = build_plan(facts, rec, choices, dry_run=dry_run)
-    except PlanError as e:
-        raise CliError(f"cannot plan: {e}", 1) from None
+    rec = ctx.recommendation(choices)
+    plan = ctx.plan(choices, dry_run=dry_run)
     return facts, rec, choices, plan
 
 

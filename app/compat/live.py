@@ -35,7 +35,7 @@ import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterable, Optional
-from urllib.parse import urljoin
+from urllib.parse import unquote
 
 from app.compat.db import PYTORCH_INDEX, CompatDB, NvidiaRepo, TorchRelease, TorchVariant
 from app.compat.version import cp_tag, python_tag, vkey
@@ -44,6 +44,7 @@ PYPI_JSON = "https://pypi.org/pypi"
 NVIDIA_REPOS = "https://developer.download.nvidia.com/compute/cuda/repos"
 TIMEOUT_S = 4.0
 TTL_S = 6 * 3600
+FAIL_TTL_S = 300  # an index that just failed is not asked again for this long (no repeated timeouts)
 STALE_DAYS = 90  # the bundled data is "old" past this, when nothing newer could be read
 MAX_BODY = 16 * 1024 * 1024
 LIVE_ENV = "GPU_WIZARD_LIVE"
@@ -83,8 +84,8 @@ class Fetcher:
     said so. `requests` counts the network requests made."""
 
     def __init__(self, *, timeout: float = TIMEOUT_S, ttl: float = TTL_S, cache: Optional[Path] = None,
-                 requests_kwargs: Optional[dict] = None, session=None, clock=time.time):
-        self.timeout, self.ttl, self.cache = timeout, ttl, cache
+                 requests_kwargs: Optional[dict] = None, session=None, clock=time.time, fail_ttl: float = FAIL_TTL_S):
+        self.timeout, self.ttl, self.cache, self.fail_ttl = timeout, ttl, cache, fail_ttl
         self.kwargs = dict(requests_kwargs or {})
         self.session = session
         self.clock = clock
@@ -123,11 +124,39 @@ class Fetcher:
         except OSError:
             pass  # a read-only cache only costs a request next time
 
+    def _failed_recently(self, url: str, now: float) -> Optional[str]:
+        p = self._path(url)
+        if not p:
+            return None
+        try:
+            doc = json.loads(p.with_suffix(".fail").read_text(encoding="utf-8"))
+            return str(doc["error"]) if now - float(doc["at"]) < self.fail_ttl else None
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
+    def _mark_failed(self, url: str, error: str, ok: bool) -> None:
+        p = self._path(url)
+        if not p:
+            return
+        try:
+            if ok:
+                p.with_suffix(".fail").unlink(missing_ok=True)
+            else:
+                p.parent.mkdir(parents=True, exist_ok=True)
+                p.with_suffix(".fail").write_text(json.dumps({"url": url, "at": self.clock(), "error": error}), encoding="utf-8")
+        except OSError:
+            pass
+
     def get(self, url: str, accept: str = "text/html") -> Fetch:
         cached = self._read_cache(url)
         now = self.clock()
         if cached and now - cached[1] < self.ttl:
             f = Fetch(url, cached[0], "cache", age_s=now - cached[1])
+            self.log.append(f)
+            return f
+        recent = self._failed_recently(url, now)
+        if recent:  # it failed moments ago: answer as then, without waiting for another timeout
+            f = Fetch(url, cached[0], "stale_cache", recent, now - cached[1]) if cached else Fetch(url, None, "none", recent + " (recently)")
             self.log.append(f)
             return f
         err = None
@@ -153,9 +182,11 @@ class Fetcher:
                         raise OSError(f"larger than {MAX_BODY // (1024 * 1024)} MiB")
             body = bytes(buf)
             self._write_cache(url, body)
+            self._mark_failed(url, "", ok=True)
             f = Fetch(url, body, "network")
         except Exception as e:  # noqa: BLE001 - any network failure: the cache or the data answers
             err = f"{type(e).__name__}: {str(e)[:160]}"
+            self._mark_failed(url, err, ok=False)
             if cached:
                 f = Fetch(url, cached[0], "stale_cache", err, now - cached[1])
             else:
@@ -167,7 +198,8 @@ class Fetcher:
 # ---------------------------------------------------------------- parsing
 
 _WHEEL = re.compile(r"^(?P<name>[A-Za-z0-9_.]+)-(?P<ver>[^-]+)(?:-(?P<build>\d[^-]*))?-(?P<py>[^-]+)-(?P<abi>[^-]+)-(?P<plat>[^-]+)\.whl$")
-_HREF = re.compile(r"<a\s[^>]*href\s*=\s*[\"']([^\"']+)[\"'][^>]*>(.*?)</a>", re.I | re.S)
+_ANCHOR = re.compile(r"<a\b([^>]*)>([^<]*)</a>", re.I)
+_HREF_ATTR = re.compile(r"href\s*=\s*[\"']([^\"']+)[\"']", re.I)
 
 
 @dataclass(frozen=True)
@@ -202,9 +234,8 @@ class Wheel:
 
 def parse_wheel(filename: str, yanked: bool = False) -> Optional[Wheel]:
     name = filename.rsplit("/", 1)[-1].split("#", 1)[0].split("?", 1)[0]
-    from urllib.parse import unquote
-
-    name = unquote(name)
+    if "%" in name:
+        name = unquote(name)
     m = _WHEEL.match(name)
     if not m:
         return None
@@ -229,12 +260,12 @@ def parse_simple(body: bytes | str) -> list[Wheel]:
                 if w:
                     out.append(w)
         return out
-    for m in _HREF.finditer(text):
-        tag = text[m.start():m.start() + text[m.start():].find(">") + 1]
-        label = html.unescape(re.sub(r"<[^>]+>", "", m.group(2))).strip()
-        w = parse_wheel(label or html.unescape(m.group(1)), "data-yanked" in tag)
-        if w is None:
-            w = parse_wheel(html.unescape(m.group(1)), "data-yanked" in tag)
+    for m in _ANCHOR.finditer(text):
+        attrs, label = m.group(1), m.group(2).strip()
+        yanked = "data-yanked" in attrs
+        w = parse_wheel(html.unescape(label), yanked) if label.endswith(".whl") else None
+        if w is None and (h := _HREF_ATTR.search(attrs)):
+            w = parse_wheel(html.unescape(h.group(1)), yanked)
         if w:
             out.append(w)
     return out
@@ -301,7 +332,8 @@ class LiveIndex:
 
     @property
     def read_any(self) -> bool:
-        return any(v is not None for v in self.pages.values()) or any(v is not None for v in self.pypi.values())
+        """Some page of the PyTorch index itself was read (PyPI's JSON alone says only which releases exist)."""
+        return any(v is not None for v in self.pages.values())
 
 
 def page_url(base: str, variant: str, project: str) -> str:
@@ -334,11 +366,15 @@ def read_indexes(db: CompatDB, wheel_os: str, *, pytorch_base: Optional[str] = N
     for (kind, key, _url, _accept), f in zip(jobs, fetched):
         li.sources.add(f.source)
         table = li.pages if kind == "page" else li.pypi
+        parsed = None if f.body is None else (parse_simple(f.body) if kind == "page" else parse_pypi_json(f.body))
+        if f.body is not None and not parsed and f.error != "HTTP 404":
+            f = replace(f, body=None, error="the page names no wheel (not an index page?)")  # a portal or an error page
+            parsed = None
         if f.body is None:
             table[key] = None
             li.errors.append(f"{f.url}: {f.error}")
         else:
-            table[key] = parse_simple(f.body) if kind == "page" else parse_pypi_json(f.body)
+            table[key] = parsed  # a 404: that build is not on this index (an empty list)
     li.requests = fetcher.requests - before
     li.seconds = time.perf_counter() - t0
     return li
@@ -390,6 +426,8 @@ def overlay(db: CompatDB, li: LiveIndex, python: Optional[str], wheel_os: str) -
     tag = cp_tag(python) if python else None
     pt = python_tag(python) if python else None
     out = Overlay(db=db)
+    # each page's wheels for this Python tag and platform, once (a page lists every release)
+    fit = {key: [w for w in page if w.fits(tag, wheel_os)] for key, page in li.pages.items() if page is not None} if tag else {}
     new_releases: list[TorchRelease] = []
     new_variants: list[TorchVariant] = []
     known = {r.release for r in db.torch_releases}
@@ -408,7 +446,7 @@ def overlay(db: CompatDB, li: LiveIndex, python: Optional[str], wheel_os: str) -
             if page is None:
                 keep.append(v)  # that page could not be read: the data answers for it
                 continue
-            vers = sorted({w.version for w in page if w.local == v.variant and w.fits(tag, wheel_os)
+            vers = sorted({w.version for w in fit[(v.variant, "torch")] if w.local == v.variant
                            and vkey(w.version)[:2] == vkey(rel.release)[:2]}, key=vkey)
             if vers:
                 keep.append(v)
@@ -433,7 +471,7 @@ def overlay(db: CompatDB, li: LiveIndex, python: Optional[str], wheel_os: str) -
                 page = li.pages.get((v.variant, "torchvision"))
                 if page is None:
                     continue
-                got = {w.version for w in page if (w.local in (v.variant, None)) and w.fits(tag, wheel_os) and vkey(w.version)[:2] == series}
+                got = {w.version for w in fit[(v.variant, "torchvision")] if w.local in (v.variant, None) and vkey(w.version)[:2] == series}
                 tv_seen = got if tv_seen is None else tv_seen & got
             if tv_seen is not None:
                 if tv_seen:
@@ -524,8 +562,14 @@ def recommend_live(facts, db: CompatDB, choices=None, *, config: Any = None, fet
         rep.requests, rep.seconds = li.requests, li.seconds
         rep.errors = tuple(li.errors)
         rep.cache = "warm" if li.sources == {"cache"} else ("cold" if "cache" not in li.sources else "mixed")
+        ov = None
         if li.read_any:
-            ov = overlay(db, li, cx.python, cx.wheel_os)
+            try:
+                ov = overlay(db, li, cx.python, cx.wheel_os)
+            except Exception as e:  # noqa: BLE001 - an index page the overlay cannot use: the data answers
+                li.errors.append(f"overlay: {type(e).__name__}: {e}")
+                li.pages, li.pypi = {}, {}
+        if ov is not None:
             solve_db = ov.db
             notes += ov.notes
             stale = [e for e in li.errors]

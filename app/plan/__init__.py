@@ -135,10 +135,13 @@ def build_plan(facts: Facts, rec: Recommendation, choices: Optional[Choices] = N
         steps += build_cudnn_steps(facts, rec, choices)
         steps += build_pytorch_steps(facts, rec, choices)
     if platform == "wsl2":
+        from app.plan.wsl import linux_driver_in
+
         for s in steps:
             for argv in s.commands:
-                if argv[:2] in (("apt-get", "install"), ("dnf", "-y")) and any(p in ("cuda", "cuda-drivers") or p.startswith("nvidia-driver") for p in argv):
-                    raise PlanError(f"step {s.id} would install a Linux driver inside WSL2; refusing")
+                pkg = linux_driver_in(argv)
+                if pkg:
+                    raise PlanError(f"step {s.id} would install a Linux driver inside WSL2 ({pkg}); refusing")
     steps = [with_root_network_env(s, choices.mirrors) for s in steps]
     seen: set[str] = set()
     problems: list[str] = []

@@ -45,7 +45,7 @@ def pick_distro(facts: Facts, choices: Choices) -> tuple[str, Optional[WslDistro
     """The distro the Linux side runs in: the user's choice, else the default WSL 2 Ubuntu, else
     any Ubuntu (converted to WSL 2 if needed), else a fresh Ubuntu-24.04."""
     distros = list(facts.windows.distros) if facts.windows else []
-    wanted = getattr(choices, "wsl_distro", None)
+    wanted = choices.wsl_distro
     if wanted and DISTRO_NAME_RE.match(wanted):
         return wanted, next((d for d in distros if d.name == wanted), None)
     usable = [d for d in distros if d.name.lower().startswith("ubuntu")]

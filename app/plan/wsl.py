@@ -33,6 +33,35 @@ WSL_CONF = "/etc/wsl.conf"
 REMOVED_RECORD = "/var/lib/gpu-wizard/wsl-removed-nvidia-packages.txt"
 _EVIDENCE_PKG = re.compile(r"^package (\S+) (\S+)$")
 _EVIDENCE_LIB = re.compile(r"^(/\S+) \(Linux driver library\)$")
+_INSTALLERS = {"apt-get", "apt", "aptitude", "dnf", "yum", "microdnf", "zypper", "dpkg", "rpm"}
+_INSTALL_VERBS = {"install", "reinstall", "in", "-i", "--install", "-U", "--upgrade", "-ivh", "-Uvh"}
+
+
+def linux_driver_in(argv) -> str | None:
+    """The Linux NVIDIA driver package an install command would put inside WSL 2 (nvidia-driver-*, the
+    nvidia-open packages, cuda-drivers, libnvidia-compute-*, the `cuda` metapackage that pulls the
+    driver...), or None. Options (`-o Acquire::...`, `-y`) may come anywhere; a package may carry a
+    version (`=1.2`, `-580.95`) or an architecture (`:amd64`, `.x86_64`)."""
+    if not argv:
+        return None
+    prog = str(argv[0]).rsplit("/", 1)[-1]
+    if prog not in _INSTALLERS or not any(str(a) in _INSTALL_VERBS for a in argv[1:]):
+        return None
+    skip_next = False
+    for a in (str(x) for x in argv[1:]):
+        if skip_next:
+            skip_next = False
+            continue
+        if a in ("-o", "-c", "-t", "--option", "--config-file", "--target-release", "--setopt", "--repo", "--enablerepo"):
+            skip_next = True
+            continue
+        if a.startswith("-") or a in _INSTALL_VERBS:
+            continue
+        name = re.split(r"[=:<>]", a.rsplit("/", 1)[-1], maxsplit=1)[0]
+        name = re.sub(r"\.(x86_64|aarch64|noarch|amd64|arm64)$", "", name)
+        if name == "cuda" or re.fullmatch(r"cuda-\d+(-\d+)?", name) or LINUX_DRIVER_PACKAGE_RE.match(name):
+            return name
+    return None
 
 
 def _wrong_driver(facts: Facts) -> tuple[list[tuple[str, str]], list[str]]:

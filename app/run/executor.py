@@ -22,6 +22,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Optional, Union
 
+from app import restart as _restart
 from app.plan.model import Plan, Step, is_done
 
 from .downloads import DownloadError, download
@@ -118,29 +119,11 @@ class RootedSystem:
 
 
 def boot_id() -> Optional[str]:
-    """Something that changes when the machine restarts: Linux's boot_id; on Windows the boot
-    time (now minus the uptime counter), to the minute. None when neither can be read."""
-    try:
-        with open("/proc/sys/kernel/random/boot_id") as fh:
-            return fh.read().strip()
-    except OSError:
-        pass
-    if sys.platform.startswith("win"):
-        try:
-            import ctypes
-
-            up_ms = ctypes.windll.kernel32.GetTickCount64  # type: ignore[attr-defined]
-            up_ms.restype = ctypes.c_ulonglong
-            return windows_boot_id(time.time(), up_ms() / 1000.0)
-        except (AttributeError, OSError):
-            return None
-    return None
+    """Something that changes when the machine restarts (app.restart: Linux's boot_id, Windows' boot time)."""
+    return _restart.boot_id()
 
 
-def windows_boot_id(now_s: float, uptime_s: float) -> str:
-    """The boot time rounded to the nearest minute (the wall clock and the uptime counter drift apart
-    by milliseconds, so two calls in one boot agree)."""
-    return "boot-%d" % int((now_s - uptime_s + 30) // 60)
+windows_boot_id = _restart.windows_boot_id
 
 
 class Executor:

@@ -39,6 +39,11 @@ def libgl():
     lib = _real("libGL.so.1")
     if lib is None:
         pytest.skip("libGL.so.1 is not installed here, so there is nothing to hide")
+    # a private mount namespace (the bind mount below must never reach the machine's own); a chroot
+    # whose / is no mount point cannot make one
+    r = subprocess.run(["unshare", "-m", "--propagation", "private", "true"], capture_output=True, text=True, timeout=30)
+    if r.returncode != 0:
+        pytest.skip(f"no private mount namespace here ({r.stderr.strip()})")
     return lib
 
 

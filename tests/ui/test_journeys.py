@@ -178,6 +178,18 @@ def test_journey_wsl2_laptop(qtbot, tmp_path):
     qtbot.waitUntil(lambda: ver.state.verification is not None and not ver.state.running, timeout=20000)
     print(f"journey wsl2: {clicks.n} clicks")
     assert clicks.n <= MAX_CLICKS
+    # the memory setting needs WSL restarted: a button, not `wsl.exe --shutdown` typed on Windows
+    restarted = []
+    services.restart_wsl = lambda: restarted.append(True)
+    clicks.next(w)
+    summ = w.pages["summary"]
+    assert any(s.id == "configure_wsl_memory" for s in shown.steps)
+    assert summ.wsl_btn.isVisible()
+    clicks.click(summ.wsl_btn)
+    box = summ._wsl_box
+    assert box.defaultButton().text() == "&Later"
+    clicks.click(next(b for b in box.buttons() if b.text() == "&Restart WSL"))
+    assert restarted == [True]
 
 
 @pytest.fixture(scope="module")

@@ -29,13 +29,14 @@ def copy_pinned(dest: Path) -> Path:
     return dest
 
 
-def add_release_without_torchvision(d: Path, version: str = "2.98.0", like: str = "2.14") -> None:
+def add_release_without_torchvision(d: Path, version: str = "2.98.0", like: str = "2.14", extra_python=("3.15", "3.15t")) -> None:
     """A newer release built like `like` (same variants) whose torchvision is not released yet."""
     rel = version.rsplit(".", 1)[0]
     doc = rows(d, "pytorch_releases")
     base = next(r for r in doc["rows"] if r["release"] == like)
     new = copy.deepcopy(base)
-    new.update(release=rel, version=version, torchvision=None, source=SRC, checked="2099-01-01")
+    new.update(release=rel, version=version, torchvision=None, source=SRC, checked="2099-01-01",
+               python=list(base["python"]) + [p for p in extra_python if p not in base["python"]], python_experimental=[])
     doc["rows"].insert(0, new)
     save(d, "pytorch_releases", doc)
     doc = rows(d, "pytorch_variants")

@@ -195,3 +195,39 @@ def test_windows_host_gets_no_linux_tasks():
     _, plan = host_plan(str(SNAP / "windows-laptop-rtx4060-nowsl.json"), args)
     tasks = plan_tasks(plan)
     assert len(tasks) == 1 and "ansible.builtin.debug" in tasks[0]
+
+
+def test_host_helpers_done_and_ini_edit(tmp_path, capsys):
+    """What the playbook runs on a host: the step's own checks (exit 0 done / 3 not), and an INI
+    setting applied by the engine with a backup, `changed` once and `unchanged` after."""
+    target = tmp_path / "wsl.conf"
+    target.write_text("[automount]\r\nenabled = true\r\n")
+    checks = json.dumps([{"kind": "ini_value", "args": [str(target), "automount", "ldconfig", "false"]}])
+    assert main(["fleet", "done", "--checks", checks]) == 3
+    edit = json.dumps({"path": str(target), "mode": "ini_set", "section": "automount", "settings": [["ldconfig", "false"]],
+                       "backup": True, "needs_root": False})
+    backups = tmp_path / "backups"
+    assert main(["fleet", "edit", "--edit", edit, "--backup-dir", str(backups)]) == 0
+    assert capsys.readouterr().out.strip() == "changed"
+    text = target.read_text()
+    assert "ldconfig = false" in text.replace("ldconfig=false", "ldconfig = false") and "enabled = true" in text
+    assert any(p.read_bytes() == b"[automount]\r\nenabled = true\r\n" for p in backups.rglob("*") if p.is_file())
+    assert main(["fleet", "done", "--checks", checks]) == 0
+    assert main(["fleet", "edit", "--edit", edit, "--backup-dir", str(backups)]) == 0
+    assert capsys.readouterr().out.strip() == "unchanged"
+    assert main(["fleet", "done", "--checks", "not json"]) == 2
+
+
+def test_venv_step_is_guarded_by_its_own_check():
+    """A venv is done when its pip runs (the engine's check, run on the host), or, for a plain
+    path check, by Ansible's `creates`: either way a second run does not recreate it."""
+    from app.plan.model import Check, Step
+
+    s = Step(id="create_venv", title="Create the Python environment /v", why="w", kind="create_venv",
+             commands=(("python3", "-m", "venv", "/v"),), done_when=(Check("command_ok", ("/v/bin/python", "-m", "pip", "--version")),))
+    tasks = step_tasks(s, 1)
+    assert "done" in tasks[0]["ansible.builtin.command"]["argv"] and tasks[0]["check_mode"] is False
+    assert tasks[1]["when"] == "gw_s1_done.rc == 3" and "creates" not in tasks[1]["ansible.builtin.command"]
+    s2 = s.replace(done_when=(Check("path_exists", ("/v/bin/python",)),))
+    (t,) = step_tasks(s2, 1)
+    assert t["ansible.builtin.command"]["creates"] == "/v/bin/python" and "when" not in t

@@ -202,3 +202,32 @@ def test_the_shared_live_scenarios_reach_every_live_code():
     assert live_codes <= WARNING_CODES
     seen = {w.code for _i, _f, _c, rec in live_outputs() for w in rec.warnings}
     assert live_codes - seen == set()
+
+
+def test_an_index_that_just_failed_is_not_asked_again_at_once(server, db, tmp_path):
+    server.down = True
+    ch = Choices().replace(mirrors=Mirrors(pytorch_index_url=server.url + "/whl"))
+    f1 = live.Fetcher(cache=tmp_path / "c", timeout=1.0)
+    r1, rep1 = live.recommend_live(h200(), db, ch, fetcher=f1, pypi_json=None, today=TODAY, enabled=True)
+    assert rep1.requests == 6 and "index_unreachable" in codes(r1)
+    hits = len(server.hits)
+    f2 = live.Fetcher(cache=tmp_path / "c", timeout=1.0)
+    r2, rep2 = live.recommend_live(h200(), db, ch, fetcher=f2, pypi_json=None, today=TODAY, enabled=True)
+    assert rep2.requests == 0 and len(server.hits) == hits and "index_unreachable" in codes(r2)
+    server.down = False
+    serve_pytorch(server, {"cu130": ["2.14.1"], "cu126": ["2.14.1"], "cu132": ["2.14.1"]},
+                  {"cu130": ["0.29.1"], "cu126": ["0.29.1"], "cu132": ["0.29.1"]})
+    f3 = live.Fetcher(cache=tmp_path / "c", timeout=1.0, fail_ttl=0.0)  # past the pause: asked again, and read
+    r3, rep3 = live.recommend_live(h200(), db, ch, fetcher=f3, pypi_json=None, today=TODAY, enabled=True)
+    assert rep3.requests == 6 and r3.pytorch.version == "2.14.1"
+
+
+def test_garbage_pages_never_break_the_answer(server, db, tmp_path):
+    for variant in ("cu126", "cu130", "cu132"):
+        server.pages[f"/whl/{variant}/torch/"] = b"\x00\xff<html><a href='x'>not-a-wheel</a><a>torch-2.14.1+cu130-cp312-cp312-"
+        server.pages[f"/whl/{variant}/torchvision/"] = b'{"files": [{"filename": 3}, "junk"]}'
+    server.pages["/pypi/torch/json"] = b"[1, 2"
+    rec, rep, _ = run(server, db, h200(), tmp_path=tmp_path)
+    # a page that names no wheel at all is no index page (a portal, an error page): the data answers, and says so
+    assert rec.pytorch.version == "2.14.0" and "index_unreachable" in codes(rec) and "index_no_wheel" not in codes(rec)
+    assert rep.requests == 8

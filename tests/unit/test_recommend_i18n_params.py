@@ -52,6 +52,7 @@ EXTRA = [
     ("h200_torch_alone", machine("u2404", [H200], "580.159.04", "3.12"), Choices(want_torchvision=False)),
     ("gh200_arm_proprietary", machine("u2404arm", [("NVIDIA GH200 480GB", "9.0")], "580.95.05", "3.12", kernel_module="proprietary"), Choices()),
     ("gh200_arm_no_driver", machine("u2404arm", [("NVIDIA GH200 480GB", "9.0")], None, "3.12"), Choices()),
+    ("rtx4090_free_threaded_313t", machine("u2404", [RTX4090], "580.95.05", "3.13t"), Choices()),
     ("rtx3060_r525_kept", machine("u2204", [RTX3060], "525.147.05", "3.11"), Choices(install_driver=False)),
 ]
 ALL = [(c.id, c.facts, c.choices) for c in CASES] + EXTRA
@@ -59,6 +60,8 @@ ALL = [(c.id, c.facts, c.choices) for c in CASES] + EXTRA
 NEWER = [
     ("h200_torch_newer_than_its_torchvision", machine("u2404", [H200], "580.159.04", "3.12"), Choices()),
     ("win_rtx4090_cuda13_floor_inferred", machine("win11", [RTX4090], "591.86", "3.12"), Choices()),
+    ("h200_py315_only_torch_alone", machine("u2404", [H200], "595.71.05", "3.15"), Choices()),
+    ("no_gpu_py315_only_torch_alone", machine("u2404", [], None, "3.15"), Choices()),
 ]
 
 

@@ -271,6 +271,7 @@ def test_every_emitted_code_is_registered(db):
     src = Path(__import__("app.recommend", fromlist=["x"]).__file__).read_text(encoding="utf-8")
     emitted = set(re.findall(r'warn\(\s*"([a-z0-9_]+)"', src)) | set(re.findall(r'code, msg = "([a-z0-9_]+)"', src))
     emitted |= set(re.findall(r'code, msg = \(?"([a-z0-9_]+)"', src))
+    emitted |= set(re.findall(r'RecWarning\(code="([a-z0-9_]+)"', src))
     live_src = (Path(__import__("app.recommend", fromlist=["x"]).__file__).parent / "compat" / "live.py").read_text(encoding="utf-8")
     emitted |= set(re.findall(r'notes\.append\(\(\s*"([a-z0-9_]+)"', live_src))  # recommend_live's warnings
     assert emitted == WARNING_CODES

@@ -68,6 +68,8 @@ class BasePage(QWizardPage):
     # --- Qt -----------------------------------------------------------------------------
     def initializePage(self) -> None:  # noqa: N802
         self.update_source_banner()
+        if self.session.source.recorded:
+            self.retranslate()  # the words for a recorded machine ("the recorded machine", not "this computer")
         self.enter()
 
     def enter(self) -> None:

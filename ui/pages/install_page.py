@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (QListView, QHBoxLayout, QLabel, QListWidget, QLis
                                QPushButton, QSplitter)
 
 from ui.bridge import RunBridge, Task
+from app import restart
 from ui.i18n import N_, plan_text, tr
 from ui.pages.base import BasePage
 from ui.state import InstallState, ResumeInfo, current_boot_id, format_duration
@@ -29,9 +30,7 @@ def resume_path(state_dir: Optional[str] = None) -> Path:
 
 
 def autostart_path(autostart_dir: Optional[str] = None) -> Path:
-    base = autostart_dir or os.path.join(os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config"),
-                                         "autostart")
-    return Path(base) / "gpu-wizard-resume.desktop"
+    return restart.autostart_path(autostart_dir)
 
 
 def launch_command() -> list[str]:
@@ -45,31 +44,18 @@ def launch_command() -> list[str]:
     return [sys.executable, "-m", "app"]
 
 
-def _desktop_quote(arg: str) -> str:
-    if arg and all(c.isalnum() or c in "/._-+=:," for c in arg):
-        return arg
-    return '"' + "".join("\\" + c if c in '"`$\\' else c for c in arg) + '"'
+def start_detached(argv: list[str]) -> bool:
+    """Start a program that outlives the wizard (the OS's restart command)."""
+    return bool(QProcess.startDetached(argv[0], argv[1:]))
 
 
 def write_autostart(autostart_dir: Optional[str] = None) -> Path:
-    """A one-shot login entry: after the restart the wizard opens by itself and continues with
-    the verification (the wizard removes the entry when it starts)."""
-    path = autostart_path(autostart_dir)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    exe = " ".join(_desktop_quote(a) for a in launch_command())
-    text = ("[Desktop Entry]\nType=Application\nName=GPU Setup Wizard (continue after restart)\n"
-            f"Exec={exe}\nIcon=gpu-wizard\nTerminal=false\nNoDisplay=true\nX-GNOME-Autostart-enabled=true\n")
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(path)
-    return path
+    """A one-shot login entry for this OS (app.restart) that opens the wizard after the restart."""
+    return restart.write_autostart(launch_command(), autostart_dir)
 
 
 def remove_autostart(autostart_dir: Optional[str] = None) -> None:
-    try:
-        autostart_path(autostart_dir).unlink()
-    except OSError:
-        pass
+    restart.remove_autostart(autostart_dir)
 
 
 class InstallPage(BasePage):
@@ -286,7 +272,7 @@ class InstallPage(BasePage):
             if self.w.services.reboot is not None:
                 self.w.services.reboot()
             else:
-                QProcess.startDetached("systemctl", ["reboot"])
+                start_detached(restart.restart_argv())  # systemctl reboot, or shutdown.exe /r /t 0 on Windows
         else:
             self.show_error(tr("Restart later: the wizard will continue with the verification after the restart."), "warning")
 

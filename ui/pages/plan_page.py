@@ -48,6 +48,16 @@ class PlanState:
         return engine.pasteable_script(self.plan)
 
 
+def join_sentences(parts: list[str]) -> str:
+    """Sentences one after another: a space after an English full stop, none after a Chinese one."""
+    out = ""
+    for p in parts:
+        if out and not out.endswith(("。", "：", "！", "？", "；")):
+            out += " "
+        out += p
+    return out
+
+
 def step_title(step) -> str:
     """A step's title in the current language (the engine's English when no template fits)."""
     return plan_text(getattr(step, "title_code", ""), getattr(step, "params", None), step.title)
@@ -225,27 +235,35 @@ class PlanPage(BasePage):
             return
         steps = self.state.steps
         n_root = sum(1 for s in steps if s.needs_root)
-        txt = tr("1 step.") if len(steps) == 1 else tr("{n} steps.").format(n=len(steps))
+        parts = [tr("1 step.") if len(steps) == 1 else tr("{n} steps.").format(n=len(steps))]
         if n_root == 1:
-            txt += " " + tr("It needs administrator rights: you will be asked for your password once.") if len(steps) == 1 \
-                else " " + tr("1 of them needs administrator rights: you will be asked for your password once.")
+            parts.append(tr("It needs administrator rights: you will be asked for your password once.") if len(steps) == 1
+                         else tr("1 of them needs administrator rights: you will be asked for your password once."))
         elif n_root:
-            txt += " " + tr("{r} of them need administrator rights: you will be asked for your password once.").format(r=n_root)
+            parts.append(tr("{r} of them need administrator rights: you will be asked for your password once.").format(r=n_root))
         else:
-            txt += " " + tr("None needs administrator rights.")
+            parts.append(tr("None needs administrator rights."))
         if self.session.source.kind == "report" and self.session.plan_basis and self.session.plan_basis[0] == "report":
-            txt += " " + tr("The plan as the user's wizard made it, on the user's machine.")
+            parts.append(tr("The plan as the user's wizard made it, on the user's machine."))
         elif self.session.dry_run:
-            txt += " " + tr("Dry run: nothing will be changed on this computer.")
+            parts.append(tr("Dry run: nothing will be changed on this computer."))
         elif steps:
-            txt += " " + tr("Press Install to run this plan.")
-        for w in getattr(self.state.plan, "warnings", ()) or ():
+            parts.append(tr("Press Install to run this plan."))
+        txt = join_sentences(parts)
+        warnings = self.plan_warnings()
+        for w in warnings:
             txt += "\n⚠ " + w
         if self.state.plan is not None and not steps:
             txt = tr("Nothing to install: everything is in place. Next goes on to the verification.")
-            for w in getattr(self.state.plan, "warnings", ()) or ():
+            for w in warnings:
                 txt += "\n⚠ " + w
         self.status.setText(txt if self.state.plan is not None else "")
+
+    def plan_warnings(self) -> list[str]:
+        """The plan's warnings that the Recommendation page has not already said (in the user's language)."""
+        rec = self.session.recommendation
+        said = {w.message for w in getattr(rec, "warnings", ())} if rec is not None else set()
+        return [w for w in (getattr(self.state.plan, "warnings", ()) or ()) if w not in said]
 
     def _next_text(self) -> None:
         """The Next button of this page says what it does: it runs the plan shown."""

@@ -39,6 +39,23 @@ class RecommendationState:
         return (r is not None and not self.busy and not self.dirty and not r.refused and r.pytorch.version is not None)
 
 
+def explain_terms(text: str) -> list[str]:
+    """One line for each piece of jargon in a card: sm_89 is a compute capability; PTX; minor-version
+    compatibility; cuDNN. Figures come from the text itself."""
+    import re
+
+    out = []
+    for m in dict.fromkeys(re.findall(r"\bsm_(\d)(\d+)\b", text)):
+        out.append(tr("sm_{a}{b}: compute capability {a}.{b}, the GPU's generation; a PyTorch build runs only on the "
+                      "generations it was built for.").format(a=m[0], b=m[1]))
+    if "PTX" in text:
+        out.append(tr("PTX: GPU code the driver compiles for this GPU the first time a program runs (a slower start)."))
+    if re.search(r"minor-version compatib", text):
+        out.append(tr("Minor-version compatibility: a driver for CUDA 12.0 or later runs programs built with any "
+                      "CUDA 12.x (the same for 13.x)."))
+    return out
+
+
 def _opt(text: str) -> Optional[str]:
     t = text.strip()
     return t or None
@@ -110,6 +127,12 @@ class RecommendationPage(BasePage):
         self.nvidia_repo = QLineEdit(self.adv)
         self.proxy = QLineEdit(self.adv)
         self.ca_bundle = QLineEdit(self.adv)
+        from PySide6.QtWidgets import QStyle
+
+        browse = self.ca_bundle.addAction(self.style().standardIcon(QStyle.StandardPixmap.SP_DirOpenIcon),
+                                          QLineEdit.ActionPosition.TrailingPosition)
+        browse.triggered.connect(self._choose_ca_bundle)
+        self.ca_browse = browse
         self.form_labels: dict[str, QLabel] = {}
         for key, w in (("torch_version", self.torch_version), ("torch_variant", self.torch_variant),
                        ("want_toolkit", self.want_toolkit), ("method", self.method), ("venv", self.venv),
@@ -159,7 +182,23 @@ class RecommendationPage(BasePage):
         self.run_recommend(self.state.choices)
 
     def run_recommend(self, choices: Choices) -> None:
-        if self.session.facts is None:
+        self._gen = getattr(self, "_gen", 0) + 1  # only the latest request's answer is shown (and planned from)
+        gen = self._gen
+        if self.session.facts is None:  # reached without the System page (Troubleshoot → network settings)
+            svc = self.w.services
+            system = svc.system if svc.system is not None or svc.report is not None else svc.get_system()
+            self.state.busy = True
+            self.retranslate_status()
+            self.completeChanged.emit()
+
+            def detected(facts) -> None:
+                if self.session.facts is None:
+                    self.session.facts = facts
+                if gen == self._gen:
+                    self.state.busy = False
+                    self.run_recommend(choices)
+
+            self.tasks.submit(svc.detect, system, self.session.overrides, svc.report, on_done=detected, on_error=self._failed)
             return
         self.state.busy = True
         self.state.error = None
@@ -168,7 +207,8 @@ class RecommendationPage(BasePage):
         self.completeChanged.emit()
         self.retranslate_status()
         self.tasks.submit(self.w.services.recommend, self.session.facts, choices,
-                          on_done=lambda rec, c=choices: self._got(rec, c), on_error=self._failed)
+                          on_done=lambda rec, c=choices, g=gen: self._got(rec, c) if g == self._gen else None,
+                          on_error=self._failed)
 
     def _got(self, rec: Recommendation, choices: Optional[Choices] = None) -> None:
         self.state.busy = False
@@ -205,14 +245,24 @@ class RecommendationPage(BasePage):
             self.completeChanged.emit()
             self.retranslate_status()
 
-    def show_network_settings(self) -> None:
+    def _choose_ca_bundle(self) -> None:
+        from PySide6.QtWidgets import QFileDialog
+
+        path, _ = QFileDialog.getOpenFileName(self, tr("Choose the certificate bundle"), "",
+                                              tr("Certificates (*.pem *.crt *.cer);;All files (*)"))
+        if path:
+            self.ca_bundle.setText(path)
+            self._edited()
+
+    def show_network_settings(self, field: str = "proxy") -> None:
         """Open Advanced at the proxy / mirror / certificate fields (a download of the wizard failed)."""
         self.adv_toggle.setChecked(True)
+        target = {"ca_bundle": self.ca_bundle, "proxy": self.proxy, "pypi": self.pypi}.get(field, self.proxy)
         self.show_error(tr("The wizard could not download what it needs. Enter your proxy, a mirror or your "
                            "organisation's certificate bundle, press Apply, then Next: the plan is made again with them."),
                         "warning")
-        self.scroll.ensureWidgetVisible(self.proxy)
-        self.proxy.setFocus()
+        self.scroll.ensureWidgetVisible(target)
+        target.setFocus()
 
     def _toggle_advanced(self, on: bool) -> None:
         self.adv.setVisible(on)
@@ -312,7 +362,11 @@ class RecommendationPage(BasePage):
             pv = f"<b>torch {e(p.version)}</b> ({e(p.index or '')})"
             if p.cuda_runtime:
                 pv += "<br>" + tr("CUDA runtime {v}").format(v=e(p.cuda_runtime))
-            if p.command:
+            facts = self.session.facts
+            if facts is not None and facts.os.platform == "windows":
+                # the plan sets up WSL 2 and installs PyTorch inside it: no native pip command here
+                pv += "<br>" + e(tr("Installed inside Ubuntu under WSL 2, as the plan sets up."))
+            elif p.command:
                 pv += f"<br><code>{e(p.command)}</code>"
         else:
             pv = tr("no PyTorch release can use this GPU here")
@@ -322,7 +376,8 @@ class RecommendationPage(BasePage):
             sev = {"error": "error", "warning": "warning"}.get(w.severity, "info")
             text = rec_text(w.code, w.params, w.message)
             item = QListWidgetItem(status_icon(sev), text)
-            item.setToolTip(w.message if text != w.message else "")  # the engine's English sentence, as the findings do
+            en = rec_text(w.code, w.params, w.message, "en")  # the window's English, as the findings do
+            item.setToolTip(en if text != en else "")
             self.warnings.addItem(item)
         self.warnings.setVisible(bool(rec.warnings))
         if rec.refused:
@@ -342,8 +397,12 @@ class RecommendationPage(BasePage):
         said = rec_text(code, params, reason) if reason else ""
         if said:
             txt += "<br><span>" + tr("Why:") + " " + html.escape(said) + "</span>"
+        terms = explain_terms(value_html + " " + said)
+        if terms:
+            txt += "<br><small>" + "<br>".join(html.escape(t) for t in terms) + "</small>"
         lab.setText(txt)
-        lab.setToolTip(reason if said != reason else "")  # the engine's English sentence when translated
+        en = rec_text(code, params, reason, "en") if reason else ""
+        lab.setToolTip(en if said != en else "")  # the English sentence when translated
         lab.setAccessibleName(lab.text())
 
     def retranslate_status(self) -> None:

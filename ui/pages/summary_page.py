@@ -13,6 +13,15 @@ from ui.i18n import N_, plan_text, tr
 from ui.pages.base import BasePage
 from ui.widgets.icons import status_icon
 
+WSL_RESTART_STEPS = ("configure_wsl_memory",)  # plan steps whose setting WSL reads when it starts
+
+
+def wsl_exe() -> str:
+    import shutil
+
+    return shutil.which("wsl.exe") or "/mnt/c/Windows/System32/wsl.exe"
+
+
 HEADLINES = {"pass": N_("PyTorch runs on the GPU at full speed."),
              "warn": N_("PyTorch runs on the GPU, with warnings."),
              "fail": N_("Something does not work yet."),
@@ -100,9 +109,14 @@ class SummaryPage(BasePage):
         self.trouble_btn = QPushButton(self)
         self.trouble_btn.setObjectName("troubleshoot_summary")
         self.trouble_btn.clicked.connect(lambda: self.w.jump_to("troubleshoot"))
+        self.wsl_btn = QPushButton(self)
+        self.wsl_btn.setObjectName("restart_wsl")
+        self.wsl_btn.clicked.connect(self.ask_restart_wsl)
+        self.wsl_btn.hide()
         row.addWidget(self.report_btn)
         row.addWidget(self.snapshot_btn)
         row.addStretch(1)
+        row.addWidget(self.wsl_btn)
         row.addWidget(self.trouble_btn)
         self.layout_.addLayout(row)
 
@@ -117,6 +131,39 @@ class SummaryPage(BasePage):
             self.state.recorded_plan = engine.report_value(rep, "plan", Plan)
             self.state.install = None
         self.render()
+
+    def wsl_restart_needed(self) -> bool:
+        """A setting WSL reads at its start was changed here (its memory in .wslconfig)."""
+        s = self.session
+        if s.dry_run or s.facts is None or s.facts.os.wsl != 2 or s.install is None:
+            return False
+        return any(st.id in WSL_RESTART_STEPS and st.status == "ok" for st in s.install.steps)
+
+    def ask_restart_wsl(self) -> None:
+        from PySide6.QtWidgets import QMessageBox
+
+        box = QMessageBox(self)
+        box.setIcon(QMessageBox.Icon.Question)
+        box.setWindowTitle(tr("Restart WSL"))
+        box.setText(tr("WSL uses its new memory setting after it restarts. Restarting WSL closes every Linux window, "
+                       "this wizard too; open Ubuntu again afterwards. Restart WSL now?"))
+        now = box.addButton(tr("&Restart WSL"), QMessageBox.ButtonRole.AcceptRole)
+        later = box.addButton(tr("&Later"), QMessageBox.ButtonRole.RejectRole)
+        box.setDefaultButton(later)  # it closes every Linux program: never the Enter answer
+        box.setEscapeButton(later)
+        self._wsl_box = box
+
+        def answered(_r: int) -> None:
+            if box.clickedButton() is now:
+                if self.w.services.restart_wsl is not None:
+                    self.w.services.restart_wsl()
+                else:
+                    from PySide6.QtCore import QProcess
+
+                    QProcess.startDetached(wsl_exe(), ["--shutdown"])
+
+        box.finished.connect(answered)
+        box.open()
 
     def _export_report(self) -> None:
         self.ask_export_report(self)
@@ -161,6 +208,7 @@ class SummaryPage(BasePage):
         else:
             self.changes_label.setText(tr("&What a real install would do:") if self.state.dry_run else tr("&What was done:"))
         self.trouble_btn.setVisible(self.state.verdict == "fail" and self.w.current_page_id == "summary")
+        self.wsl_btn.setVisible(self.wsl_restart_needed())
         v = self.state.verdict
         self.icon.setPixmap(status_icon(v).pixmap(40, 40))
         self.headline.setText(tr(HEADLINES.get(v, HEADLINES["skip"])))
@@ -178,6 +226,8 @@ class SummaryPage(BasePage):
                 parts.append(tr("Matrix multiply: {v:.0f} TFLOP/s ({dtype})").format(v=best[1], dtype=best[0]))
             if ver.torch.version:
                 parts.append(tr("PyTorch {v}").format(v=html.escape(ver.torch.version)))
+        if self.wsl_restart_needed():
+            parts.append(tr("WSL uses its new memory setting after it restarts: press Restart WSL, or restart Windows."))
         if recorded or self.session.source.kind == "report":
             parts.append(tr("As recorded on the user's machine; nothing ran on this computer."))
         elif self.state.dry_run:
@@ -201,5 +251,7 @@ class SummaryPage(BasePage):
         self.snapshot_btn.setText(tr("Save s&napshot…"))
         self.snapshot_btn.setAccessibleName(tr("Save a snapshot of this machine"))
         self.trouble_btn.setText(tr("&Troubleshoot"))
+        self.wsl_btn.setText(tr("Restart &WSL…"))
+        self.wsl_btn.setAccessibleName(tr("Restart WSL so its new settings apply"))
         self.trouble_btn.setAccessibleName(tr("Find the cause of the failure"))
         self.render()

@@ -63,6 +63,7 @@ class WelcomePage(BasePage):
             pl.addWidget(rb)
             pl.addWidget(help_)
         self.path_buttons[self.state.path].setChecked(True)
+        self._style_radios()
         self.path_group.idToggled.connect(self._path_toggled)
         self.layout_.addWidget(self.paths_box)
 
@@ -169,6 +170,29 @@ class WelcomePage(BasePage):
         self.file_row.setVisible(walk or bool(self.session.source.recorded))
         self.file_label.setText(Path(self.state.file).name if self.state.file else "")
         self.completeChanged.emit()
+
+    def _style_radios(self) -> None:
+        """Radio buttons drawn from the palette's text colour: visible on a dark theme too (the
+        style's own ring is a shade of the background there)."""
+        from PySide6.QtGui import QPalette
+
+        pal = self.palette()
+        ring = pal.color(QPalette.ColorRole.WindowText).name()
+        base = pal.color(QPalette.ColorRole.Base).name()
+        dot = pal.color(QPalette.ColorRole.Highlight).name()
+        self.paths_box.setStyleSheet(
+            "QRadioButton::indicator { width: 12px; height: 12px; border-radius: 8px; "
+            f"border: 2px solid {ring}; background: {base}; }}"
+            "QRadioButton::indicator:checked { background: qradialgradient(cx:0.5, cy:0.5, radius:0.5, fx:0.5, fy:0.5, "
+            f"stop:0 {dot}, stop:0.55 {dot}, stop:0.65 {base}, stop:1 {base}); }}"
+            f"QRadioButton::indicator:focus {{ border-color: {dot}; }}")
+
+    def changeEvent(self, e) -> None:  # noqa: N802
+        from PySide6.QtCore import QEvent
+
+        if e.type() == QEvent.Type.PaletteChange and hasattr(self, "paths_box"):
+            self._style_radios()
+        super().changeEvent(e)
 
     def _lang_changed(self, _i: int) -> None:
         self.w.set_language(self.lang.currentData())
