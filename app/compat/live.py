@@ -35,7 +35,6 @@ import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterable, Optional
-from urllib.parse import urljoin
 
 from app.compat.db import PYTORCH_INDEX, CompatDB, NvidiaRepo, TorchRelease, TorchVariant
 from app.compat.version import cp_tag, python_tag, vkey
