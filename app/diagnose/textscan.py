@@ -56,6 +56,8 @@ _PREFIX_RE = re.compile(
     r"[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \S+ [\w.\-\[\]]+:|"  # syslog "Apr 22 18:10:16 host unit[1]:"
     r"kernel:|"  # journalctl -k without the date
     r"[\w.\-]{1,40}-\d+\s+\| |"  # docker compose "api-1  | "
+    r"\[pod/[\w.\-]+/[\w.\-]+\]|"  # kubectl logs --prefix "[pod/name/container]"
+    r"##\[(?:error|warning|debug|group|endgroup)\]|"  # GitHub Actions annotations
     r"#\d+ \d+\.\d+ "  # docker buildkit "#12 3.595 "
     r"))+\s*"
 )

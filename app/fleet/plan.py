@@ -248,7 +248,10 @@ def step_tasks(step, n: int) -> list[dict[str, Any]]:
         and not step.edits and not step.downloads
     when = None
     real_checks = [c for c in step.done_when if c.kind != "never"]
-    if real_checks and not is_verify and not native and step.kind not in ("create_venv", "install_pytorch"):
+    # create_venv: Ansible's `creates` when its checks are only "this path exists"; otherwise (a venv
+    # whose pip must run) the engine's own check decides, as for any plain command
+    creates_only = step.kind == "create_venv" and real_checks and all(c.kind == "path_exists" for c in real_checks)
+    if real_checks and not is_verify and not native and not creates_only and step.kind != "install_pytorch":
         checks = json.dumps([c.to_json() for c in real_checks], sort_keys=True)
         tasks.append({"name": f"{label}: already done? ({'; '.join(c.describe() for c in real_checks)})",
                       "ansible.builtin.command": {"argv": [PY, PYZ, "fleet", "done", "--checks", _h(checks)]},
@@ -282,10 +285,8 @@ def step_tasks(step, n: int) -> list[dict[str, Any]]:
             t.update(_pip_task(step, argv))
         else:
             cmd: dict[str, Any] = {"argv": _argv(step, argv)}
-            if step.kind == "create_venv":
-                py = next((c.args[0] for c in step.done_when if c.kind == "path_exists" and c.args), None)
-                if py:
-                    cmd["creates"] = _h(py)
+            if creates_only:
+                cmd["creates"] = _h(real_checks[0].args[0])
             t["ansible.builtin.command"] = cmd
             if is_verify:
                 t["changed_when"] = False

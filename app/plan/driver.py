@@ -37,6 +37,16 @@ def driver_packages(facts: Facts, rec: Recommendation) -> tuple[str, ...]:
     return (f"nvidia-open-{d.branch}",) if open_ else (f"cuda-drivers-{d.branch}",)
 
 
+def _versionlock_distro(facts: Facts, rec: Recommendation) -> bool:
+    """Fedora, and RHEL-family 10 or newer: no nvidia-driver module streams (NVIDIA Driver Installation Guide,
+    "Kernel Modules", table "Open GPU kernel module installation")."""
+    pkg = rec.driver.package or ""
+    if pkg.startswith("@nvidia-driver:"):  # the data names a module stream: RHEL-family 10 has none
+        major = (facts.os.version_id or "").split(".")[0]
+        return major.isdigit() and int(major) >= 10
+    return (facts.os.id or "").lower() == "fedora" or pkg in ("nvidia-open", "cuda-drivers")
+
+
 def build_driver_steps(facts: Facts, rec: Recommendation, choices: Choices) -> list[Step]:
     if facts.os.platform != "linux" or facts.os.wsl or not choices.install_driver:
         return []
@@ -87,6 +97,18 @@ def build_driver_steps(facts: Facts, rec: Recommendation, choices: Choices) -> l
             notes.append(f"{pins[0]} holds the driver packages to R{rec.driver.branch}: later upgrades stay on that branch "
                          f"(remove {pins[0]} to follow newer branches).")
         env = dict(APT_ENV)
+    elif pm in ("dnf", "yum") and rec.driver.branch and _versionlock_distro(facts, rec):
+        # RHEL 10 and Fedora have no module streams: NVIDIA's guide locks the branch with dnf versionlock, then
+        # installs nvidia-open (open modules) or cuda-drivers (proprietary)
+        pkg = "cuda-drivers" if rec.driver.flavour == "proprietary" else "nvidia-open"
+        plugin = "dnf-plugin-versionlock" if (facts.os.id or "").lower() == "fedora" else "python3-dnf-plugin-versionlock"
+        cmds = tuple(c for c in (("dnf", "-y", "install", *headers) if headers else None,
+                                 ("dnf", "-y", "install", plugin),
+                                 ("dnf", "-y", "versionlock", "add", f"*nvidia*{rec.driver.branch}*"),
+                                 ("dnf", "-y", "install", pkg)) if c)
+        done = (Check("command_ok", ("rpm", "-q", pkg)),)
+        env = {}
+        notes.append(f"dnf versionlock holds the NVIDIA packages to R{rec.driver.branch} (`dnf versionlock delete '*nvidia*'` to follow newer branches).")
     elif pm in ("dnf", "yum"):
         branch = rec.driver.branch or "latest"
         stream = f"{branch}-open" if rec.driver.flavour != "proprietary" else f"{branch}-dkms"

@@ -130,7 +130,8 @@ def test_fleet_end_to_end_over_real_ssh(fleet):
     plan = {h["host"]: h for h in json.loads((d / "snaps" / "fleet-plan.json").read_text())["hosts"]}
     assert plan["ws1"]["linux_driver"] and plan["ws1"]["reboot"]
     assert not plan["laptop1"]["linux_driver"] and not plan["laptop1"]["reboot"]  # WSL2: no Linux driver
-    assert [s["kind"] for s in plan["alpha"]["steps"]] == ["create_venv", "install_pytorch", "verify"]
+    kinds = [s["kind"] for s in plan["alpha"]["steps"]]  # (Python's venv package first where the base Python lacks it)
+    assert [k for k in kinds if k != "install_python_tools"] == ["create_venv", "install_pytorch", "verify"]
 
     # --check: says what would change, changes nothing
     r = _gw("fleet", "run", "-i", "inventory.ini", "--check", "--limit", "alpha,beta", cwd=d)
