@@ -16,7 +16,6 @@ from __future__ import annotations
 import errno
 import os
 import re
-import sys
 import threading
 import time
 from dataclasses import dataclass, field
