@@ -525,7 +525,7 @@ def recommend(facts: Facts, db: CompatDB, choices: Choices = Choices()) -> Recom
         alone = recommend(facts, db, choices.replace(want_torchvision=False))
         held = cx.held_back
         w = RecWarning(code="torch_alone_no_complete_set", severity="warning",
-                       message=f"No PyTorch release with its torchvision has wheels for this machine"
+                       message="No PyTorch release with its torchvision has wheels for this machine"
                                + (f" and Python {cx.python}" if cx.python else "") + f" yet: torch {held.version} is chosen alone "
                                "(its torchvision is not released). Add torchvision once it is out.",
                        params=_p(with_python_code="and_python" if cx.python else "", python=cx.python, torch=held.version))
@@ -932,7 +932,7 @@ def _cpu_only(cx: _Ctx, want_release: Optional[TorchRelease], reason_gpu: bool) 
         alone = _cpu_only(_Ctx(cx.facts, db, cx.choices.replace(want_torchvision=False)), None, reason_gpu)
         held = next(r for r in db.torch_releases if r.supports_python(cx.python))
         w = RecWarning(code="torch_alone_no_complete_set", severity="warning",
-                       message=f"No PyTorch release with its torchvision has wheels for this machine"
+                       message="No PyTorch release with its torchvision has wheels for this machine"
                                + (f" and Python {cx.python}" if cx.python else "") + f" yet: torch {held.version} is chosen alone "
                                "(its torchvision is not released). Add torchvision once it is out.",
                        params=_p(with_python_code="and_python" if cx.python else "", python=cx.python, torch=held.version))

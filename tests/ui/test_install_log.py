@@ -97,6 +97,8 @@ def test_long_lines_wrap_so_their_end_is_on_screen(qtbot):
     parts = [c.segment(line, k) for k in range(rows)]
     assert parts[0] + "".join(p[c.INDENT:] for p in parts[1:]) == line
     assert all(len(p) <= c.cols for p in parts)
+    fm = c.fontMetrics()
+    assert all(fm.horizontalAdvance(p) <= c.viewport().width() - 4 for p in parts)  # every character on screen
     assert c.line_of_row(c.row_start[1] + rows - 1) == (1, rows - 1)
     assert c.line_of_row(c.row_start[2]) == (2, 0)
     view.resize(1600, 300)  # wider: fewer rows, same lines
