@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import errno
 import os
-import sys
 import threading
 import time
 from dataclasses import dataclass, field

@@ -4,7 +4,7 @@
 <context>
     <name>gpu_wizard</name>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="429"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="430"/>
         <source>&amp;Advanced</source>
         <translation>高级(&amp;A)</translation>
     </message>
@@ -14,7 +14,7 @@
         <translation>取消(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="435"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="436"/>
         <source>&amp;Certificate bundle (CA file):</source>
         <translation>证书包（CA 文件）(&amp;C)：</translation>
     </message>
@@ -24,7 +24,7 @@
         <translation>关闭(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="288"/>
+        <location filename="../../ui/pages/plan_page.py" line="278"/>
         <source>&amp;Copy commands</source>
         <translation>复制命令(&amp;C)</translation>
     </message>
@@ -44,7 +44,7 @@
         <translation>错误文本或日志(&amp;E)：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="290"/>
+        <location filename="../../ui/pages/plan_page.py" line="280"/>
         <source>&amp;Export as script…</source>
         <translation>导出为脚本(&amp;E)…</translation>
     </message>
@@ -64,7 +64,7 @@
         <translation>显示的 GPU(&amp;G)：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="279"/>
+        <location filename="../../ui/pages/plan_page.py" line="269"/>
         <source>&amp;Install &gt;</source>
         <translation>安装(&amp;I) &gt;</translation>
     </message>
@@ -99,7 +99,7 @@
         <translation>网络设置(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="273"/>
+        <location filename="../../ui/pages/plan_page.py" line="263"/>
         <source>&amp;Next &gt;</source>
         <translation>下一步(&amp;N) &gt;</translation>
     </message>
@@ -129,7 +129,7 @@
         <translation>重试失败的步骤(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="277"/>
+        <location filename="../../ui/pages/plan_page.py" line="267"/>
         <source>&amp;Run as a dry run &gt;</source>
         <translation>演练运行(&amp;R) &gt;</translation>
     </message>
@@ -139,7 +139,7 @@
         <translation>保存快照(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="275"/>
+        <location filename="../../ui/pages/plan_page.py" line="265"/>
         <source>&amp;Show what happened &gt;</source>
         <translation>查看发生了什么(&amp;S) &gt;</translation>
     </message>
@@ -154,7 +154,7 @@
         <translation>停止并关闭(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="253"/>
+        <location filename="../../ui/pages/summary_page.py" line="255"/>
         <source>&amp;Troubleshoot</source>
         <translation>故障排除(&amp;T)</translation>
     </message>
@@ -184,12 +184,12 @@
         <translation>（提前停止）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="241"/>
+        <location filename="../../ui/pages/plan_page.py" line="231"/>
         <source>1 of them needs administrator rights: you will be asked for your password once.</source>
         <translation>其中 1 个需要管理员权限：会请您输入一次密码。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="238"/>
+        <location filename="../../ui/pages/plan_page.py" line="228"/>
         <source>1 step.</source>
         <translation>1 个步骤。</translation>
     </message>
@@ -214,7 +214,7 @@
         <translation>查看模式下没有可测试的 GPU，且报告中没有记录验证结果。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="440"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="441"/>
         <source>A&amp;pply</source>
         <translation>应用(&amp;P)</translation>
     </message>
@@ -224,7 +224,7 @@
         <translation>所有步骤已完成。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="432"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="433"/>
         <source>Also install the CUDA &amp;toolkit (nvcc):</source>
         <translation>同时安装 CUDA 工具包（nvcc）(&amp;T)：</translation>
     </message>
@@ -264,7 +264,7 @@
         <translation>自动滚动已暂停：跟随末尾</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="443"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="444"/>
         <source>Back to the recommendation</source>
         <translation>恢复为推荐值</translation>
     </message>
@@ -279,7 +279,7 @@
         <translation>带宽与理论上限对比</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="234"/>
+        <location filename="../../ui/pages/plan_page.py" line="224"/>
         <source>Building the plan…</source>
         <translation>正在制定计划…</translation>
     </message>
@@ -294,7 +294,7 @@
         <translation>CUDA 运行时 {v}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="424"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="425"/>
         <source>CUDA toolkit</source>
         <translation>CUDA 工具包</translation>
     </message>
@@ -329,7 +329,7 @@
         <translation>图表：{title}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="441"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="442"/>
         <source>Check these choices</source>
         <translation>检查这些选项</translation>
     </message>
@@ -349,12 +349,12 @@
         <translation>关闭向导</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="287"/>
+        <location filename="../../ui/pages/plan_page.py" line="277"/>
         <source>Commands and explanation of the selected step</source>
         <translation>所选步骤的命令与说明</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="417"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="418"/>
         <source>Compatibility data: {v}</source>
         <translation>兼容性数据：{v}</translation>
     </message>
@@ -364,7 +364,7 @@
         <translation>容器</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="289"/>
+        <location filename="../../ui/pages/plan_page.py" line="279"/>
         <source>Copy all commands to the clipboard</source>
         <translation>将所有命令复制到剪贴板</translation>
     </message>
@@ -434,7 +434,7 @@
         <translation>演练：本计算机上未做任何更改。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="249"/>
+        <location filename="../../ui/pages/plan_page.py" line="239"/>
         <source>Dry run: nothing will be changed on this computer.</source>
         <translation>演练：不会更改本计算机上的任何内容。</translation>
     </message>
@@ -449,7 +449,7 @@
         <translation>错误文本</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="284"/>
+        <location filename="../../ui/pages/plan_page.py" line="274"/>
         <source>Every step and command, before anything runs.</source>
         <translation>在执行任何操作之前，列出每个步骤和命令。</translation>
     </message>
@@ -459,17 +459,17 @@
         <translation>证据：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="249"/>
+        <location filename="../../ui/pages/summary_page.py" line="251"/>
         <source>Export &amp;report…</source>
         <translation>导出报告(&amp;R)…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="199"/>
+        <location filename="../../ui/pages/plan_page.py" line="189"/>
         <source>Export the plan as a script</source>
         <translation>将计划导出为脚本</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="291"/>
+        <location filename="../../ui/pages/plan_page.py" line="281"/>
         <source>Export the plan as a shell script</source>
         <translation>将计划导出为 Shell 脚本</translation>
     </message>
@@ -489,7 +489,7 @@
         <translation>查找原因</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="256"/>
+        <location filename="../../ui/pages/summary_page.py" line="258"/>
         <source>Find the cause of the failure</source>
         <translation>查找失败原因</translation>
     </message>
@@ -589,7 +589,7 @@
         <translation>HTML 报告 (*.html);;Markdown (*.md);;JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="435"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="436"/>
         <source>HTTPS &amp;proxy:</source>
         <translation>HTTPS 代理(&amp;P)：</translation>
     </message>
@@ -629,7 +629,7 @@
         <translation>按计划安装在 WSL 2 中的 Ubuntu 里。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="240"/>
+        <location filename="../../ui/pages/plan_page.py" line="230"/>
         <source>It needs administrator rights: you will be asked for your password once.</source>
         <translation>它需要管理员权限：会请您输入一次密码。</translation>
     </message>
@@ -704,12 +704,12 @@
         <translation>最可能的原因</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="434"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="435"/>
         <source>NVIDIA &amp;repository mirror:</source>
         <translation>NVIDIA 软件源镜像(&amp;R)：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="424"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="425"/>
         <source>NVIDIA driver</source>
         <translation>NVIDIA 驱动</translation>
     </message>
@@ -749,7 +749,7 @@
         <translation>尚未确认计划：请返回“计划”页。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="178"/>
+        <location filename="../../ui/pages/plan_page.py" line="168"/>
         <source>No plan: {error}</source>
         <translation>无法制定计划：{error}</translation>
     </message>
@@ -759,7 +759,7 @@
         <translation>无法给出推荐：{error}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="245"/>
+        <location filename="../../ui/pages/plan_page.py" line="235"/>
         <source>None needs administrator rights.</source>
         <translation>都不需要管理员权限。</translation>
     </message>
@@ -769,7 +769,7 @@
         <translation>尚未验证。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/base.py" line="65"/>
+        <location filename="../../ui/pages/base.py" line="78"/>
         <source>Note: {note}</source>
         <translation>备注：{note}</translation>
     </message>
@@ -794,7 +794,7 @@
         <translation>没有需要安装的内容。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="257"/>
+        <location filename="../../ui/pages/plan_page.py" line="247"/>
         <source>Nothing to install: everything is in place. Next goes on to the verification.</source>
         <translation>无需安装：一切已就绪。点击“下一步”进行验证。</translation>
     </message>
@@ -804,7 +804,7 @@
         <translation>一切正常：检测未发现问题。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="243"/>
+        <location filename="../../ui/pages/summary_page.py" line="244"/>
         <source>Nothing was installed in this session.</source>
         <translation>本次会话未安装任何内容。</translation>
     </message>
@@ -859,7 +859,7 @@
         <translation>总体进度</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="433"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="434"/>
         <source>P&amp;yPI mirror URL:</source>
         <translation>PyPI 镜像地址(&amp;Y)：</translation>
     </message>
@@ -899,17 +899,17 @@
         <translation>在此粘贴错误，例如训练失败时的最后几行输出。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="283"/>
+        <location filename="../../ui/pages/plan_page.py" line="273"/>
         <source>Plan</source>
         <translation>计划</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="210"/>
+        <location filename="../../ui/pages/plan_page.py" line="200"/>
         <source>Plan exported: {path}</source>
         <translation>计划已导出：{path}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="286"/>
+        <location filename="../../ui/pages/plan_page.py" line="276"/>
         <source>Plan steps</source>
         <translation>计划步骤</translation>
     </message>
@@ -924,12 +924,12 @@
         <translation>功耗</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="198"/>
+        <location filename="../../ui/pages/plan_page.py" line="188"/>
         <source>PowerShell scripts (*.ps1)</source>
         <translation>PowerShell 脚本 (*.ps1)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="251"/>
+        <location filename="../../ui/pages/plan_page.py" line="241"/>
         <source>Press Install to run this plan.</source>
         <translation>按“安装”运行此计划。</translation>
     </message>
@@ -959,17 +959,17 @@
         <translation>证明 PyTorch 能以硬件允许的速度使用 GPU。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="424"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="425"/>
         <source>PyTorch</source>
         <translation>PyTorch</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="434"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="435"/>
         <source>PyTorch &amp;index URL:</source>
         <translation>PyTorch 索引地址(&amp;I)：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="431"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="432"/>
         <source>PyTorch &amp;version:</source>
         <translation>PyTorch 版本(&amp;V)：</translation>
     </message>
@@ -994,7 +994,7 @@
         <translation>验证时使用的 PyTorch</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="431"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="432"/>
         <source>PyTorch va&amp;riant:</source>
         <translation>PyTorch 变体(&amp;R)：</translation>
     </message>
@@ -1019,12 +1019,12 @@
         <translation>正在读取已记录的机器…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="422"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="423"/>
         <source>Recommendation</source>
         <translation>推荐</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="428"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="429"/>
         <source>Recommendation details</source>
         <translation>推荐详情</translation>
     </message>
@@ -1044,12 +1044,12 @@
         <translation>报告和快照 (*.html *.htm *.json);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="442"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="443"/>
         <source>Rese&amp;t</source>
         <translation>重置(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="254"/>
+        <location filename="../../ui/pages/summary_page.py" line="256"/>
         <source>Restart &amp;WSL…</source>
         <translation>重启 WSL(&amp;W)…</translation>
     </message>
@@ -1064,7 +1064,7 @@
         <translation>重启 WSL</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="255"/>
+        <location filename="../../ui/pages/summary_page.py" line="257"/>
         <source>Restart WSL so its new settings apply</source>
         <translation>重启 WSL，使新设置生效</translation>
     </message>
@@ -1094,7 +1094,7 @@
         <translation>重试失败的步骤</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="285"/>
+        <location filename="../../ui/pages/plan_page.py" line="275"/>
         <source>Rights</source>
         <translation>权限</translation>
     </message>
@@ -1119,12 +1119,12 @@
         <translation>保存快照</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="252"/>
+        <location filename="../../ui/pages/summary_page.py" line="254"/>
         <source>Save a snapshot of this machine</source>
         <translation>保存本机的快照</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="251"/>
+        <location filename="../../ui/pages/summary_page.py" line="253"/>
         <source>Save s&amp;napshot…</source>
         <translation>保存快照(&amp;N)…</translation>
     </message>
@@ -1159,12 +1159,12 @@
         <translation>配置本计算机</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="198"/>
+        <location filename="../../ui/pages/plan_page.py" line="188"/>
         <source>Shell scripts (*.sh)</source>
         <translation>Shell 脚本 (*.sh)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="430"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="431"/>
         <source>Show advanced choices</source>
         <translation>显示高级选项</translation>
     </message>
@@ -1199,7 +1199,7 @@
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="285"/>
+        <location filename="../../ui/pages/plan_page.py" line="275"/>
         <source>Step</source>
         <translation>步骤</translation>
     </message>
@@ -1234,7 +1234,7 @@
         <translation>正在停止…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="246"/>
+        <location filename="../../ui/pages/summary_page.py" line="248"/>
         <source>Summary</source>
         <translation>总结</translation>
     </message>
@@ -1249,7 +1249,7 @@
         <translation>系统</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="433"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="434"/>
         <source>Target &amp;virtual environment:</source>
         <translation>目标虚拟环境(&amp;V)：</translation>
     </message>
@@ -1274,7 +1274,7 @@
         <translation>这些高级选项在此机器上不可用：请看卡片下方的红色文字。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="194"/>
+        <location filename="../../ui/pages/plan_page.py" line="184"/>
         <source>The commands are on the clipboard.</source>
         <translation>命令已复制到剪贴板。</translation>
     </message>
@@ -1309,7 +1309,7 @@
         <translation>新驱动在重启后生效。现在重启吗？再次启动向导时将继续进行验证。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="247"/>
+        <location filename="../../ui/pages/plan_page.py" line="237"/>
         <source>The plan as the user's wizard made it, on the user's machine.</source>
         <translation>这是用户的向导在用户机器上制定的计划。</translation>
     </message>
@@ -1319,7 +1319,7 @@
         <translation>无法写入报告：{error}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="145"/>
+        <location filename="../../ui/pages/plan_page.py" line="135"/>
         <source>The report holds no plan: the user's wizard did not plan an install.</source>
         <translation>报告中没有计划：用户的向导没有制定安装计划。</translation>
     </message>
@@ -1329,7 +1329,12 @@
         <translation>报告中没有推荐：用户的向导没有进行到这一步。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="208"/>
+        <location filename="../../ui/pages/summary_page.py" line="243"/>
+        <source>The report records no install steps.</source>
+        <translation>报告中没有记录安装步骤。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/plan_page.py" line="198"/>
         <source>The script could not be written: {error}</source>
         <translation>无法写入脚本：{error}</translation>
     </message>
@@ -1339,7 +1344,7 @@
         <translation>无法保存快照：{error}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="247"/>
+        <location filename="../../ui/pages/summary_page.py" line="249"/>
         <source>The verdict, and what changed.</source>
         <translation>结论，以及所做的更改。</translation>
     </message>
@@ -1354,7 +1359,7 @@
         <translation>向导无法下载所需内容。请填写代理、镜像或贵单位的证书包，按“应用”，再按“下一步”：计划会据此重新生成。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="150"/>
+        <location filename="../../ui/pages/plan_page.py" line="140"/>
         <source>There is no recommendation to plan from.</source>
         <translation>没有可用于制定计划的推荐。</translation>
     </message>
@@ -1394,7 +1399,7 @@
         <translation>工具包</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="432"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="433"/>
         <source>Toolkit install &amp;method:</source>
         <translation>工具包安装方式(&amp;M)：</translation>
     </message>
@@ -1454,7 +1459,7 @@
         <translation>版本</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="423"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="424"/>
         <source>Versions that work together on this machine, and why.</source>
         <translation>在本机上可以协同工作的版本，以及原因。</translation>
     </message>
@@ -1474,12 +1479,12 @@
         <translation>WSL 重启后才会使用新的内存设置：请按“重启 WSL”，或重启 Windows。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/base.py" line="61"/>
+        <location filename="../../ui/pages/base.py" line="74"/>
         <source>Walkthrough of a recorded machine: {machine}, recorded {when} ({file}). Read-only: nothing runs on this computer; installs are a dry run.</source>
         <translation>正在查看已记录的机器：{machine}，记录于 {when}（{file}）。只读：本机不会执行任何操作；安装为演练。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="427"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="428"/>
         <source>Warnings</source>
         <translation>警告</translation>
     </message>
@@ -1509,7 +1514,7 @@
         <translation>处理方法：{hint}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="248"/>
+        <location filename="../../ui/pages/summary_page.py" line="250"/>
         <source>What was done</source>
         <translation>已完成的操作</translation>
     </message>
@@ -1539,7 +1544,7 @@
         <translation>已完成（跳过）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/base.py" line="60"/>
+        <location filename="../../ui/pages/base.py" line="73"/>
         <source>an unknown time</source>
         <translation>未知时间</translation>
     </message>
@@ -1559,7 +1564,7 @@
         <translation>拷贝测试</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="424"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="425"/>
         <source>cuDNN</source>
         <translation>cuDNN</translation>
     </message>
@@ -1644,7 +1649,7 @@
         <translation>检查本计算机：GPU、驱动、CUDA、Python 和 PyTorch</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="226"/>
+        <location filename="../../ui/pages/plan_page.py" line="216"/>
         <source>needs administrator rights</source>
         <translation>需要管理员权限</translation>
     </message>
@@ -1844,12 +1849,12 @@
         <translation>{n} 秒</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="238"/>
+        <location filename="../../ui/pages/plan_page.py" line="228"/>
         <source>{n} steps.</source>
         <translation>{n} 个步骤。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="243"/>
+        <location filename="../../ui/pages/plan_page.py" line="233"/>
         <source>{r} of them need administrator rights: you will be asked for your password once.</source>
         <translation>其中 {r} 个需要管理员权限：会请您输入一次密码。</translation>
     </message>

@@ -61,3 +61,15 @@ def test_magic_matches_a_real_report_and_snapshot_and_nothing_else(tmp_path):
     assert _matches(snap, snapshot) and not _matches(snap, report)
     other = b"<!DOCTYPE html><html><head><meta name='generator' content='Hugo 0.120'></head><body>gpu-wizard</body></html>"
     assert not _matches(other, report) and not _matches(b'{"format": "other/1"}', snapshot)
+
+
+def test_file_argument_forms():
+    """`gpu-wizard FILE` as the file manager calls it: a path, a file:// URL, after options."""
+    from app.cli import _file_argument
+
+    assert _file_argument(["/tmp/r.html"]) == ["--snapshot", "/tmp/r.html"]
+    assert _file_argument(["--lang", "zh_CN", "/tmp/a b.json"]) == ["--lang", "zh_CN", "--snapshot", "/tmp/a b.json"]
+    assert _file_argument(["file:///tmp/a%20b.html"]) == ["--snapshot", "/tmp/a b.html"]
+    assert _file_argument(["--lang", "zh_CN"]) == ["--lang", "zh_CN"]  # an option's value is not a file
+    assert _file_argument(["detect", "--json"]) == ["detect", "--json"]  # a subcommand is left alone
+    assert _file_argument(["--snapshot", "x.json"]) == ["--snapshot", "x.json"]

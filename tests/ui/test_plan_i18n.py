@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import re
-from string import Formatter
 
 import pytest
 from PySide6.QtCore import QCoreApplication

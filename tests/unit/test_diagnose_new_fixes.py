@@ -5,7 +5,6 @@ spells out."""
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (QFileDialog, QHBoxLayout, QHeaderView, QLabel, QP
 
 from ui import engine
 from ui.i18n import plan_text, tr
-from ui.pages.base import BasePage
+from ui.pages.base import BasePage, join_sentences
 from ui.widgets.icons import status_icon
 
 
@@ -46,16 +46,6 @@ class PlanState:
     def all_commands(self) -> str:
         """The whole plan as one block that runs as pasted into a terminal (bash or PowerShell)."""
         return engine.pasteable_script(self.plan)
-
-
-def join_sentences(parts: list[str]) -> str:
-    """Sentences one after another: a space after an English full stop, none after a Chinese one."""
-    out = ""
-    for p in parts:
-        if out and not out.endswith(("。", "：", "！", "？", "；")):
-            out += " "
-        out += p
-    return out
 
 
 def step_title(step) -> str:

@@ -16,7 +16,7 @@ from app.choices import Choices, Mirrors
 from app.recommendation import Recommendation
 from ui import engine
 from ui.i18n import rec_text, tr
-from ui.pages.base import BasePage
+from ui.pages.base import BasePage, join_sentences
 from ui.widgets.icons import status_icon
 
 
@@ -396,7 +396,7 @@ class RecommendationPage(BasePage):
         txt = value_html
         said = rec_text(code, params, reason) if reason else ""
         if said:
-            txt += "<br><span>" + tr("Why:") + " " + html.escape(said) + "</span>"
+            txt += "<br><span>" + join_sentences([tr("Why:"), html.escape(said)]) + "</span>"
         terms = explain_terms(value_html + " " + said)
         if terms:
             txt += "<br><small>" + "<br>".join(html.escape(t) for t in terms) + "</small>"
@@ -414,7 +414,8 @@ class RecommendationPage(BasePage):
             self.status.setText(tr("The advanced choices do not work on this machine: see the red text under the cards."))
         elif self.state.recommendation is not None:
             db = self.state.recommendation.db_version
-            self.status.setText(tr("Recommended for this machine.") + (" " + tr("Compatibility data: {v}").format(v=db) if db else ""))
+            self.status.setText(join_sentences([tr("Recommended for this machine."),
+                                                tr("Compatibility data: {v}").format(v=db) if db else ""]))
         else:
             self.status.setText("")
 
