@@ -646,7 +646,8 @@ def recommend_live(facts, db: CompatDB, choices=None, *, config: Any = None, fet
 
             alts += (Alternative(torch_version=newest, index=var, rank=len(alts) + 1, index_url=f"{li.pytorch_base}/{var}",
                                  reason=f"Newer, not in the compatibility data yet ({db.version}): a wheel for {tag} is on the index, "
-                                        "but its GPU and driver support are unchecked."),)
+                                        "but its GPU and driver support are unchecked.",
+                                 reason_code="alt_newer_than_data", reason_params={"data": db.version, "tag": tag}),)
     extra = []
     for code, sev, msg, params in notes:
         if not any(w.code == code for w in rec.warnings) and not any(w.code == code for w in extra):
