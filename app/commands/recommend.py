@@ -104,7 +104,7 @@ def render(rec: Recommendation, lang: str = "en") -> str:
         out.append("")
         out.append(t("alternatives"))
         for a in rec.alternatives:
-            out.append(f"  {a.rank}. {a.torch_version}+{a.index}: {a.reason}")
+            out.append(f"  {a.rank}. {a.torch_version}+{a.index}: {say('rec', a.reason_code, a.reason_params, lang, a.reason)}")
     out.append("")
     out.append(t("db", version=rec.db_version))
     return "\n".join(out)

@@ -217,7 +217,7 @@ def _rec_html(r: dict[str, Any]) -> str:
         out.append(f"<div class='card'>{_badge(w.get('severity'))} {_e(W.say('rec', w))} <span class='muted'>({_e(w.get('code'))})</span></div>")
     alts = r.get("alternatives") or []
     if alts:
-        out.append(("<h3>" + _e(_t("Alternatives")) + "</h3>") + _table(["PyTorch", _t("Variant"), _t("Why")], [(a.get("torch_version"), a.get("index"), a.get("reason")) for a in alts]))
+        out.append(("<h3>" + _e(_t("Alternatives")) + "</h3>") + _table(["PyTorch", _t("Variant"), _t("Why")], [(a.get("torch_version"), a.get("index"), W.reason(a)) for a in alts]))
     for x in r.get("refused") or []:
         out.append(f"<p>{_badge('warn')} {_e(_t('Refused: {text}', text=x))}</p>")
     if r.get("db_version"):

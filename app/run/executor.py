@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import threading
 import time
 from dataclasses import dataclass, field
@@ -436,6 +437,21 @@ def _with_hint(step: Step, message: str, details: str) -> str:
     return f"{message}. {render('cli', hint[0], hint[1])}" if hint else message
 
 
+def _home_record_allowed(rec) -> Optional[str]:
+    """As root, the session's own backups (files edited without the helper) may only put back files
+    in home folders: that is all such an edit ever touches. Everything else is the helper's, with
+    its allow-list; a record naming /etc/passwd here is refused, never deleted or overwritten."""
+    home = os.path.expanduser("~").rstrip("/")
+    for path in filter(None, (rec.path, rec.real)):
+        if os.path.normpath(path) != path or not os.path.isabs(path):
+            return f"not a clean absolute path: {path!r}"
+        in_home = bool(re.match(r"^/(home/[^/]+|root|Users/[^/]+)/[^/]", path)) or (
+            home not in ("", "/") and path.startswith(home + "/"))
+        if not in_home:
+            return "outside the home folders; only the privileged helper restores such files"
+    return None
+
+
 def _disk_message(e: OSError, where) -> str:
     if e.errno == errno.ENOSPC:
         return f"no space left on the disk holding {where}: free some space, then run again to resume"
@@ -452,7 +468,8 @@ def undo_edits(session: Session, privilege=None, edit_root: str = "/", report: O
     rep = report if report is not None else RestoreReport()
     session.acquire()
     try:
-        done = restore(session.backups, edit_root, report=rep)
+        as_root = hasattr(os, "geteuid") and os.geteuid() == 0 and edit_root in ("", "/")
+        done = restore(session.backups, edit_root, report=rep, allowed=_home_record_allowed if as_root else None)
         if privilege is not None and session.load_state().root_edits:
             try:
                 if hasattr(privilege, "restore_report"):

@@ -146,6 +146,8 @@ def rec_items(where: str, rec) -> Iterator[Said]:
     for part in (rec.pytorch, rec.driver, rec.cuda_toolkit, rec.cudnn):
         if part.reason:
             yield Said(f"{where}/{type(part).__name__}", "rec", part.reason_code or "", dict(part.reason_params), part.reason)
+    for a in rec.alternatives:
+        yield Said(f"{where}/alternative{a.rank}", "rec", a.reason_code or "", dict(a.reason_params), a.reason)
 
 
 def plan_items(where: str, plan) -> Iterator[Said]:

@@ -54,6 +54,8 @@ def test_detect_recommend_plan_install_in_chinese(capsys, monkeypatch, snap):
     _rc, out = _run(capsys, monkeypatch, ["recommend", *s, "--lang", "zh_CN"])
     for w in rec["warnings"]:
         assert w["message"] not in out, w["code"]
+    for a in rec["alternatives"]:
+        assert a["reason"] not in out, a["reason_code"]
     for part in ("pytorch", "driver", "cuda_toolkit", "cudnn"):
         if rec[part]["reason"]:
             assert rec[part]["reason"].strip() not in out, part
