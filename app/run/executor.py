@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import threading
 import time
 from dataclasses import dataclass, field
@@ -436,6 +437,21 @@ def _with_hint(step: Step, message: str, details: str) -> str:
     return f"{message}. {render('cli', hint[0], hint[1])}" if hint else message
 
 
+_SYSTEM_TREES = re.compile(r"^/(etc|usr|bin|sbin|lib[^/]*|boot|var|opt|srv|proc|sys|dev|run|snap|root/\.ssh)(/|$)")
+
+
+def _home_record_allowed(rec) -> Optional[str]:
+    """As root, the session's own backups (files edited without the helper: the user's rc files,
+    .wslconfig) never put back or delete a system file; those are the helper's, with its allow-list.
+    A record naming /etc/passwd here is refused, never acted on."""
+    for path in filter(None, (rec.path, rec.real)):
+        if os.path.normpath(path) != path or not os.path.isabs(path):
+            return f"not a clean absolute path: {path!r}"
+        if _SYSTEM_TREES.match(path):
+            return "a system file; only the privileged helper restores such files"
+    return None
+
+
 def _disk_message(e: OSError, where) -> str:
     if e.errno == errno.ENOSPC:
         return f"no space left on the disk holding {where}: free some space, then run again to resume"
@@ -452,7 +468,8 @@ def undo_edits(session: Session, privilege=None, edit_root: str = "/", report: O
     rep = report if report is not None else RestoreReport()
     session.acquire()
     try:
-        done = restore(session.backups, edit_root, report=rep)
+        as_root = hasattr(os, "geteuid") and os.geteuid() == 0 and edit_root in ("", "/")
+        done = restore(session.backups, edit_root, report=rep, allowed=_home_record_allowed if as_root else None)
         if privilege is not None and session.load_state().root_edits:
             try:
                 if hasattr(privilege, "restore_report"):
