@@ -81,6 +81,7 @@ REASON_CODES = frozenset({
 })
 ALTERNATIVE_CODES = frozenset({  # Alternative.reason_code (figures in reason_params; alt_note_* are its clauses)
     "alt_keep_driver", "alt_same_release", "alt_newer", "alt_previous", "alt_cpu", "alt_note_minor", "alt_note_full",
+    "alt_newer_than_data",  # app/compat/live.py: a release on the index that the data does not know yet
 })
 CLAUSE_CODES = frozenset({
     "why_no_driver", "why_driver_unusable", "why_driver_broken", "why_branch_drops_gpu", "why_driver_predates_gpu",

@@ -556,13 +556,13 @@ def recommend_live(facts, db: CompatDB, choices=None, *, config: Any = None, fet
     rep = LiveReport(enabled=on)
     solve_db = db
     li = None
+    ov = None
     if on and facts.os.platform in ("linux", "windows"):
         f = fetcher or Fetcher(requests_kwargs=requests_kwargs(choices.mirrors), cache=cache_dir(env))
         li = read_indexes(db, cx.wheel_os, pytorch_base=choices.mirrors.pytorch_index_url, pypi_json=pypi_json, fetcher=f)
         rep.requests, rep.seconds = li.requests, li.seconds
         rep.errors = tuple(li.errors)
         rep.cache = "warm" if li.sources == {"cache"} else ("cold" if "cache" not in li.sources else "mixed")
-        ov = None
         if li.read_any:
             try:
                 ov = overlay(db, li, cx.python, cx.wheel_os)
@@ -633,9 +633,24 @@ def recommend_live(facts, db: CompatDB, choices=None, *, config: Any = None, fet
                            "tv_part_code": "index_confirmed_tv" if seen[1] and choices.want_torchvision else "",
                            "torchvision": seen[1] if seen[1] and choices.want_torchvision else None,
                            "tag": cp_tag(cx.python) or "this Python", "os": cx.os_label}))
+    alts = tuple(rec.alternatives)
+    tag = cp_tag(cx.python) if cx.python else None
+    if ov is not None and ov.newer and tag:
+        # a release newer than the data, with a wheel for this Python here: offered, never chosen
+        newest = ov.newer[-1]
+        where = sorted(var for (var, proj), page in li.pages.items() if proj == "torch" and page
+                       and any(w.version == newest and w.local == var and w.fits(tag, cx.wheel_os) for w in page))
+        if where:
+            var = rec.pytorch.index if rec.pytorch.index in where else where[-1]
+            from app.recommendation import Alternative
+
+            alts += (Alternative(torch_version=newest, index=var, rank=len(alts) + 1, index_url=f"{li.pytorch_base}/{var}",
+                                 reason=f"Newer, not in the compatibility data yet ({db.version}): a wheel for {tag} is on the index, "
+                                        "but its GPU and driver support are unchecked.",
+                                 reason_code="alt_newer_than_data", reason_params={"data": db.version, "tag": tag}),)
     extra = []
     for code, sev, msg, params in notes:
         if not any(w.code == code for w in rec.warnings) and not any(w.code == code for w in extra):
             extra.append(RecWarning(code=code, message=msg, severity=sev, params={k: str(v) for k, v in params.items() if v is not None}))
-    return rec.replace(warnings=tuple(rec.warnings) + tuple(extra)), rep
+    return rec.replace(warnings=tuple(rec.warnings) + tuple(extra), alternatives=alts), rep
 

@@ -437,18 +437,18 @@ def _with_hint(step: Step, message: str, details: str) -> str:
     return f"{message}. {render('cli', hint[0], hint[1])}" if hint else message
 
 
+_SYSTEM_TREES = re.compile(r"^/(etc|usr|bin|sbin|lib[^/]*|boot|var|opt|srv|proc|sys|dev|run|snap|root/\.ssh)(/|$)")
+
+
 def _home_record_allowed(rec) -> Optional[str]:
-    """As root, the session's own backups (files edited without the helper) may only put back files
-    in home folders: that is all such an edit ever touches. Everything else is the helper's, with
-    its allow-list; a record naming /etc/passwd here is refused, never deleted or overwritten."""
-    home = os.path.expanduser("~").rstrip("/")
+    """As root, the session's own backups (files edited without the helper: the user's rc files,
+    .wslconfig) never put back or delete a system file; those are the helper's, with its allow-list.
+    A record naming /etc/passwd here is refused, never acted on."""
     for path in filter(None, (rec.path, rec.real)):
         if os.path.normpath(path) != path or not os.path.isabs(path):
             return f"not a clean absolute path: {path!r}"
-        in_home = bool(re.match(r"^/(home/[^/]+|root|Users/[^/]+)/[^/]", path)) or (
-            home not in ("", "/") and path.startswith(home + "/"))
-        if not in_home:
-            return "outside the home folders; only the privileged helper restores such files"
+        if _SYSTEM_TREES.match(path):
+            return "a system file; only the privileged helper restores such files"
     return None
 
 

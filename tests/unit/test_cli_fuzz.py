@@ -2,7 +2,7 @@
 JSON, binary bytes, wrong top-level types, wrong types in each snapshot section (NVML above all),
 hostile session folders (plan.json, state.json, backups.json missing, truncated, forged). Never a
 traceback: exit 0 with a best answer, or one line on stderr and exit 1/2. A forged backups.json
-never makes undo delete or overwrite a file outside the home folders."""
+never makes undo delete or overwrite a system file."""
 from __future__ import annotations
 
 import contextlib
@@ -142,20 +142,27 @@ def test_hostile_session_folders(tmp_path, files, fname):
             assert rc == 2 and "damaged" in err and "nothing was restored" in err
 
 
-def test_forged_backups_never_touch_files_outside_home(tmp_path):
-    """Root's own session, with a backups.json that names a file elsewhere: undo refuses it, says so,
-    and the file is still there (as a user, the OS already stops this)."""
-    victim = tmp_path / "victim.conf"
-    victim.write_text("keep me\n")
+def test_forged_backups_never_touch_system_files(tmp_path):
+    """Root's own session, with a backups.json that names files in system trees (two harmless files
+    made for this test): undo refuses them, says so, and both are still there."""
+    victims = [Path("/etc/gpu-wizard-fuzz-victim.conf"), Path("/var/tmp/gpu-wizard-fuzz-victim.conf")]
+    if not (hasattr(os, "geteuid") and os.geteuid() == 0):
+        pytest.skip("as a user the OS already keeps undo out of system files; this checks root's own guard")
+    for v in victims:  # files of our own making, in system trees
+        v.write_text("keep me\n")
     d = tmp_path / "s"
     (d / "backups").mkdir(parents=True)
     (d / "plan.json").write_text(json.dumps(GOOD_PLAN))
-    (d / "backups" / "backups.json").write_text(json.dumps([{"path": str(victim), "existed": False, "backup": None}]))
-    rc, out, err = _run(["install", "--undo", "--session", str(d)])
-    assert "Traceback" not in err
-    if hasattr(os, "geteuid") and os.geteuid() == 0:
-        assert victim.read_text() == "keep me\n"
-        assert rc == 1 and "NOT RESTORED" in out and "outside the home folders" in out
+    (d / "backups" / "backups.json").write_text(json.dumps(
+        [{"path": str(v), "existed": False, "backup": None} for v in victims]))
+    try:
+        rc, out, err = _run(["install", "--undo", "--session", str(d)])
+        assert "Traceback" not in err
+        assert all(v.read_text() == "keep me\n" for v in victims)
+        assert rc == 1 and out.count("NOT RESTORED") == 2 and "only the privileged helper" in out
+    finally:
+        for v in victims:
+            v.unlink(missing_ok=True)
 
 
 def test_a_real_process_prints_one_line_for_deep_json(files):
