@@ -224,12 +224,13 @@ def _download_tasks(step, d, become: bool, when: Optional[str]) -> list[dict[str
         rx = "(?s)Filename: [^\\n]*" + re.escape(d.name) + "\\n(?:[^\\n]+\\n)*?SHA256: ([0-9a-f]{64})"
         return [
             {"name": f"Fetch the package index that publishes {d.name}'s checksum", "ansible.builtin.get_url": {
-                "url": lit(d.checksum_url), "dest": idx, "mode": "0644"}, "check_mode": False, **base},
+                "url": lit(d.checksum_url), "dest": idx, "mode": "0644", "force": True},
+             "check_mode": False, "changed_when": False, **base},  # always the current index; it changes nothing
             {"name": f"Read {d.name}'s SHA256 from that index", "ansible.builtin.slurp": {"src": idx}, "register": reg, **base},
             {"name": f"Download {d.url} (checked against the index's SHA256)", "ansible.builtin.get_url": {
                 "url": lit(d.url), "dest": dest, "mode": "0644",
-                "checksum": "sha256:{{ (%s.content | b64decode | regex_search(%s, '\\\\1') | first) }}" % (reg, json.dumps(rx))},
-             **base},
+                "checksum": "sha256:{{ %s.content | b64decode | regex_findall(gw_rx) | first | default('not-in-the-index') }}" % reg},
+             "vars": {"gw_rx": lit(rx)}, **base},  # the pattern as data: no escapes through the template
         ]
     algo = "md5" if "md5" in d.checksum_url.lower() else "sha256"
     return [{"name": f"Download {d.url} (checked against {d.checksum_url})", "ansible.builtin.get_url": {
