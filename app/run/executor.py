@@ -56,6 +56,9 @@ class ProgressEvent:
     fraction: Optional[float]  # within the step, None when unknown
     overall: float  # 0..1 over the whole plan, by step weight
     message: str = ""
+    done_bytes: Optional[int] = None  # a download inside the step (pip's raw progress): bytes so far,
+    total_bytes: Optional[int] = None  # of how many (None: unknown),
+    name: str = ""  # and of which file
     type: str = field(default="progress", init=False)
 
 
@@ -308,7 +311,8 @@ class Executor:
 
         def on_progress(p: Progress) -> None:
             overall = base + share * (p.fraction if p.fraction is not None else 0.0)
-            self._emit(ProgressEvent(step.id, p.fraction, min(1.0, overall), p.message))
+            self._emit(ProgressEvent(step.id, p.fraction, min(1.0, overall), p.message,
+                                     p.done_bytes, p.total_bytes, p.name))
 
         st = self.state.mark(step.id, "running", "", "started")
         st.attempts += 1
