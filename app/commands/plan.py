@@ -82,7 +82,7 @@ def make_plan(args, ctx, dry_run: bool = False):
 
 def plan_text(plan, full: bool = False, lang: str = "en") -> str:
     """The human text of `plan` (and of `install`'s confirmation), in `lang`."""
-    from app.messages import cli, step_title, step_why
+    from app.messages import cli, plan_warnings, step_notes, step_title, step_why
 
     def t(key: str, **p) -> str:
         return cli(f"plan_{key}", lang, **p)
@@ -90,15 +90,15 @@ def plan_text(plan, full: bool = False, lang: str = "en") -> str:
     lines = [t("header", os=plan.facts_summary.get("os", plan.platform), count=len(plan.steps))]
     for k, v in plan.facts_summary.items():
         lines.append(f"  {k}: {v}")
-    for w in plan.warnings:
+    for w in plan_warnings(plan, lang):
         lines.append(t("warning", text=w))
     width = 92 if lang == "en" else 46  # CJK characters are two columns wide
     for i, s in enumerate(plan.steps, 1):
         lines.append("")
         lines.append(f"{i}. {step_title(s, lang)}{t('admin') if s.needs_root else ''}{t('restart_after') if s.reboot_required else ''}")
         lines += ["   " + ln for ln in textwrap.wrap(step_why(s, lang), width)]
-        for n in s.notes:
-            lines += [t("note", text=ln) for ln in textwrap.wrap(n, 90)]
+        for n in step_notes(s, lang):
+            lines += [t("note", text=ln) for ln in textwrap.wrap(n, 90 if lang == "en" else 45)]
         for r in s.removes:
             lines.append(t("removes", what=r))
         for d in s.downloads:

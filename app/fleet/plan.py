@@ -204,7 +204,7 @@ def _edit_tasks(step, e, become: bool, when: Optional[str]) -> list[dict[str, An
         return [{"name": f"Set {keys} under [{e.section}] in {e.path} (the old file is backed up)",
                  "ansible.builtin.command": {"argv": [PY, PYZ, "fleet", "edit", "--edit", lit(edit),
                                                       "--backup-dir", "{{ gw_dir.path }}/backups"]},
-                 "register": reg, "changed_when": f"'changed' in {reg}.stdout", **base}]
+                 "register": reg, "changed_when": f"({reg}.stdout | trim) == 'changed'", **base}]
     raise FleetError(f"step {step.id}: edit mode {e.mode!r} has no Ansible form", 1)
 
 

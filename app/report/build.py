@@ -295,6 +295,14 @@ def _commands_log(p: Path) -> list[dict[str, Any]]:
     return out
 
 
+def _journal(d: Path) -> list:
+    if not (d / "events.jsonl").is_file():
+        return []
+    from app.run.session import Session
+
+    return Session(d).read_events()
+
+
 def read_session(path: str | os.PathLike) -> dict[str, Any]:
     """Read an install session folder. Returns {"info": SessionInfo, "plan", "facts", "state",
     "commands": [...], "log": LogExcerpt|None}; a missing file is simply absent."""
@@ -318,6 +326,14 @@ def read_session(path: str | os.PathLike) -> dict[str, Any]:
             if isinstance(c.get("duration_s"), float):
                 rec["_duration_s"] = rec.get("_duration_s", 0.0) + c["duration_s"]
             rec.setdefault("_started", c.get("time"))
+    # the step-level event journal (app/run/events.py): each step's own time and final message
+    for ev in _journal(d):
+        if ev.type == "step_finished":
+            rec = steps.setdefault(ev.step_id, {"status": ev.status})
+            if ev.duration_s:
+                rec["duration_s"] = round(ev.duration_s, 3)
+            if ev.message and not rec.get("message"):
+                rec["message"] = ev.message
     if isinstance(st.get("failed_step"), str) and st["failed_step"] in steps:
         rec = steps[st["failed_step"]]
         if _status(rec.get("status")) not in ("failed", "cancelled"):

@@ -1,15 +1,10 @@
 """Run a Plan: skip steps already done, stream every line, stop at the first failure with the state
 saved, resume later, and pause for a reboot when a step needs one (resuming at verification).
 
-Events (plain frozen dataclasses, each with a `type` string) go to one listener callable. It is
-called from worker threads, but never concurrently (the executor serialises delivery), so the
-GUI can forward each event into a Qt signal and the CLI can print it directly:
-
-    StepStarted(step_id, index, total, title, needs_root)
-    LineEvent(step_id, stream, text, final)          final=False: replaces the previous line
-    ProgressEvent(step_id, fraction, overall, message)
-    StepFinished(step_id, status, message, details, duration_s)   status: ok|skipped|error|cancelled
-    PlanFinished(status, message, failed_step, session_dir)       status: ok|error|cancelled|reboot_required
+Events (app/run/events.py: the one vocabulary the CLI, the GUI and the report share) go to one
+listener callable. It is called from worker threads, but never concurrently (the executor
+serialises delivery), so the GUI can forward each event into a Qt signal and the CLI can print it
+directly. The step-level events are also kept in the session folder (events.jsonl).
 """
 from __future__ import annotations
 
@@ -18,71 +13,17 @@ import os
 import re
 import threading
 import time
-from dataclasses import dataclass, field
-from typing import Callable, Optional, Union
+from typing import Optional
 
 from app import restart as _restart
 from app.plan.model import Plan, Step, is_done
 
 from .downloads import DownloadError, download
 from .edits import RestoreReport, apply_edit, restore
+from .events import JOURNALED, Event, LineEvent, Listener, PlanFinished, ProgressEvent, StepFinished, StepStarted
 from .privileged import PolicyError
 from .runner import CancelToken, CommandOutcome, Line, Progress, run_command
 from .session import Session
-
-
-@dataclass(frozen=True)
-class StepStarted:
-    step_id: str
-    index: int
-    total: int
-    title: str
-    needs_root: bool = False
-    type: str = field(default="step_started", init=False)
-
-
-@dataclass(frozen=True)
-class LineEvent:
-    step_id: str
-    stream: str
-    text: str
-    final: bool = True
-    type: str = field(default="line", init=False)
-
-
-@dataclass(frozen=True)
-class ProgressEvent:
-    step_id: str
-    fraction: Optional[float]  # within the step, None when unknown
-    overall: float  # 0..1 over the whole plan, by step weight
-    message: str = ""
-    done_bytes: Optional[int] = None  # a download inside the step (pip's raw progress): bytes so far,
-    total_bytes: Optional[int] = None  # of how many (None: unknown),
-    name: str = ""  # and of which file
-    type: str = field(default="progress", init=False)
-
-
-@dataclass(frozen=True)
-class StepFinished:
-    step_id: str
-    status: str  # ok, skipped, error, cancelled
-    message: str = ""
-    details: str = ""
-    duration_s: float = 0.0
-    type: str = field(default="step_finished", init=False)
-
-
-@dataclass(frozen=True)
-class PlanFinished:
-    status: str  # ok, error, cancelled, reboot_required
-    message: str = ""
-    failed_step: Optional[str] = None
-    session_dir: str = ""
-    type: str = field(default="plan_finished", init=False)
-
-
-Event = Union[StepStarted, LineEvent, ProgressEvent, StepFinished, PlanFinished]
-Listener = Callable[[Event], None]
 
 
 class StepFailed(Exception):
@@ -250,6 +191,8 @@ class Executor:
         saved = self.state.boot_id
         return saved is not None and self.boot_id_fn() == saved
     def _emit(self, ev: Event) -> None:
+        if ev.type in JOURNALED:
+            self.session.log_event(ev)
         if self.listener is None:
             return
         with self._emit_lock:

@@ -5,7 +5,8 @@ Plan steps as the single-machine engine makes them (a keyring .deb whose checksu
 the repository's `Packages` index, `apt-get update`, `apt-get install -y PKG=VERSION`, a file write)
 go through `app.fleet.plan.step_tasks` into a playbook: the .deb is fetched by get_url and checked
 against the SHA256 read from the index on the host, the package is installed at the pinned version
-(the repository also has a newer one), the file is written with a backup, and a second run changes
+(the repository also has a newer one), files are written, appended to, cleaned of a line and given an
+INI setting (each backed up), a plain command is guarded by its own check, and a second run changes
 nothing. apt is pointed at the test repository alone through APT_CONFIG (its own sources, lists and
 cache), so the machine's sources are never touched; the test packages are purged in teardown.
 """
@@ -104,11 +105,16 @@ def test_packages_downloads_and_edits_through_ansible(repo):
     from app.fleet.ansible import dump_yaml
     from app.fleet.plan import prepare_tasks, step_tasks
     from app.fleet.zipapp import build_zipapp
-    from app.plan.model import Download, Edit, Step
+    from app.plan.model import Check, Download, Edit, Step
 
     tmp, r, conf = repo
     target = tmp / "etc-file.conf"
     target.write_text("old = 1\n")
+    rc = tmp / "bashrc"
+    rc.write_text("alias ll='ls -l'\nexport PATH=/usr/local/cuda-11.8/bin:$PATH\n")
+    ini = tmp / "wsl.conf"
+    ini.write_text("[automount]\r\nenabled = true\r\n")
+    marker = tmp / "marker"
     steps = [
         Step(id="add_repo", title="Install the repository's keyring package", why="w", kind="add_repo", needs_root=True,
              downloads=(Download(name=f"{KEYRING}_1.1-1_all.deb", url=(r / f"{KEYRING}_1.1-1_all.deb").as_uri(),
@@ -119,7 +125,13 @@ def test_packages_downloads_and_edits_through_ansible(repo):
         Step(id="install_toolkit", title=f"Install {PKG} 1.0", why="w", kind="install_toolkit", needs_root=True,
              commands=(("apt-get", "-o", "Acquire::Retries=1", "install", "-y", "--no-install-recommends", f"{PKG}=1.0-1"),)),
         Step(id="write_env", title="Write the settings file", why="w", kind="write_env", needs_root=True,
-             edits=(Edit(path=str(target), content="new = {{ not templated }}\n"),), backups=(str(target),)),
+             edits=(Edit(path=str(target), content="new = {{ not templated }}\n"),
+                    Edit(path=str(rc), mode="append", content="export CUDA_HOME=/usr/local/cuda\n"),
+                    Edit(path=str(rc), mode="remove_lines", lines=("export PATH=/usr/local/cuda-11.8/bin:$PATH",)),
+                    Edit(path=str(ini), mode="ini_set", section="automount", settings=(("ldconfig", "false"),))),
+             backups=(str(target), str(rc), str(ini))),
+        Step(id="run_command", title="A plain command, guarded by its own check", why="w", kind="write_env",
+             commands=(("sh", "-c", f"echo ran >> {marker}"),), done_when=(Check("file_contains", (str(marker), "ran")),)),
     ]
     tasks = [t for i, s in enumerate(steps, 1) for t in step_tasks(s, i)]
     play = {"name": "fleet apt test", "hosts": "alpha", "gather_facts": False,
@@ -141,8 +153,14 @@ def test_packages_downloads_and_edits_through_ansible(repo):
         assert target.read_text() == "new = {{ not templated }}\n"  # plan text is never templated
         assert [p for p in tmp.iterdir() if p.name.startswith("etc-file.conf.") and p.read_text() == "old = 1\n"]  # backup
         assert (tmp / "remote" / "downloads" / f"{KEYRING}_1.1-1_all.deb").is_file()
+        text = rc.read_text()
+        assert "export CUDA_HOME=/usr/local/cuda" in text and "cuda-11.8" not in text and "alias ll" in text
+        assert "ldconfig" in ini.read_text() and "enabled = true" in ini.read_text()
+        assert list((tmp / "remote" / "backups").rglob("*")), "the INI file was backed up first"
+        assert marker.read_text() == "ran\n"
         second = run_playbook(str(pb), str(tmp / "inv.ini"), timeout_s=900)
         assert second.rc == 0 and second.recap["alpha"].changed == 0, "".join(ln + "\n" for ln in second.output_tail)
+        assert marker.read_text() == "ran\n"  # its check held: not run again
         # a checksum that does not match stops the download before anything installs it
         good = hashlib.sha256((r / f"{KEYRING}_1.1-1_all.deb").read_bytes()).hexdigest()
         (r / "Packages").write_text((r / "Packages").read_text().replace(good, "0" * 64))

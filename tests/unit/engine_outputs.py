@@ -154,6 +154,12 @@ def plan_items(where: str, plan) -> Iterator[Said]:
     for s in plan.steps:
         yield Said(f"{where}/{s.id}", "plan", s.title_code, dict(s.params), s.title)
         yield Said(f"{where}/{s.id}", "plan", s.why_code, dict(s.params), s.why)
+        assert len(s.note_codes) == len(s.notes), (where, s.id, s.notes)  # every note has its code
+        for i, (n, english) in enumerate(zip(s.note_codes, s.notes)):
+            yield Said(f"{where}/{s.id}/note{i}", n.domain, n.code, dict(n.params), english)
+    assert len(plan.warning_codes) == len(plan.warnings), (where, plan.warnings)
+    for i, (n, english) in enumerate(zip(plan.warning_codes, plan.warnings)):
+        yield Said(f"{where}/warning{i}", n.domain, n.code, dict(n.params), english)
 
 
 def diagnose_items(where: str, m) -> Iterator[Said]:

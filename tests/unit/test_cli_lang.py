@@ -65,8 +65,12 @@ def test_detect_recommend_plan_install_in_chinese(capsys, monkeypatch, snap):
     for argv in (["plan", *s], ["install", "--dry-run", *s]):
         _rc, out = _run(capsys, monkeypatch, argv + ["--lang", "zh_CN"])
         assert CJK.search(out)
+        for w in plan["warnings"]:
+            assert w not in out, (argv[0], w)
         for st in plan["steps"]:
             assert st["title"] not in out and st["why"] not in out, (argv[0], st["id"])
+            for n in st["notes"]:
+                assert n not in out, (argv[0], st["id"], n)
             assert M.render("plan", st["title_code"], st["params"], "zh_CN") in out
 
 
