@@ -50,7 +50,7 @@ class Context:
         self.lang: str = resolve_lang(getattr(args, "lang", None))  # --lang, else GPU_WIZARD_LANG / the locale
         self.snapshot_path: Optional[str] = getattr(args, "snapshot", None)
         self._system = None
-        self._facts: dict[bool, Any] = {}
+        self._pipeline = None
 
     @property
     def system(self):
@@ -74,22 +74,52 @@ class Context:
             "python_version": getattr(a, "python_version", None),
         }
 
+    @property
+    def pipeline(self):
+        """This run's stages (app.pipeline): detect once, recommend once per choices, plan from that
+        recommendation; every subcommand goes through it, as the window does."""
+        if self._pipeline is None:
+            from app.pipeline import Pipeline
+
+            a = self.args
+            self._pipeline = Pipeline(self.system, overrides=self.overrides(), python=getattr(a, "python", None),
+                                      db_path=getattr(a, "db", None), config=self.config(),
+                                      live=False if getattr(a, "offline", False) else None)
+        return self._pipeline
+
+    def config(self):
+        """The user's config file (--config, else the default one); a broken one is one clear line."""
+        from app.config import ConfigError, load_config
+
+        try:
+            return load_config(getattr(self.args, "config", None))
+        except ConfigError as e:
+            raise CliError(str(e), 2) from None
+
     def facts(self, torch: bool = False):
         """Detected Facts with --assume-* applied. `torch=True` also runs the torch probe."""
-        if torch not in self._facts:
-            from app.detect import detect
+        from app.pipeline import PipelineError
 
-            facts = detect(self.system, torch_probe=torch, python=getattr(self.args, "python", None))
-            ov = self.overrides()
-            if any(ov.values()):
-                from app.overrides import OverrideError, apply_overrides
+        try:
+            return self.pipeline.facts(torch)
+        except PipelineError as e:
+            raise CliError(str(e), e.code) from None
 
-                try:
-                    facts = apply_overrides(facts, **ov)
-                except OverrideError as e:
-                    raise CliError(str(e), 2) from None
-            self._facts[torch] = facts
-        return self._facts[torch]
+    def recommendation(self, choices=None):
+        from app.pipeline import PipelineError
+
+        try:
+            return self.pipeline.recommendation(choices)
+        except PipelineError as e:
+            raise CliError(str(e), e.code) from None
+
+    def plan(self, choices=None, dry_run: bool = False):
+        from app.pipeline import PipelineError
+
+        try:
+            return self.pipeline.plan(choices, dry_run=dry_run)
+        except PipelineError as e:
+            raise CliError(str(e), e.code) from None
 
     def emit(self, data: Any, text: str) -> None:
         """Print `data` as one JSON document with --json, else the human `text`."""

@@ -267,3 +267,23 @@ def match_text(m: Any, field_name: str, lang: str) -> str:
     code = getattr(m, f"{field_name}_code", "") or ""
     english = getattr(m, field_name)
     return say("diagnose", f"{code}.{field_name}" if code else "", getattr(m, "params", None), lang, english)
+
+
+def step_notes(s: Any, lang: str) -> list[str]:
+    """A step's notes in `lang` (Step.note_codes, one per note; a note without a code as it is)."""
+    codes = list(getattr(s, "note_codes", ()) or ())
+    out = []
+    for i, english in enumerate(getattr(s, "notes", ()) or ()):
+        n = codes[i] if i < len(codes) else None
+        out.append(say(getattr(n, "domain", "plan"), n.code, n.params, lang, english) if n is not None else english)
+    return out
+
+
+def plan_warnings(plan: Any, lang: str) -> list[str]:
+    """A plan's warnings in `lang` (Plan.warning_codes, one per warning)."""
+    codes = list(getattr(plan, "warning_codes", ()) or ())
+    out = []
+    for i, english in enumerate(getattr(plan, "warnings", ()) or ()):
+        n = codes[i] if i < len(codes) else None
+        out.append(say(getattr(n, "domain", "plan"), n.code, n.params, lang, english) if n is not None else english)
+    return out

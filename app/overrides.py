@@ -12,7 +12,7 @@ from typing import Iterable, Optional
 
 from app.compat import gpus as gpu_table
 from app.detect.findings import finding
-from app.facts import Facts, Finding, Gpu, PythonEnv
+from app.facts import Facts, Gpu, PythonEnv
 
 
 class OverrideError(ValueError):

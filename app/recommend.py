@@ -79,6 +79,10 @@ REASON_CODES = frozenset({
     # CudnnChoice
     "cudnn_bundled", "cudnn_system", "cudnn_cpu", "cudnn_no_release",
 })
+ALTERNATIVE_CODES = frozenset({  # Alternative.reason_code (figures in reason_params; alt_note_* are its clauses)
+    "alt_keep_driver", "alt_same_release", "alt_newer", "alt_previous", "alt_cpu", "alt_note_minor", "alt_note_full",
+    "alt_newer_than_data",  # app/compat/live.py: a release on the index that the data does not know yet
+})
 CLAUSE_CODES = frozenset({
     "why_no_driver", "why_driver_unusable", "why_driver_broken", "why_branch_drops_gpu", "why_driver_predates_gpu",
     "why_open_module_required", "why_open_module_unsupported", "why_cannot_run_newest", "why_cannot_run_newest_runs",
@@ -525,7 +529,7 @@ def recommend(facts: Facts, db: CompatDB, choices: Choices = Choices()) -> Recom
         alone = recommend(facts, db, choices.replace(want_torchvision=False))
         held = cx.held_back
         w = RecWarning(code="torch_alone_no_complete_set", severity="warning",
-                       message=f"No PyTorch release with its torchvision has wheels for this machine"
+                       message="No PyTorch release with its torchvision has wheels for this machine"
                                + (f" and Python {cx.python}" if cx.python else "") + f" yet: torch {held.version} is chosen alone "
                                "(its torchvision is not released). Add torchvision once it is out.",
                        params=_p(with_python_code="and_python" if cx.python else "", python=cx.python, torch=held.version))
@@ -893,35 +897,38 @@ def _alternatives(cx: _Ctx, chosen: Candidate, same_driver: list[Candidate], kee
     out: list[Alternative] = []
     seen = {(chosen.release.version, chosen.index)}
 
-    def add(c: Candidate, reason: str) -> None:
+    def add(c: Candidate, reason: str, code: str, **params) -> None:
         if (c.release.version, c.index) in seen:
             return
         seen.add((c.release.version, c.index))
         need = cx.db.min_driver_for_runtime(c.variant.cuda_runtime, cx.platform, c.compat or "full") if c.variant else None
         out.append(Alternative(torch_version=c.release.version, index=c.index, reason=reason, rank=len(out) + 1,
-                               index_url=_index_url(cx.choices, c.index), driver_compat=c.compat, needs_driver=need))  # type: ignore[arg-type]
+                               index_url=_index_url(cx.choices, c.index), driver_compat=c.compat, needs_driver=need,  # type: ignore[arg-type]
+                               reason_code=code, reason_params=_p(**params)))
 
     if keep_driver_best:
-        add(keep_driver_best, f"Keep the current driver: {keep_driver_best.release.version}+{keep_driver_best.index} is the newest it runs.")
+        add(keep_driver_best, f"Keep the current driver: {keep_driver_best.release.version}+{keep_driver_best.index} is the newest it runs.",
+            "alt_keep_driver", torch=keep_driver_best.release.version, index=keep_driver_best.index)
     for c in same_driver:
         if c.release.version == chosen.release.version and c.index != chosen.index:
             note = "minor-version compatibility" if c.compat == "minor" else "full compatibility"
-            add(c, f"Same release with CUDA {c.variant.cuda_runtime} ({note}).")
+            add(c, f"Same release with CUDA {c.variant.cuda_runtime} ({note}).", "alt_same_release", cuda=c.variant.cuda_runtime,
+                note_code="alt_note_minor" if c.compat == "minor" else "alt_note_full")
     for c in any_cands:
         if vkey(c.release.version) > vkey(chosen.release.version) and c.compat:
             need = cx.db.min_driver_for_runtime(c.variant.cuda_runtime, cx.platform, "minor")
-            add(c, f"Newer, after a driver update to {need} or newer.")
+            add(c, f"Newer, after a driver update to {need} or newer.", "alt_newer", need=need)
             break
     older = [c for c in same_driver if vkey(c.release.version) < vkey(chosen.release.version)]
     if older:
-        add(older[0], "The previous release, if a project pins an older PyTorch.")
+        add(older[0], "The previous release, if a project pins an older PyTorch.", "alt_previous")
     newest = next((r for r in cx.db.torch_releases if r.supports_python(cx.python) and _complete(cx, r)), None)
     if newest:
         seen_cpu = (newest.version, "cpu")
         if seen_cpu not in seen:
             seen.add(seen_cpu)
             out.append(Alternative(torch_version=newest.version, index="cpu", reason="CPU only (no GPU acceleration).", rank=len(out) + 1,
-                                   index_url=_index_url(cx.choices, "cpu")))
+                                   index_url=_index_url(cx.choices, "cpu"), reason_code="alt_cpu"))
     return tuple(out)
 
 
@@ -932,7 +939,7 @@ def _cpu_only(cx: _Ctx, want_release: Optional[TorchRelease], reason_gpu: bool) 
         alone = _cpu_only(_Ctx(cx.facts, db, cx.choices.replace(want_torchvision=False)), None, reason_gpu)
         held = next(r for r in db.torch_releases if r.supports_python(cx.python))
         w = RecWarning(code="torch_alone_no_complete_set", severity="warning",
-                       message=f"No PyTorch release with its torchvision has wheels for this machine"
+                       message="No PyTorch release with its torchvision has wheels for this machine"
                                + (f" and Python {cx.python}" if cx.python else "") + f" yet: torch {held.version} is chosen alone "
                                "(its torchvision is not released). Add torchvision once it is out.",
                        params=_p(with_python_code="and_python" if cx.python else "", python=cx.python, torch=held.version))
@@ -1002,7 +1009,8 @@ def _no_release(cx: _Ctx, facts: Facts, labels: list[str], ccs: list[str], actio
     newest = next((r for r in db.torch_releases if r.supports_python(cx.python)), None)
     alts = ()
     if newest:
-        alts = (Alternative(torch_version=newest.version, index="cpu", reason="CPU only (no GPU acceleration).", rank=1, index_url=_index_url(cx.choices, "cpu")),)
+        alts = (Alternative(torch_version=newest.version, index="cpu", reason="CPU only (no GPU acceleration).", rank=1, index_url=_index_url(cx.choices, "cpu"),
+                            reason_code="alt_cpu"),)
     drv_action = action if action in ("keep", "host") else ("install" if cx.platform == "linux" and target_branch and cx.choices.install_driver else action)
     package = db.driver_package((facts.os.id or "").lower() or None, flavour or "proprietary", target_branch, tuple(facts.os.id_like)) if drv_action == "install" and target_branch else None
     drv = DriverChoice(action=drv_action, current_version=cur, branch=target_branch if drv_action == "install" else None, package=package,  # type: ignore[arg-type]

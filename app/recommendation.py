@@ -93,6 +93,8 @@ class Alternative(Model):
     index_url: Optional[str] = None
     driver_compat: Optional[Literal["full", "minor"]] = None
     needs_driver: Optional[str] = None  # least driver this alternative needs
+    reason_code: Optional[str] = None  # stable code of `reason`'s sentence (app.recommend.ALTERNATIVE_CODES), for translation
+    reason_params: dict[str, str] = field(default_factory=dict)  # the figures in `reason`
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,9 @@ sys.path.insert(0, str(ROOT))
 from app.diagnose import diagnose, diagnose_file, load_rules  # noqa: E402
 
 ERRORS = ROOT / "tests" / "fixtures" / "errors"
-PASTE_DIRS = [ERRORS, ROOT / "tests" / "fixtures" / "errors_heldout", ROOT / "tests" / "fixtures" / "errors_unrelated"]
+PASTE_DIRS = [ERRORS] + [ROOT / "tests" / "fixtures" / d for d in
+                         ("errors_heldout", "errors_heldout_b", "errors_heldout_c", "errors_heldout_d", "errors_heldout_e",
+                          "errors_unrelated")]
 
 
 def fixture(name: str) -> str:
@@ -136,6 +138,14 @@ def main() -> int:
         failed = failed or verdict != "OK"
         print(f"{mb} MB log from a file: {best_file:.3f} s ({best_cpu:.3f} s CPU), from a string: {best_str:.3f} s; "
               f"kept {d.input.chars_kept} chars of {d.input.bytes_read} bytes; found: {cats}  [{verdict}]")
+    body = noisy_log(10 * 1024 * 1024, seed=5)
+    t0, c0 = time.perf_counter(), time.process_time()
+    d = diagnose(body)
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    verdict = "OK" if min(wall, cpu) < 1.0 else "SLOW (target < 1 s)"
+    failed = failed or verdict != "OK" or bool(d.matches)
+    print(f"10 MB keyword-dense healthy log (no error in it): {wall:.3f} s ({cpu:.3f} s CPU); "
+          f"found: {', '.join(d.categories()) or 'nothing'}  [{verdict}]")
     for label, make in (("journald-prefixed", journald_log), ("keyword-dense (noisy)", noisy_log)):
         best_file = best_cpu = float("inf")
         for _ in range(2):

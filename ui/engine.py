@@ -128,24 +128,24 @@ def save_snapshot(system: Any, path: str, note: str = "") -> str:
 # Recommend and plan
 
 def recommend(facts: Facts, choices: Choices) -> Recommendation:
-    """The solve over the compat data as the live PyTorch/PyPI/NVIDIA indexes correct it (app.compat.live;
-    runs in the page's background task; off with "live_index": false or GPU_WIZARD_LIVE=0)."""
-    compat = _module("app.compat")
-    live = _module("app.compat.live")
-    db = compat.load_db()
+    """app.pipeline's recommend stage (the one the command line uses): the solve over the compat data as the
+    live PyTorch/PyPI/NVIDIA indexes correct it (runs in the page's background task; off with "live_index":
+    false or GPU_WIZARD_LIVE=0)."""
+    pipeline = _module("app.pipeline")
     try:
         cfg = _module("app.config").load_config()
     except Exception:  # noqa: BLE001 - a broken config file is reported where mirrors are read; live reads stay on
         cfg = None
-    rec, _report = live.recommend_live(facts, db, choices, config=cfg)
-    return rec
+    return pipeline.recommend_stage(facts, choices, config=cfg)
 
 
 def build_plan(facts: Facts, rec: Recommendation, choices: Choices):
-    plan = _module("app.plan")
-    if not hasattr(plan, "build_plan"):
-        raise EngineUnavailable("app.plan.build_plan is not available in this build")
-    return plan.build_plan(facts, rec, choices)
+    """app.pipeline's plan stage, from the recommendation the Recommendation page showed."""
+    pipeline = _module("app.pipeline")
+    try:
+        return pipeline.plan_stage(facts, rec, choices)
+    except ImportError as e:
+        raise EngineUnavailable(f"app.plan.build_plan is not available in this build: {e}") from None
 
 
 def script_suffix(plan: Any) -> str:
@@ -328,7 +328,10 @@ class EventForwarder:
                 listener.activity(ev.step_id, ev.text)
         elif kind == "progress":
             listener.progress(ev.step_id, ev.overall)
-            if getattr(ev, "message", "") and hasattr(listener, "activity"):
+            if getattr(ev, "done_bytes", None) is not None and hasattr(listener, "transfer"):
+                # pip's own download progress: the window says it in its language, with bytes
+                listener.transfer(ev.step_id, ev.name, ev.done_bytes, ev.total_bytes)
+            elif getattr(ev, "message", "") and hasattr(listener, "activity"):
                 listener.activity(ev.step_id, ev.message)
         elif kind == "step_finished":
             if ev.status == "error":

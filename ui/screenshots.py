@@ -134,6 +134,9 @@ def main(argv=None) -> int:
     ap.add_argument("--size", default="fit", help="WxH, or 'fit': the size the wizard picks for this screen")
     a = ap.parse_args(argv)
     size = None if a.size == "fit" else tuple(int(x) for x in a.size.split("x"))
+    import os
+
+    os.environ.setdefault("GPU_WIZARD_LIVE", "0")  # the pictures show the bundled compatibility data, offline
     from ui.main import make_app
 
     make_app()

@@ -116,10 +116,12 @@ def _out_dir(path: str) -> str:
 
 
 def _printer(ctx):
+    """Ansible's live output, host by host: on stdout, or on stderr when stdout carries --json."""
+    out = sys.stderr if ctx.json else sys.stdout
+
     def show(line: str) -> None:
-        if not ctx.json:
-            sys.stdout.write(line)
-            sys.stdout.flush()
+        out.write(line)
+        out.flush()
     return show
 
 

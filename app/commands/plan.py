@@ -71,38 +71,18 @@ def choices_from_args(args, facts=None):
 
 
 def make_plan(args, ctx, dry_run: bool = False):
-    """(facts, recommendation, choices, plan) for this machine or snapshot."""
-    from app.plan import PlanError, build_plan
-
+    """(facts, recommendation, choices, plan) for this machine or snapshot, through this run's pipeline
+    (app.pipeline: the plan is built from the very recommendation `recommend` shows)."""
     facts = ctx.facts()
     choices = choices_from_args(args, facts)
-    try:
-        from app.compat import load_db
-        from app.recommend import recommend
-    except ImportError as e:
-        raise CliError(f"the recommendation engine is not available: {e}", 1) from None
-    try:
-        from app.compat.live import recommend_live
-        from app.config import ConfigError, load_config
-
-        try:
-            cfg = load_config(getattr(args, "config", None))
-        except ConfigError:
-            cfg = None
-        rec, _live = recommend_live(facts, load_db(), choices, config=cfg,
-                                    enabled=False if getattr(args, "offline", False) else None)  # the plan pins what the index has
-    except Exception as e:  # a broken compat bundle → one clear line
-        raise CliError(f"cannot recommend: {e}", 1) from None
-    try:
-        plan = build_plan(facts, rec, choices, dry_run=dry_run)
-    except PlanError as e:
-        raise CliError(f"cannot plan: {e}", 1) from None
+    rec = ctx.recommendation(choices)
+    plan = ctx.plan(choices, dry_run=dry_run)
     return facts, rec, choices, plan
 
 
 def plan_text(plan, full: bool = False, lang: str = "en") -> str:
     """The human text of `plan` (and of `install`'s confirmation), in `lang`."""
-    from app.messages import cli, step_title, step_why
+    from app.messages import cli, plan_warnings, step_notes, step_title, step_why
 
     def t(key: str, **p) -> str:
         return cli(f"plan_{key}", lang, **p)
@@ -110,15 +90,15 @@ def plan_text(plan, full: bool = False, lang: str = "en") -> str:
     lines = [t("header", os=plan.facts_summary.get("os", plan.platform), count=len(plan.steps))]
     for k, v in plan.facts_summary.items():
         lines.append(f"  {k}: {v}")
-    for w in plan.warnings:
+    for w in plan_warnings(plan, lang):
         lines.append(t("warning", text=w))
     width = 92 if lang == "en" else 46  # CJK characters are two columns wide
     for i, s in enumerate(plan.steps, 1):
         lines.append("")
         lines.append(f"{i}. {step_title(s, lang)}{t('admin') if s.needs_root else ''}{t('restart_after') if s.reboot_required else ''}")
         lines += ["   " + ln for ln in textwrap.wrap(step_why(s, lang), width)]
-        for n in s.notes:
-            lines += [t("note", text=ln) for ln in textwrap.wrap(n, 90)]
+        for n in step_notes(s, lang):
+            lines += [t("note", text=ln) for ln in textwrap.wrap(n, 90 if lang == "en" else 45)]
         for r in s.removes:
             lines.append(t("removes", what=r))
         for d in s.downloads:

@@ -104,36 +104,20 @@ def render(rec: Recommendation, lang: str = "en") -> str:
         out.append("")
         out.append(t("alternatives"))
         for a in rec.alternatives:
-            out.append(f"  {a.rank}. {a.torch_version}+{a.index}: {a.reason}")
+            out.append(f"  {a.rank}. {a.torch_version}+{a.index}: {say('rec', a.reason_code, a.reason_params, lang, a.reason)}")
     out.append("")
     out.append(t("db", version=rec.db_version))
     return "\n".join(out)
 
 
 def run(args, ctx) -> int:
-    from app.cli import CliError
-    from app.compat import CompatDataError, load_db
-    from app.recommend import recommend
-
     facts = ctx.facts()
     choices = build_choices(args, facts)
-    try:
-        db = load_db(args.db) if getattr(args, "db", None) else load_db()
-    except CompatDataError as e:
-        raise CliError(str(e), 2) from None
-    from app.compat.live import recommend_live
-    from app.config import ConfigError, load_config
-
-    try:
-        cfg = load_config(getattr(args, "config", None))
-    except ConfigError as e:
-        raise CliError(str(e), 2) from None
-    live = False if getattr(args, "offline", False) else None
-    rec, _live = recommend_live(facts, db, choices, config=cfg, enabled=live)
+    rec = ctx.recommendation(choices)  # app.pipeline: the same solve `plan` and `install` build on
     if getattr(args, "list", False):
         from app.recommend import torch_options
 
-        opts = torch_options(facts, db, choices, rec)
+        opts = torch_options(facts, ctx.pipeline.db(), choices, rec)
         lines = [f"{'*' if o.recommended else ' '} {o.torch_version:8} {o.index:6} {o.status:13} {o.reason}" for o in opts]
         ctx.emit({"options": [o.to_json() for o in opts], "recommended": {"version": rec.pytorch.version, "index": rec.pytorch.index}},
                  "\n".join(lines) + "\n(* = recommended)")

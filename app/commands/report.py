@@ -25,16 +25,16 @@ def add_arguments(p) -> None:
     p.add_argument("--no-snapshot", action="store_true", help="leave the machine's snapshot out")
 
 
-def _recommend(facts, notes: list[str]):
+def _recommend(ctx, notes: list[str]):
+    """The recommendation `recommend` gives for this machine (app.pipeline), or a note why there is none."""
+    from app.cli import CliError
+
+    from app.commands.recommend import build_choices
+
     try:
-        from app.compat import load_db
-        from app.recommend import recommend
-    except ImportError:
-        return None
-    try:
-        return recommend(facts, load_db())
-    except Exception as e:  # a report is still worth writing without it
-        notes.append(f"No recommendation: {type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}")
+        return ctx.recommendation(build_choices(ctx.args, ctx.facts()))  # the choices `recommend` makes by default
+    except CliError as e:  # a report is still worth writing without it
+        notes.append(f"No recommendation: {str(e).splitlines()[0] if str(e) else ''}")
         return None
 
 
@@ -83,7 +83,7 @@ def run(args, ctx) -> int:
         else:
             snapshot = ctx.system.data
     notes: list[str] = []
-    rec = _recommend(facts, notes)
+    rec = _recommend(ctx, notes)
     if args.no_redact:
         sys.stderr.write("gpu-wizard: warning: --no-redact: the report keeps user names, host names, addresses, "
                          "serial numbers and secrets; do not share it publicly\n")

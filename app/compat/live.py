@@ -35,7 +35,7 @@ import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterable, Optional
-from urllib.parse import urljoin
+from urllib.parse import unquote
 
 from app.compat.db import PYTORCH_INDEX, CompatDB, NvidiaRepo, TorchRelease, TorchVariant
 from app.compat.version import cp_tag, python_tag, vkey
@@ -198,7 +198,8 @@ class Fetcher:
 # ---------------------------------------------------------------- parsing
 
 _WHEEL = re.compile(r"^(?P<name>[A-Za-z0-9_.]+)-(?P<ver>[^-]+)(?:-(?P<build>\d[^-]*))?-(?P<py>[^-]+)-(?P<abi>[^-]+)-(?P<plat>[^-]+)\.whl$")
-_HREF = re.compile(r"<a\s[^>]*href\s*=\s*[\"']([^\"']+)[\"'][^>]*>(.*?)</a>", re.I | re.S)
+_ANCHOR = re.compile(r"<a\b([^>]*)>([^<]*)</a>", re.I)
+_HREF_ATTR = re.compile(r"href\s*=\s*[\"']([^\"']+)[\"']", re.I)
 
 
 @dataclass(frozen=True)
@@ -233,9 +234,8 @@ class Wheel:
 
 def parse_wheel(filename: str, yanked: bool = False) -> Optional[Wheel]:
     name = filename.rsplit("/", 1)[-1].split("#", 1)[0].split("?", 1)[0]
-    from urllib.parse import unquote
-
-    name = unquote(name)
+    if "%" in name:
+        name = unquote(name)
     m = _WHEEL.match(name)
     if not m:
         return None
@@ -260,12 +260,12 @@ def parse_simple(body: bytes | str) -> list[Wheel]:
                 if w:
                     out.append(w)
         return out
-    for m in _HREF.finditer(text):
-        tag = text[m.start():m.start() + text[m.start():].find(">") + 1]
-        label = html.unescape(re.sub(r"<[^>]+>", "", m.group(2))).strip()
-        w = parse_wheel(label or html.unescape(m.group(1)), "data-yanked" in tag)
-        if w is None:
-            w = parse_wheel(html.unescape(m.group(1)), "data-yanked" in tag)
+    for m in _ANCHOR.finditer(text):
+        attrs, label = m.group(1), m.group(2).strip()
+        yanked = "data-yanked" in attrs
+        w = parse_wheel(html.unescape(label), yanked) if label.endswith(".whl") else None
+        if w is None and (h := _HREF_ATTR.search(attrs)):
+            w = parse_wheel(html.unescape(h.group(1)), yanked)
         if w:
             out.append(w)
     return out
@@ -332,7 +332,8 @@ class LiveIndex:
 
     @property
     def read_any(self) -> bool:
-        return any(v is not None for v in self.pages.values()) or any(v is not None for v in self.pypi.values())
+        """Some page of the PyTorch index itself was read (PyPI's JSON alone says only which releases exist)."""
+        return any(v is not None for v in self.pages.values())
 
 
 def page_url(base: str, variant: str, project: str) -> str:
@@ -425,6 +426,8 @@ def overlay(db: CompatDB, li: LiveIndex, python: Optional[str], wheel_os: str) -
     tag = cp_tag(python) if python else None
     pt = python_tag(python) if python else None
     out = Overlay(db=db)
+    # each page's wheels for this Python tag and platform, once (a page lists every release)
+    fit = {key: [w for w in page if w.fits(tag, wheel_os)] for key, page in li.pages.items() if page is not None} if tag else {}
     new_releases: list[TorchRelease] = []
     new_variants: list[TorchVariant] = []
     known = {r.release for r in db.torch_releases}
@@ -443,7 +446,7 @@ def overlay(db: CompatDB, li: LiveIndex, python: Optional[str], wheel_os: str) -
             if page is None:
                 keep.append(v)  # that page could not be read: the data answers for it
                 continue
-            vers = sorted({w.version for w in page if w.local == v.variant and w.fits(tag, wheel_os)
+            vers = sorted({w.version for w in fit[(v.variant, "torch")] if w.local == v.variant
                            and vkey(w.version)[:2] == vkey(rel.release)[:2]}, key=vkey)
             if vers:
                 keep.append(v)
@@ -468,7 +471,7 @@ def overlay(db: CompatDB, li: LiveIndex, python: Optional[str], wheel_os: str) -
                 page = li.pages.get((v.variant, "torchvision"))
                 if page is None:
                     continue
-                got = {w.version for w in page if (w.local in (v.variant, None)) and w.fits(tag, wheel_os) and vkey(w.version)[:2] == series}
+                got = {w.version for w in fit[(v.variant, "torchvision")] if w.local in (v.variant, None) and vkey(w.version)[:2] == series}
                 tv_seen = got if tv_seen is None else tv_seen & got
             if tv_seen is not None:
                 if tv_seen:
@@ -553,13 +556,13 @@ def recommend_live(facts, db: CompatDB, choices=None, *, config: Any = None, fet
     rep = LiveReport(enabled=on)
     solve_db = db
     li = None
+    ov = None
     if on and facts.os.platform in ("linux", "windows"):
         f = fetcher or Fetcher(requests_kwargs=requests_kwargs(choices.mirrors), cache=cache_dir(env))
         li = read_indexes(db, cx.wheel_os, pytorch_base=choices.mirrors.pytorch_index_url, pypi_json=pypi_json, fetcher=f)
         rep.requests, rep.seconds = li.requests, li.seconds
         rep.errors = tuple(li.errors)
         rep.cache = "warm" if li.sources == {"cache"} else ("cold" if "cache" not in li.sources else "mixed")
-        ov = None
         if li.read_any:
             try:
                 ov = overlay(db, li, cx.python, cx.wheel_os)
@@ -630,9 +633,24 @@ def recommend_live(facts, db: CompatDB, choices=None, *, config: Any = None, fet
                            "tv_part_code": "index_confirmed_tv" if seen[1] and choices.want_torchvision else "",
                            "torchvision": seen[1] if seen[1] and choices.want_torchvision else None,
                            "tag": cp_tag(cx.python) or "this Python", "os": cx.os_label}))
+    alts = tuple(rec.alternatives)
+    tag = cp_tag(cx.python) if cx.python else None
+    if ov is not None and ov.newer and tag:
+        # a release newer than the data, with a wheel for this Python here: offered, never chosen
+        newest = ov.newer[-1]
+        where = sorted(var for (var, proj), page in li.pages.items() if proj == "torch" and page
+                       and any(w.version == newest and w.local == var and w.fits(tag, cx.wheel_os) for w in page))
+        if where:
+            var = rec.pytorch.index if rec.pytorch.index in where else where[-1]
+            from app.recommendation import Alternative
+
+            alts += (Alternative(torch_version=newest, index=var, rank=len(alts) + 1, index_url=f"{li.pytorch_base}/{var}",
+                                 reason=f"Newer, not in the compatibility data yet ({db.version}): a wheel for {tag} is on the index, "
+                                        "but its GPU and driver support are unchecked.",
+                                 reason_code="alt_newer_than_data", reason_params={"data": db.version, "tag": tag}),)
     extra = []
     for code, sev, msg, params in notes:
         if not any(w.code == code for w in rec.warnings) and not any(w.code == code for w in extra):
             extra.append(RecWarning(code=code, message=msg, severity=sev, params={k: str(v) for k, v in params.items() if v is not None}))
-    return rec.replace(warnings=tuple(rec.warnings) + tuple(extra)), rep
+    return rec.replace(warnings=tuple(rec.warnings) + tuple(extra), alternatives=alts), rep
 

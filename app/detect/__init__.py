@@ -503,7 +503,7 @@ def _cuda(system, log: _Log, packages, nvcc_path, f_nvcc, driver: DriverInfo) ->
     t0 = time.perf_counter()
     header = ver = None
     for h in cudnn.HEADER_CANDIDATES + tuple(f"{t.path}/include/cudnn_version.h" for t in toolkits):
-        ver = cudnn.parse_cudnn_header(_safe(lambda: system.read_text(h)))
+        ver = cudnn.parse_cudnn_header(_safe(lambda h=h: system.read_text(h)))
         if ver:
             header = h
             break
@@ -530,7 +530,7 @@ def _env(system, log: _Log, cuda: CudaInfo) -> EnvInfo:
     t0 = time.perf_counter()
     variables = {}
     for k in envp.VARIABLES:
-        v = _safe(lambda: system.getenv(k))
+        v = _safe(lambda k=k: system.getenv(k))
         if v is not None:
             variables[k] = v
     files = []
@@ -541,11 +541,11 @@ def _env(system, log: _Log, cuda: CudaInfo) -> EnvInfo:
     files += [f"/etc/profile.d/{e}" for e in (_safe(lambda: system.list_dir("/etc/profile.d")) or []) if e.endswith(".sh")]
     rc_lines = []
     for f in files:
-        rc_lines += envp.cuda_lines(f, _safe(lambda: system.read_text(f)))
+        rc_lines += envp.cuda_lines(f, _safe(lambda f=f: system.read_text(f)))
     ld = _safe(lambda: envp.ld_conf_entries(system, cuda.active_link), []) or []
     for var in ("CUDA_HOME", "CUDA_PATH"):
         v = variables.get(var)
-        if v and not _safe(lambda: system.exists(v)):
+        if v and not _safe(lambda v=v: system.exists(v)):
             log.add("env_cuda_home_missing", "warning", [f"{var}={v}"], var=var, path=v)
     log.probe("env", "ok", t0, f"{len(rc_lines)} CUDA line(s), {len(ld)} ld.so.conf.d CUDA entr(ies)")
     return EnvInfo(variables=variables, rc_lines=tuple(rc_lines), ld_conf=tuple(ld))

@@ -13,6 +13,8 @@ def parse_os_release(text: Optional[str]) -> dict[str, str]:
         if not line or line.startswith("#") or "=" not in line:
             continue
         k, _, v = line.partition("=")
+        if len(v) > 4096:  # no real os-release value is this long (a hostile snapshot): skip it
+            continue
         try:
             parts = shlex.split(v, posix=True)
             v = parts[0] if parts else ""

@@ -23,7 +23,7 @@ def parse_proc_driver_version(text: Optional[str]) -> Optional[ProcDriver]:
     (proprietary). None when the text has no NVRM line."""
     if not text:
         return None
-    line = next((l for l in text.splitlines() if "NVRM version" in l), None)
+    line = next((ln for ln in text.splitlines() if "NVRM version" in ln), None)
     if line is None:
         return None
     m = re.search(r"Kernel Module(?: for [\w-]+)?\s+([0-9]+\.[0-9]+(?:\.[0-9]+)?)", line)

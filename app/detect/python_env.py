@@ -104,7 +104,7 @@ from app.compat.arch import arch_covers  # noqa: E402,F401  (one home for arch c
 
 
 def parse_torch_probe(stdout: str, gpu_ccs: list[Optional[str]]) -> TorchInfo:
-    line = next((l for l in reversed((stdout or "").splitlines()) if l.strip().startswith("{")), "")
+    line = next((ln for ln in reversed((stdout or "").splitlines()) if ln.strip().startswith("{")), "")
     try:
         data: dict[str, Any] = json.loads(line)
     except ValueError:

@@ -119,7 +119,7 @@ def parse_wslconfig(text: Optional[str]) -> dict[str, str]:
         if "=" not in line or section not in ("wsl2", None):
             continue
         k, v = line.split("=", 1)
-        v = re.split(r"\s[#;]", v, 1)[0].strip()
+        v = re.split(r"\s[#;]", v, maxsplit=1)[0].strip()
         out[k.strip().lower()] = v
     return out
 
@@ -169,7 +169,6 @@ def detect_wsl(system, os_info: OsInfo, *, packages: Optional[Sequence[PackageIn
 
     release = parse_kernel_release(proc_version, osrelease)
     updates: dict = {"wsl": wsl, "wsl_kernel": release, "wsl_distro": distro}
-    where = f" ({distro})" if distro else ""
     set_version = f"wsl --set-version {distro or '<distro>'} 2"
 
     if wsl == 1:
@@ -208,7 +207,7 @@ def detect_wsl(system, os_info: OsInfo, *, packages: Optional[Sequence[PackageIn
     arch = os_info.arch or "x86_64"
     multiarch = {"x86_64": "x86_64-linux-gnu", "aarch64": "aarch64-linux-gnu"}.get(arch, f"{arch}-linux-gnu")
     shadow = [p for p in (f"/usr/lib/{multiarch}/libcuda.so.1", f"/usr/lib/{multiarch}/libcuda.so",
-                          f"/usr/lib64/libcuda.so.1") if system.exists(p)]
+                          "/usr/lib64/libcuda.so.1") if system.exists(p)]
     smi = system.which("nvidia-smi")
     smi_shadow = smi if smi and not smi.startswith(WSL_LIB_DIR) and system.exists(smi) and smi.startswith("/usr/") else None
     if bad or shadow:

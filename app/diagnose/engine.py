@@ -392,12 +392,14 @@ def _find_hits(rb: RuleBase, windows: list[Window]) -> list[_Hit]:
         low = norm.lower()
         tight: Optional[str] = None
         tight_low = ""
+        joins: Optional[str] = None
         for r in rb.rules:
             if not any(k in low for k in r.keywords):
                 if tight is None:
                     tight = w.tight
                     tight_low = tight.lower() if tight != norm else ""
-                if not tight_low or not any(k in tight_low for k in r.keywords):
+                    joins = w.tight_joins.lower()
+                if not tight_low or not joins or not any(k in joins for k in r.keywords):
                     continue
             if any(x.search(norm) for x in r.excludes):
                 continue

@@ -56,6 +56,8 @@ _PREFIX_RE = re.compile(
     r"[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \S+ [\w.\-\[\]]+:|"  # syslog "Apr 22 18:10:16 host unit[1]:"
     r"kernel:|"  # journalctl -k without the date
     r"[\w.\-]{1,40}-\d+\s+\| |"  # docker compose "api-1  | "
+    r"\[pod/[\w.\-]+/[\w.\-]+\]|"  # kubectl logs --prefix "[pod/name/container]"
+    r"##\[(?:error|warning|debug|group|endgroup)\]|"  # GitHub Actions annotations
     r"#\d+ \d+\.\d+ "  # docker buildkit "#12 3.595 "
     r"))+\s*"
 )
@@ -135,6 +137,7 @@ class Window:
     _tight: Optional[str] = None
     _tight_offsets: list[int] = field(default_factory=list)
     _clean: Optional[list[tuple[int, str]]] = None
+    _joins: Optional[str] = None
 
     @property
     def cleaned(self) -> list[tuple[int, str]]:
@@ -175,22 +178,38 @@ class Window:
             offsets = [0] * len(self.lines)
             last = -1
             prev_cut = False
+            joins: list[int] = []
+            width = max(HARD_WRAP_MIN, max((len(x) for x in self.lines), default=0) - 1)
             for i, s in self.cleaned:
                 raw = self.lines[i]
                 while last < i:
                     last += 1
                     offsets[last] = len(out)
                 if out:
-                    out += "" if prev_cut and not raw[:1].isspace() else " "
+                    if prev_cut and not raw[:1].isspace():
+                        joins.append(len(out))
+                    else:
+                        out += " "
                     if offsets[i] == len(out) - 1 or offsets[i] > len(out):
                         offsets[i] = len(out)
                 out += s
-                prev_cut = len(raw) >= HARD_WRAP_MIN and not raw[-1:].isspace()
+                # a terminal cuts at its width: only lines as long as the longest one count as cut
+                # (a log's lines of all lengths then do not all get glued to the next)
+                prev_cut = len(raw) >= width and not raw[-1:].isspace()
             for k in range(last + 1, len(self.lines)):
                 offsets[k] = len(out)
             self._tight = out
             self._tight_offsets = offsets
+            # the text around each place two lines were joined without a space: a keyword that is in
+            # `tight` but not in `normalised` must cross one of them (so only these need a look)
+            self._joins = "\n".join(out[max(0, j - 64):j + 64] for j in joins)
         return self._tight
+
+    @property
+    def tight_joins(self) -> str:
+        if self._joins is None:
+            self.tight  # noqa: B018 (builds it)
+        return self._joins or ""
 
     def line_at(self, pos: int, tight: bool = False) -> int:
         """1-based line number of a position in `normalised` (or `tight`)."""
@@ -370,10 +389,17 @@ class _Scanner:
                 runs[-1][1] = line_i
             else:
                 runs.append([line_i, line_i, p - (low.rfind("\n", 0, p) + 1)])
-            nl = low.find("\n", p)
+            # the lines up to LINES_AFTER below this hit are in its window already: look for the
+            # next hit from there (a log with a keyword on every line then costs 1/LINES_AFTER
+            # of the searches; the windows kept are the same, merged where they touch)
+            nl = p
+            for _ in range(LINES_AFTER):
+                nl = low.find("\n", nl + 1) if nl >= 0 else -1
+                if nl < 0:
+                    break
+                line_i += 1
             if nl < 0:
                 break
-            line_i += 1
             pos = nl + 1
             m = self.kw.search(low, pos)
         lines: list[str] = []

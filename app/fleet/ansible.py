@@ -115,6 +115,9 @@ def read_inventory(path: str, limit: Optional[str] = None) -> Inventory:
             order.append(h)
     if not order:
         raise FleetError(f"inventory {path} names no hosts" + (f" matching --limit {limit}" if limit else ""), 2)
+    bad = [h for h in order if not h or "/" in h or "\0" in h or h.startswith(".")]
+    if bad:  # each host's results are files named after it
+        raise FleetError(f"inventory {path}: host name {bad[0]!r} cannot name a file; rename it (ansible_host keeps the address)", 2)
     return Inventory(path=os.path.abspath(path), hosts=order, hostvars={h: hostvars.get(h, {}) for h in order}, groups=groups)
 
 

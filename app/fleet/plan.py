@@ -204,7 +204,7 @@ def _edit_tasks(step, e, become: bool, when: Optional[str]) -> list[dict[str, An
         return [{"name": f"Set {keys} under [{e.section}] in {e.path} (the old file is backed up)",
                  "ansible.builtin.command": {"argv": [PY, PYZ, "fleet", "edit", "--edit", lit(edit),
                                                       "--backup-dir", "{{ gw_dir.path }}/backups"]},
-                 "register": reg, "changed_when": f"'changed' in {reg}.stdout", **base}]
+                 "register": reg, "changed_when": f"({reg}.stdout | trim) == 'changed'", **base}]
     raise FleetError(f"step {step.id}: edit mode {e.mode!r} has no Ansible form", 1)
 
 
@@ -224,12 +224,13 @@ def _download_tasks(step, d, become: bool, when: Optional[str]) -> list[dict[str
         rx = "(?s)Filename: [^\\n]*" + re.escape(d.name) + "\\n(?:[^\\n]+\\n)*?SHA256: ([0-9a-f]{64})"
         return [
             {"name": f"Fetch the package index that publishes {d.name}'s checksum", "ansible.builtin.get_url": {
-                "url": lit(d.checksum_url), "dest": idx, "mode": "0644"}, "check_mode": False, **base},
+                "url": lit(d.checksum_url), "dest": idx, "mode": "0644", "force": True},
+             "check_mode": False, "changed_when": False, **base},  # always the current index; it changes nothing
             {"name": f"Read {d.name}'s SHA256 from that index", "ansible.builtin.slurp": {"src": idx}, "register": reg, **base},
             {"name": f"Download {d.url} (checked against the index's SHA256)", "ansible.builtin.get_url": {
                 "url": lit(d.url), "dest": dest, "mode": "0644",
-                "checksum": "sha256:{{ (%s.content | b64decode | regex_search(%s, '\\\\1') | first) }}" % (reg, json.dumps(rx))},
-             **base},
+                "checksum": "sha256:{{ %s.content | b64decode | regex_findall(gw_rx) | first | default('not-in-the-index') }}" % reg},
+             "vars": {"gw_rx": lit(rx)}, **base},  # the pattern as data: no escapes through the template
         ]
     algo = "md5" if "md5" in d.checksum_url.lower() else "sha256"
     return [{"name": f"Download {d.url} (checked against {d.checksum_url})", "ansible.builtin.get_url": {
@@ -248,7 +249,10 @@ def step_tasks(step, n: int) -> list[dict[str, Any]]:
         and not step.edits and not step.downloads
     when = None
     real_checks = [c for c in step.done_when if c.kind != "never"]
-    if real_checks and not is_verify and not native and step.kind not in ("create_venv", "install_pytorch"):
+    # create_venv: Ansible's `creates` when its checks are only "this path exists"; otherwise (a venv
+    # whose pip must run) the engine's own check decides, as for any plain command
+    creates_only = step.kind == "create_venv" and real_checks and all(c.kind == "path_exists" for c in real_checks)
+    if real_checks and not is_verify and not native and not creates_only and step.kind != "install_pytorch":
         checks = json.dumps([c.to_json() for c in real_checks], sort_keys=True)
         tasks.append({"name": f"{label}: already done? ({'; '.join(c.describe() for c in real_checks)})",
                       "ansible.builtin.command": {"argv": [PY, PYZ, "fleet", "done", "--checks", _h(checks)]},
@@ -282,10 +286,8 @@ def step_tasks(step, n: int) -> list[dict[str, Any]]:
             t.update(_pip_task(step, argv))
         else:
             cmd: dict[str, Any] = {"argv": _argv(step, argv)}
-            if step.kind == "create_venv":
-                py = next((c.args[0] for c in step.done_when if c.kind == "path_exists" and c.args), None)
-                if py:
-                    cmd["creates"] = _h(py)
+            if creates_only:
+                cmd["creates"] = _h(real_checks[0].args[0])
             t["ansible.builtin.command"] = cmd
             if is_verify:
                 t["changed_when"] = False

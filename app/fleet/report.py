@@ -210,7 +210,7 @@ def _flag_laggards(rows: list[dict[str, Any]], lang: str) -> None:
         gens = [(_link_of(r)[0] or 0) for r in peers]
         best_w = max(widths) if widths else 0
         best_g = max(gens) if gens else 0
-        for metric, code, unit in (("h2d_gbps", "fleet_lag_bandwidth", "GB/s"), ("tflops", "fleet_lag_tflops", "TFLOP/s")):
+        for metric, code, _unit in (("h2d_gbps", "fleet_lag_bandwidth", "GB/s"), ("tflops", "fleet_lag_tflops", "TFLOP/s")):
             vals = [(r, (r.get("verification") or {}).get(metric)) for r in peers]
             vals = [(r, v) for r, v in vals if isinstance(v, (int, float))]
             if len(vals) < MIN_PEERS:

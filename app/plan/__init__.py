@@ -14,7 +14,7 @@ from app.choices import Choices
 from app.facts import Facts
 from app.recommendation import Recommendation
 
-from .model import PLAN_FORMAT, STEP_KINDS, Check, Download, Edit, Plan, Step, evaluate, is_done, validate_step
+from .model import PLAN_FORMAT, STEP_KINDS, Check, Download, Edit, Note, Plan, Step, evaluate, is_done, validate_step
 
 __all__ = ["build_plan", "Plan", "Step", "Check", "Edit", "Download", "is_done", "evaluate", "STEP_KINDS",
            "PLAN_FORMAT", "PlanError", "facts_summary"]
@@ -103,23 +103,31 @@ def build_plan(facts: Facts, rec: Recommendation, choices: Optional[Choices] = N
 
     choices = choices or Choices()
     platform = platform_of(facts)
+    from app import messages
+
+    said: list[Note] = [Note(code=w.code, params=dict(w.params), domain="rec") for w in rec.warnings if w.severity in ("error", "warning")]
     warnings: list[str] = [w.message for w in rec.warnings if w.severity in ("error", "warning")]
+
+    def warn(code: str) -> None:
+        said.append(Note(code=code))
+        warnings.append(messages.render("plan", code, {}, "en", fallback=code))
+
     steps: list[Step] = []
     if platform == "windows":
         win = _optional("windows", "build_windows_plan")
         if win is None:
-            warnings.append("Windows host steps are not available in this build; only the PyTorch steps are planned.")
+            warn("warn_windows_unavailable")
             steps += build_pytorch_steps(facts, rec, choices)
         else:  # the host plan ends by handing over to the wizard's Linux side inside WSL 2
             steps += win(facts, rec, choices)
     else:
         if facts.os.wsl == 1:
-            warnings.append("This is WSL 1, which cannot use the GPU: convert the distribution with `wsl --set-version <name> 2`.")
+            warn("warn_wsl1")
         steps += build_cleanup_steps(facts, rec, choices)
         if platform == "wsl2":  # repairs first: a stray Linux driver breaks everything after it
             wsl = _optional("wsl", "build_wsl_steps")
             if wsl is None:
-                warnings.append("WSL-specific repair steps are not available in this build.")
+                warn("warn_wsl_unavailable")
             else:
                 steps += wsl(facts, rec, choices)
         needs_repo = (wants_toolkit(rec, choices) and choices.install_method != "runfile") or choices.want_system_cudnn
@@ -153,10 +161,11 @@ def build_plan(facts: Facts, rec: Recommendation, choices: Optional[Choices] = N
     if problems:
         raise PlanError("; ".join(problems))
     if not steps:
-        warnings.append("Nothing to do: everything the recommendation asks for is already in place or nothing can run here.")
+        warn("warn_nothing_to_do")
     if rec.pytorch.version is None and not choices.torch_version:
-        warnings.append("No PyTorch release can run here; the plan installs no PyTorch.")
+        warn("warn_no_pytorch")
     created = created or _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat()
     return Plan(steps=tuple(steps), platform=platform, created=created, dry_run=dry_run,
                 facts_summary=facts_summary(facts), warnings=tuple(dict.fromkeys(warnings)),
+                warning_codes=tuple({w: n for w, n in reversed(list(zip(warnings, said)))}[w] for w in dict.fromkeys(warnings)),
                 choices=choices.to_json())

@@ -101,6 +101,17 @@ def edit_needs_root(path: str) -> bool:
     return not (path.startswith(home + "/") or path.startswith("/home/"))
 
 
+def said_notes(*items: tuple[str, dict]) -> dict:
+    """A step's notes from their codes and figures (catalogue "plan.<code>"): Step(**said_notes(...)) sets
+    `notes` (the English) and `note_codes` together."""
+    from app import messages
+
+    from .model import Note
+
+    codes = tuple(Note(code=c, params={k: str(v) for k, v in p.items() if v is not None}) for c, p in items)
+    return {"notes": tuple(messages.render("plan", n.code, n.params, "en", fallback=n.code) for n in codes), "note_codes": codes}
+
+
 def rec_params(name: str, code, params: dict) -> dict[str, str]:
     """A recommendation sentence inside a step's text (Step.params): its code as "<name>_rec_code" and its
     figures as "<name>.<figure>", so the GUI can say it in its language (ui.i18n.plan_text)."""

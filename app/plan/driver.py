@@ -5,14 +5,16 @@ from app.choices import Choices
 from app.facts import Facts
 from app.recommendation import Recommendation
 
-from .common import APT_ENV, NOUVEAU_FILE, package_manager, rec_params
+from .common import APT_ENV, NOUVEAU_FILE, package_manager, rec_params, said_notes
 from .model import Check, Edit, Step
 
-MOK_NOTE = ("Secure Boot is on, so the kernel only loads a driver module signed by a key it trusts. "
-            "The driver packages sign the module with a machine-owner key (MOK). Enrol it once: run "
-            "`sudo mokutil --import /var/lib/shim-signed/mok/MOK.der` (Ubuntu/Debian; on RHEL/Fedora "
-            "/var/lib/dkms/mok.pub), choose a one-time password, restart, and in the blue MOK Manager "
-            "screen pick Enroll MOK → Continue → Yes and type that password.")
+def _mok_note() -> str:
+    from app import messages
+
+    return messages.render("plan", "note_mok", {}, "en")
+
+
+MOK_NOTE = _mok_note()  # the Secure Boot / MOK enrolment note (catalogue "plan.note_mok")
 
 
 def pin_packages(rec: Recommendation) -> tuple[str, ...]:
@@ -35,6 +37,16 @@ def driver_packages(facts: Facts, rec: Recommendation) -> tuple[str, ...]:
         return (f"nvidia-driver-{d.branch}{'-open' if open_ else ''}",)
     # NVIDIA's own repository (Debian and others): open or proprietary kernel modules per branch
     return (f"nvidia-open-{d.branch}",) if open_ else (f"cuda-drivers-{d.branch}",)
+
+
+def _versionlock_distro(facts: Facts, rec: Recommendation) -> bool:
+    """Fedora, and RHEL-family 10 or newer: no nvidia-driver module streams (NVIDIA Driver Installation Guide,
+    "Kernel Modules", table "Open GPU kernel module installation")."""
+    pkg = rec.driver.package or ""
+    if pkg.startswith("@nvidia-driver:"):  # the data names a module stream: RHEL-family 10 has none
+        major = (facts.os.version_id or "").split(".")[0]
+        return major.isdigit() and int(major) >= 10
+    return (facts.os.id or "").lower() == "fedora" or pkg in ("nvidia-open", "cuda-drivers")
 
 
 def build_driver_steps(facts: Facts, rec: Recommendation, choices: Choices) -> list[Step]:
@@ -60,9 +72,9 @@ def build_driver_steps(facts: Facts, rec: Recommendation, choices: Choices) -> l
     pkgs = driver_packages(facts, rec)
     if not pkgs:
         return steps
-    notes: list[str] = []
+    notes: list[tuple[str, dict]] = []
     if facts.driver.secure_boot:
-        notes.append(MOK_NOTE)
+        notes.append(("note_mok", {}))
     headers: tuple[str, ...] = ()
     # the driver's kernel module is built by DKMS for the running kernel: its headers first (unless known there)
     if facts.driver.kernel_headers_installed is not True and facts.os.kernel:
@@ -84,9 +96,20 @@ def build_driver_steps(facts: Facts, rec: Recommendation, choices: Choices) -> l
                                  ("apt-get", "install", "-y", *pkgs)) if c)
         done = (Check("dpkg_installed", (*pins, *pkgs)),)
         if pins:
-            notes.append(f"{pins[0]} holds the driver packages to R{rec.driver.branch}: later upgrades stay on that branch "
-                         f"(remove {pins[0]} to follow newer branches).")
+            notes.append(("note_pin_apt", {"pin": pins[0], "branch": rec.driver.branch}))
         env = dict(APT_ENV)
+    elif pm in ("dnf", "yum") and rec.driver.branch and _versionlock_distro(facts, rec):
+        # RHEL 10 and Fedora have no module streams: NVIDIA's guide locks the branch with dnf versionlock, then
+        # installs nvidia-open (open modules) or cuda-drivers (proprietary)
+        pkg = "cuda-drivers" if rec.driver.flavour == "proprietary" else "nvidia-open"
+        plugin = "dnf-plugin-versionlock" if (facts.os.id or "").lower() == "fedora" else "python3-dnf-plugin-versionlock"
+        cmds = tuple(c for c in (("dnf", "-y", "install", *headers) if headers else None,
+                                 ("dnf", "-y", "install", plugin),
+                                 ("dnf", "-y", "versionlock", "add", f"*nvidia*{rec.driver.branch}*"),
+                                 ("dnf", "-y", "install", pkg)) if c)
+        done = (Check("command_ok", ("rpm", "-q", pkg)),)
+        env = {}
+        notes.append(("note_versionlock", {"branch": rec.driver.branch}))
     elif pm in ("dnf", "yum"):
         branch = rec.driver.branch or "latest"
         stream = f"{branch}-open" if rec.driver.flavour != "proprietary" else f"{branch}-dkms"
@@ -102,6 +125,6 @@ def build_driver_steps(facts: Facts, rec: Recommendation, choices: Choices) -> l
         id="install_driver", kind="install_driver", needs_root=True, weight=20, timeout_s=3600,
         title=f"{verb} the NVIDIA driver {rec.driver.branch or ''} ({rec.driver.flavour or 'open'} kernel modules)".replace("  ", " "),
         title_code=f"{verb.lower()}_driver", why_code="install_driver_why", params=params,
-        why=why, commands=cmds, done_when=done, env=env, reboot_required=True, notes=tuple(notes),
+        why=why, commands=cmds, done_when=done, env=env, reboot_required=True, **said_notes(*notes),
     ))
     return steps

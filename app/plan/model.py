@@ -132,6 +132,15 @@ class Download(Model):
 
 
 @dataclass(frozen=True)
+class Note(Model):
+    """The catalogue code of one of a step's notes and its figures (resources/messages "plan.<code>")."""
+
+    code: str
+    params: dict[str, str] = field(default_factory=dict)
+    domain: str = "plan"  # the catalogue domain ("rec" for a recommendation warning repeated in the plan)
+
+
+@dataclass(frozen=True)
 class Step(Model):
     id: str  # verb-first: "install_driver"
     title: str
@@ -149,6 +158,7 @@ class Step(Model):
     reboot_required: bool = False  # after this step the machine must restart; resume at verification
     removes: tuple[str, ...] = ()  # cleanup: exactly what goes (paths, packages), for the preview
     notes: tuple[str, ...] = ()  # extra plain-words explanations (Secure Boot / MOK, ...)
+    note_codes: tuple[Note, ...] = ()  # the code and figures of each note, in order (to say them in any language)
     cwd: Optional[str] = None
     # exit codes of its commands that count as success. DISM and MSI installers answer 3010
     # (ERROR_SUCCESS_REBOOT_REQUIRED): done, but Windows must restart before it takes effect.
@@ -174,6 +184,7 @@ class Plan(Model):
     dry_run: bool = False
     facts_summary: dict[str, str] = field(default_factory=dict)
     warnings: tuple[str, ...] = ()
+    warning_codes: tuple[Note, ...] = ()  # the code and figures of each warning, in order (to say them in any language)
     choices: dict[str, object] = field(default_factory=dict)  # Choices.to_json() the plan was built from
     format: str = PLAN_FORMAT
 

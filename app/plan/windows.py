@@ -17,6 +17,7 @@ from app.detect.wsl import wsl_memory_target_mib
 from app.facts import Facts, WslDistro
 from app.recommendation import Recommendation
 
+from .common import said_notes
 from .model import Check, Step
 from .wsl import memory_step
 
@@ -74,7 +75,7 @@ def build_windows_plan(facts: Facts, rec: Recommendation, choices: Choices) -> l
                 f"{minimum} for the PyTorch build the wizard chose. NVIDIA's download page opens; run its installer, "
                 "then start the wizard again.",
             commands=(("rundll32", "url.dll,FileProtocolHandler", DRIVER_DOWNLOAD_URL),),
-            notes=("Pick the Game Ready or Studio driver for your GPU; never install a Linux driver inside WSL.",),
+            **said_notes(("note_windows_driver_pick", {})),
         ))
 
     # 2. Windows features (administrator: UAC), then a restart
@@ -93,9 +94,7 @@ def build_windows_plan(facts: Facts, rec: Recommendation, choices: Choices) -> l
             # 3010 = ERROR_SUCCESS_REBOOT_REQUIRED: the feature is on after the restart
             ok_exit_codes=(0, 3010), reboot_exit_codes=(3010,),
             done_when=(Check("command_ok", ("wsl", "--status")),),  # wsl.exe answers: the features are on
-            notes=("DISM exits with 3010 when a restart is needed: that is success.",
-                   f"After the restart, start the wizard again: it updates WSL, installs {pick_distro(facts, choices)[0]} "
-                   "in WSL 2 and continues inside it."),
+            **said_notes(("note_dism_3010", {}), ("note_after_restart", {"name": pick_distro(facts, choices)[0]})),
         ))
         # Nothing WSL-related works before the restart: the next run plans the rest.
         return steps
@@ -128,8 +127,7 @@ def build_windows_plan(facts: Facts, rec: Recommendation, choices: Choices) -> l
                 "wsl-ubuntu packages are built for.",
             commands=(("wsl", "--install", "-d", name, "--no-launch"),),
             done_when=(Check("command_ok", ("wsl", "-d", name, "--", "true")),),
-            notes=(f"Then open {name} from the Start menu once to create your Linux user name and password.",
-                   f"Then continue inside it: {' '.join(linux_side_argv(name))}"),
+            **said_notes(("note_first_start", {"name": name}), ("note_continue_inside_it", {"command": ' '.join(linux_side_argv(name))})),
         ))
         # A fresh distro needs its first start (user name and password) before anything runs in it.
         return steps
@@ -150,7 +148,7 @@ def build_windows_plan(facts: Facts, rec: Recommendation, choices: Choices) -> l
         target = wsl_memory_target_mib(host // 2, limit, host, gmem)
         if target:
             steps.append(memory_step(facts.os.wslconfig_path, target, limit, limit or host // 2, kind="windows_host",
-                                     after="Then run 'wsl --shutdown' so WSL restarts with the new setting."))
+                                     after="note_wsl_shutdown_windows"))
 
     # 6. hand over to the Linux side inside the distro
     steps.append(Step(
@@ -160,9 +158,7 @@ def build_windows_plan(facts: Facts, rec: Recommendation, choices: Choices) -> l
         why="Inside WSL 2 the Windows driver appears as /usr/lib/wsl/lib (libcuda, nvidia-smi); this shows it works "
             "before the Linux side installs anything.",
         commands=(("wsl", "-d", name, "--", "/usr/lib/wsl/lib/nvidia-smi"),),
-        notes=(f"Then continue inside the distro: {' '.join(linux_side_argv(name))}  "
-               "(the wizard's Linux side plans the WSL 2 steps: no Linux driver, the toolkit only from NVIDIA's "
-               "wsl-ubuntu repository, PyTorch).",),
+        **said_notes(("note_continue_inside_distro", {"command": ' '.join(linux_side_argv(name))})),
     ))
     return steps
 

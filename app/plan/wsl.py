@@ -25,7 +25,7 @@ from app.detect.wsl import LINUX_DRIVER_PACKAGE_RE, WSL_LDCONF, WSL_LIB_DIR, wsl
 from app.facts import Facts
 from app.recommendation import Recommendation
 
-from .common import APT_ENV
+from .common import APT_ENV, said_notes
 from .model import Check, Edit, Step
 
 LINKS_DIR = "/usr/local/lib/wsl-driver-links"
@@ -101,8 +101,7 @@ def build_wsl_steps(facts: Facts, rec: Recommendation, choices: Choices) -> list
             backups=(REMOVED_RECORD,),
             removes=names,
             done_when=(Check("dpkg_absent", names),),
-            notes=(f"What was removed (name=version) is written to {REMOVED_RECORD} first, with the command that "
-                   "puts it back.",),
+            **said_notes(("note_removed_record", {"path": REMOVED_RECORD})),
         ))
     if libs:
         # after the purge: whatever driver library is still there came from no package (a runfile driver)
@@ -116,7 +115,7 @@ def build_wsl_steps(facts: Facts, rec: Recommendation, choices: Choices) -> list
             backups=tuple(libs),
             removes=tuple(libs),
             done_when=(Check("path_missing", tuple(libs)),),
-            notes=("Each file is backed up in the session folder before it is deleted.",),
+            **said_notes(("note_backed_up_first", {})),
         ))
 
     if facts.finding("wsl_libcuda_not_symlink") and WSL_LIB_DIR + "/libcuda.so.1" in facts.os.wsl_libcuda:
@@ -142,15 +141,13 @@ def build_wsl_steps(facts: Facts, rec: Recommendation, choices: Choices) -> list
                    Edit(path=WSL_CONF, mode="ini_set", section="automount", settings=(("ldconfig", "false"),))),
             backups=(WSL_LDCONF, WSL_CONF),
             done_when=tuple(done),
-            notes=(f"{WSL_CONF} gets 'ldconfig=false' in its [automount] section (added if missing; your other "
-                   f"settings stay) so WSL stops rewriting {WSL_LDCONF} at start.",
-                   "Restoring the two backed-up files undoes this step."),
+            **said_notes(("note_wsl_conf_ldconfig", {"conf": WSL_CONF, "ldconf": WSL_LDCONF}), ("note_restore_two", {})),
         ))
     gmem = [g.memory_total_mib for g in facts.gpus if g.memory_total_mib]
     target = wsl_memory_target_mib(facts.os.memory_total_mib, facts.os.wsl_memory_limit_mib, None, gmem)
     if target and facts.os.wslconfig_path:
         steps.append(memory_step(facts.os.wslconfig_path, target, facts.os.wsl_memory_limit_mib, facts.os.memory_total_mib,
-                                 kind="wsl_fix", after="Then run 'wsl.exe --shutdown' (it closes this distro) and open it again."))
+                                 kind="wsl_fix", after="note_wsl_shutdown_inside"))
     return steps
 
 
@@ -168,5 +165,5 @@ def memory_step(path: str, target_mib: int, old_limit_mib, current_mib, *, kind:
             "about twice the GPU's memory. The setting lives in your Windows user's .wslconfig.",
         edits=tuple(edits), backups=(path,),
         done_when=(Check("ini_value", (path, "wsl2", "memory", f"{gb}GB")),),
-        notes=(after, "Restoring the backed-up .wslconfig undoes this step."),
+        **said_notes((after, {}), ("note_restore_wslconfig", {})),
     )

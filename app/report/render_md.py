@@ -173,10 +173,10 @@ def _render(report: Report) -> str:
         if not d.get("matches"):
             L.append(d.get("message") or _t("No known problem matched."))
         L.append("")
-    s = report.snapshot
-    if s:
+    snap = report.snapshot
+    if snap:
         L += [_t("## Snapshot"), "", _t("The machine's snapshot ({format}, recorded {created}) is embedded in the JSON and HTML forms of this "
-                                        "report: {files} files, {commands} command outputs.", format=s.get('format'), created=s.get('created'),
-                                        files=len(s.get('files') or {}), commands=len(s.get('commands') or {})), ""]
+                                        "report: {files} files, {commands} command outputs.", format=snap.get('format'), created=snap.get('created'),
+                                        files=len(snap.get('files') or {}), commands=len(snap.get('commands') or {})), ""]
     L += ["---", f"{report.format} · {report.generator}", ""]
     return "\n".join(L)

@@ -1,85 +1,29 @@
 """Run a Plan: skip steps already done, stream every line, stop at the first failure with the state
 saved, resume later, and pause for a reboot when a step needs one (resuming at verification).
 
-Events (plain frozen dataclasses, each with a `type` string) go to one listener callable. It is
-called from worker threads, but never concurrently (the executor serialises delivery), so the
-GUI can forward each event into a Qt signal and the CLI can print it directly:
-
-    StepStarted(step_id, index, total, title, needs_root)
-    LineEvent(step_id, stream, text, final)          final=False: replaces the previous line
-    ProgressEvent(step_id, fraction, overall, message)
-    StepFinished(step_id, status, message, details, duration_s)   status: ok|skipped|error|cancelled
-    PlanFinished(status, message, failed_step, session_dir)       status: ok|error|cancelled|reboot_required
+Events (app/run/events.py: the one vocabulary the CLI, the GUI and the report share) go to one
+listener callable. It is called from worker threads, but never concurrently (the executor
+serialises delivery), so the GUI can forward each event into a Qt signal and the CLI can print it
+directly. The step-level events are also kept in the session folder (events.jsonl).
 """
 from __future__ import annotations
 
 import errno
 import os
-import sys
+import re
 import threading
 import time
-from dataclasses import dataclass, field
-from typing import Callable, Optional, Union
+from typing import Optional
 
 from app import restart as _restart
 from app.plan.model import Plan, Step, is_done
 
 from .downloads import DownloadError, download
 from .edits import RestoreReport, apply_edit, restore
+from .events import JOURNALED, Event, LineEvent, Listener, PlanFinished, ProgressEvent, StepFinished, StepStarted
 from .privileged import PolicyError
 from .runner import CancelToken, CommandOutcome, Line, Progress, run_command
 from .session import Session
-
-
-@dataclass(frozen=True)
-class StepStarted:
-    step_id: str
-    index: int
-    total: int
-    title: str
-    needs_root: bool = False
-    type: str = field(default="step_started", init=False)
-
-
-@dataclass(frozen=True)
-class LineEvent:
-    step_id: str
-    stream: str
-    text: str
-    final: bool = True
-    type: str = field(default="line", init=False)
-
-
-@dataclass(frozen=True)
-class ProgressEvent:
-    step_id: str
-    fraction: Optional[float]  # within the step, None when unknown
-    overall: float  # 0..1 over the whole plan, by step weight
-    message: str = ""
-    type: str = field(default="progress", init=False)
-
-
-@dataclass(frozen=True)
-class StepFinished:
-    step_id: str
-    status: str  # ok, skipped, error, cancelled
-    message: str = ""
-    details: str = ""
-    duration_s: float = 0.0
-    type: str = field(default="step_finished", init=False)
-
-
-@dataclass(frozen=True)
-class PlanFinished:
-    status: str  # ok, error, cancelled, reboot_required
-    message: str = ""
-    failed_step: Optional[str] = None
-    session_dir: str = ""
-    type: str = field(default="plan_finished", init=False)
-
-
-Event = Union[StepStarted, LineEvent, ProgressEvent, StepFinished, PlanFinished]
-Listener = Callable[[Event], None]
 
 
 class StepFailed(Exception):
@@ -247,6 +191,8 @@ class Executor:
         saved = self.state.boot_id
         return saved is not None and self.boot_id_fn() == saved
     def _emit(self, ev: Event) -> None:
+        if ev.type in JOURNALED:
+            self.session.log_event(ev)
         if self.listener is None:
             return
         with self._emit_lock:
@@ -308,7 +254,8 @@ class Executor:
 
         def on_progress(p: Progress) -> None:
             overall = base + share * (p.fraction if p.fraction is not None else 0.0)
-            self._emit(ProgressEvent(step.id, p.fraction, min(1.0, overall), p.message))
+            self._emit(ProgressEvent(step.id, p.fraction, min(1.0, overall), p.message,
+                                     p.done_bytes, p.total_bytes, p.name))
 
         st = self.state.mark(step.id, "running", "", "started")
         st.attempts += 1
@@ -437,6 +384,21 @@ def _with_hint(step: Step, message: str, details: str) -> str:
     return f"{message}. {render('cli', hint[0], hint[1])}" if hint else message
 
 
+_SYSTEM_TREES = re.compile(r"^/(etc|usr|bin|sbin|lib[^/]*|boot|var|opt|srv|proc|sys|dev|run|snap|root/\.ssh)(/|$)")
+
+
+def _home_record_allowed(rec) -> Optional[str]:
+    """As root, the session's own backups (files edited without the helper: the user's rc files,
+    .wslconfig) never put back or delete a system file; those are the helper's, with its allow-list.
+    A record naming /etc/passwd here is refused, never acted on."""
+    for path in filter(None, (rec.path, rec.real)):
+        if os.path.normpath(path) != path or not os.path.isabs(path):
+            return f"not a clean absolute path: {path!r}"
+        if _SYSTEM_TREES.match(path):
+            return "a system file; only the privileged helper restores such files"
+    return None
+
+
 def _disk_message(e: OSError, where) -> str:
     if e.errno == errno.ENOSPC:
         return f"no space left on the disk holding {where}: free some space, then run again to resume"
@@ -453,7 +415,8 @@ def undo_edits(session: Session, privilege=None, edit_root: str = "/", report: O
     rep = report if report is not None else RestoreReport()
     session.acquire()
     try:
-        done = restore(session.backups, edit_root, report=rep)
+        as_root = hasattr(os, "geteuid") and os.geteuid() == 0 and edit_root in ("", "/")
+        done = restore(session.backups, edit_root, report=rep, allowed=_home_record_allowed if as_root else None)
         if privilege is not None and session.load_state().root_edits:
             try:
                 if hasattr(privilege, "restore_report"):

@@ -166,6 +166,12 @@ def argv_allowed(kind: str, argv: Sequence[str], files: frozenset[str] = frozens
         return (prog == "apt-get" and _apt(argv, {"update"})) or (prog == "dnf" and _dnf(argv, {"makecache"}))
     if kind == "install_python_tools":
         return prog == "apt-get" and _apt(argv, {"update", "install"}, _PYTHON_TOOLS_PKG)
+    if kind == "install_driver" and prog == "dnf":
+        # NVIDIA's guide for RHEL 10 / Fedora: lock the branch (dnf versionlock add *nvidia*<branch>*) before installing
+        if list(argv) in (["dnf", "-y", "install", "python3-dnf-plugin-versionlock"], ["dnf", "-y", "install", "dnf-plugin-versionlock"]):
+            return True
+        if len(argv) == 5 and argv[1:4] == ["-y", "versionlock", "add"] and re.fullmatch(r"\*nvidia\*\d{3}\*", argv[4]):
+            return True
     if kind in ("install_driver", "install_toolkit", "install_cudnn"):
         return (prog == "apt-get" and _apt(argv, {"install"})) or \
                (prog == "dnf" and _dnf(argv, {"install"} | ({"module"} if kind == "install_driver" else set())))

@@ -271,6 +271,37 @@ class Session:
             except OSError as e:
                 self._disk_failed(e)
 
+    def log_event(self, ev) -> None:
+        """Append a step-level event to events.jsonl (the journal the report reads back)."""
+        from .events import event_to_json
+
+        line = json.dumps(event_to_json(ev), ensure_ascii=False)
+        with self._lock:
+            try:
+                with open(self.dir / "events.jsonl", "a", encoding="utf-8") as fh:
+                    fh.write(redact(line) + "\n")
+            except OSError as e:
+                self._disk_failed(e)
+
+    def read_events(self, limit: int = 100_000) -> list:
+        """The journal's events; damaged lines (a kill mid-write) are skipped."""
+        from .events import EventError, event_from_json
+
+        out: list[Any] = []
+        try:
+            fh = open(self.dir / "events.jsonl", encoding="utf-8", errors="replace")
+        except OSError:
+            return out
+        with fh:
+            for i, raw in enumerate(fh):
+                if i >= limit:
+                    break
+                try:
+                    out.append(event_from_json(json.loads(raw)))
+                except (ValueError, RecursionError, EventError):
+                    continue
+        return out
+
     def _disk_failed(self, e: OSError) -> None:
         """A log write failed (a full disk): keep running, remember it once (the caller says it)."""
         if self.disk_error is None:

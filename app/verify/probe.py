@@ -357,7 +357,7 @@ def run_phase(torch, devs, make_work, flops_per_call, seconds, warmup=3, chunk_s
 
 def matmul_load(torch, devs, dtypes, n, seconds):
     out = {d.index: {} for d in devs}
-    for k, name in enumerate(dtypes):
+    for _k, name in enumerate(dtypes):
         progress("load", "matmul", f"{name} matrix products {n}x{n}x{n} for {seconds:g} s", fraction=None)
         _precision(torch, name)
         dt = _dtype(torch, name)

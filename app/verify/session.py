@@ -27,7 +27,7 @@ from typing import Any, Callable, Optional
 
 from app.model import ModelError
 from app.verify import verdicts
-from app.verify.model import (Bandwidth, Compute, Conv2dResult, DeviceInfo, GpuResult, GraphResult, NumericCheck, Sample,
+from app.verify.model import (Bandwidth, Compute, DeviceInfo, GpuResult, NumericCheck, Sample,
                               SamplerStats, TorchReport, Verification)
 from app.verify.runner import ProbeOutcome, ProbeRunner, default_python, probe_argv
 from app.verify.sampler import Sampler
@@ -151,7 +151,6 @@ def assemble(outcome: ProbeOutcome, nvml: Optional[dict[str, Any]], python: str,
     """Turn the probe's events, NVML facts and samples into a judged Verification (pure)."""
     nvml_devs = _nvml_devices(nvml)
     driver = (nvml or {}).get("driver_version")
-    dcuda = driver_cuda_version(nvml)
     torch_data: dict[str, Any] = {}
     dev_data: dict[int, dict[str, Any]] = {}
     numerics: dict[int, list[NumericCheck]] = {}

@@ -16,7 +16,7 @@ Ceilings:
 from __future__ import annotations
 
 from statistics import mean, median
-from typing import Iterable, Optional, Sequence
+from typing import Optional, Sequence
 
 from app import messages
 from app.verify.model import (LAYER_NAMES, Bandwidth, Check, Compute, DeviceInfo, GpuResult, Layer, NumericCheck,

@@ -4,17 +4,17 @@
 <context>
     <name>gpu_wizard</name>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="394"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="430"/>
         <source>&amp;Advanced</source>
         <translation>高级(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="412"/>
+        <location filename="../../ui/pages/install_page.py" line="424"/>
         <source>&amp;Cancel</source>
         <translation>取消(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="400"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="436"/>
         <source>&amp;Certificate bundle (CA file):</source>
         <translation>证书包（CA 文件）(&amp;C)：</translation>
     </message>
@@ -24,7 +24,7 @@
         <translation>关闭(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="288"/>
+        <location filename="../../ui/pages/plan_page.py" line="278"/>
         <source>&amp;Copy commands</source>
         <translation>复制命令(&amp;C)</translation>
     </message>
@@ -34,22 +34,22 @@
         <translation>演示机器(&amp;D)：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="253"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="274"/>
         <source>&amp;Diagnose</source>
         <translation>诊断(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="248"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="269"/>
         <source>&amp;Error text or log:</source>
         <translation>错误文本或日志(&amp;E)：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="290"/>
+        <location filename="../../ui/pages/plan_page.py" line="280"/>
         <source>&amp;Export as script…</source>
         <translation>导出为脚本(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/system_page.py" line="211"/>
+        <location filename="../../ui/pages/system_page.py" line="212"/>
         <source>&amp;Findings:</source>
         <translation>发现(&amp;F)：</translation>
     </message>
@@ -64,7 +64,7 @@
         <translation>显示的 GPU(&amp;G)：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="279"/>
+        <location filename="../../ui/pages/plan_page.py" line="269"/>
         <source>&amp;Install &gt;</source>
         <translation>安装(&amp;I) &gt;</translation>
     </message>
@@ -84,7 +84,7 @@
         <translation>语言(&amp;L)：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="276"/>
+        <location filename="../../ui/pages/install_page.py" line="288"/>
         <source>&amp;Later</source>
         <translation>稍后(&amp;L)</translation>
     </message>
@@ -94,12 +94,12 @@
         <translation>每项测试负载时长(&amp;L)：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="260"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="281"/>
         <source>&amp;Network settings</source>
         <translation>网络设置(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="273"/>
+        <location filename="../../ui/pages/plan_page.py" line="263"/>
         <source>&amp;Next &gt;</source>
         <translation>下一步(&amp;N) &gt;</translation>
     </message>
@@ -109,12 +109,12 @@
         <translation>打开文件(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="251"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="272"/>
         <source>&amp;Open a log…</source>
         <translation>打开日志(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/system_page.py" line="213"/>
+        <location filename="../../ui/pages/system_page.py" line="214"/>
         <source>&amp;Re-scan</source>
         <translation>重新扫描(&amp;R)</translation>
     </message>
@@ -124,22 +124,22 @@
         <translation>重启 WSL(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="414"/>
+        <location filename="../../ui/pages/install_page.py" line="426"/>
         <source>&amp;Retry failed step</source>
         <translation>重试失败的步骤(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="277"/>
+        <location filename="../../ui/pages/plan_page.py" line="267"/>
         <source>&amp;Run as a dry run &gt;</source>
         <translation>演练运行(&amp;R) &gt;</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/system_page.py" line="215"/>
+        <location filename="../../ui/pages/system_page.py" line="216"/>
         <source>&amp;Save snapshot…</source>
         <translation>保存快照(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="275"/>
+        <location filename="../../ui/pages/plan_page.py" line="265"/>
         <source>&amp;Show what happened &gt;</source>
         <translation>查看发生了什么(&amp;S) &gt;</translation>
     </message>
@@ -154,12 +154,12 @@
         <translation>停止并关闭(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="253"/>
+        <location filename="../../ui/pages/summary_page.py" line="255"/>
         <source>&amp;Troubleshoot</source>
         <translation>故障排除(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="418"/>
+        <location filename="../../ui/pages/install_page.py" line="430"/>
         <source>&amp;Troubleshoot this error</source>
         <translation>排查此错误(&amp;T)</translation>
     </message>
@@ -184,12 +184,12 @@
         <translation>（提前停止）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="241"/>
+        <location filename="../../ui/pages/plan_page.py" line="231"/>
         <source>1 of them needs administrator rights: you will be asked for your password once.</source>
         <translation>其中 1 个需要管理员权限：会请您输入一次密码。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="238"/>
+        <location filename="../../ui/pages/plan_page.py" line="228"/>
         <source>1 step.</source>
         <translation>1 个步骤。</translation>
     </message>
@@ -199,7 +199,7 @@
         <translation>&lt; 上一步(&amp;B)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="397"/>
+        <location filename="../../ui/pages/install_page.py" line="409"/>
         <source>A step failed: {step}. Read the log, then Retry, or press Next to find the cause and a fix.</source>
         <translation>有步骤失败：{step}。请查看日志，然后重试，或按“下一步”查找原因和修复方法。</translation>
     </message>
@@ -214,22 +214,22 @@
         <translation>查看模式下没有可测试的 GPU，且报告中没有记录验证结果。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="405"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="441"/>
         <source>A&amp;pply</source>
         <translation>应用(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="390"/>
+        <location filename="../../ui/pages/install_page.py" line="402"/>
         <source>All steps finished.</source>
         <translation>所有步骤已完成。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="397"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="433"/>
         <source>Also install the CUDA &amp;toolkit (nvcc):</source>
         <translation>同时安装 CUDA 工具包（nvcc）(&amp;T)：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="226"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="248"/>
         <source>Also possible</source>
         <translation>其他可能</translation>
     </message>
@@ -239,7 +239,7 @@
         <translation>正在安装</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="404"/>
+        <location filename="../../ui/pages/install_page.py" line="416"/>
         <source>As recorded on the user's machine (nothing ran here):</source>
         <translation>用户机器上记录的情况（此处未执行任何操作）：</translation>
     </message>
@@ -259,12 +259,12 @@
         <translation>用户的向导检测到的情况：{n} 项发现。</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="429"/>
+        <location filename="../../ui/widgets/log_view.py" line="433"/>
         <source>Auto-scroll paused: follow the end</source>
         <translation>自动滚动已暂停：跟随末尾</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="408"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="444"/>
         <source>Back to the recommendation</source>
         <translation>恢复为推荐值</translation>
     </message>
@@ -279,7 +279,7 @@
         <translation>带宽与理论上限对比</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="234"/>
+        <location filename="../../ui/pages/plan_page.py" line="224"/>
         <source>Building the plan…</source>
         <translation>正在制定计划…</translation>
     </message>
@@ -289,32 +289,37 @@
         <translation>CUDA 与 cuDNN</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="331"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="364"/>
         <source>CUDA runtime {v}</source>
         <translation>CUDA 运行时 {v}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="389"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="425"/>
         <source>CUDA toolkit</source>
         <translation>CUDA 工具包</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="413"/>
+        <location filename="../../ui/pages/install_page.py" line="425"/>
         <source>Cancel the installation</source>
         <translation>取消安装</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="394"/>
+        <location filename="../../ui/pages/install_page.py" line="406"/>
         <source>Cancelled. Press Retry to continue from the step that was stopped, or Next for the summary.</source>
         <translation>已取消。按“重试”从被停止的步骤继续，或按“下一步”查看总结。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="194"/>
+        <location filename="../../ui/pages/install_page.py" line="183"/>
         <source>Cancelling: stopping the running command…</source>
         <translation>正在取消：停止正在运行的命令…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="351"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="252"/>
+        <source>Certificates (*.pem *.crt *.cer);;All files (*)</source>
+        <translation>证书 (*.pem *.crt *.cer);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/recommendation_page.py" line="385"/>
         <source>Change it, or press Reset to go back to the recommendation.</source>
         <translation>请修改它，或按“重置”恢复为推荐值。</translation>
     </message>
@@ -324,9 +329,14 @@
         <translation>图表：{title}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="406"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="442"/>
         <source>Check these choices</source>
         <translation>检查这些选项</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/recommendation_page.py" line="251"/>
+        <source>Choose the certificate bundle</source>
+        <translation>选择证书包</translation>
     </message>
     <message>
         <location filename="../../ui/widgets/charts.py" line="48"/>
@@ -339,12 +349,12 @@
         <translation>关闭向导</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="287"/>
+        <location filename="../../ui/pages/plan_page.py" line="277"/>
         <source>Commands and explanation of the selected step</source>
         <translation>所选步骤的命令与说明</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="382"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="418"/>
         <source>Compatibility data: {v}</source>
         <translation>兼容性数据：{v}</translation>
     </message>
@@ -354,7 +364,7 @@
         <translation>容器</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="289"/>
+        <location filename="../../ui/pages/plan_page.py" line="279"/>
         <source>Copy all commands to the clipboard</source>
         <translation>将所有命令复制到剪贴板</translation>
     </message>
@@ -364,7 +374,7 @@
         <translation>演示机器</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/system_page.py" line="214"/>
+        <location filename="../../ui/pages/system_page.py" line="215"/>
         <source>Detect again</source>
         <translation>重新检测</translation>
     </message>
@@ -374,12 +384,12 @@
         <translation>检测、推荐、计划、安装，然后验证并对 GPU 进行压力测试。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/system_page.py" line="209"/>
+        <location filename="../../ui/pages/system_page.py" line="210"/>
         <source>Detected</source>
         <translation>检测值</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/system_page.py" line="210"/>
+        <location filename="../../ui/pages/system_page.py" line="211"/>
         <source>Detected facts</source>
         <translation>检测结果</translation>
     </message>
@@ -399,9 +409,19 @@
         <translation>检测完成：{n} 条发现。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="255"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="276"/>
         <source>Diagnosis</source>
         <translation>诊断</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/install_page.py" line="234"/>
+        <source>Downloading {file}: {done}</source>
+        <translation>正在下载 {file}：{done}</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/install_page.py" line="231"/>
+        <source>Downloading {file}: {done} of {total} ({percent}%)</source>
+        <translation>正在下载 {file}：{done} / {total}（{percent}%）</translation>
     </message>
     <message>
         <location filename="../../ui/pages/system_page.py" line="17"/>
@@ -409,12 +429,12 @@
         <translation>驱动</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="390"/>
+        <location filename="../../ui/pages/install_page.py" line="402"/>
         <source>Dry run finished: nothing was changed.</source>
         <translation>演练结束：未做任何更改。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="400"/>
+        <location filename="../../ui/pages/install_page.py" line="412"/>
         <source>Dry run: </source>
         <translation>演练：</translation>
     </message>
@@ -424,37 +444,42 @@
         <translation>演练：本计算机上未做任何更改。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="249"/>
+        <location filename="../../ui/pages/plan_page.py" line="239"/>
         <source>Dry run: nothing will be changed on this computer.</source>
         <translation>演练：不会更改本计算机上的任何内容。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="250"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="44"/>
+        <source>Enter your network's proxy: press “Network settings”, fill in HTTPS proxy (e.g. http://proxy.example.com:8080), then Apply.</source>
+        <translation>请填写您网络的代理：按“网络设置”，填写 HTTPS 代理（例如 http://proxy.example.com:8080），再按“应用”。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="271"/>
         <source>Error text</source>
         <translation>错误文本</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="284"/>
+        <location filename="../../ui/pages/plan_page.py" line="274"/>
         <source>Every step and command, before anything runs.</source>
         <translation>在执行任何操作之前，列出每个步骤和命令。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="233"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="255"/>
         <source>Evidence:</source>
         <translation>证据：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="249"/>
+        <location filename="../../ui/pages/summary_page.py" line="251"/>
         <source>Export &amp;report…</source>
         <translation>导出报告(&amp;R)…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="199"/>
+        <location filename="../../ui/pages/plan_page.py" line="189"/>
         <source>Export the plan as a script</source>
         <translation>将计划导出为脚本</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="291"/>
+        <location filename="../../ui/pages/plan_page.py" line="281"/>
         <source>Export the plan as a shell script</source>
         <translation>将计划导出为 Shell 脚本</translation>
     </message>
@@ -464,22 +489,22 @@
         <translation>导出报告</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="259"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="280"/>
         <source>Export the report for support</source>
         <translation>导出报告给技术支持</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="254"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="275"/>
         <source>Find the cause</source>
         <translation>查找原因</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="256"/>
+        <location filename="../../ui/pages/summary_page.py" line="258"/>
         <source>Find the cause of the failure</source>
         <translation>查找失败原因</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/system_page.py" line="212"/>
+        <location filename="../../ui/pages/system_page.py" line="213"/>
         <source>Findings</source>
         <translation>发现</translation>
     </message>
@@ -489,17 +514,17 @@
         <translation>完成</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="239"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="263"/>
         <source>Fix:</source>
         <translation>修复：</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="430"/>
+        <location filename="../../ui/widgets/log_view.py" line="434"/>
         <source>Follow the end of the log</source>
         <translation>跟随日志末尾</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="429"/>
+        <location filename="../../ui/widgets/log_view.py" line="433"/>
         <source>Following the end</source>
         <translation>正在跟随末尾</translation>
     </message>
@@ -564,12 +589,17 @@
         <translation>PyTorch 能否使用 GPU</translation>
     </message>
     <message>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="41"/>
+        <source>Give the wizard your organisation's certificate bundle: press “Network settings”, choose the CA file (your IT department has it), then Apply. Check the computer's date and time too. Do not turn certificate checks off.</source>
+        <translation>请把贵单位的证书包交给向导：按“网络设置”，选择 CA 文件（可向 IT 部门索取），再按“应用”。同时检查电脑的日期和时间。不要关闭证书校验。</translation>
+    </message>
+    <message>
         <location filename="../../ui/pages/summary_page.py" line="175"/>
         <source>HTML report (*.html);;Markdown (*.md);;JSON (*.json)</source>
         <translation>HTML 报告 (*.html);;Markdown (*.md);;JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="400"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="436"/>
         <source>HTTPS &amp;proxy:</source>
         <translation>HTTPS 代理(&amp;P)：</translation>
     </message>
@@ -589,27 +619,27 @@
         <translation>主机到 GPU：{v:.1f} GB/s</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="408"/>
+        <location filename="../../ui/pages/install_page.py" line="420"/>
         <source>Install</source>
         <translation>安装</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="408"/>
+        <location filename="../../ui/pages/install_page.py" line="420"/>
         <source>Install (dry run)</source>
         <translation>安装（演练）</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="431"/>
+        <location filename="../../ui/widgets/log_view.py" line="435"/>
         <source>Installation log</source>
         <translation>安装日志</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="335"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="368"/>
         <source>Installed inside Ubuntu under WSL 2, as the plan sets up.</source>
         <translation>按计划安装在 WSL 2 中的 Ubuntu 里。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="240"/>
+        <location filename="../../ui/pages/plan_page.py" line="230"/>
         <source>It needs administrator rights: you will be asked for your password once.</source>
         <translation>它需要管理员权限：会请您输入一次密码。</translation>
     </message>
@@ -634,7 +664,7 @@
         <translation>每项测试的负载时长</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="140"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="161"/>
         <source>Logs (*.log *.txt);;All files (*)</source>
         <translation>日志 (*.log *.txt);;所有文件 (*)</translation>
     </message>
@@ -644,12 +674,12 @@
         <translation>正在检查本计算机…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="164"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="185"/>
         <source>Looking for the cause…</source>
         <translation>正在查找原因…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="256"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="277"/>
         <source>Make a &amp;plan of this fix</source>
         <translation>将此修复生成计划(&amp;P)</translation>
     </message>
@@ -679,17 +709,17 @@
         <translation>次版本兼容：支持 CUDA 12.0 或更高版本的驱动可以运行用任意 CUDA 12.x 构建的程序（13.x 同理）。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="226"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="248"/>
         <source>Most likely cause</source>
         <translation>最可能的原因</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="399"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="435"/>
         <source>NVIDIA &amp;repository mirror:</source>
         <translation>NVIDIA 软件源镜像(&amp;R)：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="389"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="425"/>
         <source>NVIDIA driver</source>
         <translation>NVIDIA 驱动</translation>
     </message>
@@ -704,12 +734,12 @@
         <translation>支持的最高 CUDA 版本</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="427"/>
+        <location filename="../../ui/widgets/log_view.py" line="431"/>
         <source>Next</source>
         <translation>下一个</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="428"/>
+        <location filename="../../ui/widgets/log_view.py" line="432"/>
         <source>Next match</source>
         <translation>下一个匹配</translation>
     </message>
@@ -719,27 +749,27 @@
         <translation>下一页</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="220"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="242"/>
         <source>No known GPU setup error was recognised in this text.</source>
         <translation>在这段文字中没有识别出已知的 GPU 配置错误。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="145"/>
+        <location filename="../../ui/pages/install_page.py" line="133"/>
         <source>No plan was confirmed: go back to the Plan page.</source>
         <translation>尚未确认计划：请返回“计划”页。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="178"/>
+        <location filename="../../ui/pages/plan_page.py" line="168"/>
         <source>No plan: {error}</source>
         <translation>无法制定计划：{error}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="215"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="238"/>
         <source>No recommendation: {error}</source>
         <translation>无法给出推荐：{error}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="245"/>
+        <location filename="../../ui/pages/plan_page.py" line="235"/>
         <source>None needs administrator rights.</source>
         <translation>都不需要管理员权限。</translation>
     </message>
@@ -749,7 +779,7 @@
         <translation>尚未验证。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/base.py" line="65"/>
+        <location filename="../../ui/pages/base.py" line="78"/>
         <source>Note: {note}</source>
         <translation>备注：{note}</translation>
     </message>
@@ -769,12 +799,12 @@
         <translation>查看模式下不会执行任何操作。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="402"/>
+        <location filename="../../ui/pages/install_page.py" line="414"/>
         <source>Nothing to install.</source>
         <translation>没有需要安装的内容。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="257"/>
+        <location filename="../../ui/pages/plan_page.py" line="247"/>
         <source>Nothing to install: everything is in place. Next goes on to the verification.</source>
         <translation>无需安装：一切已就绪。点击“下一步”进行验证。</translation>
     </message>
@@ -784,7 +814,7 @@
         <translation>一切正常：检测未发现问题。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="243"/>
+        <location filename="../../ui/pages/summary_page.py" line="244"/>
         <source>Nothing was installed in this session.</source>
         <translation>本次会话未安装任何内容。</translation>
     </message>
@@ -794,17 +824,17 @@
         <translation>仅验证已安装的内容</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="416"/>
+        <location filename="../../ui/pages/install_page.py" line="428"/>
         <source>Open &amp;session folder</source>
         <translation>打开会话文件夹(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="140"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="161"/>
         <source>Open a log</source>
         <translation>打开日志</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="252"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="273"/>
         <source>Open a log file</source>
         <translation>打开日志文件</translation>
     </message>
@@ -819,12 +849,12 @@
         <translation>打开快照或报告文件</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="417"/>
+        <location filename="../../ui/pages/install_page.py" line="429"/>
         <source>Open the folder with this session's logs</source>
         <translation>打开包含本次会话日志的文件夹</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="261"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="282"/>
         <source>Open the proxy, mirror and certificate settings</source>
         <translation>打开代理、镜像和证书设置</translation>
     </message>
@@ -834,12 +864,12 @@
         <translation>操作系统与 WSL</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="411"/>
+        <location filename="../../ui/pages/install_page.py" line="423"/>
         <source>Overall progress</source>
         <translation>总体进度</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="398"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="434"/>
         <source>P&amp;yPI mirror URL:</source>
         <translation>PyPI 镜像地址(&amp;Y)：</translation>
     </message>
@@ -864,32 +894,32 @@
         <translation>粘贴错误信息或打开日志；获取原因和修复方法。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="247"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="268"/>
         <source>Paste an error message or open a log; the wizard finds the cause and a fix.</source>
         <translation>粘贴错误信息或打开日志；向导会找出原因和修复方法。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="221"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="243"/>
         <source>Paste more of the output (the lines before the error help), or export the report and send it to support.</source>
         <translation>请粘贴更多输出（错误之前的几行很有帮助），或导出报告发给技术支持。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="249"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="270"/>
         <source>Paste the error here, e.g. the last lines of a failed training run.</source>
         <translation>在此粘贴错误，例如训练失败时的最后几行输出。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="283"/>
+        <location filename="../../ui/pages/plan_page.py" line="273"/>
         <source>Plan</source>
         <translation>计划</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="210"/>
+        <location filename="../../ui/pages/plan_page.py" line="200"/>
         <source>Plan exported: {path}</source>
         <translation>计划已导出：{path}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="286"/>
+        <location filename="../../ui/pages/plan_page.py" line="276"/>
         <source>Plan steps</source>
         <translation>计划步骤</translation>
     </message>
@@ -904,12 +934,12 @@
         <translation>功耗</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="198"/>
+        <location filename="../../ui/pages/plan_page.py" line="188"/>
         <source>PowerShell scripts (*.ps1)</source>
         <translation>PowerShell 脚本 (*.ps1)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="251"/>
+        <location filename="../../ui/pages/plan_page.py" line="241"/>
         <source>Press Install to run this plan.</source>
         <translation>按“安装”运行此计划。</translation>
     </message>
@@ -919,17 +949,12 @@
         <translation>按“开始”测试 GPU。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="241"/>
-        <source>Press “Network settings” to enter a proxy, a mirror or your organisation's certificate bundle; the plan is then made again with them.</source>
-        <translation>按“网络设置”填写代理、镜像或贵单位的证书包；计划会据此重新生成。</translation>
-    </message>
-    <message>
-        <location filename="../../ui/widgets/log_view.py" line="425"/>
+        <location filename="../../ui/widgets/log_view.py" line="429"/>
         <source>Previous</source>
         <translation>上一个</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="426"/>
+        <location filename="../../ui/widgets/log_view.py" line="430"/>
         <source>Previous match</source>
         <translation>上一个匹配</translation>
     </message>
@@ -944,17 +969,17 @@
         <translation>证明 PyTorch 能以硬件允许的速度使用 GPU。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="389"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="425"/>
         <source>PyTorch</source>
         <translation>PyTorch</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="399"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="435"/>
         <source>PyTorch &amp;index URL:</source>
         <translation>PyTorch 索引地址(&amp;I)：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="396"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="432"/>
         <source>PyTorch &amp;version:</source>
         <translation>PyTorch 版本(&amp;V)：</translation>
     </message>
@@ -979,7 +1004,7 @@
         <translation>验证时使用的 PyTorch</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="396"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="432"/>
         <source>PyTorch va&amp;riant:</source>
         <translation>PyTorch 变体(&amp;R)：</translation>
     </message>
@@ -1004,17 +1029,17 @@
         <translation>正在读取已记录的机器…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="387"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="423"/>
         <source>Recommendation</source>
         <translation>推荐</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="393"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="429"/>
         <source>Recommendation details</source>
         <translation>推荐详情</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="382"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="417"/>
         <source>Recommended for this machine.</source>
         <translation>为本机推荐。</translation>
     </message>
@@ -1029,17 +1054,17 @@
         <translation>报告和快照 (*.html *.htm *.json);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="407"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="443"/>
         <source>Rese&amp;t</source>
         <translation>重置(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="254"/>
+        <location filename="../../ui/pages/summary_page.py" line="256"/>
         <source>Restart &amp;WSL…</source>
         <translation>重启 WSL(&amp;W)…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="275"/>
+        <location filename="../../ui/pages/install_page.py" line="287"/>
         <source>Restart &amp;now</source>
         <translation>立即重启(&amp;N)</translation>
     </message>
@@ -1049,22 +1074,22 @@
         <translation>重启 WSL</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="255"/>
+        <location filename="../../ui/pages/summary_page.py" line="257"/>
         <source>Restart WSL so its new settings apply</source>
         <translation>重启 WSL，使新设置生效</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="291"/>
+        <location filename="../../ui/pages/install_page.py" line="303"/>
         <source>Restart later: the wizard will continue with the verification after the restart.</source>
         <translation>稍后重启：重启后向导将继续进行验证。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="272"/>
+        <location filename="../../ui/pages/install_page.py" line="284"/>
         <source>Restart needed</source>
         <translation>需要重启</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="392"/>
+        <location filename="../../ui/pages/install_page.py" line="404"/>
         <source>Restart the computer to use the new driver.</source>
         <translation>请重启计算机以使用新驱动。</translation>
     </message>
@@ -1074,17 +1099,17 @@
         <translation>结果：{verdict}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="415"/>
+        <location filename="../../ui/pages/install_page.py" line="427"/>
         <source>Retry the failed step</source>
         <translation>重试失败的步骤</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="285"/>
+        <location filename="../../ui/pages/plan_page.py" line="275"/>
         <source>Rights</source>
         <translation>权限</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="400"/>
+        <location filename="../../ui/pages/install_page.py" line="412"/>
         <source>Running: {step}</source>
         <translation>正在运行：{step}</translation>
     </message>
@@ -1104,12 +1129,12 @@
         <translation>保存快照</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="252"/>
+        <location filename="../../ui/pages/summary_page.py" line="254"/>
         <source>Save a snapshot of this machine</source>
         <translation>保存本机的快照</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="251"/>
+        <location filename="../../ui/pages/summary_page.py" line="253"/>
         <source>Save s&amp;napshot…</source>
         <translation>保存快照(&amp;N)…</translation>
     </message>
@@ -1119,12 +1144,12 @@
         <translation>正在保存快照…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="424"/>
+        <location filename="../../ui/widgets/log_view.py" line="428"/>
         <source>Search the log</source>
         <translation>搜索日志</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="423"/>
+        <location filename="../../ui/widgets/log_view.py" line="427"/>
         <source>Search the log (Ctrl+F)</source>
         <translation>搜索日志（Ctrl+F）</translation>
     </message>
@@ -1144,12 +1169,12 @@
         <translation>配置本计算机</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="198"/>
+        <location filename="../../ui/pages/plan_page.py" line="188"/>
         <source>Shell scripts (*.sh)</source>
         <translation>Shell 脚本 (*.sh)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="395"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="431"/>
         <source>Show advanced choices</source>
         <translation>显示高级选项</translation>
     </message>
@@ -1174,7 +1199,7 @@
         <translation>开始测试</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="400"/>
+        <location filename="../../ui/pages/install_page.py" line="412"/>
         <source>Starting…</source>
         <translation>正在启动…</translation>
     </message>
@@ -1184,12 +1209,12 @@
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="285"/>
+        <location filename="../../ui/pages/plan_page.py" line="275"/>
         <source>Step</source>
         <translation>步骤</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="410"/>
+        <location filename="../../ui/pages/install_page.py" line="422"/>
         <source>Steps</source>
         <translation>步骤</translation>
     </message>
@@ -1219,7 +1244,7 @@
         <translation>正在停止…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="246"/>
+        <location filename="../../ui/pages/summary_page.py" line="248"/>
         <source>Summary</source>
         <translation>总结</translation>
     </message>
@@ -1234,7 +1259,7 @@
         <translation>系统</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="398"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="434"/>
         <source>Target &amp;virtual environment:</source>
         <translation>目标虚拟环境(&amp;V)：</translation>
     </message>
@@ -1254,42 +1279,47 @@
         <translation>正在测试 GPU…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="379"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="414"/>
         <source>The advanced choices do not work on this machine: see the red text under the cards.</source>
         <translation>这些高级选项在此机器上不可用：请看卡片下方的红色文字。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="194"/>
+        <location filename="../../ui/pages/plan_page.py" line="184"/>
         <source>The commands are on the clipboard.</source>
         <translation>命令已复制到剪贴板。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="409"/>
+        <location filename="../../ui/pages/install_page.py" line="421"/>
         <source>The confirmed plan runs step by step. You can cancel at any time.</source>
         <translation>已确认的计划将逐步执行。您可以随时取消。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="184"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="205"/>
         <source>The diagnosis failed: {error}</source>
         <translation>诊断失败：{error}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="253"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="46"/>
+        <source>The download server could not be reached. Press “Network settings” to use a mirror or a proxy your network allows, then Apply; or try again when the connection works.</source>
+        <translation>无法连接下载服务器。请按“网络设置”使用您网络允许的镜像或代理，再按“应用”；或在网络恢复后重试。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/install_page.py" line="265"/>
         <source>The installer stopped with an error: {error}</source>
         <translation>安装程序因错误而停止：{error}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="148"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="169"/>
         <source>The log cannot be read: {error}</source>
         <translation>无法读取日志：{error}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="273"/>
+        <location filename="../../ui/pages/install_page.py" line="285"/>
         <source>The new driver is used after a restart. Restart now? The wizard continues with the verification when you start it again.</source>
         <translation>新驱动在重启后生效。现在重启吗？再次启动向导时将继续进行验证。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="247"/>
+        <location filename="../../ui/pages/plan_page.py" line="237"/>
         <source>The plan as the user's wizard made it, on the user's machine.</source>
         <translation>这是用户的向导在用户机器上制定的计划。</translation>
     </message>
@@ -1299,17 +1329,22 @@
         <translation>无法写入报告：{error}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="145"/>
+        <location filename="../../ui/pages/plan_page.py" line="135"/>
         <source>The report holds no plan: the user's wizard did not plan an install.</source>
         <translation>报告中没有计划：用户的向导没有制定安装计划。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="174"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="180"/>
         <source>The report holds no recommendation: the user's wizard did not get that far.</source>
         <translation>报告中没有推荐：用户的向导没有进行到这一步。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="208"/>
+        <location filename="../../ui/pages/summary_page.py" line="243"/>
+        <source>The report records no install steps.</source>
+        <translation>报告中没有记录安装步骤。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/plan_page.py" line="198"/>
         <source>The script could not be written: {error}</source>
         <translation>无法写入脚本：{error}</translation>
     </message>
@@ -1319,7 +1354,7 @@
         <translation>无法保存快照：{error}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="247"/>
+        <location filename="../../ui/pages/summary_page.py" line="249"/>
         <source>The verdict, and what changed.</source>
         <translation>结论，以及所做的更改。</translation>
     </message>
@@ -1329,17 +1364,17 @@
         <translation>无法运行验证：{error}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="228"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="261"/>
         <source>The wizard could not download what it needs. Enter your proxy, a mirror or your organisation's certificate bundle, press Apply, then Next: the plan is made again with them.</source>
         <translation>向导无法下载所需内容。请填写代理、镜像或贵单位的证书包，按“应用”，再按“下一步”：计划会据此重新生成。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="150"/>
+        <location filename="../../ui/pages/plan_page.py" line="140"/>
         <source>There is no recommendation to plan from.</source>
         <translation>没有可用于制定计划的推荐。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="350"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="384"/>
         <source>This choice cannot be used:</source>
         <translation>此选项无法使用：</translation>
     </message>
@@ -1349,7 +1384,7 @@
         <translation>无法打开此文件：{error}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="193"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="214"/>
         <source>This fix cannot be turned into a plan: {error}</source>
         <translation>无法将此修复生成计划：{error}</translation>
     </message>
@@ -1359,7 +1394,7 @@
         <translation>本向导将：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="374"/>
+        <location filename="../../ui/pages/install_page.py" line="386"/>
         <source>Time left: {t}</source>
         <translation>剩余时间：{t}</translation>
     </message>
@@ -1374,12 +1409,12 @@
         <translation>工具包</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="397"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="433"/>
         <source>Toolkit install &amp;method:</source>
         <translation>工具包安装方式(&amp;M)：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="246"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="267"/>
         <source>Troubleshoot</source>
         <translation>故障排查</translation>
     </message>
@@ -1389,12 +1424,12 @@
         <translation>排查错误</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="419"/>
+        <location filename="../../ui/pages/install_page.py" line="431"/>
         <source>Troubleshoot this error</source>
         <translation>排查此错误</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="257"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="278"/>
         <source>Turn the fix into a plan</source>
         <translation>将修复方法生成计划</translation>
     </message>
@@ -1434,7 +1469,7 @@
         <translation>版本</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="388"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="424"/>
         <source>Versions that work together on this machine, and why.</source>
         <translation>在本机上可以协同工作的版本，以及原因。</translation>
     </message>
@@ -1454,12 +1489,12 @@
         <translation>WSL 重启后才会使用新的内存设置：请按“重启 WSL”，或重启 Windows。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/base.py" line="61"/>
+        <location filename="../../ui/pages/base.py" line="74"/>
         <source>Walkthrough of a recorded machine: {machine}, recorded {when} ({file}). Read-only: nothing runs on this computer; installs are a dry run.</source>
         <translation>正在查看已记录的机器：{machine}，记录于 {when}（{file}）。只读：本机不会执行任何操作；安装为演练。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="392"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="428"/>
         <source>Warnings</source>
         <translation>警告</translation>
     </message>
@@ -1469,9 +1504,14 @@
         <translation>欢迎</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/system_page.py" line="209"/>
+        <location filename="../../ui/pages/system_page.py" line="210"/>
         <source>What</source>
         <translation>项目</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/system_page.py" line="209"/>
+        <source>What the recorded machine had. Nothing is changed on it or here.</source>
+        <translation>已记录的机器当时的状态。不会更改它，也不会更改本机。</translation>
     </message>
     <message>
         <location filename="../../ui/pages/system_page.py" line="208"/>
@@ -1484,47 +1524,47 @@
         <translation>处理方法：{hint}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="248"/>
+        <location filename="../../ui/pages/summary_page.py" line="250"/>
         <source>What was done</source>
         <translation>已完成的操作</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="365"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="399"/>
         <source>Why:</source>
         <translation>原因：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="375"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="410"/>
         <source>Working out what fits this machine…</source>
         <translation>正在计算适合本机的配置…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="377"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="412"/>
         <source>You changed the advanced choices: press Apply to check them.</source>
         <translation>您修改了高级选项：请按“应用”进行检查。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="362"/>
+        <location filename="../../ui/pages/install_page.py" line="374"/>
         <source>administrator</source>
         <translation>管理员</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="23"/>
+        <location filename="../../ui/pages/install_page.py" line="25"/>
         <source>already done</source>
         <translation>已完成（跳过）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/base.py" line="60"/>
+        <location filename="../../ui/pages/base.py" line="73"/>
         <source>an unknown time</source>
         <translation>未知时间</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="326"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="359"/>
         <source>bundled with PyTorch</source>
         <translation>随 PyTorch 附带</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="23"/>
+        <location filename="../../ui/pages/install_page.py" line="25"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
@@ -1534,7 +1574,7 @@
         <translation>拷贝测试</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="389"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="425"/>
         <source>cuDNN</source>
         <translation>cuDNN</translation>
     </message>
@@ -1549,7 +1589,7 @@
         <translation>设备检查</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="22"/>
+        <location filename="../../ui/pages/install_page.py" line="24"/>
         <source>done</source>
         <translation>完成</translation>
     </message>
@@ -1559,7 +1599,7 @@
         <translation>演练</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="22"/>
+        <location filename="../../ui/pages/install_page.py" line="24"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
@@ -1574,12 +1614,12 @@
         <translation>从 GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="322"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="355"/>
         <source>install CUDA {v}</source>
         <translation>安装 CUDA {v}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="311"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="344"/>
         <source>install the driver</source>
         <translation>安装驱动</translation>
     </message>
@@ -1594,7 +1634,7 @@
         <translation>已安装，未加载</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="310"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="343"/>
         <source>keep the installed driver</source>
         <translation>保留已安装的驱动</translation>
     </message>
@@ -1604,7 +1644,7 @@
         <translation>库与内核模块不一致</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/troubleshoot_page.py" line="230"/>
+        <location filename="../../ui/pages/troubleshoot_page.py" line="252"/>
         <source>line {n}</source>
         <translation>第 {n} 行</translation>
     </message>
@@ -1619,12 +1659,12 @@
         <translation>检查本计算机：GPU、驱动、CUDA、Python 和 PyTorch</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="226"/>
+        <location filename="../../ui/pages/plan_page.py" line="216"/>
         <source>needs administrator rights</source>
         <translation>需要管理员权限</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="319"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="352"/>
         <source>needs at least {v}</source>
         <translation>至少需要 {v}</translation>
     </message>
@@ -1639,7 +1679,7 @@
         <translation>否</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="339"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="372"/>
         <source>no PyTorch release can use this GPU here</source>
         <translation>没有可在此处使用该 GPU 的 PyTorch 版本</translation>
     </message>
@@ -1664,7 +1704,7 @@
         <translation>未测量</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="324"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="357"/>
         <source>not needed: the PyTorch wheel brings its own CUDA runtime</source>
         <translation>不需要：PyTorch 安装包自带 CUDA 运行时</translation>
     </message>
@@ -1674,7 +1714,7 @@
         <translation>无响应</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="312"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="345"/>
         <source>nothing to do</source>
         <translation>无需操作</translation>
     </message>
@@ -1719,17 +1759,17 @@
         <translation>推荐可协同工作的版本，并说明原因</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="284"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="317"/>
         <source>recommended</source>
         <translation>推荐</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="203"/>
+        <location filename="../../ui/pages/install_page.py" line="192"/>
         <source>retrying from the failed step</source>
         <translation>从失败的步骤重试</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="22"/>
+        <location filename="../../ui/pages/install_page.py" line="24"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
@@ -1754,7 +1794,7 @@
         <translation>sm_{a}{b}：计算能力 {a}.{b}，即 GPU 的架构代次；PyTorch 版本只能在其构建时支持的代次上运行。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="326"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="359"/>
         <source>system package</source>
         <translation>系统软件包</translation>
     </message>
@@ -1764,7 +1804,7 @@
         <translation>用实时图表对 GPU 进行负载测试，并生成报告</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="311"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="344"/>
         <source>the Windows host provides the driver</source>
         <translation>驱动由 Windows 主机提供</translation>
     </message>
@@ -1779,12 +1819,12 @@
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="310"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="343"/>
         <source>upgrade the driver</source>
         <translation>升级驱动</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="22"/>
+        <location filename="../../ui/pages/install_page.py" line="24"/>
         <source>waiting</source>
         <translation>等待中</translation>
     </message>
@@ -1799,7 +1839,7 @@
         <translation>正常</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="360"/>
+        <location filename="../../ui/pages/install_page.py" line="372"/>
         <source>would run (dry run)</source>
         <translation>将会执行（演练）</translation>
     </message>
@@ -1809,7 +1849,7 @@
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="389"/>
+        <location filename="../../ui/widgets/log_view.py" line="393"/>
         <source>{n} matches</source>
         <translation>{n} 个匹配</translation>
     </message>
@@ -1819,14 +1859,19 @@
         <translation>{n} 秒</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="238"/>
+        <location filename="../../ui/pages/plan_page.py" line="228"/>
         <source>{n} steps.</source>
         <translation>{n} 个步骤。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="243"/>
+        <location filename="../../ui/pages/plan_page.py" line="233"/>
         <source>{r} of them need administrator rights: you will be asked for your password once.</source>
         <translation>其中 {r} 个需要管理员权限：会请您输入一次密码。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/install_page.py" line="237"/>
+        <source>{t} left for this file</source>
+        <translation>此文件还需 {t}</translation>
     </message>
     <message>
         <location filename="../../ui/widgets/bandwidth.py" line="35"/>

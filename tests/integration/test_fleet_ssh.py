@@ -96,11 +96,22 @@ def fleet(tmp_path):
             inv[n] = {"gpu_wizard_snapshot": str(SNAP / "h200-server-ubuntu2404.json"), "gpu_wizard_verification": str(VERIFY)}
         inv["h200d"] = {"gpu_wizard_snapshot": str(SNAP / "h200-server-ubuntu2404.json"), "gpu_wizard_verification": str(x8)}
         (tmp_path / "inventory.ini").write_text(_ini(inv))
+        (tmp_path / "inventory.json").write_text(json.dumps(inv))
         try:
             yield tmp_path
         finally:
             for h in ("alpha", "beta"):  # a torch venv is about 900 MB
                 shutil.rmtree(tmp_path / f"venv-{h}", ignore_errors=True)
+
+
+def _closed_port(addr: str) -> int:
+    with socket.socket() as sk:  # bound, never listening: a connection is refused at once
+        sk.bind((addr, 0))
+        return sk.getsockname()[1]
+
+
+def inv_of(d: Path) -> dict[str, dict[str, str]]:
+    return json.loads((d / "inventory.json").read_text())
 
 
 def _run_record(d: Path) -> dict:
@@ -120,6 +131,15 @@ def test_fleet_end_to_end_over_real_ssh(fleet):
     if len(host) > 3 and host not in ("localhost",):
         assert host not in (d / "snaps" / "alpha.json").read_text()  # the host's own name is redacted
 
+    # a host that does not answer is named, and the others are still recorded
+    down = dict(inv_of(d)["alpha"], ansible_host="127.0.0.9", ansible_port=str(_closed_port("127.0.0.9")))
+    (d / "inventory-down.ini").write_text(_ini({"alpha": inv_of(d)["alpha"], "down1": down}))
+    r = _gw("fleet", "detect", "-i", "inventory-down.ini", "-o", "snaps-down", "--json", cwd=d)
+    assert r.returncode == 1, r.stdout[-2000:] + r.stderr[-2000:]
+    res = json.loads(r.stdout)  # --json: one document on stdout, Ansible's live output on stderr
+    assert res["recorded"] == ["alpha"] and res["failed"] == ["down1"] and "UNREACHABLE" in r.stderr
+    assert (d / "snaps-down" / "alpha.json").is_file() and not (d / "snaps-down" / "down1.json").exists()
+
     # plan: one playbook, each host its own plan; syntax-checked by ansible-playbook
     r = _gw("fleet", "plan", "-i", "inventory.ini", "--snapshots", "snaps", "-o", "fleet-plan.yml", "--json", cwd=d)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-2000:]
@@ -130,7 +150,8 @@ def test_fleet_end_to_end_over_real_ssh(fleet):
     plan = {h["host"]: h for h in json.loads((d / "snaps" / "fleet-plan.json").read_text())["hosts"]}
     assert plan["ws1"]["linux_driver"] and plan["ws1"]["reboot"]
     assert not plan["laptop1"]["linux_driver"] and not plan["laptop1"]["reboot"]  # WSL2: no Linux driver
-    assert [s["kind"] for s in plan["alpha"]["steps"]] == ["create_venv", "install_pytorch", "verify"]
+    kinds = [s["kind"] for s in plan["alpha"]["steps"]]  # (Python's venv package first where the base Python lacks it)
+    assert [k for k in kinds if k != "install_python_tools"] == ["create_venv", "install_pytorch", "verify"]
 
     # --check: says what would change, changes nothing
     r = _gw("fleet", "run", "-i", "inventory.ini", "--check", "--limit", "alpha,beta", cwd=d)

@@ -13,7 +13,7 @@ CONTROLS = (QAbstractButton, QLineEdit, QComboBox, QAbstractItemView, QAbstractS
 
 def _walk(qtbot, w, upto):
     order = ["welcome", "system", "recommendation", "plan"]
-    for p in order[1:order.index(upto) + 1]:
+    for _p in order[1:order.index(upto) + 1]:
         qtbot.waitUntil(lambda: w.button(QWizard.WizardButton.NextButton).isEnabled(), timeout=5000)
         w.next()
     if upto == "plan":

@@ -64,7 +64,7 @@ def test_real_executor_streams_fails_and_retries_in_the_same_session(qtbot, make
 def test_verify_page_runs_the_real_verification_on_this_machine(qtbot, make_wizard):
     w, _s, _r = make_wizard(verify_runner=None)
     w.pages["welcome"].path_buttons["verify"].setChecked(True)
-    for p in ("system", "verify"):
+    for _p in ("system", "verify"):
         qtbot.waitUntil(lambda: w.button(QWizard.WizardButton.NextButton).isEnabled(), timeout=10000)
         w.next()
     page = w.pages["verify"]

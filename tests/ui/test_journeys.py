@@ -396,3 +396,24 @@ def test_failed_install_reaches_troubleshoot_fix_plan_and_report(qtbot, make_wiz
     else:
         clicks.next(w)
         assert w.current_page_id == "summary"
+
+
+def test_closing_during_a_running_verification_asks_keep_is_the_default(qtbot, make_wizard):
+    from PySide6.QtWidgets import QMessageBox
+
+    w, _s, _r = make_wizard()
+    w.pages["welcome"].path_buttons["verify"].setChecked(True)
+    clicks = Clicks(qtbot)
+    clicks.next(w)
+    clicks.next(w)
+    ver = w.pages["verify"]
+    qtbot.waitUntil(lambda: ver.state.running, timeout=5000)
+    assert not w.button(QWizard.WizardButton.NextButton).isEnabled()
+    w.close()  # the window's close button
+    box = w._close_box
+    assert w.isVisible() and box.isVisible() and box.windowTitle() == "A test is running"
+    assert box.buttonRole(box.defaultButton()) == QMessageBox.ButtonRole.RejectRole and box.escapeButton() is box.defaultButton()
+    box.defaultButton().click()
+    assert w.isVisible()
+    qtbot.waitUntil(lambda: not ver.state.running, timeout=10000)
+    assert w.button(QWizard.WizardButton.NextButton).isEnabled()

@@ -4,7 +4,7 @@ buttons show on a dark theme, and Tab starts in the page, not on Back/Next/Close
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QPoint, QRect, Qt
+from PySide6.QtCore import QPoint, QRect
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication, QWizard
 

@@ -52,7 +52,7 @@ def test_zh_cn_says_every_reason_and_warning_in_chinese(qapp, machine_table):
                             k in messages.names(messages.template("rec." + (params.get("text_code") or code), "zh_CN")):
                         assert v in said, (rid, code, k, v, said)
         t.set_language("en")
-        for rid, rec in machine_table:
+        for _rid, rec in machine_table:
             for _kind, code, params, english in _items(rec):
                 assert rec_text(code, params, english) == _window_english(code, params, english)
     finally:

@@ -82,7 +82,7 @@ def test_fix_button_needs_steps_the_wizard_can_run(qtbot, make_wizard):
 def test_failed_install_step_goes_to_troubleshoot_with_its_log(qtbot, make_wizard):
     runner = FakeRunner(fail_once=("install_thing1",))
     w, _s, _r = make_wizard(runner=runner, diagnose=real_diagnose)
-    for p in ("system", "recommendation", "plan"):
+    for _p in ("system", "recommendation", "plan"):
         qtbot.waitUntil(lambda: w.button(QWizard.WizardButton.NextButton).isEnabled(), timeout=5000)
         w.next()
     qtbot.waitUntil(lambda: w.pages["plan"].state.plan is not None, timeout=5000)

@@ -215,3 +215,38 @@ def test_verify_page_shows_one_gpu_of_several(qtbot, make_wizard):
     page.gpu_combo.setCurrentIndex(1)
     assert page.state.gpu_index == 1
     assert set(page.charts.curves["power_w"].yData) == {111.0}
+
+
+def test_charts_fit_the_run_draw_ceilings_phases_and_the_copy_tests(qtbot):
+    """A 16 s run fills the axis; the PCIe link, power limit and GPU memory are labelled lines; each
+    test phase is a shaded band named in the legend; the copy tests' own rates are drawn over their
+    phase; an empty chart shows no tick values."""
+    panel = ChartPanel()
+    qtbot.addWidget(panel)
+    panel.show()
+    panel.refresh(SampleSeries())
+    assert not panel.plots["power"].getPlotItem().getAxis("left").style["showValues"]  # no "0.8 W" on nothing
+    s = SampleSeries()
+    for i in range(161):  # 16 s at 10 Hz: 4 s PyTorch check, 6 s copies, 6 s load
+        phase = "pytorch" if i < 40 else "bandwidth" if i < 100 else "load"
+        s.add(i * 0.1, {"util_pct": 90.0 if phase == "load" else 10.0, "mem_used_mib": 4096.0, "power_w": 300.0,
+                        "power_limit_w": 450.0, "pcie_rx_mbps": 4000.0 if phase == "bandwidth" else 0.0,
+                        "phase": phase})
+    panel.set_ceilings(pcie_gbps=31.5, memory_gib=24.0)
+    panel.set_measured([("pcie", 26.1, "to GPU"), ("pcie", 25.9, "from GPU")])
+    panel.refresh(s, fit=True)
+    lo, hi = panel.plots["utilization"].getPlotItem().viewRange()[0]
+    assert lo == pytest.approx(0.0) and hi == pytest.approx(16.0)  # the run, not a fixed minute
+    assert panel.plots["power"].getPlotItem().getAxis("left").style["showValues"]
+    lines = {k: (item.value(), item.label.toPlainText()) for k, item in panel._ceiling_items.items()}
+    assert lines["pcie"][0] == 31.5 and "PCIe link" in lines["pcie"][1]
+    assert lines["power"][0] == 450.0 and "power limit" in lines["power"][1]  # from the sampler's own reading
+    assert lines["memory"][0] == 24.0
+    assert panel.ranges["pcie"][1] >= 31.5 and panel.ranges["power"][1] >= 450.0  # the ceiling is on screen
+    assert [p[0] for p in panel._phase_spans] == ["pytorch", "bandwidth", "load"]
+    assert all(name in panel.phase_legend.text() for name in ("PyTorch check", "copy tests", "load test"))
+    texts = [it.toPlainText() for _pi, it in panel._measured_items if hasattr(it, "toPlainText")]
+    assert texts and "26.1" in texts[0] and "25.9" in texts[0]
+    segs = [it for _pi, it in panel._measured_items if not hasattr(it, "toPlainText")]
+    x, y = segs[0].xData, segs[0].yData
+    assert x[0] == pytest.approx(4.0) and x[-1] == pytest.approx(9.9) and y[0] == pytest.approx(26.1)

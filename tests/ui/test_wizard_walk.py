@@ -174,7 +174,7 @@ def test_refused_choice_is_shown_and_blocks_confirmation(qtbot, make_wizard):
 
 
 def test_sequences_are_data_over_known_pages():
-    for path, seq in SEQUENCES.items():
+    for _path, seq in SEQUENCES.items():
         assert seq[0] == "welcome"
         assert set(seq) <= set(PAGE_IDS)
         assert len(seq) == len(set(seq))
@@ -184,7 +184,6 @@ def test_plan_confirmation_is_reset_when_coming_back(qtbot, make_wizard):
     w, _s, runner = make_wizard(plan=make_plan(2))
     for page in ("system", "recommendation", "plan"):
         _next(qtbot, w, page)
-    plan = w.pages["plan"]
     pass  # pressing Install (Next) confirms the plan
     w.back()
     w.next()

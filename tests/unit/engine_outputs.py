@@ -146,12 +146,20 @@ def rec_items(where: str, rec) -> Iterator[Said]:
     for part in (rec.pytorch, rec.driver, rec.cuda_toolkit, rec.cudnn):
         if part.reason:
             yield Said(f"{where}/{type(part).__name__}", "rec", part.reason_code or "", dict(part.reason_params), part.reason)
+    for a in rec.alternatives:
+        yield Said(f"{where}/alternative{a.rank}", "rec", a.reason_code or "", dict(a.reason_params), a.reason)
 
 
 def plan_items(where: str, plan) -> Iterator[Said]:
     for s in plan.steps:
         yield Said(f"{where}/{s.id}", "plan", s.title_code, dict(s.params), s.title)
         yield Said(f"{where}/{s.id}", "plan", s.why_code, dict(s.params), s.why)
+        assert len(s.note_codes) == len(s.notes), (where, s.id, s.notes)  # every note has its code
+        for i, (n, english) in enumerate(zip(s.note_codes, s.notes)):
+            yield Said(f"{where}/{s.id}/note{i}", n.domain, n.code, dict(n.params), english)
+    assert len(plan.warning_codes) == len(plan.warnings), (where, plan.warnings)
+    for i, (n, english) in enumerate(zip(plan.warning_codes, plan.warnings)):
+        yield Said(f"{where}/warning{i}", n.domain, n.code, dict(n.params), english)
 
 
 def diagnose_items(where: str, m) -> Iterator[Said]:

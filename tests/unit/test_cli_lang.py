@@ -54,6 +54,8 @@ def test_detect_recommend_plan_install_in_chinese(capsys, monkeypatch, snap):
     _rc, out = _run(capsys, monkeypatch, ["recommend", *s, "--lang", "zh_CN"])
     for w in rec["warnings"]:
         assert w["message"] not in out, w["code"]
+    for a in rec["alternatives"]:
+        assert a["reason"] not in out, a["reason_code"]
     for part in ("pytorch", "driver", "cuda_toolkit", "cudnn"):
         if rec[part]["reason"]:
             assert rec[part]["reason"].strip() not in out, part
@@ -63,8 +65,12 @@ def test_detect_recommend_plan_install_in_chinese(capsys, monkeypatch, snap):
     for argv in (["plan", *s], ["install", "--dry-run", *s]):
         _rc, out = _run(capsys, monkeypatch, argv + ["--lang", "zh_CN"])
         assert CJK.search(out)
+        for w in plan["warnings"]:
+            assert w not in out, (argv[0], w)
         for st in plan["steps"]:
             assert st["title"] not in out and st["why"] not in out, (argv[0], st["id"])
+            for n in st["notes"]:
+                assert n not in out, (argv[0], st["id"], n)
             assert M.render("plan", st["title_code"], st["params"], "zh_CN") in out
 
 

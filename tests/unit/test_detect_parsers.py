@@ -186,7 +186,7 @@ def test_ldconfig_cudnn_h200():
 
 def test_env_lines_and_ld_conf():
     lines = envp.cuda_lines("/home/u/.bashrc", "# cuda\nexport PATH=/usr/local/cuda-11.8/bin:$PATH\nalias ll=ls\n")
-    assert [(l.line_no, l.text) for l in lines] == [(2, "export PATH=/usr/local/cuda-11.8/bin:$PATH")]
+    assert [(ln.line_no, ln.text) for ln in lines] == [(2, "export PATH=/usr/local/cuda-11.8/bin:$PATH")]
     assert envp.parse_ld_conf("# c\n/usr/local/cuda-11.8/lib64\ninclude /etc/x/*.conf\n") == ["/usr/local/cuda-11.8/lib64"]
     assert envp.classify_path("/usr/local/cuda-11.8/lib64", "/usr/local/cuda-12.4", True) == "other_cuda"
     assert envp.classify_path("/usr/local/cuda-12.4/lib64", "/usr/local/cuda-12.4", True) == "active"

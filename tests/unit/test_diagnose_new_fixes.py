@@ -5,7 +5,6 @@ spells out."""
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -207,3 +206,18 @@ def test_no_kernel_image_installs_the_build_the_recommendation_names_not_run_rec
     assert list(step.argv[0]) == want  # the plan's own command for the failing environment
     assert not any(s.id == "check_recommendation" for s in m.fix_steps)
     runnable(fix_plan(d, f))
+
+
+@pytest.mark.parametrize("line,category", [
+    # the shells' own "not found" forms (zsh, bash, Ubuntu's command-not-found, PowerShell, cmd)
+    ("zsh: command not found: nvcc", "nvcc_not_found"),
+    ("zsh: command not found: nvidia-smi", "driver_missing"),
+    ("bash: nvcc: command not found", "nvcc_not_found"),
+    ("Command 'nvcc' not found, but can be installed with:\n\nsudo apt install nvidia-cuda-toolkit", "nvcc_not_found"),
+    ("Command 'nvidia-smi' not found, but can be installed with:\n\nsudo apt install nvidia-utils-535", "driver_missing"),
+    ("nvidia-smi : The term 'nvidia-smi' is not recognized as the name of a cmdlet, function, script file, or operable program.", "driver_missing"),
+    ("'nvcc' is not recognized as an internal or external command,\noperable program or batch file.", "nvcc_not_found"),
+])
+def test_not_found_in_every_shell(line, category):
+    m = diagnose(line).matches
+    assert m and m[0].category == category, (line, [(x.category, x.rule) for x in m])

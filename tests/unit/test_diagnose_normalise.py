@@ -30,6 +30,8 @@ PREFIXES = [
     "2021-10-13 17:19:29.385716: ",
     "2024-01-01T10:00:00.123456789Z stderr F ",
     "api-1  | ",
+    "[pod/nvidia-driver-daemonset-zpg9q/nvidia-driver-ctr] ",
+    "##[error]",
     "[rank3]: ",
     "(RayWorker pid=4242) ",
     "E0000 00:00:1738697930.202924    7665 cuda_dnn.cc:522] ",
@@ -67,11 +69,11 @@ def _literals(node, out: list[str]) -> None:
 
 def rule_identifiers() -> list[tuple[str, str]]:
     """(rule id, literal) for every literal of at least 4 characters with a letter in it, from the
-    patterns and keywords of every rule."""
+    patterns, keywords and identifiers of every rule."""
     seen = set()
     out = []
     for r in load_rules().rules:
-        lits: list[str] = list(r.keywords)
+        lits: list[str] = list(r.keywords) + list(r.identifiers)
         for p in r.patterns:
             _literals(sre_parse.parse(p.pattern, re.IGNORECASE), lits)
         for lit in lits:

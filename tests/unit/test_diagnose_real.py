@@ -131,6 +131,7 @@ TABLE = {
     "mismatch_nvrm_journalctl_toolbox.txt": ("driver_lib_mismatch", None),
     "runfile_extraction_failed_spack.txt": ("runfile_gzip_invalid", None),
     "runfile_installer_log_extraction.txt": ("runfile_gzip_invalid", None),
+    "smi_conda_build_box_not_found.txt": ("driver_missing", "smi_not_found"),
     "fabric_manager_802_lisa_log.txt": ("cuda_unavailable", "fabric_manager_not_running"),
     "fabric_manager_bandwidthtest_802.txt": ("cuda_unavailable", "fabric_manager_not_running"),
     "pagefile_1455_cudnn_dll.txt": ("other", "windows_pagefile"),

@@ -177,7 +177,7 @@ def test_downloads_carry_their_checksums():
     tasks = step_tasks(s, 1)
     gets = [t["ansible.builtin.get_url"] for t in tasks if "ansible.builtin.get_url" in t]
     assert gets[0]["checksum"] == "sha256:" + "ab" * 32
-    assert any("regex_search" in g.get("checksum", "") for g in gets)  # the SHA256 read from the Packages index
+    assert any("regex_findall(gw_rx)" in g.get("checksum", "") for g in gets)  # the SHA256 read from the Packages index
     cmd = [t for t in tasks if "ansible.builtin.command" in t][-1]
     assert cmd["ansible.builtin.command"]["argv"][1] == "{{ gw_dir.path }}/downloads/cuda.run"
     with pytest.raises(Exception):
@@ -216,3 +216,18 @@ def test_host_helpers_done_and_ini_edit(tmp_path, capsys):
     assert main(["fleet", "edit", "--edit", edit, "--backup-dir", str(backups)]) == 0
     assert capsys.readouterr().out.strip() == "unchanged"
     assert main(["fleet", "done", "--checks", "not json"]) == 2
+
+
+def test_venv_step_is_guarded_by_its_own_check():
+    """A venv is done when its pip runs (the engine's check, run on the host), or, for a plain
+    path check, by Ansible's `creates`: either way a second run does not recreate it."""
+    from app.plan.model import Check, Step
+
+    s = Step(id="create_venv", title="Create the Python environment /v", why="w", kind="create_venv",
+             commands=(("python3", "-m", "venv", "/v"),), done_when=(Check("command_ok", ("/v/bin/python", "-m", "pip", "--version")),))
+    tasks = step_tasks(s, 1)
+    assert "done" in tasks[0]["ansible.builtin.command"]["argv"] and tasks[0]["check_mode"] is False
+    assert tasks[1]["when"] == "gw_s1_done.rc == 3" and "creates" not in tasks[1]["ansible.builtin.command"]
+    s2 = s.replace(done_when=(Check("path_exists", ("/v/bin/python",)),))
+    (t,) = step_tasks(s2, 1)
+    assert t["ansible.builtin.command"]["creates"] == "/v/bin/python" and "when" not in t

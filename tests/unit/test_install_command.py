@@ -63,7 +63,7 @@ def _script_argv(script: str, argv: tuple[str, ...]) -> tuple[tuple[str, ...], d
 
 def test_shown_command_is_the_run_command_from_recommend_to_plan_to_script(cases):
     checked = 0
-    for where, facts, ch, rec, plan in cases:
+    for where, _facts, ch, rec, plan in cases:
         step = plan.step("install_pytorch")
         if step is None or not rec.pytorch.packages:
             continue
@@ -83,7 +83,7 @@ def test_shown_command_is_the_run_command_from_recommend_to_plan_to_script(cases
 
 
 def test_the_venv_the_plan_creates_is_the_interpreter_shown(cases):
-    for where, facts, ch, rec, plan in cases:
+    for where, _facts, ch, rec, plan in cases:
         create = plan.step("create_venv")
         if create is None or not rec.pytorch.install_argv:
             continue

@@ -114,6 +114,8 @@ def test_a_release_newer_than_the_data_is_named_not_chosen(server, db, tmp_path)
     assert rec.pytorch.version == "2.14.0"
     w = next(w for w in rec.warnings if w.code == "torch_newer_than_data")
     assert w.params["version"] == "2.15.0" and "not in the compatibility data" in w.message
+    alt = next(a for a in rec.alternatives if a.torch_version == "2.15.0")
+    assert alt.index == "cu132" and "not in the compatibility data yet" in alt.reason and alt.index_url.endswith("/whl/cu132")
 
 
 def test_a_free_threaded_python_gets_the_release_whose_wheel_is_there(server, db, tmp_path):

@@ -165,7 +165,12 @@ def test_every_registered_recommendation_code_has_a_sentence():
         assert code in WARNING_CODES and all(M.has("rec", s, "zh_CN") for s in ss), code
     # "<code>@gui": the window's wording of a registered code (ui/i18n.py GUI)
     rec_keys = {k.split(".", 1)[1].removesuffix("@gui") for k in M.catalogue("en")["messages"] if k.startswith("rec.")}
-    assert rec_keys <= WARNING_CODES | REASON_CODES | CLAUSE_CODES, sorted(rec_keys - (WARNING_CODES | REASON_CODES | CLAUSE_CODES))
+    from app.recommend import ALTERNATIVE_CODES
+
+    known = WARNING_CODES | REASON_CODES | CLAUSE_CODES | ALTERNATIVE_CODES
+    assert rec_keys <= known, sorted(rec_keys - known)
+    for code in ALTERNATIVE_CODES:
+        assert M.has("rec", code, "en") and M.has("rec", code, "zh_CN"), code
 
 
 def test_words_are_said_in_chinese():
@@ -348,3 +353,36 @@ def test_verify_verdicts_keep_their_figures_in_chinese():
     assert said.startswith("全部 2 个 GPU 均通过。") and all(check_text(c, "zh_CN") in said for c in checks)
     assert layer_reason(Layer(name="load", status="skip", reason="not run"), "zh_CN") == "未运行"
     assert layer_reason(multi, "en") == multi.reason
+
+
+def test_every_plan_note_and_warning_in_the_source_has_sentences_with_its_figures():
+    """said_notes(("code", {figures}), ...) and warn("code") calls in app/plan, read from the source (the test
+    machines reach only some): each code has both sentences, naming exactly the figures given."""
+    import ast
+    from pathlib import Path
+
+    root = Path(M.__file__).resolve().parents[1] / "app" / "plan"
+    seen = {}
+    for path in sorted(root.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
+                continue
+            if node.func.id == "said_notes":
+                for arg in node.args:
+                    if isinstance(arg, ast.Tuple) and isinstance(arg.elts[0], ast.Constant) and isinstance(arg.elts[1], ast.Dict):
+                        seen[arg.elts[0].value] = {k.value for k in arg.elts[1].keys if isinstance(k, ast.Constant)}
+            elif node.func.id == "warn" and node.args and isinstance(node.args[0], ast.Constant):
+                seen[node.args[0].value] = set()
+    for path in sorted(root.glob("*.py")):  # notes passed on as a code (memory_step(after=...)) and appended tuples
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.keyword) and node.arg == "after" and isinstance(node.value, ast.Constant):
+                seen[node.value.value] = set()
+            if isinstance(node, ast.Tuple) and len(node.elts) == 2 and isinstance(node.elts[0], ast.Constant) \
+                    and isinstance(node.elts[0].value, str) and node.elts[0].value.startswith("note_") and isinstance(node.elts[1], ast.Dict):
+                seen[node.elts[0].value] = {k.value for k in node.elts[1].keys if isinstance(k, ast.Constant)}
+    assert len(seen) >= 20, sorted(seen)
+    for code, given in seen.items():
+        for lang in M.LANGUAGES:
+            t = M.template(f"plan.{code}", lang)
+            assert t, (code, lang)
+            assert M.names(t) == given, (code, lang, M.names(t), given)

@@ -4,7 +4,6 @@ stays inside a comment or a quoted word of `plan --script` (real bash runs the s
 command stubbed, and the planted command never runs) and of the PowerShell export."""
 from __future__ import annotations
 
-import os
 import shlex
 import shutil
 import stat

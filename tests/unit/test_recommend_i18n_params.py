@@ -108,7 +108,7 @@ def test_the_table_reaches_every_reason_code_and_most_warnings(recs):
 def test_params_hold_the_figures_of_the_sentence(recs):
     """The figures the GUI will put in the translated sentence are the ones in the English one."""
     for rid, rec in recs.items():
-        for kind, code, params, english in _items(rec):
+        for _kind, code, params, english in _items(rec):
             for k, v in params.items():
                 if k.endswith("_code") or k in ("state", "text_code", "flavour", "compat", "confidence"):
                     continue  # clause names and words the GUI translates

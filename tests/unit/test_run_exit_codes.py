@@ -8,7 +8,6 @@ import json
 import subprocess
 import sys
 
-import pytest
 
 from app.plan import Check, Plan, Step
 from app.plan.model import validate_step

@@ -14,6 +14,19 @@ if TYPE_CHECKING:
     from ui.wizard import Wizard
 
 
+def join_sentences(parts) -> str:
+    """Sentences (or a label and its text) one after another: a space after English punctuation,
+    none after a Chinese full stop or colon."""
+    out = ""
+    for p in parts:
+        if not p:
+            continue
+        if out and not out.endswith(("。", "：", "！", "？", "；", "）")):
+            out += " "
+        out += p
+    return out
+
+
 class BasePage(QWizardPage):
     page_id: PageId = "welcome"
 
@@ -68,6 +81,8 @@ class BasePage(QWizardPage):
     # --- Qt -----------------------------------------------------------------------------
     def initializePage(self) -> None:  # noqa: N802
         self.update_source_banner()
+        if self.session.source.recorded:
+            self.retranslate()  # the words for a recorded machine ("the recorded machine", not "this computer")
         self.enter()
 
     def enter(self) -> None:

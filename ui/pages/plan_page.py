@@ -13,8 +13,9 @@ from PySide6.QtWidgets import (QFileDialog, QHBoxLayout, QHeaderView, QLabel, QP
                                QSplitter, QTreeWidget, QTreeWidgetItem)
 
 from ui import engine
-from ui.i18n import plan_text, tr
-from ui.pages.base import BasePage
+from app import messages
+from ui.i18n import current_language, plan_text, tr
+from ui.pages.base import BasePage, join_sentences
 from ui.widgets.icons import status_icon
 
 
@@ -46,16 +47,6 @@ class PlanState:
     def all_commands(self) -> str:
         """The whole plan as one block that runs as pasted into a terminal (bash or PowerShell)."""
         return engine.pasteable_script(self.plan)
-
-
-def join_sentences(parts: list[str]) -> str:
-    """Sentences one after another: a space after an English full stop, none after a Chinese one."""
-    out = ""
-    for p in parts:
-        if out and not out.endswith(("。", "：", "！", "？", "；")):
-            out += " "
-        out += p
-    return out
 
 
 def step_title(step) -> str:
@@ -263,7 +254,9 @@ class PlanPage(BasePage):
         """The plan's warnings that the Recommendation page has not already said (in the user's language)."""
         rec = self.session.recommendation
         said = {w.message for w in getattr(rec, "warnings", ())} if rec is not None else set()
-        return [w for w in (getattr(self.state.plan, "warnings", ()) or ()) if w not in said]
+        plan = self.state.plan
+        shown = messages.plan_warnings(plan, current_language()) if plan is not None else []
+        return [x for w, x in zip(getattr(plan, "warnings", ()) or (), shown) if w not in said]
 
     def _next_text(self) -> None:
         """The Next button of this page says what it does: it runs the plan shown."""

@@ -16,7 +16,7 @@ from app.choices import Choices, Mirrors
 from app.recommendation import Recommendation
 from ui import engine
 from ui.i18n import rec_text, tr
-from ui.pages.base import BasePage
+from ui.pages.base import BasePage, join_sentences
 from ui.widgets.icons import status_icon
 
 
@@ -127,6 +127,12 @@ class RecommendationPage(BasePage):
         self.nvidia_repo = QLineEdit(self.adv)
         self.proxy = QLineEdit(self.adv)
         self.ca_bundle = QLineEdit(self.adv)
+        from PySide6.QtWidgets import QStyle
+
+        browse = self.ca_bundle.addAction(self.style().standardIcon(QStyle.StandardPixmap.SP_DirOpenIcon),
+                                          QLineEdit.ActionPosition.TrailingPosition)
+        browse.triggered.connect(self._choose_ca_bundle)
+        self.ca_browse = browse
         self.form_labels: dict[str, QLabel] = {}
         for key, w in (("torch_version", self.torch_version), ("torch_variant", self.torch_variant),
                        ("want_toolkit", self.want_toolkit), ("method", self.method), ("venv", self.venv),
@@ -176,7 +182,23 @@ class RecommendationPage(BasePage):
         self.run_recommend(self.state.choices)
 
     def run_recommend(self, choices: Choices) -> None:
-        if self.session.facts is None:
+        self._gen = getattr(self, "_gen", 0) + 1  # only the latest request's answer is shown (and planned from)
+        gen = self._gen
+        if self.session.facts is None:  # reached without the System page (Troubleshoot → network settings)
+            svc = self.w.services
+            system = svc.system if svc.system is not None or svc.report is not None else svc.get_system()
+            self.state.busy = True
+            self.retranslate_status()
+            self.completeChanged.emit()
+
+            def detected(facts) -> None:
+                if self.session.facts is None:
+                    self.session.facts = facts
+                if gen == self._gen:
+                    self.state.busy = False
+                    self.run_recommend(choices)
+
+            self.tasks.submit(svc.detect, system, self.session.overrides, svc.report, on_done=detected, on_error=self._failed)
             return
         self.state.busy = True
         self.state.error = None
@@ -185,7 +207,8 @@ class RecommendationPage(BasePage):
         self.completeChanged.emit()
         self.retranslate_status()
         self.tasks.submit(self.w.services.recommend, self.session.facts, choices,
-                          on_done=lambda rec, c=choices: self._got(rec, c), on_error=self._failed)
+                          on_done=lambda rec, c=choices, g=gen: self._got(rec, c) if g == self._gen else None,
+                          on_error=self._failed)
 
     def _got(self, rec: Recommendation, choices: Optional[Choices] = None) -> None:
         self.state.busy = False
@@ -222,14 +245,24 @@ class RecommendationPage(BasePage):
             self.completeChanged.emit()
             self.retranslate_status()
 
-    def show_network_settings(self) -> None:
+    def _choose_ca_bundle(self) -> None:
+        from PySide6.QtWidgets import QFileDialog
+
+        path, _ = QFileDialog.getOpenFileName(self, tr("Choose the certificate bundle"), "",
+                                              tr("Certificates (*.pem *.crt *.cer);;All files (*)"))
+        if path:
+            self.ca_bundle.setText(path)
+            self._edited()
+
+    def show_network_settings(self, field: str = "proxy") -> None:
         """Open Advanced at the proxy / mirror / certificate fields (a download of the wizard failed)."""
         self.adv_toggle.setChecked(True)
+        target = {"ca_bundle": self.ca_bundle, "proxy": self.proxy, "pypi": self.pypi}.get(field, self.proxy)
         self.show_error(tr("The wizard could not download what it needs. Enter your proxy, a mirror or your "
                            "organisation's certificate bundle, press Apply, then Next: the plan is made again with them."),
                         "warning")
-        self.scroll.ensureWidgetVisible(self.proxy)
-        self.proxy.setFocus()
+        self.scroll.ensureWidgetVisible(target)
+        target.setFocus()
 
     def _toggle_advanced(self, on: bool) -> None:
         self.adv.setVisible(on)
@@ -363,7 +396,7 @@ class RecommendationPage(BasePage):
         txt = value_html
         said = rec_text(code, params, reason) if reason else ""
         if said:
-            txt += "<br><span>" + tr("Why:") + " " + html.escape(said) + "</span>"
+            txt += "<br><span>" + join_sentences([tr("Why:"), html.escape(said)]) + "</span>"
         terms = explain_terms(value_html + " " + said)
         if terms:
             txt += "<br><small>" + "<br>".join(html.escape(t) for t in terms) + "</small>"
@@ -381,7 +414,8 @@ class RecommendationPage(BasePage):
             self.status.setText(tr("The advanced choices do not work on this machine: see the red text under the cards."))
         elif self.state.recommendation is not None:
             db = self.state.recommendation.db_version
-            self.status.setText(tr("Recommended for this machine.") + (" " + tr("Compatibility data: {v}").format(v=db) if db else ""))
+            self.status.setText(join_sentences([tr("Recommended for this machine."),
+                                                tr("Compatibility data: {v}").format(v=db) if db else ""]))
         else:
             self.status.setText("")
 

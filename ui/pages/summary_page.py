@@ -240,7 +240,9 @@ class SummaryPage(BasePage):
             else:
                 self.changes.addItem(QListWidgetItem(status_icon(status), title))
         if not self.state.changes():
-            self.changes.addItem(QListWidgetItem(status_icon("info"), tr("Nothing was installed in this session.")))
+            none = tr("The report records no install steps.") if self.session.source.kind == "report" \
+                else tr("Nothing was installed in this session.")
+            self.changes.addItem(QListWidgetItem(status_icon("info"), none))
 
     def retranslate(self) -> None:
         self.setTitle(tr("Summary"))

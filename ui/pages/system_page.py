@@ -205,7 +205,8 @@ class SystemPage(BasePage):
 
     def retranslate(self) -> None:
         self.setTitle(tr("System"))
-        self.setSubTitle(tr("What this computer has now. Nothing has been changed."))
+        self.setSubTitle(tr("What this computer has now. Nothing has been changed.") if not self.session.source.recorded
+                         else tr("What the recorded machine had. Nothing is changed on it or here."))
         self.tree.setHeaderLabels([tr("What"), tr("Detected")])
         self.tree.setAccessibleName(tr("Detected facts"))
         self.findings_label.setText(tr("&Findings:"))

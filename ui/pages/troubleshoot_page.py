@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (QFileDialog, QHBoxLayout, QLabel, QPlainTextEdit,
                                QVBoxLayout, QWidget)
 
 from ui import engine
-from ui.i18n import diag_text, tr
+from ui.i18n import N_, diag_text, tr
 from ui.pages.base import BasePage
 
 # diagnosis categories (app/diagnose) whose fix is a setting of the window: the proxy, a mirror, the
@@ -25,6 +25,27 @@ NETWORK_WORDS = ("network", "proxy", "tls", "ssl", "certificate", "mirror", "dns
 def is_network_match(m: Any) -> bool:
     text = " ".join(str(getattr(m, k, "") or "") for k in ("category", "subcode", "rule")).lower()
     return any(w in text for w in NETWORK_WORDS)
+
+
+def network_field(m: Any) -> str:
+    """Which setting fixes this download failure: the certificate bundle, the proxy, or a mirror."""
+    text = " ".join(str(getattr(m, k, "") or "") for k in ("subcode", "rule")).lower()
+    if any(w in text for w in ("tls", "ssl", "cert")):
+        return "ca_bundle"
+    if "proxy" in text:
+        return "proxy"
+    return "pypi"
+
+
+NETWORK_FIX = {  # the window's fix for the wizard's own download failures: a setting here, never a terminal
+    "ca_bundle": N_("Give the wizard your organisation's certificate bundle: press “Network settings”, choose the CA "
+                    "file (your IT department has it), then Apply. Check the computer's date and time too. Do not turn "
+                    "certificate checks off."),
+    "proxy": N_("Enter your network's proxy: press “Network settings”, fill in HTTPS proxy (e.g. "
+                "http://proxy.example.com:8080), then Apply."),
+    "pypi": N_("The download server could not be reached. Press “Network settings” to use a mirror or a proxy your "
+               "network allows, then Apply; or try again when the connection works."),
+}
 
 
 MAX_LOG_BYTES = 1024 * 1024  # the box shows a log's last MiB (errors are at the end); the engine reads it all
@@ -201,8 +222,9 @@ class TroubleshootPage(BasePage):
 
     def open_network_settings(self) -> None:
         """The wizard's own download failed (proxy, mirror, certificates): the fields that fix it."""
+        top = self.state.top
         self.w.jump_to("recommendation")
-        self.w.pages["recommendation"].show_network_settings()
+        self.w.pages["recommendation"].show_network_settings(network_field(top) if top is not None else "proxy")
 
     def next_page(self):
         return "summary"  # the verdict and the report; a fix goes by its button to the Plan
@@ -236,10 +258,9 @@ class TroubleshootPage(BasePage):
                     out.append(f"<li>{mark} {e(ev.message)}</li>")
                 out.append("</ul>")
             fix = _said(diag_text(getattr(m, "fix_code", ""), "fix", getattr(m, "params", None), m.fix), m.fix)
-            out.append("<p>" + e(tr("Fix:")) + " " + fix + "</p>")
             if is_network_match(m) and not self.session.read_only:
-                out.append("<p>" + e(tr("Press “Network settings” to enter a proxy, a mirror or your "
-                                        "organisation's certificate bundle; the plan is then made again with them.")) + "</p>")
+                fix = e(tr(NETWORK_FIX[network_field(m)]))  # the setting in this window, not a command to type
+            out.append("<p>" + e(tr("Fix:")) + " " + fix + "</p>")
         self.result.setHtml("".join(out))
 
     def retranslate(self) -> None:

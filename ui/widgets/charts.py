@@ -195,7 +195,7 @@ class ChartPanel(QWidget):
             pi.removeItem(item)
         self._phase_items = []
         self._phase_spans = list(spans)
-        for key, w in self.plots.items():
+        for _key, w in self.plots.items():
             pi = w.getPlotItem()
             for name, t0, t1 in spans:
                 colour = QColor(PHASE_COLOURS.get(name, "#9e9e9e"))

@@ -105,6 +105,7 @@ class LogCanvas(QAbstractScrollArea):
         fm = self.fontMetrics()
         self.line_h = max(1, fm.lineSpacing())
         self.char_w = max(1, fm.horizontalAdvance("M"))
+        self.char_wf = max(1.0, fm.horizontalAdvance("M" * 100) / 100)  # fractional advance: 7.22 px, not 7
 
     def visible_rows(self) -> int:
         return max(1, self.viewport().height() // self.line_h)
@@ -126,8 +127,11 @@ class LogCanvas(QAbstractScrollArea):
         for i in range(len(rs) - 1, len(lines)):
             rs.append(rs[-1] + self._rows_of(len(lines[i])))
 
+    def _cols_for_width(self) -> int:
+        return max(1, int((self.viewport().width() - 8) / self.char_wf))
+
     def _rewrap(self) -> None:
-        cols = max(1, (self.viewport().width() - 8) // self.char_w)
+        cols = self._cols_for_width()
         if cols != self.cols:
             self.cols = cols
             self.row_start = [0]
@@ -188,7 +192,7 @@ class LogCanvas(QAbstractScrollArea):
         p = QPainter(self.viewport())
         pal = self.palette()
         p.fillRect(self.viewport().rect(), pal.color(QPalette.ColorRole.Base))
-        if self.wrap and max(1, (self.viewport().width() - 8) // self.char_w) != self.cols:
+        if self.wrap and self._cols_for_width() != self.cols:
             self.update_scrollbars()  # the viewport changed width without a resize of the area
         self.sync_rows()
         first = self.verticalScrollBar().value()

@@ -1,0 +1,131 @@
+"""One pipeline for the stages, shared by the command line and the window: detect → recommend → plan,
+each computed once per inputs and passed forward.
+
+    p = Pipeline(system, overrides={...})
+    facts = p.facts()                      # detect (+ --assume-* overrides), once per torch-probe flag
+    rec = p.recommendation(choices)        # the solve over the compat data as the live indexes correct it, once per Choices
+    plan = p.plan(choices)                 # built from that very recommendation, once per (Choices, dry run)
+
+`recommend_stage()` and `plan_stage()` are the stage functions themselves (the window calls them from its
+background tasks with the facts and recommendation it already holds); nothing else in the CLI or the GUI
+solves or plans on its own, so `recommend`, `plan`, `install`, `report` and the window agree.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Optional
+
+from app.choices import Choices
+from app.facts import Facts
+from app.recommendation import Recommendation
+
+
+class PipelineError(Exception):
+    """A stage that cannot run, as one line for the user. `code` 2: bad input (an override, an unreadable
+    compat bundle); 1: a stage failed (the solve, the plan)."""
+
+    def __init__(self, message: str, code: int = 1):
+        super().__init__(message)
+        self.code = code
+
+
+def load_compat(path: Optional[str] = None):
+    from app.compat import load_db
+
+    return load_db(path) if path else load_db()
+
+
+def recommend_stage(facts: Facts, choices: Optional[Choices] = None, *, db: Any = None, config: Any = None,
+                    live: Optional[bool] = None) -> Recommendation:
+    """The recommendation for these facts and choices: the solve over the compat data as the live PyTorch/
+    PyPI/NVIDIA indexes correct it (app.compat.live; off with live=False, "live_index": false or GPU_WIZARD_LIVE=0)."""
+    from app.compat.live import recommend_live
+
+    rec, _report = recommend_live(facts, db if db is not None else load_compat(), choices or Choices(), config=config,
+                                  enabled=live)
+    return rec
+
+
+def plan_stage(facts: Facts, rec: Recommendation, choices: Optional[Choices] = None, *, dry_run: bool = False,
+               created: Optional[str] = None):
+    from app.plan import build_plan
+
+    kw = {"created": created} if created else {}
+    return build_plan(facts, rec, choices or Choices(), dry_run=dry_run, **kw)
+
+
+class Pipeline:
+    """The stages of one run, memoised: each is computed the first time it is asked for with given inputs,
+    and the later stages take the earlier ones' values (never a second detection or solve)."""
+
+    def __init__(self, system: Any, *, overrides: Optional[dict] = None, python: Optional[str] = None,
+                 db_path: Optional[str] = None, config: Any = None, live: Optional[bool] = None,
+                 detect_fn: Optional[Callable[..., Facts]] = None):
+        self.system = system
+        self.overrides = {k: v for k, v in (overrides or {}).items() if v}
+        self.python = python
+        self.db_path = db_path
+        self.config = config
+        self.live = live
+        self._detect = detect_fn
+        self._db: Any = None
+        self._facts: dict[bool, Facts] = {}
+        self._recs: dict[tuple[bool, Choices], Recommendation] = {}
+        self._plans: dict[tuple[bool, Choices, bool], Any] = {}
+        self.computed: list[str] = []  # which stages ran, in order (for tests and the bench)
+
+    # -- stages ---------------------------------------------------------------------------------------------
+    def db(self):
+        if self._db is None:
+            from app.compat import CompatDataError
+
+            try:
+                self._db = load_compat(self.db_path)
+            except CompatDataError as e:
+                raise PipelineError(str(e), 2) from None
+            self.computed.append("db")
+        return self._db
+
+    def facts(self, torch: bool = False) -> Facts:
+        if torch not in self._facts:
+            if self._detect is not None:
+                facts = self._detect(self.system, torch_probe=torch, python=self.python)
+            else:
+                from app.detect import detect
+
+                facts = detect(self.system, torch_probe=torch, python=self.python)
+            if self.overrides:
+                from app.overrides import OverrideError, apply_overrides
+
+                try:
+                    facts = apply_overrides(facts, **self.overrides)
+                except OverrideError as e:
+                    raise PipelineError(str(e), 2) from None
+            self._facts[torch] = facts
+            self.computed.append(f"detect{'+torch' if torch else ''}")
+        return self._facts[torch]
+
+    def recommendation(self, choices: Optional[Choices] = None, torch: bool = False) -> Recommendation:
+        key = (torch, choices or Choices())
+        if key not in self._recs:
+            facts = self.facts(torch)
+            try:
+                self._recs[key] = recommend_stage(facts, key[1], db=self.db(), config=self.config, live=self.live)
+            except PipelineError:
+                raise
+            except Exception as e:  # a broken compat bundle → one clear line
+                raise PipelineError(f"cannot recommend: {e}") from None
+            self.computed.append("recommend")
+        return self._recs[key]
+
+    def plan(self, choices: Optional[Choices] = None, *, dry_run: bool = False, torch: bool = False):
+        from app.plan import PlanError
+
+        key = (torch, choices or Choices(), dry_run)
+        if key not in self._plans:
+            rec = self.recommendation(key[1], torch)
+            try:
+                self._plans[key] = plan_stage(self.facts(torch), rec, key[1], dry_run=dry_run)
+            except PlanError as e:
+                raise PipelineError(f"cannot plan: {e}") from None
+            self.computed.append("plan")
+        return self._plans[key]
