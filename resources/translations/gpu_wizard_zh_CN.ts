@@ -9,7 +9,7 @@
         <translation>高级(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="398"/>
+        <location filename="../../ui/pages/install_page.py" line="424"/>
         <source>&amp;Cancel</source>
         <translation>取消(&amp;C)</translation>
     </message>
@@ -84,7 +84,7 @@
         <translation>语言(&amp;L)：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="262"/>
+        <location filename="../../ui/pages/install_page.py" line="288"/>
         <source>&amp;Later</source>
         <translation>稍后(&amp;L)</translation>
     </message>
@@ -124,7 +124,7 @@
         <translation>重启 WSL(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="400"/>
+        <location filename="../../ui/pages/install_page.py" line="426"/>
         <source>&amp;Retry failed step</source>
         <translation>重试失败的步骤(&amp;R)</translation>
     </message>
@@ -159,7 +159,7 @@
         <translation>故障排除(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="404"/>
+        <location filename="../../ui/pages/install_page.py" line="430"/>
         <source>&amp;Troubleshoot this error</source>
         <translation>排查此错误(&amp;T)</translation>
     </message>
@@ -199,7 +199,7 @@
         <translation>&lt; 上一步(&amp;B)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="383"/>
+        <location filename="../../ui/pages/install_page.py" line="409"/>
         <source>A step failed: {step}. Read the log, then Retry, or press Next to find the cause and a fix.</source>
         <translation>有步骤失败：{step}。请查看日志，然后重试，或按“下一步”查找原因和修复方法。</translation>
     </message>
@@ -219,7 +219,7 @@
         <translation>应用(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="376"/>
+        <location filename="../../ui/pages/install_page.py" line="402"/>
         <source>All steps finished.</source>
         <translation>所有步骤已完成。</translation>
     </message>
@@ -239,7 +239,7 @@
         <translation>正在安装</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="390"/>
+        <location filename="../../ui/pages/install_page.py" line="416"/>
         <source>As recorded on the user's machine (nothing ran here):</source>
         <translation>用户机器上记录的情况（此处未执行任何操作）：</translation>
     </message>
@@ -299,17 +299,17 @@
         <translation>CUDA 工具包</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="399"/>
+        <location filename="../../ui/pages/install_page.py" line="425"/>
         <source>Cancel the installation</source>
         <translation>取消安装</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="380"/>
+        <location filename="../../ui/pages/install_page.py" line="406"/>
         <source>Cancelled. Press Retry to continue from the step that was stopped, or Next for the summary.</source>
         <translation>已取消。按“重试”从被停止的步骤继续，或按“下一步”查看总结。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="180"/>
+        <location filename="../../ui/pages/install_page.py" line="183"/>
         <source>Cancelling: stopping the running command…</source>
         <translation>正在取消：停止正在运行的命令…</translation>
     </message>
@@ -414,17 +414,27 @@
         <translation>诊断</translation>
     </message>
     <message>
+        <location filename="../../ui/pages/install_page.py" line="234"/>
+        <source>Downloading {file}: {done}</source>
+        <translation>正在下载 {file}：{done}</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/install_page.py" line="231"/>
+        <source>Downloading {file}: {done} of {total} ({percent}%)</source>
+        <translation>正在下载 {file}：{done} / {total}（{percent}%）</translation>
+    </message>
+    <message>
         <location filename="../../ui/pages/system_page.py" line="17"/>
         <source>Driver</source>
         <translation>驱动</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="376"/>
+        <location filename="../../ui/pages/install_page.py" line="402"/>
         <source>Dry run finished: nothing was changed.</source>
         <translation>演练结束：未做任何更改。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="386"/>
+        <location filename="../../ui/pages/install_page.py" line="412"/>
         <source>Dry run: </source>
         <translation>演练：</translation>
     </message>
@@ -609,12 +619,12 @@
         <translation>主机到 GPU：{v:.1f} GB/s</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="394"/>
+        <location filename="../../ui/pages/install_page.py" line="420"/>
         <source>Install</source>
         <translation>安装</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="394"/>
+        <location filename="../../ui/pages/install_page.py" line="420"/>
         <source>Install (dry run)</source>
         <translation>安装（演练）</translation>
     </message>
@@ -744,7 +754,7 @@
         <translation>在这段文字中没有识别出已知的 GPU 配置错误。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="131"/>
+        <location filename="../../ui/pages/install_page.py" line="133"/>
         <source>No plan was confirmed: go back to the Plan page.</source>
         <translation>尚未确认计划：请返回“计划”页。</translation>
     </message>
@@ -789,7 +799,7 @@
         <translation>查看模式下不会执行任何操作。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="388"/>
+        <location filename="../../ui/pages/install_page.py" line="414"/>
         <source>Nothing to install.</source>
         <translation>没有需要安装的内容。</translation>
     </message>
@@ -814,7 +824,7 @@
         <translation>仅验证已安装的内容</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="402"/>
+        <location filename="../../ui/pages/install_page.py" line="428"/>
         <source>Open &amp;session folder</source>
         <translation>打开会话文件夹(&amp;S)</translation>
     </message>
@@ -839,7 +849,7 @@
         <translation>打开快照或报告文件</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="403"/>
+        <location filename="../../ui/pages/install_page.py" line="429"/>
         <source>Open the folder with this session's logs</source>
         <translation>打开包含本次会话日志的文件夹</translation>
     </message>
@@ -854,7 +864,7 @@
         <translation>操作系统与 WSL</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="397"/>
+        <location filename="../../ui/pages/install_page.py" line="423"/>
         <source>Overall progress</source>
         <translation>总体进度</translation>
     </message>
@@ -1054,7 +1064,7 @@
         <translation>重启 WSL(&amp;W)…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="261"/>
+        <location filename="../../ui/pages/install_page.py" line="287"/>
         <source>Restart &amp;now</source>
         <translation>立即重启(&amp;N)</translation>
     </message>
@@ -1069,17 +1079,17 @@
         <translation>重启 WSL，使新设置生效</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="277"/>
+        <location filename="../../ui/pages/install_page.py" line="303"/>
         <source>Restart later: the wizard will continue with the verification after the restart.</source>
         <translation>稍后重启：重启后向导将继续进行验证。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="258"/>
+        <location filename="../../ui/pages/install_page.py" line="284"/>
         <source>Restart needed</source>
         <translation>需要重启</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="378"/>
+        <location filename="../../ui/pages/install_page.py" line="404"/>
         <source>Restart the computer to use the new driver.</source>
         <translation>请重启计算机以使用新驱动。</translation>
     </message>
@@ -1089,7 +1099,7 @@
         <translation>结果：{verdict}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="401"/>
+        <location filename="../../ui/pages/install_page.py" line="427"/>
         <source>Retry the failed step</source>
         <translation>重试失败的步骤</translation>
     </message>
@@ -1099,7 +1109,7 @@
         <translation>权限</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="386"/>
+        <location filename="../../ui/pages/install_page.py" line="412"/>
         <source>Running: {step}</source>
         <translation>正在运行：{step}</translation>
     </message>
@@ -1189,7 +1199,7 @@
         <translation>开始测试</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="386"/>
+        <location filename="../../ui/pages/install_page.py" line="412"/>
         <source>Starting…</source>
         <translation>正在启动…</translation>
     </message>
@@ -1204,7 +1214,7 @@
         <translation>步骤</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="396"/>
+        <location filename="../../ui/pages/install_page.py" line="422"/>
         <source>Steps</source>
         <translation>步骤</translation>
     </message>
@@ -1279,7 +1289,7 @@
         <translation>命令已复制到剪贴板。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="395"/>
+        <location filename="../../ui/pages/install_page.py" line="421"/>
         <source>The confirmed plan runs step by step. You can cancel at any time.</source>
         <translation>已确认的计划将逐步执行。您可以随时取消。</translation>
     </message>
@@ -1294,7 +1304,7 @@
         <translation>无法连接下载服务器。请按“网络设置”使用您网络允许的镜像或代理，再按“应用”；或在网络恢复后重试。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="239"/>
+        <location filename="../../ui/pages/install_page.py" line="265"/>
         <source>The installer stopped with an error: {error}</source>
         <translation>安装程序因错误而停止：{error}</translation>
     </message>
@@ -1304,7 +1314,7 @@
         <translation>无法读取日志：{error}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="259"/>
+        <location filename="../../ui/pages/install_page.py" line="285"/>
         <source>The new driver is used after a restart. Restart now? The wizard continues with the verification when you start it again.</source>
         <translation>新驱动在重启后生效。现在重启吗？再次启动向导时将继续进行验证。</translation>
     </message>
@@ -1384,7 +1394,7 @@
         <translation>本向导将：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="360"/>
+        <location filename="../../ui/pages/install_page.py" line="386"/>
         <source>Time left: {t}</source>
         <translation>剩余时间：{t}</translation>
     </message>
@@ -1414,7 +1424,7 @@
         <translation>排查错误</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="405"/>
+        <location filename="../../ui/pages/install_page.py" line="431"/>
         <source>Troubleshoot this error</source>
         <translation>排查此错误</translation>
     </message>
@@ -1534,12 +1544,12 @@
         <translation>您修改了高级选项：请按“应用”进行检查。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="348"/>
+        <location filename="../../ui/pages/install_page.py" line="374"/>
         <source>administrator</source>
         <translation>管理员</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="24"/>
+        <location filename="../../ui/pages/install_page.py" line="25"/>
         <source>already done</source>
         <translation>已完成（跳过）</translation>
     </message>
@@ -1554,7 +1564,7 @@
         <translation>随 PyTorch 附带</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="24"/>
+        <location filename="../../ui/pages/install_page.py" line="25"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
@@ -1579,7 +1589,7 @@
         <translation>设备检查</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="23"/>
+        <location filename="../../ui/pages/install_page.py" line="24"/>
         <source>done</source>
         <translation>完成</translation>
     </message>
@@ -1589,7 +1599,7 @@
         <translation>演练</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="23"/>
+        <location filename="../../ui/pages/install_page.py" line="24"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
@@ -1754,12 +1764,12 @@
         <translation>推荐</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="189"/>
+        <location filename="../../ui/pages/install_page.py" line="192"/>
         <source>retrying from the failed step</source>
         <translation>从失败的步骤重试</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="23"/>
+        <location filename="../../ui/pages/install_page.py" line="24"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
@@ -1814,7 +1824,7 @@
         <translation>升级驱动</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="23"/>
+        <location filename="../../ui/pages/install_page.py" line="24"/>
         <source>waiting</source>
         <translation>等待中</translation>
     </message>
@@ -1829,7 +1839,7 @@
         <translation>正常</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="346"/>
+        <location filename="../../ui/pages/install_page.py" line="372"/>
         <source>would run (dry run)</source>
         <translation>将会执行（演练）</translation>
     </message>
@@ -1857,6 +1867,11 @@
         <location filename="../../ui/pages/plan_page.py" line="233"/>
         <source>{r} of them need administrator rights: you will be asked for your password once.</source>
         <translation>其中 {r} 个需要管理员权限：会请您输入一次密码。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/install_page.py" line="237"/>
+        <source>{t} left for this file</source>
+        <translation>此文件还需 {t}</translation>
     </message>
     <message>
         <location filename="../../ui/widgets/bandwidth.py" line="35"/>
