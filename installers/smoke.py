@@ -33,6 +33,12 @@ def build_needs(python: str = sys.executable) -> list[str]:
     dirs = [libdir, os.path.join(libdir, multiarch) if multiarch else "", "/usr/lib", "/usr/local/lib"]
     if not any(d and os.path.exists(os.path.join(d, soname)) for d in dirs):
         missing.append(f"Python's shared library {soname} is not installed (Debian/Ubuntu: libpython{ver})")
+    qt = subprocess.run([python, "-c", "import PySide6.QtWidgets"], capture_output=True, text=True,
+                        env=dict(os.environ, QT_QPA_PLATFORM="offscreen"))
+    if qt.returncode != 0:
+        last = (qt.stderr.strip().splitlines() or ["import failed"])[-1]
+        missing.append(f"Qt cannot load here ({last}); PyInstaller must import it to collect the window's libraries "
+                       "(scripts/sysdeps.sh names the packages)")
     return missing
 
 

@@ -13,7 +13,7 @@ if ! err=$(.venv/bin/python -c 'import PySide6.QtWidgets, PySide6.QtTest' 2>&1);
   # pytest-qt loads Qt when pytest starts: without Qt's system libraries it is left out and the GUI
   # tests skip, saying why
   echo "Qt cannot load here (${err##*$'\n'}): the GUI tests skip; scripts/sysdeps.sh names what to install" >&2
-  plugins=(-p no:pytestqt)
+  plugins=(-p no:pytest-qt)
 fi
 # style, types and the import layers first (tools from the test extra; config in pyproject.toml)
 for tool in "ruff check -q app ui tests" "mypy" "lint-imports --no-cache"; do

@@ -142,6 +142,7 @@ class RunBridge(QObject):
     rebootRequired = Signal()
     progressChanged = Signal(str, float)  # step id, overall fraction 0..1 (the latest per flush)
     activityChanged = Signal(str, str)  # step id, what the running command says now (the latest per flush)
+    transferChanged = Signal(str, str, object, object)  # step id, file, bytes so far, total (None: unknown)
 
     def __init__(self, parent: Optional[QObject] = None):
         super().__init__(parent)
@@ -176,6 +177,10 @@ class RunBridge(QObject):
         with self._lock:
             self._q.append(("activity", step_id, str(text)))
 
+    def transfer(self, step_id: str, name: str, done: int, total: Optional[int]) -> None:
+        with self._lock:
+            self._q.append(("transfer", step_id, str(name), int(done), total))
+
     def finished(self, status: str) -> None:
         with self._lock:
             self._q.append(("done", status))
@@ -202,6 +207,7 @@ class RunBridge(QObject):
         batch: list[tuple[str, str]] = []
         last_progress = max((i for i, it in enumerate(items) if it[0] == "progress"), default=-1)
         last_activity = max((i for i, it in enumerate(items) if it[0] == "activity"), default=-1)
+        last_transfer = max((i for i, it in enumerate(items) if it[0] == "transfer"), default=-1)
         for n, it in enumerate(items):
             if it[0] == "line":
                 batch.append((it[1], it[2]))
@@ -213,6 +219,10 @@ class RunBridge(QObject):
             if it[0] == "activity":
                 if n == last_activity:
                     self.activityChanged.emit(it[1], it[2])
+                continue
+            if it[0] == "transfer":
+                if n == last_transfer:
+                    self.transferChanged.emit(it[1], it[2], it[3], it[4])
                 continue
             if batch:
                 self.lines.emit(batch)

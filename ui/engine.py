@@ -328,7 +328,10 @@ class EventForwarder:
                 listener.activity(ev.step_id, ev.text)
         elif kind == "progress":
             listener.progress(ev.step_id, ev.overall)
-            if getattr(ev, "message", "") and hasattr(listener, "activity"):
+            if getattr(ev, "done_bytes", None) is not None and hasattr(listener, "transfer"):
+                # pip's own download progress: the window says it in its language, with bytes
+                listener.transfer(ev.step_id, ev.name, ev.done_bytes, ev.total_bytes)
+            elif getattr(ev, "message", "") and hasattr(listener, "activity"):
                 listener.activity(ev.step_id, ev.message)
         elif kind == "step_finished":
             if ev.status == "error":

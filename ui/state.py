@@ -332,6 +332,52 @@ class InstallState:
         self.cancelled = False
 
 
+@dataclass
+class Transfer:
+    """One download inside a running step (pip's raw progress): bytes so far, of how many, and the
+    rate seen since it started, so its time left is said only once it is known (a total and a second
+    of measured rate), never guessed."""
+
+    name: str = ""
+    done: int = 0
+    total: Optional[int] = None
+    t0: Optional[float] = None
+    d0: int = 0
+    now: Optional[float] = None
+
+    def update(self, name: str, done: int, total: Optional[int], now: Optional[float] = None) -> None:
+        now = time.monotonic() if now is None else now
+        if name != self.name or done < self.done or self.t0 is None:  # the next file
+            self.name, self.t0, self.d0 = name, now, done
+        self.done, self.total, self.now = done, total, now
+
+    @property
+    def fraction(self) -> Optional[float]:
+        return min(1.0, self.done / self.total) if self.total else None
+
+    def rate(self) -> Optional[float]:
+        """Bytes per second, once at least a second and some bytes were seen."""
+        if self.t0 is None or self.now is None or self.now - self.t0 < 1.0 or self.done <= self.d0:
+            return None
+        return (self.done - self.d0) / (self.now - self.t0)
+
+    def time_left_s(self) -> Optional[float]:
+        r = self.rate()
+        if r is None or not self.total or self.done >= self.total:
+            return None
+        return (self.total - self.done) / r
+
+
+def format_bytes(n: Optional[int]) -> str:
+    if n is None:
+        return "?"
+    if n >= 1 << 30:
+        return f"{n / (1 << 30):.2f} GB"
+    if n >= 1 << 20:
+        return f"{n / (1 << 20):.1f} MB"
+    return f"{max(n, 0) / 1024:.0f} KB"
+
+
 def format_duration(seconds: Optional[float]) -> str:
     if seconds is None:
         return "—"
@@ -487,6 +533,9 @@ class Session:
     error_text: str = ""
     report_data: Optional[dict[str, Any]] = None  # a report's JSON, in a walkthrough
     resumed: bool = False
+    # an install that asked for a restart, answered "Later", and the wizard started again before it:
+    # the saved ResumeInfo (the autostart entry stays, so the restart still continues at verification)
+    pending_restart: Optional["ResumeInfo"] = None
 
     @property
     def dry_run(self) -> bool:

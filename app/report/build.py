@@ -11,10 +11,10 @@ import json
 import os
 import re
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Optional, cast
 
 from app.model import Model
-from app.report.model import REPORT_FORMAT, LogExcerpt, Redaction, Report, SessionInfo, StepOutcome
+from app.report.model import REPORT_FORMAT, LogExcerpt, Redaction, Report, SessionInfo, StepOutcome, StepStatus
 from app.report import words as W
 from app.report.redact import Redactor
 from app.report.words import LANG, _t
@@ -399,7 +399,7 @@ def _outcome(sid: str, rec: dict[str, Any], **kw: Any) -> StepOutcome:
     rc = rec.get("rc", rec.get("returncode", rec.get("_rc")))
     started = rec.get("started", rec.get("_started"))
     finished = rec.get("finished", rec.get("at"))
-    return StepOutcome(id=sid, status=status, rc=rc if isinstance(rc, int) and not isinstance(rc, bool) else None,
+    return StepOutcome(id=sid, status=cast(StepStatus, status), rc=rc if isinstance(rc, int) and not isinstance(rc, bool) else None,
                        duration_s=_num(rec.get("duration_s", rec.get("duration", rec.get("_duration_s")))),
                        message=str(rec.get("message") or rec.get("error") or ""),
                        started=started if isinstance(started, str) else None,
@@ -570,7 +570,7 @@ def build_report(*, facts: Any = None, recommendation: Any = None, plan: Any = N
     JSON file path. session: a session folder path (or the dict `read_session` returned).
     logs: extra LogExcerpt values or (name, text) pairs. live: also learn this machine's user,
     host name and secrets for redaction (the CLI does this when it ran on the live machine)."""
-    notes: list[str] = [str(n) for n in notes or ()]
+    said_notes: list[str] = [str(n) for n in notes or ()]
     facts_d = as_json(facts, "facts")
     rec_d = as_json(recommendation, "recommendation")
     plan_d = as_json(plan, "plan")
@@ -578,7 +578,7 @@ def build_report(*, facts: Any = None, recommendation: Any = None, plan: Any = N
     if ver_d is not None:
         ver_d, thinned = thin_samples(ver_d)
         if thinned:
-            notes.append(thinned)
+            said_notes.append(thinned)
     diag_d = as_json(diagnosis, "diagnosis")
     snap_d = as_json(snapshot, "snapshot")
     if snap_d is not None:
@@ -587,7 +587,7 @@ def build_report(*, facts: Any = None, recommendation: Any = None, plan: Any = N
         try:
             snap_d = validate_snapshot(snap_d)
         except SnapshotError as e:
-            notes.append(f"The snapshot was left out: {e}")
+            said_notes.append(f"The snapshot was left out: {e}")
             snap_d = None
     sess = None
     steps: tuple[StepOutcome, ...] = ()
@@ -602,7 +602,7 @@ def build_report(*, facts: Any = None, recommendation: Any = None, plan: Any = N
             excerpts.append(s["log"])
         for name in ("plan.json", "state.json", "output.log", "commands.log"):
             if name not in sess.files:
-                notes.append(f"The session folder has no {name}.")
+                said_notes.append(f"The session folder has no {name}.")
     elif plan_d:
         steps = step_outcomes(plan_d, {})
     for item in logs or ():
@@ -626,10 +626,10 @@ def build_report(*, facts: Any = None, recommendation: Any = None, plan: Any = N
 
         created = _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat()
     report = Report(format=REPORT_FORMAT, created=created, generator=f"gpu-wizard {__version__}", title=title,
-                    machine=machine, overall=overall, headline=tuple(headline), lang=lang,
+                    machine=machine, overall=cast(Any, overall), headline=tuple(headline), lang=lang,
                     redaction=Redaction(redacted=False, note="Not redacted: this report may hold user names, host names, addresses and secrets."),
                     facts=facts_d, recommendation=rec_d, plan=plan_d, steps=steps, session=sess, logs=tuple(excerpts),
-                    verification=ver_d, diagnosis=diag_d, snapshot=snap_d, notes=tuple(notes))
+                    verification=ver_d, diagnosis=diag_d, snapshot=snap_d, notes=tuple(said_notes))
     if not redact:
         return report
     return redact_report(report, redactor=redactor, live=live, system=system)

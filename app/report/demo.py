@@ -135,7 +135,7 @@ def write_demo_session(folder: str | Path, log_lines: int = 2000, fail: bool = T
     s = Session.create(base, label="install")
     s.write_json("plan.json", demo_plan())
     s.write_json("facts.json", demo_facts())
-    state = {"format": STATE_FORMAT, "status": "running", "steps": {}, "reboot_pending": False, "boot_id": None}
+    state: dict[str, Any] = {"format": STATE_FORMAT, "status": "running", "steps": {}, "reboot_pending": False, "boot_id": None}
     s.save_state(state)
     s.write_output("update_index", "stdout", "Hit:1 http://archive.ubuntu.com/ubuntu noble InRelease")
     for i in range(max(0, log_lines - 12)):

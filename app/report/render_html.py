@@ -164,13 +164,13 @@ def _facts_html(f: dict[str, Any]) -> str:
     if pys or f.get("python"):
         out.append(("<h3>" + _e(_t("Python and PyTorch")) + "</h3>"))
         sel = (f.get("python") or {}).get("path")
-        rows = []
+        py_rows: list[tuple[Any, ...]] = []
         for p in pys or [f.get("python")]:
             t = p.get("torch") or {}
-            rows.append(((_t("▶ ") if p.get("path") == sel else "") + str(p.get("path")), p.get("version"), p.get("kind"),
+            py_rows.append(((_t("▶ ") if p.get("path") == sel else "") + str(p.get("path")), p.get("version"), p.get("kind"),
                          t.get("version") or "—", t.get("cuda") or (_t("CPU build") if t.get("version") else "—"),
                          _yn(t.get("available")) or "—", t.get("error") or ""))
-        out.append(_table([_t("Interpreter"), "Python", _t("Kind"), "PyTorch", _t("Its CUDA"), _t("GPU usable"), _t("Error")], rows))
+        out.append(_table([_t("Interpreter"), "Python", _t("Kind"), "PyTorch", _t("Its CUDA"), _t("GPU usable"), _t("Error")], py_rows))
     env = f.get("env") or {}
     if env.get("variables"):
         out.append(("<h3>" + _e(_t("Environment")) + "</h3>") + _table([_t("Variable"), _t("Value")], sorted(env["variables"].items())))
@@ -286,7 +286,7 @@ def verification_charts(v: dict[str, Any]) -> list[str]:
         dev_by_index[d.get("nvml_index", g.get("index"))] = d
     idxs = sorted({s.get("gpu_index", 0) for s in samples})
     for key, title, unit, ymax, limit_key in _SERIES_METRICS:
-        series = []
+        series: list[Any] = []
         for gi in idxs:
             pts = [(s.get("t_s"), s.get(key)) for s in samples if s.get("gpu_index", 0) == gi and s.get(key) is not None]
             if pts:

@@ -6,7 +6,7 @@ never a half-built event).
 
     StepStarted(step_id, index, total, title, needs_root)
     LineEvent(step_id, stream, text, final)          final=False: replaces the previous line
-    ProgressEvent(step_id, fraction, overall, message)
+    ProgressEvent(step_id, fraction, overall, message, done_bytes, total_bytes, name)   bytes: a download inside it
     StepFinished(step_id, status, message, details, duration_s)   status: STEP_STATUSES
     PlanFinished(status, message, failed_step, session_dir)       status: PLAN_STATUSES
 
@@ -53,6 +53,9 @@ class ProgressEvent:
     fraction: Optional[float]  # within the step, None when unknown
     overall: float  # 0..1 over the whole plan, by step weight
     message: str = ""
+    done_bytes: Optional[int] = None  # a download inside the step (pip's raw progress): bytes so far,
+    total_bytes: Optional[int] = None  # of how many (None: unknown),
+    name: str = ""  # and of which file
     type: str = field(default="progress", init=False)
 
 
@@ -93,7 +96,8 @@ def event_to_json(ev: Event) -> dict[str, Any]:
 
 _TYPES: dict[str, Any] = {"step_id": str, "index": int, "total": int, "title": str, "needs_root": bool, "stream": str, "text": str,
           "final": bool, "fraction": (float, type(None)), "overall": float, "message": str, "status": str,
-          "details": str, "duration_s": float, "failed_step": (str, type(None)), "session_dir": str}
+          "details": str, "duration_s": float, "failed_step": (str, type(None)), "session_dir": str,
+          "done_bytes": (int, type(None)), "total_bytes": (int, type(None)), "name": str}
 
 
 def event_from_json(d: Any) -> Event:

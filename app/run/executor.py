@@ -254,7 +254,8 @@ class Executor:
 
         def on_progress(p: Progress) -> None:
             overall = base + share * (p.fraction if p.fraction is not None else 0.0)
-            self._emit(ProgressEvent(step.id, p.fraction, min(1.0, overall), p.message))
+            self._emit(ProgressEvent(step.id, p.fraction, min(1.0, overall), p.message,
+                                     p.done_bytes, p.total_bytes, p.name))
 
         st = self.state.mark(step.id, "running", "", "started")
         st.attempts += 1

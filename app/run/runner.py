@@ -37,6 +37,9 @@ class Line:
 class Progress:
     fraction: Optional[float]  # 0..1 within this command; None: unknown, only a message
     message: str = ""
+    done_bytes: Optional[int] = None  # a download inside the command: bytes so far and of how many
+    total_bytes: Optional[int] = None  # (None: the server did not say)
+    name: str = ""  # what is being downloaded (pip's file name), for the window's own words
 
 
 @dataclass
@@ -97,6 +100,8 @@ class CancelToken:
 
 _APT_STATUS = re.compile(r"^(pmstatus|dlstatus):[^:]*:([0-9.]+):(.*)$")
 _PERCENT = re.compile(r"(?<![\d.])(\d{1,3}(?:\.\d+)?)\s?%")
+_PIP_RAW = re.compile(r"^Progress (\d+) of (\d+)$")  # pip >= 24.1, --progress-bar=raw
+_PIP_DOWNLOADING = re.compile(r"^Downloading (\S+)")
 _PIP_STAGES = (("Collecting ", 0.1), ("Downloading ", 0.3), ("Installing collected packages", 0.8),
                ("Successfully installed", 1.0))
 
@@ -121,6 +126,35 @@ def parse_pip_line(text: str) -> Optional[Progress]:
     return None
 
 
+class PipProgress:
+    """pip's machine-readable download progress (`--progress-bar=raw`, pip >= 24.1): each
+    "Downloading <url or file> (<size>)" line names the file, then "Progress <done> of <total>"
+    lines (total 0: unknown) count its bytes. The download is the step's 10%..80% (resolving before,
+    unpacking after); the fraction never moves back when the next file starts, the bytes do."""
+
+    def __init__(self) -> None:
+        self.name = ""
+        self.best = 0.0
+
+    def __call__(self, text: str) -> Optional[Progress]:
+        t = text.strip()
+        m = _PIP_RAW.match(t)
+        if m is None:
+            d = _PIP_DOWNLOADING.match(t)
+            if d:
+                self.name = d.group(1).rsplit("/", 1)[-1].split("#", 1)[0]
+            prog = parse_pip_line(t)
+            if prog is not None and prog.fraction is not None:
+                self.best = max(self.best, prog.fraction)
+            return prog
+        done, total = int(m.group(1)), int(m.group(2))
+        if total > 0:
+            self.best = max(self.best, 0.1 + 0.7 * min(done, total) / total)
+        size = f"{done >> 20} of {total >> 20} MiB" if total > 0 else f"{done >> 20} MiB"
+        return Progress(self.best or None, f"{self.name or 'download'}: {size}", done_bytes=done,
+                        total_bytes=total or None, name=self.name)
+
+
 def parse_percent(text: str) -> Optional[Progress]:
     m = _PERCENT.search(text)
     if not m:
@@ -135,6 +169,39 @@ def _is_apt(argv: Sequence[str]) -> bool:
 
 def _is_pip(argv: Sequence[str]) -> bool:
     return "pip" in argv[:4] or (len(argv) > 2 and argv[1:3] == ["-m", "pip"])
+
+
+_DIST_INFO = re.compile(r"^pip-(\d+)\.(\d+)")
+
+
+def pip_version(python: str) -> Optional[tuple[int, int]]:
+    """The (major, minor) of the pip a venv's interpreter runs, read from its dist-info folder next to
+    it (no child process); None when that is not a venv's python or pip is not there."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(python)))
+    libs = [os.path.join(root, "Lib", "site-packages")]  # Windows
+    try:
+        libs += [os.path.join(root, "lib", d, "site-packages") for d in os.listdir(os.path.join(root, "lib"))
+                 if d.startswith("python")]
+    except OSError:
+        pass
+    found = []
+    for lib in libs:
+        try:
+            found += [(int(m.group(1)), int(m.group(2))) for m in map(_DIST_INFO.match, os.listdir(lib)) if m]
+        except OSError:
+            continue
+    return max(found) if found else None
+
+
+def with_pip_progress(argv: Sequence[str]) -> list[str]:
+    """`python -m pip install ...` with `--progress-bar=raw` when that pip has it (pip >= 24.1):
+    machine-readable download progress, as apt gets its status fd. Like that fd it is the runner's
+    channel to the child, not part of the command shown or exported (which must run with any pip)."""
+    argv = list(argv)
+    if (len(argv) > 3 and argv[1:4] == ["-m", "pip", "install"] and not any(a.startswith("--progress-bar") for a in argv)
+            and (pip_version(argv[0]) or (0, 0)) >= (24, 1)):
+        return [*argv[:4], "--progress-bar=raw", *argv[4:]]
+    return argv
 
 
 # --- the runner ----------------------------------------------------------------------
@@ -166,9 +233,11 @@ def run_command(argv: Sequence[str], *, on_line: Optional[Callable[[Line], None]
     if apt_status and _is_apt(argv):
         status_r, status_w = os.pipe()
         run_argv = [argv[0], "-o", f"APT::Status-Fd={status_w}", *argv[1:]]
+    elif _is_pip(argv):
+        run_argv = with_pip_progress(argv)
     lock = threading.Lock()
     tail: deque[str] = deque(maxlen=TAIL_LINES)
-    pip = _is_pip(argv)
+    pip = PipProgress() if _is_pip(argv) else None
     start = time.monotonic()
 
     callback_errors: list[BaseException] = []
@@ -177,14 +246,15 @@ def run_command(argv: Sequence[str], *, on_line: Optional[Callable[[Line], None]
         # the readers must never die: a listener that fails (a full disk under the log, a closed
         # window) would leave the child blocked on a full pipe. Its lines are still read and kept.
         with lock:
-            if line.final and line.stream != "status":
+            raw = pip is not None and _PIP_RAW.match(line.text.strip()) is not None
+            if line.final and line.stream != "status" and not raw:
                 tail.append(line.text)
             prog: Optional[Progress] = None
             try:
                 if line.stream == "status":
                     prog = parse_apt_status(line.text)
-                elif pip and line.final:
-                    prog = parse_pip_line(line.text)
+                elif pip is not None and line.final:
+                    prog = pip(line.text)
                 elif not line.final:
                     prog = parse_percent(line.text)
             except (ValueError, OverflowError):
@@ -193,7 +263,9 @@ def run_command(argv: Sequence[str], *, on_line: Optional[Callable[[Line], None]
                 return
             try:
                 if line.stream != "status" and on_line is not None:
-                    on_line(line)
+                    # pip's raw progress lines are progress, not output: the log shows them as one
+                    # updating line (as a terminal would), never thousands of "Progress n of m"
+                    on_line(Line(line.stream, prog.message if prog else line.text, final=False) if raw else line)
                 if prog is not None and on_progress is not None:
                     on_progress(prog)
             except Exception as e:  # noqa: BLE001 - remembered, the output keeps draining

@@ -63,6 +63,8 @@ class Layer(Model):
     reason: str  # one plain sentence: the most serious check's message, or what passed
     details: tuple[str, ...] = ()  # more lines for the user (figures, the other checks)
     checks: tuple[Check, ...] = ()
+    reason_code: str = ""  # the catalogue code of `reason` when no check says it (a skip): "check.<code>"
+    reason_params: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -231,12 +231,15 @@ def assemble(outcome: ProbeOutcome, nvml: Optional[dict[str, Any]], python: str,
     if not any_gpu:
         nv_err = (nvml or {}).get("error")
         if nvml is None:
-            reason = "No NVIDIA GPU found (NVML is not available here)"
+            code, params = "no_gpu_no_nvml", {}
         elif nv_err:
-            reason = f"No NVIDIA GPU found (NVML: {nv_err})"
+            code, params = "no_gpu_nvml_error", {"error": str(nv_err)}
         else:
-            reason = "No NVIDIA GPU found"
-        layers = verdicts.no_gpu_layers(reason, tr)
+            code, params = "no_gpu", {}
+        from app import messages
+
+        reason = messages.render("check", code, params, "en", fallback="No NVIDIA GPU found")
+        layers = verdicts.no_gpu_layers(reason, tr, code, params)
         judged: tuple[GpuResult, ...] = ()
     else:
         judged, layers = verdicts.judge(gpus, tr, samples, skip_reasons)

@@ -351,20 +351,35 @@ def judge_gpu(g: GpuResult, t: TorchReport, samples: Sequence[Sample]) -> GpuRes
     return g.replace(layers=layers)
 
 
-def no_gpu_layers(reason: str, t: TorchReport) -> tuple[Layer, ...]:
-    """Every layer skipped, each saying why (the CI path)."""
+def no_gpu_layers(reason: str, t: TorchReport, reason_code: str = "", reason_params: Optional[dict] = None) -> tuple[Layer, ...]:
+    """Every layer skipped, each saying why (the CI path). `reason_code`/`reason_params`: the catalogue code of
+    `reason` ("check.<code>"), so the layers say it in any language."""
+    rp = {k: str(v) for k, v in (reason_params or {}).items() if v is not None}
+    p = {**rp, "reason_code": reason_code} if reason_code else {}
+
+    def said(code: str, english: str, **more) -> tuple[str, dict]:
+        if not reason_code:
+            return "", {}
+        params = {**p, **{k: str(v) for k, v in more.items() if v is not None}}
+        return code, params
+
     if t.installed is False:
         tr = f"{reason}; PyTorch is not installed in {t.python or 'the target Python'} either."
+        tc, tp = said("skip_torch_missing", tr, python=t.python or None, python_code=None if t.python else "target_python")
     elif t.installed and t.version:
         build = "a CPU-only build" if not t.cuda else f"built for CUDA {t.cuda}"
         tr = f"{reason}; PyTorch {t.version} ({build}) has no GPU to use."
+        tc, tp = said("skip_torch_no_gpu", tr, torch=t.version, build_code="build_cpu_only" if not t.cuda else "build_cuda", cuda=t.cuda)
     else:
         tr = reason
+        tc, tp = (reason_code, rp) if reason_code else ("", {})
+    bc, bp = said("skip_no_copies", "")
+    lc, lp = said("skip_no_load", "")
     return (
-        Layer(name="device", status="skip", reason=reason),
-        Layer(name="bandwidth", status="skip", reason=f"{reason}: no copies to measure."),
-        Layer(name="pytorch", status="skip", reason=tr),
-        Layer(name="load", status="skip", reason=f"{reason}: no load to run."),
+        Layer(name="device", status="skip", reason=reason, reason_code=reason_code, reason_params=rp),
+        Layer(name="bandwidth", status="skip", reason=f"{reason}: no copies to measure.", reason_code=bc, reason_params=bp),
+        Layer(name="pytorch", status="skip", reason=tr, reason_code=tc, reason_params=tp),
+        Layer(name="load", status="skip", reason=f"{reason}: no load to run.", reason_code=lc, reason_params=lp),
     )
 
 
@@ -391,7 +406,8 @@ def judge(gpus: Sequence[GpuResult], t: TorchReport, samples: Sequence[Sample],
 
 # ---------------------------------------------------------------- in the user's language
 
-SKIP_CODES = {"not checked": "skip_not_checked", "not measured": "skip_not_measured", "not run": "skip_not_run"}
+SKIP_CODES = {"not checked": "skip_not_checked", "not measured": "skip_not_measured", "not run": "skip_not_run",
+              "cancelled before this layer finished": "skip_cancelled"}
 
 
 def check_text(c: Check, lang: str) -> str:
@@ -428,6 +444,8 @@ def layer_reason(layer: Layer, lang: str) -> str:
     """A layer's one sentence in `lang`: the check it comes from, the multi-GPU pass summary, or a skip reason."""
     if messages.normalise_lang(lang) == "en":
         return layer.reason
+    if layer.reason_code:
+        return messages.render("check", layer.reason_code, layer.reason_params, lang, fallback=layer.reason)
     lead = next((c for c in layer.checks if c.message == layer.reason), None)
     if lead is not None:
         return check_text(lead, lang)

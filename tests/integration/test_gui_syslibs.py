@@ -75,7 +75,7 @@ def test_from_the_menu_the_line_goes_to_a_dialog(libgl, tmp_path):
 
 
 def test_the_check_finds_nothing_missing_where_qt_loads():
-    pytest.importorskip("PySide6.QtWidgets", reason="Qt cannot load here")
+    pytest.importorskip("PySide6.QtWidgets", reason="Qt cannot load here", exc_type=ImportError)
     assert syslibs.missing_gui_libraries(dict(os.environ, QT_QPA_PLATFORM="offscreen")) == []
 
 

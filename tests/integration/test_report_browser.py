@@ -151,7 +151,7 @@ def test_report_makes_no_network_request_and_renders(chromium, tmp_path):
         assert local == [("GET", "/page.html")], local
         _keep(shot, f"report-{name}.png")
     # the screenshot shows a rendered page: mostly white, with a fair amount of ink
-    QImage = pytest.importorskip("PySide6.QtGui", reason="Qt cannot load here (its system libraries are missing)").QImage
+    QImage = pytest.importorskip("PySide6.QtGui", reason="Qt cannot load here (its system libraries are missing)", exc_type=ImportError).QImage
 
     img = QImage(str(tmp_path / "csp" / "page.png"))
     assert img.width() == 1100 and img.height() == 2400
@@ -172,7 +172,7 @@ def _chart_ink(exe: str, charts: list[str], tmp: Path, colors: list[list[str]]) 
     """Draw each chart alone in a 720x240 box (one under the other) and count, per chart, the
     pixels close to its series or bar colours in the browser's screenshot."""
     import numpy as np
-    QImage = pytest.importorskip("PySide6.QtGui", reason="Qt cannot load here (its system libraries are missing)").QImage
+    QImage = pytest.importorskip("PySide6.QtGui", reason="Qt cannot load here (its system libraries are missing)", exc_type=ImportError).QImage
 
     boxes = "".join(f"<div style='width:720px;height:240px;overflow:hidden'>{c}</div>" for c in charts)
     page = tmp / "charts.html"

@@ -104,3 +104,58 @@ def test_long_lines_wrap_so_their_end_is_on_screen(qtbot):
     view.resize(1600, 300)  # wider: fewer rows, same lines
     qtbot.wait(10)
     assert c.row_start[2] - c.row_start[1] < rows and view.line_count() == 3
+
+
+def test_pip_bytes_become_a_transfer_not_english_activity():
+    lis = Listener()
+    lis.xfer = []
+    lis.transfer = lambda step_id, name, done, total: lis.xfer.append((name, done, total))
+    fwd = EventForwarder(lis)
+    fwd(ProgressEvent("install_pytorch", 0.45, 0.3, "torch.whl: 400 of 900 MiB", 400 << 20, 900 << 20, "torch.whl"))
+    assert lis.xfer == [("torch.whl", 400 << 20, 900 << 20)] and lis.act == [] and lis.prog == [0.3]
+
+
+def test_transfer_time_left_only_once_a_rate_was_measured():
+    from ui.state import Transfer, format_bytes
+
+    x = Transfer()
+    x.update("a.whl", 0, 100 << 20, now=10.0)
+    assert x.time_left_s() is None  # no rate yet
+    x.update("a.whl", 10 << 20, 100 << 20, now=10.5)
+    assert x.time_left_s() is None  # under a second of measuring
+    x.update("a.whl", 20 << 20, 100 << 20, now=12.0)
+    assert abs(x.time_left_s() - 8.0) < 1e-6 and abs(x.fraction - 0.2) < 1e-9  # 10 MiB/s, 80 MiB to go
+    x.update("b.whl", 1 << 20, None, now=13.0)  # the next file, its size unknown: no time left, no percent
+    assert x.fraction is None and x.time_left_s() is None and x.d0 == 1 << 20
+    assert format_bytes(900 << 20) == "900.0 MB" and format_bytes(3 << 30) == "3.00 GB"
+
+
+def test_install_page_says_pip_download_in_bytes_and_language(qtbot, make_wizard):
+    import time as _time
+
+    from PySide6.QtWidgets import QWizard
+
+    from tests.ui.fakes import FakeRunner
+    from ui.i18n import tr
+
+    runner = FakeRunner(block_on="install_thing0")
+    w, _s, _r = make_wizard(runner=runner)
+    for _ in range(4):
+        qtbot.waitUntil(lambda: w.button(QWizard.WizardButton.NextButton).isEnabled(), timeout=5000)
+        w.next()
+    inst = w.pages["install"]
+    qtbot.waitUntil(runner.blocked.is_set, timeout=5000)
+    name = "torch-2.13.0-cp311-cp311-manylinux_2_28_x86_64.whl"
+    inst.bridge.transfer("install_thing0", name, 100 << 20, 900 << 20)
+    qtbot.waitUntil(lambda: "100.0 MB" in inst.activity.text(), timeout=2000)
+    assert "900.0 MB" in inst.activity.text() and "(11%)" in inst.activity.text()
+    assert tr("{t} left for this file").split("{t}")[-1] not in inst.activity.text()  # no rate yet: no time left
+    inst.bridge.activity("install_thing0", "torch.whl: 100 of 900 MiB")  # pip's English line right after
+    qtbot.wait(120)
+    assert "100.0 MB" in inst.activity.text()  # the window's own words stay
+    _time.sleep(1.05)
+    inst.bridge.transfer("install_thing0", name, 300 << 20, 900 << 20)
+    qtbot.waitUntil(lambda: "300.0 MB" in inst.activity.text(), timeout=2000)
+    assert tr("{t} left for this file").split("{t}")[-1] in inst.activity.text()  # a measured rate: time left
+    inst.cancel()
+    qtbot.waitUntil(lambda: inst.result == "cancelled", timeout=5000)

@@ -278,9 +278,26 @@ def check_items(where: str, checks) -> Iterator[Said]:
                        c.hint, f"{where}/{c.code}")
 
 
+def no_gpu_layer_items() -> Iterator[Said]:
+    """The skipped layers of a verification on a machine with no GPU (the CI path), for each kind of
+    PyTorch found and each way NVML answered, as app/verify/session.py makes them."""
+    from app import messages
+    from app.verify import verdicts
+    from app.verify.model import TorchReport
+
+    torches = {"torch_missing_in": TorchReport(installed=False, python="/venv/bin/python"), "torch_missing": TorchReport(installed=False),
+               "cpu_build": TorchReport(installed=True, version="2.13.0+cpu"), "cuda_build": TorchReport(installed=True, version="2.13.0", cuda="13.0"),
+               "unknown": TorchReport()}
+    for tname, t in torches.items():
+        for code, params in (("no_gpu_no_nvml", {}), ("no_gpu_nvml_error", {"error": "Driver Not Loaded"}), ("no_gpu", {})):
+            reason = messages.render("check", code, params, "en")
+            for layer in verdicts.no_gpu_layers(reason, t, code, params):
+                yield Said(f"no_gpu/{tname}/{code}/{layer.name}", "check", layer.reason_code, dict(layer.reason_params), layer.reason)
+
+
 def all_said() -> list[Said]:
-    """everything_said() plus detection findings and verify checks."""
-    out = everything_said()
+    """everything_said() plus detection findings, verify checks and the no-GPU layers."""
+    out = everything_said() + list(no_gpu_layer_items())
     for where, facts in detections():
         out += finding_items(where, facts)
     for where, checks in verifications():

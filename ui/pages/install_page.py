@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from pathlib import Path
 from typing import Any, Optional
 
@@ -16,7 +17,7 @@ from ui.bridge import RunBridge, Task
 from app import restart
 from ui.i18n import N_, plan_text, tr
 from ui.pages.base import BasePage
-from ui.state import InstallState, ResumeInfo, current_boot_id, format_duration
+from ui.state import InstallState, ResumeInfo, Transfer, current_boot_id, format_bytes, format_duration
 from ui.widgets.icons import status_icon
 from ui.widgets.log_view import LogView
 
@@ -69,6 +70,7 @@ class InstallPage(BasePage):
         self.backend: Any = None
         self._ran_plan: Any = None
         self.result: Optional[str] = None
+        self.transfer: Optional[Transfer] = None  # the download running inside the current step
         self.status = QLabel(self)
         self.status.setWordWrap(True)
         self.progress = QProgressBar(self)
@@ -159,6 +161,7 @@ class InstallPage(BasePage):
         self.bridge.rebootRequired.connect(self._reboot_required)
         self.bridge.progressChanged.connect(self._progress)
         self.bridge.activityChanged.connect(self._activity)
+        self.bridge.transferChanged.connect(self._transfer)
         self.bridge.runFinished.connect(self._finished)
         self.bridge.start()
         self.tick.start()
@@ -196,6 +199,7 @@ class InstallPage(BasePage):
 
     def _step_started(self, step_id: str) -> None:
         self.activity.setText("")
+        self.transfer = None
         self.state.start_step(step_id)
         self._refresh_step(step_id)
         self._update_progress()
@@ -212,6 +216,32 @@ class InstallPage(BasePage):
         self._update_progress()
 
     def _activity(self, _step_id: str, text: str) -> None:
+        if self.transfer is not None and self.transfer.now is not None and time.monotonic() - self.transfer.now < 1.0:
+            return  # pip's download is said in the window's words (below), not its English line
+        self._show_activity(text)
+
+    def _transfer(self, _step_id: str, name: str, done: int, total: Optional[int]) -> None:
+        """pip's own download progress: file, bytes of total and percent, and its time left once a
+        rate was measured (never a guess)."""
+        if self.transfer is None:
+            self.transfer = Transfer()
+        x = self.transfer
+        x.update(name, done, total)
+        if x.total:
+            txt = tr("Downloading {file}: {done} of {total} ({percent}%)").format(
+                file="{file}", done=format_bytes(done), total=format_bytes(x.total), percent=f"{x.fraction * 100:.0f}")
+        else:
+            txt = tr("Downloading {file}: {done}").format(file="{file}", done=format_bytes(done))
+        left = x.time_left_s()
+        if left is not None:
+            txt += " · " + tr("{t} left for this file").format(t=format_duration(left))
+        # a long wheel name is shortened, never the figures
+        fm = self.activity.fontMetrics()
+        room = max(60, self.activity.width() - fm.horizontalAdvance(txt.replace("{file}", "")) - 8)
+        self.activity.setText(txt.replace("{file}", fm.elidedText(name or "…", Qt.TextElideMode.ElideMiddle, room)))
+        self.activity.setToolTip(txt.replace("{file}", name))
+
+    def _show_activity(self, text: str) -> None:
         text = " ".join(text.split())
         fm = self.activity.fontMetrics()
         self.activity.setText(fm.elidedText(text, Qt.TextElideMode.ElideMiddle, max(50, self.activity.width())))
