@@ -87,6 +87,9 @@ def build_wizard(snapshot: Optional[str] = None, lang: Optional[str] = None, ass
             except OSError:
                 pass
             remove_autostart(services.autostart_dir)
+        elif info is not None:  # started again before the restart ("Later"): Welcome offers what is left
+            session.pending_restart = info
+            session.session_dir = info.session_dir
     return Wizard(session, services, translator, start_page=start)
 
 

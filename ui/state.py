@@ -533,6 +533,9 @@ class Session:
     error_text: str = ""
     report_data: Optional[dict[str, Any]] = None  # a report's JSON, in a walkthrough
     resumed: bool = False
+    # an install that asked for a restart, answered "Later", and the wizard started again before it:
+    # the saved ResumeInfo (the autostart entry stays, so the restart still continues at verification)
+    pending_restart: Optional["ResumeInfo"] = None
 
     @property
     def dry_run(self) -> bool:

@@ -9,7 +9,7 @@
         <translation>高级(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="424"/>
+        <location filename="../../ui/pages/install_page.py" line="428"/>
         <source>&amp;Cancel</source>
         <translation>取消(&amp;C)</translation>
     </message>
@@ -24,12 +24,12 @@
         <translation>关闭(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="278"/>
+        <location filename="../../ui/pages/plan_page.py" line="281"/>
         <source>&amp;Copy commands</source>
         <translation>复制命令(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="249"/>
+        <location filename="../../ui/pages/welcome_page.py" line="298"/>
         <source>&amp;Demo machines:</source>
         <translation>演示机器(&amp;D)：</translation>
     </message>
@@ -44,7 +44,7 @@
         <translation>错误文本或日志(&amp;E)：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="280"/>
+        <location filename="../../ui/pages/plan_page.py" line="283"/>
         <source>&amp;Export as script…</source>
         <translation>导出为脚本(&amp;E)…</translation>
     </message>
@@ -59,12 +59,12 @@
         <translation>完成(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="406"/>
+        <location filename="../../ui/pages/verify_page.py" line="409"/>
         <source>&amp;GPU shown:</source>
         <translation>显示的 GPU(&amp;G)：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="269"/>
+        <location filename="../../ui/pages/plan_page.py" line="272"/>
         <source>&amp;Install &gt;</source>
         <translation>安装(&amp;I) &gt;</translation>
     </message>
@@ -79,17 +79,17 @@
         <translation>继续测试(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="253"/>
+        <location filename="../../ui/pages/welcome_page.py" line="310"/>
         <source>&amp;Language:</source>
         <translation>语言(&amp;L)：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="288"/>
+        <location filename="../../ui/pages/install_page.py" line="292"/>
         <source>&amp;Later</source>
         <translation>稍后(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="405"/>
+        <location filename="../../ui/pages/verify_page.py" line="408"/>
         <source>&amp;Load per test:</source>
         <translation>每项测试负载时长(&amp;L)：</translation>
     </message>
@@ -99,12 +99,12 @@
         <translation>网络设置(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="263"/>
+        <location filename="../../ui/pages/plan_page.py" line="266"/>
         <source>&amp;Next &gt;</source>
         <translation>下一步(&amp;N) &gt;</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="251"/>
+        <location filename="../../ui/pages/welcome_page.py" line="300"/>
         <source>&amp;Open a file…</source>
         <translation>打开文件(&amp;O)…</translation>
     </message>
@@ -124,12 +124,17 @@
         <translation>重启 WSL(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="426"/>
+        <location filename="../../ui/pages/welcome_page.py" line="307"/>
+        <source>&amp;Restart the computer now</source>
+        <translation>立即重启计算机(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/install_page.py" line="430"/>
         <source>&amp;Retry failed step</source>
         <translation>重试失败的步骤(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="267"/>
+        <location filename="../../ui/pages/plan_page.py" line="270"/>
         <source>&amp;Run as a dry run &gt;</source>
         <translation>演练运行(&amp;R) &gt;</translation>
     </message>
@@ -139,12 +144,12 @@
         <translation>保存快照(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="265"/>
+        <location filename="../../ui/pages/plan_page.py" line="268"/>
         <source>&amp;Show what happened &gt;</source>
         <translation>查看发生了什么(&amp;S) &gt;</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="411"/>
+        <location filename="../../ui/pages/verify_page.py" line="414"/>
         <source>&amp;Start</source>
         <translation>开始(&amp;S)</translation>
     </message>
@@ -159,7 +164,7 @@
         <translation>故障排除(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="430"/>
+        <location filename="../../ui/pages/install_page.py" line="434"/>
         <source>&amp;Troubleshoot this error</source>
         <translation>排查此错误(&amp;T)</translation>
     </message>
@@ -179,17 +184,17 @@
         <translation>已完成的操作(&amp;W)：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="396"/>
+        <location filename="../../ui/pages/verify_page.py" line="399"/>
         <source>(stopped early)</source>
         <translation>（提前停止）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="231"/>
+        <location filename="../../ui/pages/plan_page.py" line="232"/>
         <source>1 of them needs administrator rights: you will be asked for your password once.</source>
         <translation>其中 1 个需要管理员权限：会请您输入一次密码。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="228"/>
+        <location filename="../../ui/pages/plan_page.py" line="229"/>
         <source>1 step.</source>
         <translation>1 个步骤。</translation>
     </message>
@@ -199,7 +204,7 @@
         <translation>&lt; 上一步(&amp;B)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="409"/>
+        <location filename="../../ui/pages/install_page.py" line="413"/>
         <source>A step failed: {step}. Read the log, then Retry, or press Next to find the cause and a fix.</source>
         <translation>有步骤失败：{step}。请查看日志，然后重试，或按“下一步”查找原因和修复方法。</translation>
     </message>
@@ -209,7 +214,7 @@
         <translation>测试正在运行</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="200"/>
+        <location filename="../../ui/pages/verify_page.py" line="203"/>
         <source>A walkthrough has no GPU to test, and the report recorded no verification.</source>
         <translation>查看模式下没有可测试的 GPU，且报告中没有记录验证结果。</translation>
     </message>
@@ -219,7 +224,7 @@
         <translation>应用(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="402"/>
+        <location filename="../../ui/pages/install_page.py" line="406"/>
         <source>All steps finished.</source>
         <translation>所有步骤已完成。</translation>
     </message>
@@ -239,7 +244,7 @@
         <translation>正在安装</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="416"/>
+        <location filename="../../ui/pages/install_page.py" line="420"/>
         <source>As recorded on the user's machine (nothing ran here):</source>
         <translation>用户机器上记录的情况（此处未执行任何操作）：</translation>
     </message>
@@ -274,12 +279,12 @@
         <translation>带宽</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="417"/>
+        <location filename="../../ui/pages/verify_page.py" line="420"/>
         <source>Bandwidth against the theoretical ceiling</source>
         <translation>带宽与理论上限对比</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="224"/>
+        <location filename="../../ui/pages/plan_page.py" line="225"/>
         <source>Building the plan…</source>
         <translation>正在制定计划…</translation>
     </message>
@@ -299,12 +304,12 @@
         <translation>CUDA 工具包</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="425"/>
+        <location filename="../../ui/pages/install_page.py" line="429"/>
         <source>Cancel the installation</source>
         <translation>取消安装</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="406"/>
+        <location filename="../../ui/pages/install_page.py" line="410"/>
         <source>Cancelled. Press Retry to continue from the step that was stopped, or Next for the summary.</source>
         <translation>已取消。按“重试”从被停止的步骤继续，或按“下一步”查看总结。</translation>
     </message>
@@ -349,7 +354,7 @@
         <translation>关闭向导</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="277"/>
+        <location filename="../../ui/pages/plan_page.py" line="280"/>
         <source>Commands and explanation of the selected step</source>
         <translation>所选步骤的命令与说明</translation>
     </message>
@@ -364,12 +369,12 @@
         <translation>容器</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="279"/>
+        <location filename="../../ui/pages/plan_page.py" line="282"/>
         <source>Copy all commands to the clipboard</source>
         <translation>将所有命令复制到剪贴板</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="250"/>
+        <location filename="../../ui/pages/welcome_page.py" line="299"/>
         <source>Demo machines</source>
         <translation>演示机器</translation>
     </message>
@@ -379,7 +384,7 @@
         <translation>重新检测</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="241"/>
+        <location filename="../../ui/pages/welcome_page.py" line="290"/>
         <source>Detect, recommend, plan, install, then verify and stress the GPU.</source>
         <translation>检测、推荐、计划、安装，然后验证并对 GPU 进行压力测试。</translation>
     </message>
@@ -429,12 +434,12 @@
         <translation>驱动</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="402"/>
+        <location filename="../../ui/pages/install_page.py" line="406"/>
         <source>Dry run finished: nothing was changed.</source>
         <translation>演练结束：未做任何更改。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="412"/>
+        <location filename="../../ui/pages/install_page.py" line="416"/>
         <source>Dry run: </source>
         <translation>演练：</translation>
     </message>
@@ -444,7 +449,7 @@
         <translation>演练：本计算机上未做任何更改。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="239"/>
+        <location filename="../../ui/pages/plan_page.py" line="240"/>
         <source>Dry run: nothing will be changed on this computer.</source>
         <translation>演练：不会更改本计算机上的任何内容。</translation>
     </message>
@@ -459,7 +464,7 @@
         <translation>错误文本</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="274"/>
+        <location filename="../../ui/pages/plan_page.py" line="277"/>
         <source>Every step and command, before anything runs.</source>
         <translation>在执行任何操作之前，列出每个步骤和命令。</translation>
     </message>
@@ -474,12 +479,12 @@
         <translation>导出报告(&amp;R)…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="189"/>
+        <location filename="../../ui/pages/plan_page.py" line="190"/>
         <source>Export the plan as a script</source>
         <translation>将计划导出为脚本</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="281"/>
+        <location filename="../../ui/pages/plan_page.py" line="284"/>
         <source>Export the plan as a shell script</source>
         <translation>将计划导出为 Shell 脚本</translation>
     </message>
@@ -569,7 +574,7 @@
         <translation>GPU 显存：{v:.0f} GB/s</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="407"/>
+        <location filename="../../ui/pages/verify_page.py" line="410"/>
         <source>GPU shown in the charts</source>
         <translation>图表中显示的 GPU</translation>
     </message>
@@ -619,12 +624,12 @@
         <translation>主机到 GPU：{v:.1f} GB/s</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="420"/>
+        <location filename="../../ui/pages/install_page.py" line="424"/>
         <source>Install</source>
         <translation>安装</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="420"/>
+        <location filename="../../ui/pages/install_page.py" line="424"/>
         <source>Install (dry run)</source>
         <translation>安装（演练）</translation>
     </message>
@@ -639,7 +644,7 @@
         <translation>按计划安装在 WSL 2 中的 Ubuntu 里。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="230"/>
+        <location filename="../../ui/pages/plan_page.py" line="231"/>
         <source>It needs administrator rights: you will be asked for your password once.</source>
         <translation>它需要管理员权限：会请您输入一次密码。</translation>
     </message>
@@ -654,12 +659,12 @@
         <translation>内核模块</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="254"/>
+        <location filename="../../ui/pages/welcome_page.py" line="311"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="410"/>
+        <location filename="../../ui/pages/verify_page.py" line="413"/>
         <source>Load duration per test</source>
         <translation>每项测试的负载时长</translation>
     </message>
@@ -759,7 +764,7 @@
         <translation>尚未确认计划：请返回“计划”页。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="168"/>
+        <location filename="../../ui/pages/plan_page.py" line="169"/>
         <source>No plan: {error}</source>
         <translation>无法制定计划：{error}</translation>
     </message>
@@ -769,7 +774,7 @@
         <translation>无法给出推荐：{error}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="235"/>
+        <location filename="../../ui/pages/plan_page.py" line="236"/>
         <source>None needs administrator rights.</source>
         <translation>都不需要管理员权限。</translation>
     </message>
@@ -789,22 +794,22 @@
         <translation>未检测到任何内容</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="242"/>
+        <location filename="../../ui/pages/welcome_page.py" line="291"/>
         <source>Nothing is installed: check the GPU, PyTorch and the bandwidth.</source>
         <translation>不安装任何内容：检查 GPU、PyTorch 和带宽。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="398"/>
+        <location filename="../../ui/pages/verify_page.py" line="401"/>
         <source>Nothing runs in a walkthrough.</source>
         <translation>查看模式下不会执行任何操作。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="414"/>
+        <location filename="../../ui/pages/install_page.py" line="418"/>
         <source>Nothing to install.</source>
         <translation>没有需要安装的内容。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="247"/>
+        <location filename="../../ui/pages/plan_page.py" line="248"/>
         <source>Nothing to install: everything is in place. Next goes on to the verification.</source>
         <translation>无需安装：一切已就绪。点击“下一步”进行验证。</translation>
     </message>
@@ -819,12 +824,12 @@
         <translation>本次会话未安装任何内容。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="239"/>
+        <location filename="../../ui/pages/welcome_page.py" line="288"/>
         <source>Only verify what is installed</source>
         <translation>仅验证已安装的内容</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="428"/>
+        <location filename="../../ui/pages/install_page.py" line="432"/>
         <source>Open &amp;session folder</source>
         <translation>打开会话文件夹(&amp;S)</translation>
     </message>
@@ -839,17 +844,17 @@
         <translation>打开日志文件</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="135"/>
+        <location filename="../../ui/pages/welcome_page.py" line="184"/>
         <source>Open a snapshot or report</source>
         <translation>打开快照或报告</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="252"/>
+        <location filename="../../ui/pages/welcome_page.py" line="301"/>
         <source>Open a snapshot or report file</source>
         <translation>打开快照或报告文件</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="429"/>
+        <location filename="../../ui/pages/install_page.py" line="433"/>
         <source>Open the folder with this session's logs</source>
         <translation>打开包含本次会话日志的文件夹</translation>
     </message>
@@ -864,7 +869,7 @@
         <translation>操作系统与 WSL</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="423"/>
+        <location filename="../../ui/pages/install_page.py" line="427"/>
         <source>Overall progress</source>
         <translation>总体进度</translation>
     </message>
@@ -889,7 +894,7 @@
         <translation>PTX：程序第一次运行时由驱动为此 GPU 编译的 GPU 代码（启动会慢一些）。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="243"/>
+        <location filename="../../ui/pages/welcome_page.py" line="292"/>
         <source>Paste an error message or open a log; get the cause and a fix.</source>
         <translation>粘贴错误信息或打开日志；获取原因和修复方法。</translation>
     </message>
@@ -909,17 +914,17 @@
         <translation>在此粘贴错误，例如训练失败时的最后几行输出。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="273"/>
+        <location filename="../../ui/pages/plan_page.py" line="276"/>
         <source>Plan</source>
         <translation>计划</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="200"/>
+        <location filename="../../ui/pages/plan_page.py" line="201"/>
         <source>Plan exported: {path}</source>
         <translation>计划已导出：{path}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="276"/>
+        <location filename="../../ui/pages/plan_page.py" line="279"/>
         <source>Plan steps</source>
         <translation>计划步骤</translation>
     </message>
@@ -934,17 +939,17 @@
         <translation>功耗</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="188"/>
+        <location filename="../../ui/pages/plan_page.py" line="189"/>
         <source>PowerShell scripts (*.ps1)</source>
         <translation>PowerShell 脚本 (*.ps1)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="241"/>
+        <location filename="../../ui/pages/plan_page.py" line="242"/>
         <source>Press Install to run this plan.</source>
         <translation>按“安装”运行此计划。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="400"/>
+        <location filename="../../ui/pages/verify_page.py" line="403"/>
         <source>Press Start to test the GPU.</source>
         <translation>按“开始”测试 GPU。</translation>
     </message>
@@ -964,7 +969,7 @@
         <translation>上一页</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="404"/>
+        <location filename="../../ui/pages/verify_page.py" line="407"/>
         <source>Proves PyTorch uses the GPU at the speed the hardware allows.</source>
         <translation>证明 PyTorch 能以硬件允许的速度使用 GPU。</translation>
     </message>
@@ -1049,7 +1054,7 @@
         <translation>报告已写入：{path}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="132"/>
+        <location filename="../../ui/pages/welcome_page.py" line="181"/>
         <source>Reports and snapshots (*.html *.htm *.json);;All files (*)</source>
         <translation>报告和快照 (*.html *.htm *.json);;所有文件 (*)</translation>
     </message>
@@ -1064,7 +1069,7 @@
         <translation>重启 WSL(&amp;W)…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="287"/>
+        <location filename="../../ui/pages/install_page.py" line="291"/>
         <source>Restart &amp;now</source>
         <translation>立即重启(&amp;N)</translation>
     </message>
@@ -1079,42 +1084,47 @@
         <translation>重启 WSL，使新设置生效</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="303"/>
+        <location filename="../../ui/pages/install_page.py" line="307"/>
         <source>Restart later: the wizard will continue with the verification after the restart.</source>
         <translation>稍后重启：重启后向导将继续进行验证。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="284"/>
+        <location filename="../../ui/pages/install_page.py" line="288"/>
         <source>Restart needed</source>
         <translation>需要重启</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="404"/>
+        <location filename="../../ui/pages/welcome_page.py" line="308"/>
+        <source>Restart the computer now and continue with the verification afterwards</source>
+        <translation>立即重启计算机，重启后继续验证</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/install_page.py" line="408"/>
         <source>Restart the computer to use the new driver.</source>
         <translation>请重启计算机以使用新驱动。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="396"/>
+        <location filename="../../ui/pages/verify_page.py" line="399"/>
         <source>Result: {verdict}</source>
         <translation>结果：{verdict}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="427"/>
+        <location filename="../../ui/pages/install_page.py" line="431"/>
         <source>Retry the failed step</source>
         <translation>重试失败的步骤</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="275"/>
+        <location filename="../../ui/pages/plan_page.py" line="278"/>
         <source>Rights</source>
         <translation>权限</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="412"/>
+        <location filename="../../ui/pages/install_page.py" line="416"/>
         <source>Running: {step}</source>
         <translation>正在运行：{step}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="413"/>
+        <location filename="../../ui/pages/verify_page.py" line="416"/>
         <source>S&amp;top</source>
         <translation>停止(&amp;T)</translation>
     </message>
@@ -1159,17 +1169,17 @@
         <translation>安全启动</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="232"/>
+        <location filename="../../ui/pages/welcome_page.py" line="281"/>
         <source>Set up an NVIDIA GPU for PyTorch, and prove it runs at full speed.</source>
         <translation>为 PyTorch 配置 NVIDIA GPU，并证明它能全速运行。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="239"/>
+        <location filename="../../ui/pages/welcome_page.py" line="288"/>
         <source>Set up this computer</source>
         <translation>配置本计算机</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="188"/>
+        <location filename="../../ui/pages/plan_page.py" line="189"/>
         <source>Shell scripts (*.sh)</source>
         <translation>Shell 脚本 (*.sh)</translation>
     </message>
@@ -1194,12 +1204,12 @@
         <translation>仍有部分功能无法正常工作。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="412"/>
+        <location filename="../../ui/pages/verify_page.py" line="415"/>
         <source>Start the test</source>
         <translation>开始测试</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="412"/>
+        <location filename="../../ui/pages/install_page.py" line="416"/>
         <source>Starting…</source>
         <translation>正在启动…</translation>
     </message>
@@ -1209,12 +1219,12 @@
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="275"/>
+        <location filename="../../ui/pages/plan_page.py" line="278"/>
         <source>Step</source>
         <translation>步骤</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="422"/>
+        <location filename="../../ui/pages/install_page.py" line="426"/>
         <source>Steps</source>
         <translation>步骤</translation>
     </message>
@@ -1234,12 +1244,12 @@
         <translation>停止正在运行的步骤并关闭吗？稍后可以继续：已完成的步骤会被跳过。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="414"/>
+        <location filename="../../ui/pages/verify_page.py" line="417"/>
         <source>Stop the test</source>
         <translation>停止测试</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="242"/>
+        <location filename="../../ui/pages/verify_page.py" line="245"/>
         <source>Stopping…</source>
         <translation>正在停止…</translation>
     </message>
@@ -1249,7 +1259,7 @@
         <translation>总结</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="244"/>
+        <location filename="../../ui/pages/welcome_page.py" line="293"/>
         <source>Support: see a user's machine page by page, read-only. Or try a demo machine.</source>
         <translation>技术支持：逐页只读查看用户的机器。也可以试用演示机器。</translation>
     </message>
@@ -1274,7 +1284,7 @@
         <translation>测试阶段：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="393"/>
+        <location filename="../../ui/pages/verify_page.py" line="396"/>
         <source>Testing the GPU…</source>
         <translation>正在测试 GPU…</translation>
     </message>
@@ -1284,12 +1294,22 @@
         <translation>这些高级选项在此机器上不可用：请看卡片下方的红色文字。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="184"/>
+        <location filename="../../ui/pages/plan_page.py" line="185"/>
         <source>The commands are on the clipboard.</source>
         <translation>命令已复制到剪贴板。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="421"/>
+        <location filename="../../ui/pages/welcome_page.py" line="169"/>
+        <source>The computer could not be restarted from here: restart it from the system menu. The wizard continues with the verification after the restart.</source>
+        <translation>无法从这里重启计算机：请从系统菜单重启。重启后向导会继续进行验证。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/verify_page.py" line="189"/>
+        <source>The computer has not restarted since the driver was installed: the GPU checks can fail until it does. After the restart the wizard verifies again by itself.</source>
+        <translation>安装驱动后计算机尚未重启：在重启之前，GPU 检查可能失败。重启后向导会自动再次验证。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/install_page.py" line="425"/>
         <source>The confirmed plan runs step by step. You can cancel at any time.</source>
         <translation>已确认的计划将逐步执行。您可以随时取消。</translation>
     </message>
@@ -1304,7 +1324,12 @@
         <translation>无法连接下载服务器。请按“网络设置”使用您网络允许的镜像或代理，再按“应用”；或在网络恢复后重试。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="265"/>
+        <location filename="../../ui/pages/welcome_page.py" line="303"/>
+        <source>The installation finished and waits for a restart: the new driver is used only after the computer restarts. Restart now, and the wizard opens again by itself and goes on with the verification.</source>
+        <translation>安装已完成，正在等待重启：新驱动只有在计算机重启后才会生效。现在重启后，向导会自动再次打开并继续进行验证。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/install_page.py" line="269"/>
         <source>The installer stopped with an error: {error}</source>
         <translation>安装程序因错误而停止：{error}</translation>
     </message>
@@ -1314,12 +1339,12 @@
         <translation>无法读取日志：{error}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="285"/>
+        <location filename="../../ui/pages/install_page.py" line="289"/>
         <source>The new driver is used after a restart. Restart now? The wizard continues with the verification when you start it again.</source>
         <translation>新驱动在重启后生效。现在重启吗？再次启动向导时将继续进行验证。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="237"/>
+        <location filename="../../ui/pages/plan_page.py" line="238"/>
         <source>The plan as the user's wizard made it, on the user's machine.</source>
         <translation>这是用户的向导在用户机器上制定的计划。</translation>
     </message>
@@ -1329,7 +1354,7 @@
         <translation>无法写入报告：{error}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="135"/>
+        <location filename="../../ui/pages/plan_page.py" line="136"/>
         <source>The report holds no plan: the user's wizard did not plan an install.</source>
         <translation>报告中没有计划：用户的向导没有制定安装计划。</translation>
     </message>
@@ -1344,7 +1369,7 @@
         <translation>报告中没有记录安装步骤。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="198"/>
+        <location filename="../../ui/pages/plan_page.py" line="199"/>
         <source>The script could not be written: {error}</source>
         <translation>无法写入脚本：{error}</translation>
     </message>
@@ -1359,7 +1384,7 @@
         <translation>结论，以及所做的更改。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="264"/>
+        <location filename="../../ui/pages/verify_page.py" line="267"/>
         <source>The verification could not run: {error}</source>
         <translation>无法运行验证：{error}</translation>
     </message>
@@ -1369,7 +1394,7 @@
         <translation>向导无法下载所需内容。请填写代理、镜像或贵单位的证书包，按“应用”，再按“下一步”：计划会据此重新生成。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="140"/>
+        <location filename="../../ui/pages/plan_page.py" line="141"/>
         <source>There is no recommendation to plan from.</source>
         <translation>没有可用于制定计划的推荐。</translation>
     </message>
@@ -1379,7 +1404,7 @@
         <translation>此选项无法使用：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="213"/>
+        <location filename="../../ui/pages/welcome_page.py" line="262"/>
         <source>This file cannot be opened: {error}</source>
         <translation>无法打开此文件：{error}</translation>
     </message>
@@ -1389,12 +1414,12 @@
         <translation>无法将此修复生成计划：{error}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="238"/>
+        <location filename="../../ui/pages/welcome_page.py" line="287"/>
         <source>This wizard will:</source>
         <translation>本向导将：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="386"/>
+        <location filename="../../ui/pages/install_page.py" line="390"/>
         <source>Time left: {t}</source>
         <translation>剩余时间：{t}</translation>
     </message>
@@ -1419,12 +1444,12 @@
         <translation>故障排查</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="240"/>
+        <location filename="../../ui/pages/welcome_page.py" line="289"/>
         <source>Troubleshoot an error</source>
         <translation>排查错误</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="431"/>
+        <location filename="../../ui/pages/install_page.py" line="435"/>
         <source>Troubleshoot this error</source>
         <translation>排查此错误</translation>
     </message>
@@ -1449,7 +1474,7 @@
         <translation>利用率</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="418"/>
+        <location filename="../../ui/pages/verify_page.py" line="421"/>
         <source>Verdicts</source>
         <translation>结论</translation>
     </message>
@@ -1459,9 +1484,14 @@
         <translation>验证</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="403"/>
+        <location filename="../../ui/pages/verify_page.py" line="406"/>
         <source>Verify and stress</source>
         <translation>验证与压力测试</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/welcome_page.py" line="309"/>
+        <source>Verify now, before the restart</source>
+        <translation>重启前先验证</translation>
     </message>
     <message>
         <location filename="../../ui/pages/system_page.py" line="20"/>
@@ -1499,7 +1529,7 @@
         <translation>警告</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="231"/>
+        <location filename="../../ui/pages/welcome_page.py" line="280"/>
         <source>Welcome</source>
         <translation>欢迎</translation>
     </message>
@@ -1544,7 +1574,7 @@
         <translation>您修改了高级选项：请按“应用”进行检查。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="374"/>
+        <location filename="../../ui/pages/install_page.py" line="378"/>
         <source>administrator</source>
         <translation>管理员</translation>
     </message>
@@ -1624,7 +1654,7 @@
         <translation>安装驱动</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="236"/>
+        <location filename="../../ui/pages/welcome_page.py" line="285"/>
         <source>install with a live log, asking for administrator rights only where needed</source>
         <translation>安装时实时显示日志，仅在需要时请求管理员权限</translation>
     </message>
@@ -1654,12 +1684,12 @@
         <translation>负载测试</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="233"/>
+        <location filename="../../ui/pages/welcome_page.py" line="282"/>
         <source>look at this computer: GPU, driver, CUDA, Python and PyTorch</source>
         <translation>检查本计算机：GPU、驱动、CUDA、Python 和 PyTorch</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="216"/>
+        <location filename="../../ui/pages/plan_page.py" line="217"/>
         <source>needs administrator rights</source>
         <translation>需要管理员权限</translation>
     </message>
@@ -1754,7 +1784,7 @@
         <translation>由 Windows 主机提供</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="234"/>
+        <location filename="../../ui/pages/welcome_page.py" line="283"/>
         <source>recommend versions that work together, and say why</source>
         <translation>推荐可协同工作的版本，并说明原因</translation>
     </message>
@@ -1779,7 +1809,7 @@
         <translation>秒</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="235"/>
+        <location filename="../../ui/pages/welcome_page.py" line="284"/>
         <source>show every command before anything runs; you confirm</source>
         <translation>在执行前显示每条命令，由您确认</translation>
     </message>
@@ -1799,7 +1829,7 @@
         <translation>系统软件包</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="237"/>
+        <location filename="../../ui/pages/welcome_page.py" line="286"/>
         <source>test the GPU under load with live charts, and write a report</source>
         <translation>用实时图表对 GPU 进行负载测试，并生成报告</translation>
     </message>
@@ -1839,7 +1869,7 @@
         <translation>正常</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="372"/>
+        <location filename="../../ui/pages/install_page.py" line="376"/>
         <source>would run (dry run)</source>
         <translation>将会执行（演练）</translation>
     </message>
@@ -1854,17 +1884,17 @@
         <translation>{n} 个匹配</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="409"/>
+        <location filename="../../ui/pages/verify_page.py" line="412"/>
         <source>{n} s</source>
         <translation>{n} 秒</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="228"/>
+        <location filename="../../ui/pages/plan_page.py" line="229"/>
         <source>{n} steps.</source>
         <translation>{n} 个步骤。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="233"/>
+        <location filename="../../ui/pages/plan_page.py" line="234"/>
         <source>{r} of them need administrator rights: you will be asked for your password once.</source>
         <translation>其中 {r} 个需要管理员权限：会请您输入一次密码。</translation>
     </message>

@@ -417,3 +417,53 @@ def test_closing_during_a_running_verification_asks_keep_is_the_default(qtbot, m
     assert w.isVisible()
     qtbot.waitUntil(lambda: not ver.state.running, timeout=10000)
     assert w.button(QWizard.WizardButton.NextButton).isEnabled()
+
+
+def test_relaunch_before_the_restart_offers_it_in_one_click(qtbot, tmp_path, monkeypatch):
+    """"Later" to the restart, then the wizard started again in the same boot: it knows the saved
+    session, says the restart is still needed, and one click restarts (the autostart entry then
+    continues at the verification); or it verifies now, saying the GPU checks wait for the restart."""
+    import ui.pages.install_page
+    import ui.state
+
+    for mod in (ui.state, ui.pages.install_page):  # the boot the install saved is the boot it starts in
+        monkeypatch.setattr(mod, "current_boot_id", lambda: "the-same-boot")
+    runner = JourneyRunner()
+    services = _machine_services(tmp_path, _rtx4090_without_driver(), runner)
+    clicks = Clicks(qtbot)
+    w = build_wizard(lang="en", services=services)
+    qtbot.addWidget(w)
+    w.show()
+    assert not w.pages["welcome"].pending.isVisible()  # nothing saved yet: no offer
+    _walk_to_install(qtbot, clicks, w)
+    inst = w.pages["install"]
+    qtbot.waitUntil(lambda: getattr(inst, "_reboot_box", None) is not None and inst._reboot_box.isVisible(), timeout=20000)
+    clicks.click(next(b for b in inst._reboot_box.buttons() if b.text() == "&Later"))
+    session_dir = w.session.session_dir
+    w.close()
+    autostart = tmp_path / "autostart" / "gpu-wizard-resume.desktop"
+    assert autostart.exists()
+
+    for lang, word in (("zh_CN", "重启"), ("en", "restart")):
+        reboots: list = []
+        s2 = _machine_services(tmp_path, _rtx4090_without_driver(), JourneyRunner())
+        s2.reboot = lambda: reboots.append(True)
+        w2 = build_wizard(lang=lang, services=s2)
+        qtbot.addWidget(w2)
+        w2.show()
+        welcome = w2.pages["welcome"]
+        assert w2.current_page_id == "welcome" and not w2.session.resumed
+        assert w2.session.pending_restart is not None and w2.session.session_dir == session_dir
+        assert welcome.pending.isVisible() and word in welcome.pending_text.text.text()
+        assert not welcome.restart_btn.isDefault() and not welcome.restart_btn.autoDefault()  # Enter never restarts
+        again = Clicks(qtbot)
+        again.click(welcome.restart_btn)
+        assert reboots == [True] and again.n == 1 and autostart.exists()  # the restart continues at verification
+        if lang == "en":
+            again.click(welcome.verify_now_btn)
+            assert w2.current_page_id == "verify"
+            ver = w2.pages["verify"]
+            assert ver.error_banner.isVisible() and "not restarted" in ver.error_banner.text.text()
+            qtbot.waitUntil(lambda: ver.state.verification is not None and not ver.state.running, timeout=20000)
+        w2.close()
+    assert (tmp_path / "state" / "gpu-wizard" / "resume.json").exists()  # kept for the real restart

@@ -187,6 +187,13 @@ class VerifyPage(BasePage):
         self.retranslate_status()
         if self.should_autostart():  # the default path needs no Start: it begins on arrival
             self.start()
+        self._pending_restart_notice()
+
+    def _pending_restart_notice(self) -> None:
+        s = self.session
+        if s.pending_restart is not None and not s.source.recorded:
+            self.show_error(tr("The computer has not restarted since the driver was installed: the GPU checks can fail "
+                               "until it does. After the restart the wizard verifies again by itself."), "warning")
 
     def should_autostart(self) -> bool:
         s = self.session
@@ -200,6 +207,7 @@ class VerifyPage(BasePage):
             self.show_error(tr("A walkthrough has no GPU to test, and the report recorded no verification."), "info")
             return
         self.clear_error()
+        self._pending_restart_notice()
         self.state.error = None
         self.state.seconds = float(self.duration.currentData())
         self.state.clear()

@@ -14,6 +14,7 @@ from ui import engine
 from ui.i18n import N_, tr
 from ui.pages.base import BasePage
 from ui.state import PathId
+from ui.widgets.banner import Banner
 
 
 @dataclass
@@ -39,6 +40,29 @@ class WelcomePage(BasePage):
         self.state = WelcomeState(path=self.session.path,
                                   file=self.session.source.path if self.session.source.recorded else None)
         self.started_recorded = self.session.source.recorded  # `--snapshot FILE`: every path stays on it
+        # started again after "Restart later": the install is done, the driver waits for the restart
+        self.pending = QWidget(self)
+        self.pending.setObjectName("pending_restart")
+        pv = QVBoxLayout(self.pending)
+        pv.setContentsMargins(0, 0, 0, 6)
+        self.pending_text = Banner(self.pending)
+        self.pending_text.setObjectName("pending_restart_text")
+        pv.addWidget(self.pending_text)
+        prow = QHBoxLayout()
+        self.restart_btn = QPushButton(self.pending)
+        self.restart_btn.setObjectName("pending_restart_now")
+        self.restart_btn.setAutoDefault(False)  # restarting closes every program: never the Enter answer
+        self.restart_btn.clicked.connect(self._restart_now)
+        self.verify_now_btn = QPushButton(self.pending)
+        self.verify_now_btn.setObjectName("pending_verify_now")
+        self.verify_now_btn.setAutoDefault(False)
+        self.verify_now_btn.clicked.connect(self._verify_now)
+        prow.addWidget(self.restart_btn)
+        prow.addWidget(self.verify_now_btn)
+        prow.addStretch(1)
+        pv.addLayout(prow)
+        self.pending.setVisible(self.session.pending_restart is not None)
+        self.layout_.addWidget(self.pending)
         self.intro = QLabel(self)
         self.intro.setWordWrap(True)
         self.intro.setTextFormat(Qt.TextFormat.RichText)
@@ -128,6 +152,31 @@ class WelcomePage(BasePage):
     def _demo_chosen(self, item: Optional[QListWidgetItem]) -> None:
         if item is not None:
             self.choose_file(item.data(Qt.ItemDataRole.UserRole))
+
+    def _restart_now(self) -> None:
+        """One click: the computer restarts; the autostart entry written when the install asked
+        brings the wizard back at the verification."""
+        from app import restart
+        from ui.pages.install_page import start_detached, write_autostart
+
+        try:
+            write_autostart(self.w.services.autostart_dir)  # in case it was removed meanwhile
+        except OSError:
+            pass
+        if self.w.services.reboot is not None:
+            self.w.services.reboot()
+        elif not start_detached(restart.restart_argv()):
+            self.show_error(tr("The computer could not be restarted from here: restart it from the system menu. "
+                               "The wizard continues with the verification after the restart."))
+
+    def _verify_now(self) -> None:
+        """Check now what works before the restart (PyTorch, the CPU side); the restart still
+        continues at the verification."""
+        self.state.path = "setup"
+        self.path_buttons["setup"].setChecked(True)
+        if not self.validatePage():
+            return
+        self.w.jump_to("verify")
 
     FILE_FILTER = N_("Reports and snapshots (*.html *.htm *.json);;All files (*)")
 
@@ -250,6 +299,14 @@ class WelcomePage(BasePage):
         self.demo_list.setAccessibleName(tr("Demo machines"))
         self.open_btn.setText(tr("&Open a file…"))
         self.open_btn.setAccessibleName(tr("Open a snapshot or report file"))
+        if self.session.pending_restart is not None:
+            self.pending_text.show_message(tr(
+                "The installation finished and waits for a restart: the new driver is used only after the "
+                "computer restarts. Restart now, and the wizard opens again by itself and goes on with the "
+                "verification."), "warning")
+        self.restart_btn.setText(tr("&Restart the computer now"))
+        self.restart_btn.setAccessibleName(tr("Restart the computer now and continue with the verification afterwards"))
+        self.verify_now_btn.setText(tr("Verify now, before the restart"))
         self.lang_label.setText(tr("&Language:"))
         self.lang.setAccessibleName(tr("Language"))
         self._sync()
