@@ -83,6 +83,12 @@ ALTERNATIVE_CODES = frozenset({  # Alternative.reason_code (figures in reason_pa
     "alt_keep_driver", "alt_same_release", "alt_newer", "alt_previous", "alt_cpu", "alt_note_minor", "alt_note_full",
     "alt_newer_than_data",  # app/compat/live.py: a release on the index that the data does not know yet
 })
+REFUSAL_CODES = frozenset({  # Recommendation.refused_detail[i].code: a user choice refused (figures in params)
+    "refused_unknown_release", "refused_no_python", "refused_unknown_variant", "refused_no_candidate", "refused_system_cudnn",
+})
+OPTION_CODES = frozenset({  # TorchOption.reason_code (torch_options, `recommend --list`)
+    "opt_no_python", "opt_cpu", "opt_no_kernels", "opt_runs", "opt_driver_capped", "opt_needs_driver",
+})
 CLAUSE_CODES = frozenset({
     "why_no_driver", "why_driver_unusable", "why_driver_broken", "why_branch_drops_gpu", "why_driver_predates_gpu",
     "why_open_module_required", "why_open_module_unsupported", "why_cannot_run_newest", "why_cannot_run_newest_runs",
@@ -96,6 +102,8 @@ CLAUSE_CODES = frozenset({
     "toolkit_why_closest_not_in_repo", "toolkit_why_closest_gpus", "toolkit_why_no_driver", "toolkit_why_none_in_repo",
     "toolkit_why_none_fits", "grace_proprietary_loaded", "branch_eol_date", "branch_eol_target",
     "data_age", "index_confirmed_tv", "ft_builds",
+    # refused_no_candidate's reason (REFUSAL_CODES)
+    "why_not_built", "why_not_built_as", "why_no_kernels_os", "why_no_python_wheels", "why_no_torchvision_yet", "why_no_single_build",
 })
 
 NVIDIA_REPOS_BASE = "https://developer.download.nvidia.com/compute/cuda/repos"
@@ -142,10 +150,15 @@ class _Ctx:
         self.python = python_tag(py) if py else None  # "3.13t" keeps its free-threaded 't' (wheel tag cp313t)
         self.warnings: list[RecWarning] = []
         self.refused: list[str] = []
+        self.refusals: list[RecWarning] = []  # self.refused with codes and figures (Recommendation.refused_detail)
         # "today" for end-of-support checks: the day the data was written (the solve reads no clock)
         k = vkey(db.version)
         self.data_date = f"{k[0]:04d}-{k[1]:02d}-{k[2]:02d}" if len(k) >= 3 and k[0] > 2000 else None
         self.held_back: Optional[TorchRelease] = None  # the newest release skipped for want of its torchvision
+
+    def refuse(self, code: str, message: str, **params) -> None:
+        self.refused.append(message)
+        self.refusals.append(RecWarning(code=code, message=message, severity="error", params=_p(**params)))
 
     def warn(self, code: str, message: str, severity: str = "warning", params: Optional[dict] = None) -> None:
         if not any(w.code == code for w in self.warnings):
@@ -382,14 +395,16 @@ def recommend(facts: Facts, db: CompatDB, choices: Choices = Choices()) -> Recom
     if choices.torch_version:
         want_release = db.torch_release(choices.torch_version)
         if want_release is None:
-            cx.refused.append(f"PyTorch {choices.torch_version}: not a known release (known: "
-                              f"{', '.join(r.version for r in releases[:6])}, ...).")
+            known = ', '.join(r.version for r in releases[:6])
+            cx.refuse("refused_unknown_release", f"PyTorch {choices.torch_version}: not a known release (known: {known}, ...).",
+                      torch=choices.torch_version, known=known)
         elif not want_release.supports_python(cx.python):
-            cx.refused.append(f"PyTorch {want_release.version}: no wheels for Python {cx.python} (it supports {', '.join(want_release.python)}).")
+            cx.refuse("refused_no_python", f"PyTorch {want_release.version}: no wheels for Python {cx.python} (it supports "
+                      f"{', '.join(want_release.python)}).", torch=want_release.version, python=cx.python, pythons=', '.join(want_release.python))
             want_release = None
     want_variant = choices.torch_variant
     if want_variant and want_variant != "cpu" and not any(v.variant == want_variant for v in db.torch_variants):
-        cx.refused.append(f"Variant {want_variant}: no PyTorch release is built for it.")
+        cx.refuse("refused_unknown_variant", f"Variant {want_variant}: no PyTorch release is built for it.", variant=want_variant)
         want_variant = None
 
     # no NVIDIA GPU we can serve -> CPU build
@@ -476,9 +491,10 @@ def recommend(facts: Facts, db: CompatDB, choices: Choices = Choices()) -> Recom
     # refuse an override that cannot work, then solve again without it
     if (want_release or variant_filter) and not any_cands:
         what = " ".join(x for x in [want_release.version if want_release else "", variant_filter or ""] if x)
-        cx.refused.append(f"PyTorch {what}: " + _why_no_candidate(cx, distinct_ccs, labels, want_release, variant_filter))
+        why, why_p = _why_no_candidate(cx, distinct_ccs, labels, want_release, variant_filter)
+        cx.refuse("refused_no_candidate", f"PyTorch {what}: {why}", what=what, **why_p)
         base = recommend(facts, db, choices.replace(torch_version=None, torch_variant=None))
-        return base.replace(refused=tuple(cx.refused) + base.refused)
+        return base.replace(refused=tuple(cx.refused) + base.refused, refused_detail=tuple(cx.refusals) + base.refused_detail)
 
     best_cur, best_tgt, best_any = _best(cur_cands), _best(tgt_cands), _best(any_cands)
     newest_cover = _best(_candidates(cx, _ANY_DRIVER, distinct_ccs, releases))
@@ -642,26 +658,30 @@ def recommend(facts: Facts, db: CompatDB, choices: Choices = Choices()) -> Recom
                      target_part_code="branch_eol_target" if other else ""))
     summary = f"PyTorch {torch.version}+{torch.index} for {', '.join(labels)}; driver: {drv.action}" + (f" R{drv.branch}" if drv.branch and drv.action in ("install", "upgrade") else "") + "."
     return Recommendation(pytorch=torch, driver=drv, cuda_toolkit=toolkit, cudnn=cudnn, warnings=tuple(cx.warnings),
-                          alternatives=alts, refused=tuple(cx.refused), db_version=db.version, platform=plat, summary=summary)
+                          alternatives=alts, refused=tuple(cx.refused), refused_detail=tuple(cx.refusals), db_version=db.version, platform=plat, summary=summary)
 
 
 # ------------------------------------------------------------------ pieces
 
 
-def _why_no_candidate(cx: _Ctx, ccs: list[str], labels: list[str], rel: Optional[TorchRelease], variant: Optional[str]) -> str:
+def _why_no_candidate(cx: _Ctx, ccs: list[str], labels: list[str], rel: Optional[TorchRelease],
+                      variant: Optional[str]) -> tuple[str, dict]:
+    """Why no build serves this machine as asked: the English clause and its translation params (why_code + figures)."""
     db = cx.db
     rels = [rel] if rel else list(db.torch_releases)
     vs = [v for r in rels for v in db.variants(r.release, cx.wheel_os) if not variant or v.variant == variant]
     if not vs:
-        return f"it is not built for {cx.os_label}" + (f" as {variant}" if variant else "") + "."
+        return (f"it is not built for {cx.os_label}" + (f" as {variant}" if variant else "") + ".",
+                dict(why_code="why_not_built_as" if variant else "why_not_built", os=cx.os_label, variant=variant))
     missing = [lab for lab, cc in zip(labels, ccs) if not any(v.covers(cc) for v in vs)]
     if missing:
-        return f"it ships no kernels for {', '.join(missing)} on {cx.os_label}."
+        return f"it ships no kernels for {', '.join(missing)} on {cx.os_label}.", dict(why_code="why_no_kernels_os", gpus=', '.join(missing),
+                                                                                      os=cx.os_label)
     if cx.python and not any(r.supports_python(cx.python) for r in rels):
-        return f"no wheels for Python {cx.python}."
+        return f"no wheels for Python {cx.python}.", dict(why_code="why_no_python_wheels", python=cx.python)
     if rel and rel.torchvision is None and cx.choices.want_torchvision:
-        return "no torchvision for it is released yet (--no-torchvision installs torch alone)."
-    return "no single build of it serves every GPU here."
+        return "no torchvision for it is released yet (--no-torchvision installs torch alone).", dict(why_code="why_no_torchvision_yet")
+    return "no single build of it serves every GPU here.", dict(why_code="why_no_single_build")
 
 
 def _torch_choice(cx: _Ctx, c: Candidate, compat: Optional[str], labels: list[str], runs_now: Optional[bool] = None) -> TorchChoice:
@@ -886,7 +906,8 @@ def _cudnn_choice(cx: _Ctx, chosen: Optional[Candidate], toolkit: ToolkitChoice,
                                reason=f"System cuDNN {row.cudnn} ({row.package}) matches CUDA {toolkit.version} and supports every GPU here; "
                                       f"PyTorch keeps using its own cuDNN {chosen.variant.cudnn}.", reason_code="cudnn_system",
                                reason_params=_p(version=row.cudnn, package=row.package, cuda=toolkit.version, wheel_cudnn=chosen.variant.cudnn))
-        cx.refused.append(f"System cuDNN: no cuDNN release known for CUDA {toolkit.version} supports every GPU here.")
+        cx.refuse("refused_system_cudnn", f"System cuDNN: no cuDNN release known for CUDA {toolkit.version} supports every GPU here.",
+                  cuda=toolkit.version)
     return CudnnChoice(version=chosen.variant.cudnn, source="wheel", package=None,
                        reason=f"cuDNN {chosen.variant.cudnn} comes with the PyTorch wheel (a pip dependency); no system cuDNN is needed.",
                        reason_code="cudnn_bundled", reason_params=_p(version=chosen.variant.cudnn))
@@ -974,7 +995,7 @@ def _cpu_only(cx: _Ctx, want_release: Optional[TorchRelease], reason_gpu: bool) 
                                                              reason_code=drv_code),
                           cuda_toolkit=ToolkitChoice(reason="No CUDA toolkit without an NVIDIA GPU.", reason_code="toolkit_no_gpu"),
                           cudnn=CudnnChoice(reason="No cuDNN: CPU build.", reason_code="cudnn_cpu"), warnings=tuple(cx.warnings), alternatives=(),
-                          refused=tuple(cx.refused), db_version=db.version, platform=cx.platform,
+                          refused=tuple(cx.refused), refused_detail=tuple(cx.refusals), db_version=db.version, platform=cx.platform,
                           summary=f"PyTorch {rel.version} CPU build.")
 
 
@@ -992,7 +1013,7 @@ def _no_python(cx: _Ctx) -> Recommendation:
     return Recommendation(pytorch=TorchChoice(reason=msg, python=cx.python, platform=cx.wheel_os, reason_code=code, reason_params=params),
                           driver=DriverChoice(action="none", current_version=cx.facts.driver.version,
                           reason="Decided once a Python with PyTorch wheels is chosen.", reason_code="driver_python_first"),
-                          warnings=tuple(cx.warnings), refused=tuple(cx.refused), db_version=db.version, platform=cx.platform, summary=msg)
+                          warnings=tuple(cx.warnings), refused=tuple(cx.refused), refused_detail=tuple(cx.refusals), db_version=db.version, platform=cx.platform, summary=msg)
 
 
 def _no_release(cx: _Ctx, facts: Facts, labels: list[str], ccs: list[str], action: str, cur: Optional[str], target_branch: Optional[str],
@@ -1022,7 +1043,7 @@ def _no_release(cx: _Ctx, facts: Facts, labels: list[str], ccs: list[str], actio
                           driver=drv,
                           cuda_toolkit=ToolkitChoice(reason="Not chosen: no PyTorch build uses this GPU.", reason_code="toolkit_no_release"),
                           cudnn=CudnnChoice(reason="No cuDNN: no PyTorch GPU build.", reason_code="cudnn_no_release"), warnings=tuple(cx.warnings), alternatives=alts,
-                          refused=tuple(cx.refused), db_version=db.version, platform=cx.platform, summary=msg)
+                          refused=tuple(cx.refused), refused_detail=tuple(cx.refusals), db_version=db.version, platform=cx.platform, summary=msg)
 
 
 def torch_options(facts: Facts, db: CompatDB, choices: Choices = Choices(), rec: Optional[Recommendation] = None) -> tuple[TorchOption, ...]:
@@ -1045,25 +1066,29 @@ def torch_options(facts: Facts, db: CompatDB, choices: Choices = Choices(), rec:
             chosen = rec.pytorch.version == rel.version and rec.pytorch.index == index
             if not rel.supports_python(cx.python):
                 out.append(TorchOption(rel.version, index, "no_python", f"No wheels for Python {cx.python}.",
-                                       cuda_runtime=v.cuda_runtime if v else None))
+                                       cuda_runtime=v.cuda_runtime if v else None, reason_code="opt_no_python", reason_params=_p(python=cx.python)))
                 continue
             if v is None:
-                out.append(TorchOption(rel.version, "cpu", "ok", "CPU only.", recommended=chosen))
+                out.append(TorchOption(rel.version, "cpu", "ok", "CPU only.", recommended=chosen, reason_code="opt_cpu"))
                 continue
             missing = [labels[c] for c in ccs if v.covers(c) is None]
             floor = db.min_driver_for_runtime(v.cuda_runtime, cx.platform, "minor")
             if missing:
                 out.append(TorchOption(rel.version, index, "no_kernels", f"No kernels for {', '.join(missing)}.", needs_driver=floor,
-                                       cuda_runtime=v.cuda_runtime))
+                                       cuda_runtime=v.cuda_runtime, reason_code="opt_no_kernels", reason_params=_p(gpus=', '.join(missing))))
                 continue
-            compat = db.driver_compat(cur, v.cuda_runtime, cx.platform) if cur else None
+            # a driver branch past the last one these GPUs support runs nothing on them (R590 and Pascal)
+            cur_runs = bool(cur) and not (cx.platform == "linux" and max_branch and vkey(cur)[:1] > vkey(max_branch)[:1])
+            compat = db.driver_compat(cur, v.cuda_runtime, cx.platform) if cur_runs else None
             if compat:
                 out.append(TorchOption(rel.version, index, "ok", f"Runs on driver {cur} ({compat} compatibility).", driver_compat=compat,
-                                       needs_driver=floor, cuda_runtime=v.cuda_runtime, recommended=chosen))
+                                       needs_driver=floor, cuda_runtime=v.cuda_runtime, recommended=chosen, reason_code="opt_runs",
+                                       reason_params=_p(current=cur, compat=compat)))
             elif max_branch and floor and vkey(floor)[:1] > vkey(max_branch)[:1] and cx.platform == "linux":
                 out.append(TorchOption(rel.version, index, "driver_capped", f"Needs driver {floor}, past R{max_branch}, the last branch for these GPUs.",
-                                       needs_driver=floor, cuda_runtime=v.cuda_runtime))
+                                       needs_driver=floor, cuda_runtime=v.cuda_runtime, reason_code="opt_driver_capped",
+                                       reason_params=_p(need=floor, max_branch=max_branch)))
             else:
                 out.append(TorchOption(rel.version, index, "needs_driver", f"Needs driver {floor} or newer.", needs_driver=floor,
-                                       cuda_runtime=v.cuda_runtime, recommended=chosen))
+                                       cuda_runtime=v.cuda_runtime, recommended=chosen, reason_code="opt_needs_driver", reason_params=_p(need=floor)))
     return tuple(out)

@@ -110,6 +110,8 @@ class TorchOption(Model):
     needs_driver: Optional[str] = None  # least driver for this build
     cuda_runtime: Optional[str] = None
     recommended: bool = False
+    reason_code: Optional[str] = None  # stable code of `reason`'s sentence (app.recommend.OPTION_CODES), for translation
+    reason_params: dict[str, str] = field(default_factory=dict)  # the figures in `reason`
 
 
 @dataclass(frozen=True)
@@ -124,3 +126,6 @@ class Recommendation(Model):
     db_version: Optional[str] = None  # which compat data bundle decided
     platform: Optional[str] = None  # "linux" | "windows" | "wsl"
     summary: str = ""  # one plain sentence
+    # `refused` again, each with its stable code (app.recommend.REFUSAL_CODES) and figures, for translation:
+    # refused_detail[i] is refused[i] (message: the English sentence)
+    refused_detail: tuple[RecWarning, ...] = ()

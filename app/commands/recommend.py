@@ -98,8 +98,9 @@ def render(rec: Recommendation, lang: str = "en") -> str:
     if rec.refused:
         out.append("")
         out.append(t("refused"))
-        for r in rec.refused:
-            out.append(f"  - {r}")
+        detail = rec.refused_detail if len(rec.refused_detail) == len(rec.refused) else ()
+        for i, r in enumerate(rec.refused):
+            out.append(f"  - {say('rec', detail[i].code, detail[i].params, lang, r) if detail else r}")
     if rec.alternatives:
         out.append("")
         out.append(t("alternatives"))
@@ -118,9 +119,10 @@ def run(args, ctx) -> int:
         from app.recommend import torch_options
 
         opts = torch_options(facts, ctx.pipeline.db(), choices, rec)
-        lines = [f"{'*' if o.recommended else ' '} {o.torch_version:8} {o.index:6} {o.status:13} {o.reason}" for o in opts]
+        lines = [f"{'*' if o.recommended else ' '} {o.torch_version:8} {o.index:6} {o.status:13} "
+                 f"{say('rec', o.reason_code, o.reason_params, ctx.lang, o.reason)}" for o in opts]
         ctx.emit({"options": [o.to_json() for o in opts], "recommended": {"version": rec.pytorch.version, "index": rec.pytorch.index}},
-                 "\n".join(lines) + "\n(* = recommended)")
+                 "\n".join(lines) + "\n" + cli("rec_list_legend", ctx.lang))
         return 0
     ctx.emit(rec.to_json(), render(rec, ctx.lang))
     return 0

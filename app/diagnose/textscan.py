@@ -86,6 +86,67 @@ def _expand(line: str) -> list[str]:
     return [line]
 
 
+# CUDA error numbers said without their names ("CUDA failure 35", "cuda runtime error (35)",
+# "cudaSetDevice err: 35", "cuInit returned 100", "cuda driver library init failure: 999"): the line
+# gets the names of that number (runtime and driver API enums, from cuda_runtime_api.h / cuda.h),
+# so rules and the identifier fallback keyed on the names see them.
+CUDA_ERROR_NAMES: dict[int, tuple[str, ...]] = {
+    2: ("cudaErrorMemoryAllocation", "CUDA_ERROR_OUT_OF_MEMORY"),
+    3: ("cudaErrorInitializationError", "CUDA_ERROR_NOT_INITIALIZED"),
+    35: ("cudaErrorInsufficientDriver",),
+    46: ("cudaErrorDevicesUnavailable",),
+    100: ("cudaErrorNoDevice", "CUDA_ERROR_NO_DEVICE"),
+    101: ("cudaErrorInvalidDevice", "CUDA_ERROR_INVALID_DEVICE"),
+    209: ("cudaErrorNoKernelImageForDevice", "CUDA_ERROR_NO_BINARY_FOR_GPU"),
+    214: ("cudaErrorECCUncorrectable", "CUDA_ERROR_ECC_UNCORRECTABLE"),
+    222: ("cudaErrorUnsupportedPtxVersion", "CUDA_ERROR_UNSUPPORTED_PTX_VERSION"),
+    700: ("cudaErrorIllegalAddress", "CUDA_ERROR_ILLEGAL_ADDRESS"),
+    802: ("cudaErrorSystemNotReady", "CUDA_ERROR_SYSTEM_NOT_READY"),
+    803: ("cudaErrorSystemDriverMismatch", "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH"),
+    999: ("cudaErrorUnknown", "CUDA_ERROR_UNKNOWN"),
+}
+_CUDA_CODE_RE = re.compile(
+    r"(?:\b(?i:cuda)(?i: runtime| driver)?(?i: api)? ?(?i:error|failure|err)(?i: code)?"  # CUDA error 35, cuda runtime error (35)
+    r"|\b(?:cuda|cu)[A-Z]\w{2,40}(?:\(\))?:? ?(?i:err(?:or)?|returned|failed|failure|status)(?i: with)?(?i: error)?(?i: code)?"  # cudaSetDevice err: 35
+    r"|\b(?i:cuda driver library init failure))"  # ollama's cuInit
+    r" ?[:=#]? ?\(?(\d{1,3})\)?(?!\d|\.\d)")
+
+# Operating-system messages in a Chinese locale: the English the rules know goes next to them
+_LOCALISED = (
+    (re.compile(r"找不到指定的模块"), "The specified module could not be found."),
+    (re.compile(r"找不到指定的程序"), "The specified procedure could not be found."),
+    (re.compile(r"权限不够|权限被拒绝|拒绝访问"), "Permission denied"),
+    (re.compile(r"无法打开共享对象文件"), "cannot open shared object file"),
+    (re.compile(r"没有那个文件或目录|系统找不到指定的文件"), "No such file or directory"),
+    (re.compile(r"设备上没有空间|磁盘空间不足"), "No space left on device"),
+    (re.compile(r"连接超时"), "Connection timed out"),
+    (re.compile(r"拒绝连接|连接被拒绝"), "Connection refused"),
+    (re.compile(r"名称解析暂时失败|无法解析(?:主机|域名)"), "Temporary failure in name resolution"),
+)
+_CMD_ZH_RE = re.compile(r"([\w.+-]+)[：:] ?未找到命令|(?:未找到|找不到)命令 ?[“\"']([\w.+-]+)[”\"']")
+
+
+_CJK_RE = re.compile("[\u4e00-\u9fff]")
+
+
+def annotate(s: str) -> str:
+    """A cleaned line with the stable names of what it says in numbers or in another language
+    appended in brackets (the line itself is kept as it was)."""
+    extra: list[str] = []
+    if "cu" in s or "CU" in s or "Cu" in s:
+        for m in _CUDA_CODE_RE.finditer(s):
+            names = CUDA_ERROR_NAMES.get(int(m.group(1)))
+            if names and not any(n.lower() in s.lower() for n in names):
+                extra.extend(names)
+    if _CJK_RE.search(s):
+        for rx, english in _LOCALISED:
+            if rx.search(s):
+                extra.append(english)
+        for m in _CMD_ZH_RE.finditer(s):
+            extra.append(f"{m.group(1) or m.group(2)}: command not found")
+    return f"{s} [{' '.join(dict.fromkeys(extra))}]" if extra else s
+
+
 def _clean_lines(lines: list[str]) -> list[tuple[int, str]]:
     """(index of the raw line, cleaned text) for each line the raw lines stand for: escapes undone,
     log prefixes stripped, whitespace collapsed. A tool's tag repeated on a continuation line (the
@@ -108,7 +169,7 @@ def _clean_lines(lines: list[str]) -> list[tuple[int, str]]:
             elif not (prev_open and prev_tag):
                 prev_tag = ""
             prev_open = not s.endswith(_SENTENCE_END)
-            out.append((i, s))
+            out.append((i, annotate(s)))
     return out
 
 

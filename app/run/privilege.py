@@ -189,7 +189,10 @@ class HelperPrivilege(_RequestPrivilege):
             self._waiters.pop(rid, None)
             self._handlers.pop(rid, None)
 
-    def close(self) -> None:
+    def close(self, wait_s: float = 15.0) -> None:
+        """Tell the helper to quit. It finishes a root step that is still running first (never
+        killed half-way: a dpkg or a runfile cut off leaves the system half-installed); after
+        `wait_s` the wizard stops waiting and leaves it to end by itself (or by the step's timeout)."""
         if self.proc is None:
             return
         try:
@@ -198,9 +201,9 @@ class HelperPrivilege(_RequestPrivilege):
         except (PrivilegeError, OSError):
             pass
         try:
-            self.proc.wait(timeout=15)
+            self.proc.wait(timeout=wait_s)
         except subprocess.TimeoutExpired:
-            self.proc.kill()
+            pass  # still finishing a step as root: not ours to kill
         self.proc = None
 
 

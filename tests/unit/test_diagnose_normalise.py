@@ -155,3 +155,57 @@ def test_line_numbers_survive_cleaning():
     pos = w.normalised.index("Xid")
     assert w.line_at(pos) == 8
     assert w.line_at(w.tight.index("Xid"), tight=True) == 8
+
+
+# --- error numbers and localised OS messages get their stable names (textscan.annotate) ---
+from app.diagnose.textscan import CUDA_ERROR_NAMES, annotate  # noqa: E402
+
+
+@pytest.mark.parametrize("line,name", [
+    ("CUDA failure 35: see log", "cudaErrorInsufficientDriver"),          # onnxruntime (roop-unleashed #465)
+    ("luajit: cuda runtime error (35) : at THCGeneral.c:16", "cudaErrorInsufficientDriver"),  # cutorch #318
+    ("cudaSetDevice err: 35", "cudaErrorInsufficientDriver"),             # ollama (nixpkgs #349617)
+    ("cuInit returned 100", "CUDA_ERROR_NO_DEVICE"),
+    ("cuda driver library init failure: 999.", "CUDA_ERROR_UNKNOWN"),      # ollama #12352's wording
+    ("CUDA Error 209", "cudaErrorNoKernelImageForDevice"),
+])
+def test_cuda_error_numbers_get_their_names(line, name):
+    assert name in annotate(line)
+    assert annotate(line).startswith(line)  # the line itself is kept
+
+
+@pytest.mark.parametrize("line", [
+    "current status: 3", "Current error 2", "CUDA error 2.5 GB", "error 35", "Error code 35 in foo.py line 35",
+    "code=35(cudaErrorInsufficientDriver)",  # already named: nothing added
+    "CUDA error 404",  # not a CUDA error number
+])
+def test_numbers_without_a_cuda_error_context_are_left_alone(line):
+    assert annotate(line) == line
+
+
+def test_every_named_cuda_error_number_is_an_identifier_some_rule_knows():
+    from app.diagnose import load_rules
+    known = {k for r in load_rules().rules for k in (*r.identifiers, *r.keywords)}
+    for code, names in CUDA_ERROR_NAMES.items():
+        if code in (3,):  # initialisation error: a symptom of several causes, no single rule
+            continue
+        assert any(n.lower() in known for n in names), (code, names)
+
+
+@pytest.mark.parametrize("line,english", [
+    ('OSError: [WinError 126] 找不到指定的模块。 Error loading "x.dll"', "The specified module could not be found."),
+    ("OSError: [WinError 127] 找不到指定的程序。", "The specified procedure could not be found."),
+    ("bash: /usr/bin/nvidia-smi: 权限不够", "Permission denied"),
+    ("libcuda.so.1: 无法打开共享对象文件: 没有那个文件或目录", "cannot open shared object file"),
+    ("bash: nvcc：未找到命令", "nvcc: command not found"),
+    ("找不到命令 “nvcc”，但可以通过以下软件包安装它：", "nvcc: command not found"),
+])
+def test_chinese_os_messages_get_the_english_the_rules_know(line, english):
+    assert english in annotate(line) and annotate(line).startswith(line)
+
+
+def test_chinese_command_not_found_is_diagnosed_like_the_english():
+    from app.diagnose import diagnose
+    zh = diagnose("$ nvcc --version\nbash: nvcc：未找到命令\n")
+    en = diagnose("$ nvcc --version\nbash: nvcc: command not found\n")
+    assert en.matches and zh.matches and zh.matches[0].category == en.matches[0].category == "nvcc_not_found"

@@ -165,9 +165,9 @@ def test_every_registered_recommendation_code_has_a_sentence():
         assert code in WARNING_CODES and all(M.has("rec", s, "zh_CN") for s in ss), code
     # "<code>@gui": the window's wording of a registered code (ui/i18n.py GUI)
     rec_keys = {k.split(".", 1)[1].removesuffix("@gui") for k in M.catalogue("en")["messages"] if k.startswith("rec.")}
-    from app.recommend import ALTERNATIVE_CODES
+    from app.recommend import ALTERNATIVE_CODES, OPTION_CODES, REFUSAL_CODES
 
-    known = WARNING_CODES | REASON_CODES | CLAUSE_CODES | ALTERNATIVE_CODES
+    known = WARNING_CODES | REASON_CODES | CLAUSE_CODES | ALTERNATIVE_CODES | REFUSAL_CODES | OPTION_CODES
     assert rec_keys <= known, sorted(rec_keys - known)
     for code in ALTERNATIVE_CODES:
         assert M.has("rec", code, "en") and M.has("rec", code, "zh_CN"), code

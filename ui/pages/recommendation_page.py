@@ -381,7 +381,9 @@ class RecommendationPage(BasePage):
             self.warnings.addItem(item)
         self.warnings.setVisible(bool(rec.warnings))
         if rec.refused:
-            self.refused.setText(tr("This choice cannot be used:") + "\n• " + "\n• ".join(rec.refused) + "\n"
+            detail = rec.refused_detail if len(rec.refused_detail) == len(rec.refused) else ()
+            said = [rec_text(x.code, x.params, r) for x, r in zip(detail, rec.refused)] if detail else list(rec.refused)
+            self.refused.setText(tr("This choice cannot be used:") + "\n• " + "\n• ".join(said) + "\n"
                                  + tr("Change it, or press Reset to go back to the recommendation."))
             self.refused.setAccessibleName(self.refused.text())
             self.refused.show()
