@@ -25,12 +25,39 @@ def add_arguments(p) -> None:
     p.add_argument("--no-snapshot", action="store_true", help="leave the machine's snapshot out")
 
 
+def _recorded(ctx) -> tuple:
+    """(facts, recommendation) a recorded report holds, when --snapshot is a report (its .json or .html) and no
+    --assume-* changes the machine: a report of a report shows the user's answer, never a new solve."""
+    path = ctx.snapshot_path
+    if not path:
+        return None, None
+    try:
+        overrides = ctx.overrides()
+    except Exception:  # noqa: BLE001 - bad overrides are reported by the pipeline itself
+        return None, None
+    if any(overrides.values()):
+        return None, None
+    from app.facts import Facts
+    from app.recommendation import Recommendation
+    from app.report import load_report_json
+
+    try:
+        data = load_report_json(path)
+    except Exception:  # noqa: BLE001 - a plain snapshot, not a report: solved as `recommend` solves it
+        return None, None
+    facts, rec = data.get("facts"), data.get("recommendation")
+    return (facts if isinstance(facts, Facts) else None), (rec if isinstance(rec, Recommendation) else None)
+
+
 def _recommend(ctx, notes: list[str]):
     """The recommendation `recommend` gives for this machine (app.pipeline), or a note why there is none."""
     from app.cli import CliError
 
     from app.commands.recommend import build_choices
 
+    _facts, recorded = _recorded(ctx)
+    if recorded is not None:
+        return recorded
     try:
         return ctx.recommendation(build_choices(ctx.args, ctx.facts()))  # the choices `recommend` makes by default
     except CliError as e:  # a report is still worth writing without it
@@ -76,7 +103,8 @@ def run(args, ctx) -> int:
         from app.system import LiveSystem, RecordingSystem
 
         ctx._system = RecordingSystem(LiveSystem())
-    facts = ctx.facts()
+    recorded_facts, _rec = _recorded(ctx)
+    facts = recorded_facts or ctx.facts()
     if not args.no_snapshot:
         if live:
             snapshot = ctx.system.snapshot(note="recorded by gpu-wizard report")

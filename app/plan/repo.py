@@ -69,8 +69,10 @@ def build_repo_steps(facts: Facts, rec: Recommendation, choices: Choices) -> lis
     elif pm in ("dnf", "yum"):
         repo_file = f"/etc/yum.repos.d/cuda-{repo}.repo"
         if choices.mirrors.nvidia_repo_url:
+            # packages from the mirror are checked against NVIDIA's own key, fetched from NVIDIA (a mirror
+            # serving its own key would decide what is trusted); the helper writes exactly this text
             content = (f"[cuda-{repo}-{arch}]\nname=cuda-{repo}-{arch} (mirror)\nbaseurl={base}\nenabled=1\n"
-                       f"gpgcheck=1\ngpgkey={base}/D42D0685.pub\n")
+                       f"gpgcheck=1\ngpgkey=https://developer.download.nvidia.com/compute/cuda/repos/{repo}/{arch}/D42D0685.pub\n")
             steps.append(Step(
                 id="add_nvidia_repo", kind="add_repo", needs_root=True,
                 title=f"Add NVIDIA's package repository ({repo}, your mirror)",

@@ -316,3 +316,25 @@ def test_closing_the_wizard_never_kills_a_helper_that_is_finishing(tmp_path):
     assert time.monotonic() - t0 < 2
     assert proc.wait(timeout=10) == 0  # exited normally: not killed
     assert marker.read_text() == "done"
+
+
+def test_plan_previews_show_what_the_helper_writes():
+    """Every root file text a builder plans is the text the helper generates from it (the preview
+    and --script show exactly what root writes)."""
+    from app.choices import Choices, Mirrors
+    from app.facts import Facts, OsInfo
+    from app.plan import build_plan
+    from app.recommendation import Recommendation, ToolkitChoice
+
+    rec = Recommendation(cuda_toolkit=ToolkitChoice(wanted=True, version="12.8", package="cuda-toolkit-12-8"))
+    seen = 0
+    for os_id, ver, pm in (("debian", "12", "apt"), ("rhel", "9", "dnf")):
+        facts = Facts(os=OsInfo(platform="linux", id=os_id, version_id=ver, arch="x86_64", package_manager=pm))
+        for mirror in (None, "https://developer.download.nvidia.com/compute/cuda/repos"):
+            plan = build_plan(facts, rec, Choices(want_toolkit=True, mirrors=Mirrors(nvidia_repo_url=mirror)))
+            for step in plan.steps:
+                for e in step.edits:
+                    if e.needs_root and e.mode in ("write", "append"):
+                        assert content_for(step.kind, e) == e.content, (step.id, e.path)
+                        seen += 1
+    assert seen >= 3
