@@ -445,8 +445,10 @@ def replay_verification(verification: Any, listener: SampleListener, cancel: thr
 
 def verification_from_report(report: Optional[dict]):
     from app.verify.model import Verification
+    from app.verify.session import with_params
 
-    return report_value(report, "verification", Verification)
+    v = report_value(report, "verification", Verification)
+    return with_params(v) if hasattr(v, "gpus") else v  # an older recording: its figures, to say it in any language
 
 
 # ---------------------------------------------------------------------------------------------

@@ -559,6 +559,19 @@ def thin_samples(ver: dict[str, Any], budget: int = MAX_SAMPLES) -> tuple[dict[s
     return dict(ver, samples=kept), note
 
 
+def _with_params(ver: dict[str, Any]) -> dict[str, Any]:
+    """An older verification's layers with the figures of their sentences derived again from its
+    measurements (app.verify.session.with_params), so the report says them in 简体中文 too."""
+    try:
+        from app.verify.model import Verification
+        from app.verify.session import with_params
+
+        layers = with_params(Verification.from_json(ver)).layers
+    except Exception:  # noqa: BLE001 - a shape this version cannot read: kept as given
+        return ver
+    return dict(ver, layers=[layer.to_json() for layer in layers])
+
+
 def build_report(*, facts: Any = None, recommendation: Any = None, plan: Any = None, session: Any = None,
                  verification: Any = None, diagnosis: Any = None, snapshot: Any = None, logs: Any = (),
                  redact: bool = True, redactor: Optional[Redactor] = None, live: bool = False, system: Any = None,
@@ -576,6 +589,7 @@ def build_report(*, facts: Any = None, recommendation: Any = None, plan: Any = N
     plan_d = as_json(plan, "plan")
     ver_d = as_json(verification, "verification")
     if ver_d is not None:
+        ver_d = _with_params(ver_d)
         ver_d, thinned = thin_samples(ver_d)
         if thinned:
             said_notes.append(thinned)

@@ -353,3 +353,39 @@ def rejudge(v: Verification) -> Verification:
         return v
     judged, layers = verdicts.judge(v.gpus, v.torch, v.samples)
     return v.replace(gpus=judged, layers=layers)
+
+
+def with_params(v: Verification) -> Verification:
+    """A recorded Verification as recorded (statuses, sentences), with the figures of its sentences
+    restored where an older recording lacks them, so they can be said in any language: judging the
+    recorded measurements again gives each check's params, and they are kept only where they say
+    exactly the recorded English sentence (a verdict rule changed since: that check keeps English)."""
+    from app import messages
+
+    if not v.gpus or all(c.params for layer in v.layers for c in layer.checks):
+        return v
+    try:
+        _judged, layers = verdicts.judge(v.gpus, v.torch, v.samples)
+    except Exception:  # noqa: BLE001 - an old or partial recording: say it as recorded
+        return v
+    said: dict[tuple[str, str], dict[str, str]] = {}
+    for layer in layers:
+        for c in layer.checks:
+            said.setdefault((c.code, c.message), dict(c.params))
+        if layer.reason_code:
+            said.setdefault(("layer:" + layer.reason_code, layer.reason), dict(layer.reason_params))
+
+    def restored(code: str, message: str, params: dict[str, str], key: str) -> dict[str, str]:
+        if params or not code:
+            return params
+        p = said.get((key, message))
+        if p is None:
+            return params
+        return p if messages.render("check", code, p, "en", fallback=None) == message else params
+
+    new_layers = []
+    for layer in v.layers:
+        checks = tuple(c.replace(params=restored(c.code, c.message, c.params, c.code)) for c in layer.checks)
+        rp = restored(layer.reason_code, layer.reason, layer.reason_params, "layer:" + layer.reason_code)
+        new_layers.append(layer.replace(checks=checks, reason_params=rp))
+    return v.replace(layers=tuple(new_layers))
