@@ -105,6 +105,11 @@ def _diagnose_templates() -> dict[str, str]:
                 text = part.get(f) if isinstance(part, dict) else None
                 if isinstance(text, str) and text:
                     out[f"diagnose.{code}.{f}"] = text
+            for st in (part.get("fix_steps") or []) if isinstance(part, dict) else []:  # FixStep.title_code / why_code
+                if isinstance(st, dict) and isinstance(st.get("id"), str):
+                    for f in ("title", "why"):
+                        if isinstance(st.get(f), str) and st[f]:
+                            out[f"plan.{code}.step.{st['id']}.{f}"] = st[f]
     return out
 
 

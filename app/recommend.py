@@ -55,7 +55,7 @@ WARNING_CODES = frozenset({
     # from the live index reads (app/compat/live.py, recommend_live)
     "index_no_wheel", "index_newer_patch", "torch_newer_than_data", "index_cached_copy", "index_partly_read",
     "index_unreachable", "index_not_checked", "compat_data_stale", "driver_branch_not_in_repo",
-    "nvidia_repo_checked", "nvidia_repo_unreachable", "index_confirmed",
+    "nvidia_repo_checked", "nvidia_repo_unreachable", "index_confirmed", "vgpu_guest_driver",
 })
 
 # Every reason_code recommend() can give a TorchChoice, DriverChoice, ToolkitChoice or CudnnChoice (stable, like the
@@ -72,7 +72,7 @@ REASON_CODES = frozenset({
     # DriverChoice
     "driver_keep", "driver_upgrade", "driver_install", "driver_host_keep", "driver_host_update", "driver_windows_keep",
     "driver_windows_update", "driver_needed_unmanaged", "driver_not_needed", "driver_cpu_chosen",
-    "driver_python_first", "driver_no_release", "driver_no_release_capped", "driver_see_diagnose",
+    "driver_python_first", "driver_no_release", "driver_no_release_capped", "driver_see_diagnose", "driver_vgpu_update",
     # ToolkitChoice
     "toolkit_repo", "toolkit_repo_wsl", "toolkit_runfile", "toolkit_installer", "toolkit_windows", "toolkit_not_available",
     "toolkit_no_gpu", "toolkit_no_release",
@@ -155,6 +155,9 @@ class _Ctx:
         k = vkey(db.version)
         self.data_date = f"{k[0]:04d}-{k[1]:02d}-{k[2]:02d}" if len(k) >= 3 and k[0] > 2000 else None
         self.held_back: Optional[TorchRelease] = None  # the newest release skipped for want of its torchvision
+        # an NVIDIA vGPU guest: its driver comes with the vGPU software release that matches the hypervisor's vGPU
+        # Manager (NVIDIA Virtual GPU Software User Guide); a package-manager driver would not run the vGPU
+        self.vgpu = [g.name for g in facts.gpus if _vgpu_board(g.name)]
 
     def refuse(self, code: str, message: str, **params) -> None:
         self.refused.append(message)
@@ -214,6 +217,15 @@ def _cc_from_ambiguous_name(cx: _Ctx, g: Gpu) -> Optional[str]:
     cx.warn("gpu_name_ambiguous", f"\"{g.name}\" names different GPUs ({names}); the PCI id decides which. Use --assume-gpu with a "
             "compute capability, or run detection on the machine (it reads the PCI id).", params=dict(gpu=g.name, candidates=names))
     return None
+
+
+def _vgpu_board(name: Optional[str]) -> Optional[str]:
+    try:
+        from app.compat.gpus import vgpu_board
+
+        return vgpu_board(name)
+    except Exception:  # noqa: BLE001 - a missing or broken name table must not break the solve
+        return None
 
 
 def _sm(cc: str) -> str:
@@ -500,7 +512,12 @@ def recommend(facts: Facts, db: CompatDB, choices: Choices = Choices()) -> Recom
     newest_cover = _best(_candidates(cx, _ANY_DRIVER, distinct_ccs, releases))
 
     # ---- pick driver action and the wheel
-    can_manage = plat == "linux" and choices.install_driver and not conflict
+    can_manage = plat == "linux" and choices.install_driver and not conflict and not cx.vgpu
+    if cx.vgpu and plat == "linux":
+        cx.warn("vgpu_guest_driver", f"{', '.join(dict.fromkeys(cx.vgpu))} is an NVIDIA virtual GPU (vGPU): its guest driver comes with the "
+                "NVIDIA vGPU software release that matches the hypervisor's vGPU Manager, so the wizard never installs or upgrades "
+                "it. A newer guest driver comes from a newer vGPU release on the host (ask its administrator or cloud provider).",
+                "info", dict(gpus=', '.join(dict.fromkeys(cx.vgpu))))
     action = "host" if plat == "wsl" else ("keep" if cur else "install")
     chosen = best_cur
     drv_target = None  # branch the wizard installs
@@ -808,6 +825,10 @@ def _driver_choice(cx: _Ctx, action: str, cur: Optional[str], target: Optional[s
                       f"({compat or 'full'} compatibility).{cap}")
             code, params = "driver_keep", dict(current=cur, current_code=None if cur else "driver_version_none", **run_p,
                                                compat=compat or "full", **cap_p)
+        elif cx.vgpu:
+            reason = (f"This vGPU needs a guest driver of {need_min} or newer (now: {cur or 'none'}): it comes with the NVIDIA vGPU "
+                      "software release that matches the host's vGPU Manager, never from a distribution package.")
+            code, params = "driver_vgpu_update", dict(need=need_min, now_code="driver_now" if cur else "driver_none", current=cur)
         else:
             reason = f"A driver of {need_min} or newer is needed (the wizard was told not to change the driver)."
             code, params = "driver_needed_unmanaged", dict(need=need_min)
@@ -1032,7 +1053,8 @@ def _no_release(cx: _Ctx, facts: Facts, labels: list[str], ccs: list[str], actio
     if newest:
         alts = (Alternative(torch_version=newest.version, index="cpu", reason="CPU only (no GPU acceleration).", rank=1, index_url=_index_url(cx.choices, "cpu"),
                             reason_code="alt_cpu"),)
-    drv_action = action if action in ("keep", "host") else ("install" if cx.platform == "linux" and target_branch and cx.choices.install_driver else action)
+    drv_action = action if action in ("keep", "host") else ("install" if cx.platform == "linux" and target_branch and cx.choices.install_driver
+                                                             and not cx.vgpu else action)
     package = db.driver_package((facts.os.id or "").lower() or None, flavour or "proprietary", target_branch, tuple(facts.os.id_like)) if drv_action == "install" and target_branch else None
     drv = DriverChoice(action=drv_action, current_version=cur, branch=target_branch if drv_action == "install" else None, package=package,  # type: ignore[arg-type]
                        flavour=flavour if cx.platform == "linux" else None, max_branch=max_branch,  # type: ignore[arg-type]

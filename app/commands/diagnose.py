@@ -98,7 +98,7 @@ def _detect(ctx, torch: bool):
 
 
 def format_text(d, note: Optional[str] = None, lang: str = "en") -> str:
-    from app.messages import cli, match_text
+    from app.messages import cli, match_text, step_title
 
     def t(key: str, **p) -> str:
         return cli(f"diag_{key}", lang, **p)
@@ -129,7 +129,7 @@ def format_text(d, note: Optional[str] = None, lang: str = "en") -> str:
                 tag = (t("you_run_it") if s.manual else "") + ("sudo " if s.needs_root and s.argv else "")
                 cmds = "; ".join(shlex.join(a) for a in s.argv)
                 env = " ".join(f"{k}={v}" for k, v in s.env.items())
-                lines.append(f"     - {s.title}" + (f": {tag}{cmds}" if cmds else "") + (f" ({env})" if env else ""))
+                lines.append(f"     - {step_title(s, lang)}" + (f": {tag}{cmds}" if cmds else "") + (f" ({env})" if env else ""))
         if m.commands:
             lines.append(t("shows_it", commands="  |  ".join(shlex.join(c) for c in m.commands[:3])))
     if d.utilization is not None:

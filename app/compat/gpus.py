@@ -230,6 +230,7 @@ _NAME_RULES: list[tuple[str, str]] = [
     (r"\bk80\b", "3.7"),
     (r"\b(k20x?m?|k20c|k40[a-z]?)\b", "3.5"),
     (r"\bk10\b", "3.0"),
+    (r"\bgrid k(1|2|340|520)\b", "3.0"),  # GRID K1/K340 (GK107), K2/K520 (GK104): boards, not vGPUs
     (r"\btitan rtx\b", "7.5"),
     (r"\btitan xp\b|\btitan x pascal\b", "6.1"),
     (r"\btitan x\b", "5.2"),
@@ -242,6 +243,36 @@ _NAME_RULES: list[tuple[str, str]] = [
 ]
 
 
+# An NVIDIA vGPU as the guest sees it: "<GRID|NVIDIA> <board>[-<MIG slices>]-<framebuffer GB><series>", the series
+# A, B, C or Q (NVIDIA Virtual GPU Software User Guide, "Virtual GPU Types"): "GRID T4-4C", "GRID V100D-8C",
+# "NVIDIA A100-4-20C", "GRID RTX6000-24Q", "NVIDIA L40S-48Q". A board name never ends so ("GRID K520" is a board).
+_VGPU_RE = re.compile(r"^(?:GRID|NVIDIA)\s+(?P<board>RTX\s?\d{4}|[A-Z]{1,2}\d{1,4}[A-Z]{0,2})(?:-\d{1,2})?-\d{1,3}[ABCQ]$", re.I)
+
+
+def vgpu_board(name: Optional[str]) -> Optional[str]:
+    """The physical board behind a vGPU name ("GRID V100D-8C" -> "V100D"), or None for a GPU that is not a vGPU."""
+    m = _VGPU_RE.match((name or "").strip())
+    return m.group("board").upper().replace(" ", "") if m else None
+
+
+def _vgpu_cc(board: str) -> Optional[str]:
+    """A vGPU board's capability: the board as named, then without its variant letters (V100D, V100DX, H100XM:
+    the V100 and H100 boards), a Quadro RTX board spelled as NVIDIA's table does."""
+    tries = [board, re.sub(r"(?<=\d)[A-Z]+$", "", board)]
+    m = re.fullmatch(r"RTX(\d{4})", board)
+    if m:
+        tries.insert(0, f"Quadro RTX {m.group(1)}")
+    for t in tries:
+        hit = lookup_name(t) or lookup_name("NVIDIA " + t)
+        if hit:
+            return hit.compute_capability
+        n = _tokens(t)
+        for pat, cc in _NAME_RULES:
+            if re.search(pat, n):
+                return cc
+    return None
+
+
 def cc_from_name(name: str) -> Optional[str]:
     """Compute capability for a GPU name: the table first, then the series in the name."""
     if not name:
@@ -249,6 +280,9 @@ def cc_from_name(name: str) -> Optional[str]:
     hit = lookup_name(name)
     if hit:
         return hit.compute_capability
+    board = vgpu_board(name)
+    if board:
+        return _vgpu_cc(board)
     if name_ambiguous(name):
         return None  # the name means GPUs of different capabilities: the PCI id (or the driver) decides
     n = _tokens(name.rstrip(".… "))

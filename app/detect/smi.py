@@ -286,8 +286,14 @@ def _table_part(line: str) -> str:
     return s
 
 
+def _cell_err(cell: str) -> bool:
+    """A table cell the driver failed to read: ERR!, or a bracketed error ([Unknown Error], [GPU is lost])."""
+    low = cell.lower()
+    return "ERR!" in cell or "[unknown error]" in low or "[gpu is lost]" in low
+
+
 def _bad_fields(row1: str, row2: str) -> tuple[list[str], list[str]]:
-    """The columns of a GPU's table lines that read ERR! or N/A, by name."""
+    """The columns of a GPU's table lines that read ERR! (or another error value) or N/A, by name."""
     err, na = [], []
     cells1 = [c.strip() for c in row1.strip().strip("|").split("|")]
     if len(cells1) >= 3:
@@ -296,7 +302,7 @@ def _bad_fields(row1: str, row2: str) -> tuple[list[str], list[str]]:
             err.append("persistence mode")
         if cells1[1].split()[-1:] == ["ERR!"]:
             err.append("display")
-        if "ERR!" in cells1[2]:
+        if _cell_err(cells1[2]):
             err.append("ECC errors")
     cells2 = [c.strip() for c in row2.strip().strip("|").split("|")]
     if cells2 and cells2[0]:
@@ -309,9 +315,9 @@ def _bad_fields(row1: str, row2: str) -> tuple[list[str], list[str]]:
                 na.append(name)
         if "ERR!" in toks[3:]:
             err.append("power")
-        if len(cells2) > 1 and "ERR!" in cells2[1]:
+        if len(cells2) > 1 and _cell_err(cells2[1]):
             err.append("memory")
-        if len(cells2) > 2 and "ERR!" in cells2[2]:
+        if len(cells2) > 2 and _cell_err(cells2[2]):
             err.append("utilization")
     return err, na
 

@@ -343,9 +343,11 @@ def _pred(name: Optional[str], ctx: ev.Context) -> Optional[bool]:
     return r
 
 
-def _steps(specs: Iterable[dict], ctx: ev.Context, values: dict[str, Any]) -> tuple[list[FixStep], bool]:
+def _steps(specs: Iterable[dict], ctx: ev.Context, values: dict[str, Any], code: str = "") -> tuple[list[FixStep], bool]:
     """FixSteps with placeholders filled; a step that cannot be filled is left out (second
-    value True when a PyTorch reinstall was left out for want of a recommendation)."""
+    value True when a PyTorch reinstall was left out for want of a recommendation). `code` is the
+    rule code the specs belong to (rule, rule/subcode, rule@redirect): each step's title and why are
+    the catalogue's "plan.<code>.step.<id>.title/why" with the figures in params."""
     out: list[FixStep] = []
     dropped_torch = False
     for s in specs:
@@ -359,10 +361,13 @@ def _steps(specs: Iterable[dict], ctx: ev.Context, values: dict[str, Any]) -> tu
         except _Missing:
             dropped_torch = dropped_torch or s.get("kind") == "install_pytorch"
             continue
+        params = {**template_params(s["title"], values), **template_params(s["why"], values)}
         out.append(FixStep(
             id=s["id"], title=_fill_str(s["title"], values, strict=False), why=_fill_str(s["why"], values, strict=False),
             kind=s.get("kind", "verify"), argv=argv, needs_root=bool(s.get("needs_root", False)),
             reboot_required=bool(s.get("reboot_required", False)), env=env, notes=tuple(s.get("notes", ())),
+            title_code=f"{code}.step.{s['id']}.title" if code else "", why_code=f"{code}.step.{s['id']}.why" if code else "",
+            params=params,
         ))
     return out, dropped_torch
 
@@ -594,19 +599,20 @@ def _build_match(hit: _Hit, facts: Optional[Facts], live: dict, text_all: str, r
     root_cause = _fill_str(spec.get("root_cause") or red_txt.get("root_cause") or text_rule.root_cause, values, strict=False)
     fix = _fill_str(spec.get("fix") or red_txt.get("fix") or text_rule.fix, values, strict=False)
     if "fix_steps" in spec:
-        step_specs = spec["fix_steps"]
+        step_specs, step_code = spec["fix_steps"], f"{r.id}/{subcode}"
     elif "fix_steps" in red_txt:
-        step_specs = red_txt["fix_steps"]
+        step_specs, step_code = red_txt["fix_steps"], f"{r.id}@{red_txt['when']}"
     else:
-        step_specs = text_rule.fix_steps
-    steps, dropped_torch = _steps(step_specs, ctx, values)
+        step_specs, step_code = text_rule.fix_steps, text_rule.id
+    steps, dropped_torch = _steps(step_specs, ctx, values, step_code)
     from app.diagnose.fixplan import mark_manual
 
     steps = mark_manual(steps)
     if dropped_torch:
         steps.append(FixStep(id="check_recommendation", kind="verify", title="Ask the wizard which PyTorch build fits",
                              why="It names the wheel (version and CUDA variant) for this GPU and driver.",
-                             argv=(("gpu-wizard", "recommend"),)))
+                             argv=(("gpu-wizard", "recommend"),), title_code="diagnose_check_recommendation",
+                             why_code="diagnose_check_recommendation_why"))
     commands = []
     for c in tuple(spec.get("commands", ())) + text_rule.commands + (r.commands if text_rule is not r else ()):
         try:

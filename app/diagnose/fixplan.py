@@ -95,17 +95,17 @@ def _to_step(fs: FixStep):
 
         edits = (Edit(path=PROFILE_FILE, content=PROFILE_CONTENT), Edit(path=LDCONF_FILE, content=LDCONF_CONTENT))
         backups = (PROFILE_FILE, LDCONF_FILE)
-        return Step(id=fs.id, title=fs.title, why=fs.why, kind=kind, commands=(("ldconfig",),), needs_root=True,
+        return Step(id=fs.id, title=fs.title, why=fs.why, title_code=fs.title_code, why_code=fs.why_code, params=fs.params, kind=kind, commands=(("ldconfig",),), needs_root=True,
                     edits=edits, backups=backups, reboot_required=fs.reboot_required, notes=fs.notes)
     if fs.kind == "write_config":
         edit = _config_edit(fs)
-        return Step(id=fs.id, title=fs.title, why=fs.why, kind=kind, commands=(), needs_root=False,
+        return Step(id=fs.id, title=fs.title, why=fs.why, title_code=fs.title_code, why_code=fs.why_code, params=fs.params, kind=kind, commands=(), needs_root=False,
                     edits=(edit,) if edit is not None else (), backups=(edit.path,) if edit is not None else (),
                     notes=fs.notes, timeout_s=60.0)
     env = {k: v for k, v in fs.env.items()}
     if kind == "install_driver" or kind == "install_toolkit":
         env.setdefault("DEBIAN_FRONTEND", "noninteractive")
-    return Step(id=fs.id, title=fs.title, why=fs.why, kind=kind, commands=fs.argv, needs_root=fs.needs_root,
+    return Step(id=fs.id, title=fs.title, why=fs.why, title_code=fs.title_code, why_code=fs.why_code, params=fs.params, kind=kind, commands=fs.argv, needs_root=fs.needs_root,
                 edits=edits, backups=backups, env=env, reboot_required=fs.reboot_required, notes=fs.notes,
                 timeout_s=3600.0 if kind in ("install_driver", "install_toolkit", "install_pytorch") else 600.0)
 

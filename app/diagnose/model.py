@@ -82,6 +82,11 @@ class FixStep(Model):
     env: dict[str, str] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
     manual: bool = False  # the wizard's privileged helper would refuse it: shown for the user to run
+    # translation: the catalogue's plan.<title_code> / plan.<why_code> ("<rule code>.step.<id>.title"), filled
+    # with params (app.messages.step_title / step_why); English from rules.json, zh_CN in the catalogue
+    title_code: str = ""
+    why_code: str = ""
+    params: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -223,11 +223,14 @@ _FIX_STEPS = {
     "fragmentation": FixStep(id="set_expandable_segments", kind="write_env", title="Let PyTorch's allocator grow segments",
                              why="Fragmented cached memory is the cause; expandable segments avoid it.",
                              env={"PYTORCH_CUDA_ALLOC_CONF": "expandable_segments:True"}, manual=True,
-                             notes=("Set it in the shell or job script that starts training, before Python starts.",)),
+                             notes=("Set it in the shell or job script that starts training, before Python starts.",),
+                             title_code="diagnose_oom_expandable_segments", why_code="diagnose_oom_fragmentation_why"),
     "other_process": FixStep(id="check_gpu_processes", kind="verify", title="List the processes holding GPU memory",
-                             why="Another process holds memory this one needs.", argv=(_APPS_CMD,)),
+                             why="Another process holds memory this one needs.", argv=(_APPS_CMD,),
+                             title_code="diagnose_oom_check_gpu_processes", why_code="diagnose_oom_other_process_why"),
     "child_contexts": FixStep(id="check_gpu_processes", kind="verify", title="List the processes holding GPU memory",
-                              why="Child processes each hold a CUDA context.", argv=(_APPS_CMD,)),
+                              why="Child processes each hold a CUDA context.", argv=(_APPS_CMD,),
+                              title_code="diagnose_oom_check_gpu_processes", why_code="diagnose_oom_child_contexts_why"),
 }
 
 

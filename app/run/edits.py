@@ -140,6 +140,8 @@ def apply_edit(edit: Edit, backup_dir: str | os.PathLike, root: str = "/", step_
     text = edit.content if content is None else content
     with _lock:
         records = read_manifest(bdir)
+        if edit.mode == "delete" and not os.path.lexists(os.path.dirname(os.path.abspath(target))):
+            return EditRecord(edit.path, False, None, "missing", step_kind=step_kind)  # nothing there to delete
         # a delete takes the name itself away (a link is deleted, never followed); others edit the file
         loc = _locate(target, create_dirs=edit.mode != "delete", follow_last=edit.mode != "delete")
         try:
@@ -387,6 +389,8 @@ def _restore_one(rec: EditRecord, bdir: Path, root: str, rep: RestoreReport) -> 
             _owner_note(rec, safefs.lstat_at(loc), rep)
         return
     if not rec.existed:
+        if not os.path.lexists(target):
+            return  # already gone
         with _locate(target, follow_last=False) as loc:
             st = safefs.lstat_at(loc)
             if st is not None and stat.S_ISDIR(st.st_mode):

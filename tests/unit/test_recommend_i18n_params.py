@@ -54,6 +54,8 @@ EXTRA = [
     ("gh200_arm_no_driver", machine("u2404arm", [("NVIDIA GH200 480GB", "9.0")], None, "3.12"), Choices()),
     ("rtx4090_free_threaded_313t", machine("u2404", [RTX4090], "580.95.05", "3.13t"), Choices()),
     ("rtx3060_r525_kept", machine("u2204", [RTX3060], "525.147.05", "3.11"), Choices(install_driver=False)),
+    ("vgpu_guest_t4_470_kept", machine("u2204", [("GRID T4-4C", None)], "470.103.01", "3.10"), Choices()),
+    ("vgpu_guest_t4_418_needs_update", machine("u2204", [("GRID T4-16Q", None)], "418.67", "3.10"), Choices()),
 ]
 ALL = [(c.id, c.facts, c.choices) for c in CASES] + EXTRA
 # rows the pinned data predates, solved on a copy of it with those rows added (tests/unit/compat_rows.py)
