@@ -83,7 +83,7 @@ class Context:
 
             a = self.args
             self._pipeline = Pipeline(self.system, overrides=self.overrides(), python=getattr(a, "python", None),
-                                      db_path=getattr(a, "db", None), config=self.config(),
+                                      db_path=getattr(a, "db", None), config=self.config,
                                       live=False if getattr(a, "offline", False) else None)
         return self._pipeline
 

@@ -64,7 +64,7 @@ class Pipeline:
         self.overrides = {k: v for k, v in (overrides or {}).items() if v}
         self.python = python
         self.db_path = db_path
-        self.config = config
+        self.config = config  # the user's config, or a function that reads it (only a solve needs it)
         self.live = live
         self._detect = detect_fn
         self._db: Any = None
@@ -109,7 +109,8 @@ class Pipeline:
         if key not in self._recs:
             facts = self.facts(torch)
             try:
-                self._recs[key] = recommend_stage(facts, key[1], db=self.db(), config=self.config, live=self.live)
+                cfg = self.config() if callable(self.config) else self.config  # read only when a solve needs it
+                self._recs[key] = recommend_stage(facts, key[1], db=self.db(), config=cfg, live=self.live)
             except PipelineError:
                 raise
             except Exception as e:  # a broken compat bundle → one clear line

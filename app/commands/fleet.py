@@ -226,10 +226,13 @@ def _plan(args, ctx) -> int:
             plans.append(HostPlan(h, None, [], error=str(e).splitlines()[0] if str(e) else type(e).__name__))
         except CliError as e:
             plans.append(HostPlan(h, None, [], error=str(e)))
-    text, groups = build_playbook(plans, snaps)
+    pyz = os.path.join(os.path.dirname(out), "gpu-wizard.pyz")
+    build_zipapp(pyz)
+    with open(pyz, "rb") as f:
+        engine = f.read()
+    text, groups = build_playbook(plans, snaps, engine)  # root's copy of the engine is checked against it
     with open(out, "w", encoding="utf-8") as f:
         f.write(text)
-    build_zipapp(os.path.join(os.path.dirname(out), "gpu-wizard.pyz"))
     hosts = [summarize(hp) for hp in plans]
     for hs in hosts:
         hs["group"] = next((g["group"] for g in groups if hs["host"] in g["hosts"]), None)

@@ -123,6 +123,13 @@ _LOCALISED = (
     (re.compile(r"拒绝连接|连接被拒绝"), "Connection refused"),
     (re.compile(r"名称解析暂时失败|无法解析(?:主机|域名)"), "Temporary failure in name resolution"),
 )
+# cmd.exe's "'X' is not recognized as an internal or external command" in other Windows languages
+# (a console in the wrong code page turns the accented letters into "?" or U+FFFD: "n?o ?")
+_NOT_RECOGNISED_RE = re.compile(
+    r"[\"'“‘]?([\w.+-]+?)(?:\.exe)?[\"'”’]? (?:n.o . reconhecido como um comando|no se reconoce como un comando|"
+    r"n.est pas reconnu en tant que commande|ist entweder falsch geschrieben|non . riconosciuto come comando|"
+    r"不是内部或外部命令)", re.IGNORECASE)
+_NOT_RECOGNISED_HINTS = ("reconhecido", "reconoce", "reconnu", "falsch geschrieben", "riconosciuto", "不是内部")
 _CMD_ZH_RE = re.compile(r"([\w.+-]+)[：:] ?未找到命令|(?:未找到|找不到)命令 ?[“\"']([\w.+-]+)[”\"']")
 
 
@@ -138,6 +145,9 @@ def annotate(s: str) -> str:
             names = CUDA_ERROR_NAMES.get(int(m.group(1)))
             if names and not any(n.lower() in s.lower() for n in names):
                 extra.extend(names)
+    if any(h in s for h in _NOT_RECOGNISED_HINTS):
+        for m in _NOT_RECOGNISED_RE.finditer(s):
+            extra.append(f"'{m.group(1)}' is not recognized as an internal or external command")
     if _CJK_RE.search(s):
         for rx, english in _LOCALISED:
             if rx.search(s):

@@ -39,6 +39,13 @@ DEFAULT_VENV = HOME_SENTINEL + "/.venvs/gpu"
 PYZ = "{{ gw_dir.path }}/gpu-wizard.pyz"
 PY = "{{ gpu_wizard_python | default('python3') }}"
 DL = "{{ gw_dir.path }}/downloads"
+# Root (become) tasks never run or read what the connecting user can write (issue 14's rule):
+# they use a copy of the engine in a root-owned folder (owner root, 0755 folders, 0644 file),
+# checked against the digest the controller computed, and keep their downloads and backups there.
+ROOT_DIR = "{{ gpu_wizard_root_dir | default('/var/lib/gpu-wizard/fleet') }}"
+ROOT_PYZ = ROOT_DIR + "/gpu-wizard.pyz"
+ROOT_DL = ROOT_DIR + "/downloads"
+ROOT_ENV = {"GPU_WIZARD_CACHE": ROOT_DIR}  # the engine unpacks itself beside the root copy, nowhere else
 
 # host variables that override the command line's choices for one host
 HOST_CHOICE_VARS = {
@@ -116,12 +123,17 @@ def _h(s: str) -> Any:
     return lit(s)
 
 
-def _argv(step, argv) -> list[Any]:
+def _engine(root: bool) -> list[str]:
+    """How a task starts the engine: as root, `python3 -I` (no PYTHON* variables, no user site) on the root-owned copy."""
+    return [PY, "-I", ROOT_PYZ] if root else [PY, PYZ]
+
+
+def _argv(step, argv, dl: str = DL) -> list[Any]:
     names = {d.name for d in step.downloads}
     out = []
     for a in argv:
         if a.startswith("@download:") and a[len("@download:"):] in names:
-            out.append(f"{DL}/{a[len('@download:'):]}")
+            out.append(f"{dl}/{a[len('@download:'):]}")
         else:
             out.append(_h(a))
     return out
@@ -174,7 +186,10 @@ def _dpkg_install(argv: tuple[str, ...]) -> Optional[str]:
 
 
 def _edit_tasks(step, e, become: bool, when: Optional[str]) -> list[dict[str, Any]]:
-    base: dict[str, Any] = {"become": bool(e.needs_root) or become}
+    root = bool(e.needs_root) or become
+    base: dict[str, Any] = {"become": root}
+    if root:
+        base["environment"] = dict(ROOT_ENV)
     if when:
         base["when"] = when
     path = _h(e.path)
@@ -202,17 +217,18 @@ def _edit_tasks(step, e, become: bool, when: Optional[str]) -> list[dict[str, An
         edit = json.dumps(e.to_json(), sort_keys=True)
         reg = f"gw_edit_{hashlib.sha1((step.id + e.path).encode()).hexdigest()[:8]}"
         return [{"name": f"Set {keys} under [{e.section}] in {e.path} (the old file is backed up)",
-                 "ansible.builtin.command": {"argv": [PY, PYZ, "fleet", "edit", "--edit", lit(edit),
-                                                      "--backup-dir", "{{ gw_dir.path }}/backups"]},
+                 "ansible.builtin.command": {"argv": [*_engine(root), "fleet", "edit", "--edit", lit(edit),
+                                                      "--backup-dir", (ROOT_DIR if root else "{{ gw_dir.path }}") + "/backups"]},
                  "register": reg, "changed_when": f"({reg}.stdout | trim) == 'changed'", **base}]
     raise FleetError(f"step {step.id}: edit mode {e.mode!r} has no Ansible form", 1)
 
 
 def _download_tasks(step, d, become: bool, when: Optional[str]) -> list[dict[str, Any]]:
-    base: dict[str, Any] = {}
+    base: dict[str, Any] = {"become": True} if become else {}
     if when:
         base["when"] = when
-    dest = f"{DL}/{d.name}"
+    dl = ROOT_DL if become else DL
+    dest = f"{dl}/{d.name}"
     if d.sha256:
         return [{"name": f"Download {d.url} (sha256 {d.sha256[:16]}… checked)", "ansible.builtin.get_url": {
             "url": lit(d.url), "dest": dest, "checksum": f"sha256:{d.sha256}", "mode": "0644"}, **base}]
@@ -220,7 +236,7 @@ def _download_tasks(step, d, become: bool, when: Optional[str]) -> list[dict[str
         raise FleetError(f"step {step.id}: download {d.name} has no checksum; refusing to plan it", 1)
     if d.checksum_url.rstrip("/").endswith("Packages"):
         reg = f"gw_pk_{hashlib.sha1(d.name.encode()).hexdigest()[:8]}"
-        idx = f"{DL}/{d.name}.Packages"
+        idx = f"{dl}/{d.name}.Packages"
         rx = "(?s)Filename: [^\\n]*" + re.escape(d.name) + "\\n(?:[^\\n]+\\n)*?SHA256: ([0-9a-f]{64})"
         return [
             {"name": f"Fetch the package index that publishes {d.name}'s checksum", "ansible.builtin.get_url": {
@@ -255,13 +271,16 @@ def step_tasks(step, n: int) -> list[dict[str, Any]]:
     if real_checks and not is_verify and not native and not creates_only and step.kind != "install_pytorch":
         checks = json.dumps([c.to_json() for c in real_checks], sort_keys=True)
         tasks.append({"name": f"{label}: already done? ({'; '.join(c.describe() for c in real_checks)})",
-                      "ansible.builtin.command": {"argv": [PY, PYZ, "fleet", "done", "--checks", _h(checks)]},
+                      "ansible.builtin.command": {"argv": [*_engine(become), "fleet", "done", "--checks", _h(checks)]},
                       "register": f"{reg}_done", "changed_when": False, "check_mode": False,
-                      "failed_when": f"{reg}_done.rc not in [0, 3]", "become": become})
+                      "failed_when": f"{reg}_done.rc not in [0, 3]", "become": become,
+                      **({"environment": dict(ROOT_ENV)} if become else {})})
         when = f"{reg}_done.rc == 3"
     if step.downloads:
-        tasks.append({"name": f"{label}: a folder for its downloads", "ansible.builtin.file": {
-            "path": DL, "state": "directory", "mode": "0700"}, **({"when": when} if when else {})})
+        tasks.append({"name": f"{label}: a folder for its downloads" + (" (root's own)" if become else ""),
+                      "ansible.builtin.file": {"path": ROOT_DL if become else DL, "state": "directory", "mode": "0700",
+                                               **({"owner": "root", "group": "root"} if become else {})},
+                      **({"become": True} if become else {}), **({"when": when} if when else {})})
     for d in step.downloads:
         tasks += _download_tasks(step, d, become, when)
     for e in step.edits:
@@ -278,14 +297,14 @@ def step_tasks(step, n: int) -> list[dict[str, Any]]:
         elif mgr == "dnf":
             t["ansible.builtin.dnf"] = {"name": [lit(p) for p in pkgs], "state": "present"}
         elif deb:
-            t["ansible.builtin.apt"] = {"deb": f"{DL}/{deb}"}
+            t["ansible.builtin.apt"] = {"deb": f"{ROOT_DL if become else DL}/{deb}"}
         elif _is_update(argv):
             t["ansible.builtin.apt"] = {"update_cache": True}
             t["changed_when"] = False  # a fresh package index changes no configuration
         elif step.kind == "install_pytorch" and len(argv) > 4 and argv[1:4] == ("-m", "pip", "install"):
             t.update(_pip_task(step, argv))
         else:
-            cmd: dict[str, Any] = {"argv": _argv(step, argv)}
+            cmd: dict[str, Any] = {"argv": _argv(step, argv, ROOT_DL if become else DL)}
             if creates_only:
                 cmd["creates"] = _h(real_checks[0].args[0])
             t["ansible.builtin.command"] = cmd
@@ -355,6 +374,32 @@ def prepare_tasks() -> list[dict[str, Any]]:
     ]
 
 
+def root_prepare_tasks() -> list[dict[str, Any]]:
+    """The engine for root tasks: a root-owned folder and copy, checked against the controller's
+    digests (`gw_pyz_sha1` for copy's own check, `gw_pyz_sha256` once it is in place)."""
+    return [
+        {"name": "Make root's own folder for the wizard's engine (owner root, mode 0755; the connecting user cannot write it)",
+         "ansible.builtin.file": {"path": "{{ item }}", "state": "directory", "owner": "root", "group": "root", "mode": "0755"},
+         "loop": [ROOT_DIR.replace("}}", "| dirname }}"), ROOT_DIR], "become": True, "check_mode": False},
+        {"name": "Copy the wizard's engine there for root's tasks (owner root, mode 0644, checksum checked)",
+         "ansible.builtin.copy": {"src": "{{ playbook_dir }}/gpu-wizard.pyz", "dest": ROOT_PYZ, "owner": "root",
+                                  "group": "root", "mode": "0644", "checksum": "{{ gw_pyz_sha1 }}"},
+         "become": True, "check_mode": False},
+        {"name": "Check root's copy of the engine is the controller's (sha256)", "ansible.builtin.stat": {
+            "path": ROOT_PYZ, "checksum_algorithm": "sha256", "get_checksum": True},
+         "register": "gw_root_pyz", "become": True, "check_mode": False},
+        {"name": "Stop this host when root's copy of the engine is not exactly the controller's", "ansible.builtin.assert": {
+            "that": ["gw_root_pyz.stat.checksum == gw_pyz_sha256", "gw_root_pyz.stat.pw_name == 'root'",
+                     "not gw_root_pyz.stat.woth and not gw_root_pyz.stat.wgrp"],
+            "fail_msg": "root's copy of the wizard's engine does not match the controller's; not running it",
+            "quiet": True}},
+    ]
+
+
+def needs_root(tasks: list[dict[str, Any]]) -> bool:
+    return any(t.get("become") for t in tasks)
+
+
 def plan_tasks(plan) -> list[dict[str, Any]]:
     if plan.platform == "windows":
         return [{"name": "Windows host: its plan runs in the wizard on that machine (Ansible here drives Linux and WSL 2)",
@@ -362,7 +407,7 @@ def plan_tasks(plan) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for n, s in enumerate(plan.steps, 1):
         out += step_tasks(s, n)
-    return out
+    return (root_prepare_tasks() + out) if needs_root(out) else out
 
 
 def summarize(hp: HostPlan) -> dict[str, Any]:
@@ -403,7 +448,17 @@ def _prefixed(obj: Any, gi: int) -> Any:
     return obj
 
 
-def build_playbook(host_plans: list[HostPlan], snapshots_dir: str) -> tuple[str, list[dict[str, Any]]]:
+def engine_digests(engine: Optional[bytes] = None) -> dict[str, str]:
+    """The play variables root's copy of the engine is checked against."""
+    if engine is None:
+        from .zipapp import zipapp_bytes
+
+        engine = zipapp_bytes()
+    return {"gw_pyz_sha1": hashlib.sha1(engine).hexdigest(), "gw_pyz_sha256": hashlib.sha256(engine).hexdigest()}
+
+
+def build_playbook(host_plans: list[HostPlan], snapshots_dir: str,
+                   engine: Optional[bytes] = None) -> tuple[str, list[dict[str, Any]]]:
     """(playbook YAML, groups): one play over every planned host, so Ansible works on them in
     parallel (forks, strategy, serial apply to the whole fleet); hosts with the same task list
     share one block, chosen by `gw_plan_of[inventory_hostname]`."""
@@ -437,7 +492,8 @@ def build_playbook(host_plans: list[HostPlan], snapshots_dir: str) -> tuple[str,
                   "tasks": [{"name": "Nothing to do", "ansible.builtin.debug": {"msg": "no host could be planned"}}]}]
     else:
         plays = [{"name": f"gpu-wizard fleet plan: {len(plan_of)} host(s), {len(blocks)} plan(s)",
-                  "hosts": ":".join(plan_of), "gather_facts": False, "vars": {"gw_plan_of": plan_of},
+                  "hosts": ":".join(plan_of), "gather_facts": False,
+                  "vars": {"gw_plan_of": plan_of, **engine_digests(engine)},
                   "tasks": prepare_tasks() + blocks}]
     return header + dump_yaml(plays), info
 
@@ -448,4 +504,4 @@ def snapshots_dir_of(playbook_text: str) -> Optional[str]:
 
 
 __all__ = ["HostPlan", "host_args", "host_plan", "step_tasks", "plan_tasks", "build_playbook", "summarize",
-           "snapshots_dir_of", "HOME_SENTINEL", "Block"]
+           "snapshots_dir_of", "HOME_SENTINEL", "Block", "root_prepare_tasks", "engine_digests", "ROOT_DIR"]

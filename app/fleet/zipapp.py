@@ -41,6 +41,19 @@ base = os.environ.get("GPU_WIZARD_CACHE") or os.path.dirname(here)
 if not os.access(base, os.W_OK):  # beside the archive when that folder is ours, else the user's cache
     base = os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "gpu-wizard")
 dest = os.path.join(base, ".gpu-wizard-pyz-" + h.hexdigest()[:16])
+
+
+def _root_safe(p):  # root never imports code from a folder another user can write
+    try:
+        st = os.stat(p)
+    except OSError:
+        return True
+    return st.st_uid == 0 and not st.st_mode & 0o022
+
+
+if hasattr(os, "geteuid") and os.geteuid() == 0 and not (_root_safe(base) and _root_safe(dest)):
+    base = tempfile.mkdtemp(prefix="gpu-wizard-root-")
+    dest = os.path.join(base, ".gpu-wizard-pyz-" + h.hexdigest()[:16])
 if not os.path.isfile(os.path.join(dest, ".complete")):
     os.makedirs(base, mode=0o700, exist_ok=True)
     tmp = tempfile.mkdtemp(prefix=".unpack-", dir=base)

@@ -103,7 +103,7 @@ def repo(tmp_path):
 
 def test_packages_downloads_and_edits_through_ansible(repo):
     from app.fleet.ansible import dump_yaml
-    from app.fleet.plan import prepare_tasks, step_tasks
+    from app.fleet.plan import engine_digests, prepare_tasks, root_prepare_tasks, step_tasks
     from app.fleet.zipapp import build_zipapp
     from app.plan.model import Check, Download, Edit, Step
 
@@ -134,14 +134,15 @@ def test_packages_downloads_and_edits_through_ansible(repo):
              commands=(("sh", "-c", f"echo ran >> {marker}"),), done_when=(Check("file_contains", (str(marker), "ran")),)),
     ]
     tasks = [t for i, s in enumerate(steps, 1) for t in step_tasks(s, i)]
+    build_zipapp(tmp / "gpu-wizard.pyz")
     play = {"name": "fleet apt test", "hosts": "alpha", "gather_facts": False,
-            "environment": {"APT_CONFIG": str(conf)}, "tasks": prepare_tasks() + tasks}
+            "vars": engine_digests((tmp / "gpu-wizard.pyz").read_bytes()),
+            "environment": {"APT_CONFIG": str(conf)}, "tasks": prepare_tasks() + root_prepare_tasks() + tasks}
     pb = tmp / "pb.yml"
     pb.write_text(dump_yaml([play]))
-    build_zipapp(tmp / "gpu-wizard.pyz")
     with SshHosts(tmp / "ssh", ["alpha"]) as hosts:
         h = hosts.hosts[0]
-        v = dict(hosts.inventory_vars(h), gpu_wizard_remote_dir=str(tmp / "remote"))
+        v = dict(hosts.inventory_vars(h), gpu_wizard_remote_dir=str(tmp / "remote"), gpu_wizard_root_dir=str(tmp / "root" / "fleet"))
         (tmp / "inv.ini").write_text("alpha " + " ".join(f"{k}='{x}'" for k, x in v.items()) + "\n")
         from app.fleet.ansible import run_playbook
 
@@ -152,11 +153,15 @@ def test_packages_downloads_and_edits_through_ansible(repo):
         assert _installed(PKG) == "1.0-1"  # the pin, though 2.0-1 is in the repository
         assert target.read_text() == "new = {{ not templated }}\n"  # plan text is never templated
         assert [p for p in tmp.iterdir() if p.name.startswith("etc-file.conf.") and p.read_text() == "old = 1\n"]  # backup
-        assert (tmp / "remote" / "downloads" / f"{KEYRING}_1.1-1_all.deb").is_file()
+        # root's steps keep their downloads and backups in root's own folder, beside root's copy of the engine
+        assert (tmp / "root" / "fleet" / "downloads" / f"{KEYRING}_1.1-1_all.deb").is_file()
+        st = os.stat(tmp / "root" / "fleet" / "gpu-wizard.pyz")
+        assert st.st_uid == 0 and st.st_mode & 0o777 == 0o644 and os.stat(tmp / "root" / "fleet").st_mode & 0o777 == 0o755
+        assert not (tmp / "remote" / "downloads").exists()
         text = rc.read_text()
         assert "export CUDA_HOME=/usr/local/cuda" in text and "cuda-11.8" not in text and "alias ll" in text
         assert "ldconfig" in ini.read_text() and "enabled = true" in ini.read_text()
-        assert list((tmp / "remote" / "backups").rglob("*")), "the INI file was backed up first"
+        assert list((tmp / "root" / "fleet" / "backups").rglob("*")), "the INI file was backed up first"
         assert marker.read_text() == "ran\n"
         second = run_playbook(str(pb), str(tmp / "inv.ini"), timeout_s=900)
         assert second.rc == 0 and second.recap["alpha"].changed == 0, "".join(ln + "\n" for ln in second.output_tail)
@@ -164,7 +169,7 @@ def test_packages_downloads_and_edits_through_ansible(repo):
         # a checksum that does not match stops the download before anything installs it
         good = hashlib.sha256((r / f"{KEYRING}_1.1-1_all.deb").read_bytes()).hexdigest()
         (r / "Packages").write_text((r / "Packages").read_text().replace(good, "0" * 64))
-        os.unlink(tmp / "remote" / "downloads" / f"{KEYRING}_1.1-1_all.deb")
+        os.unlink(tmp / "root" / "fleet" / "downloads" / f"{KEYRING}_1.1-1_all.deb")
         third = run_playbook(str(pb), str(tmp / "inv.ini"), timeout_s=900)
-        assert third.recap["alpha"].failed == 1 and not (tmp / "remote" / "downloads" / f"{KEYRING}_1.1-1_all.deb").exists()
+        assert third.recap["alpha"].failed == 1 and not (tmp / "root" / "fleet" / "downloads" / f"{KEYRING}_1.1-1_all.deb").exists()
         assert any("checksum" in ln.lower() for ln in third.output_tail), "\n".join(third.output_tail[-30:])

@@ -85,7 +85,8 @@ def fleet(tmp_path):
         inv: dict[str, dict[str, str]] = {}
         for h in hosts.hosts:
             v = hosts.inventory_vars(h)
-            v.update(gpu_wizard_remote_dir=str(tmp_path / f"remote-{h.name}"), gpu_wizard_venv=str(tmp_path / f"venv-{h.name}"),
+            v.update(gpu_wizard_remote_dir=str(tmp_path / f"remote-{h.name}"), gpu_wizard_root_dir=str(tmp_path / f"root-{h.name}" / "fleet"),
+                     gpu_wizard_venv=str(tmp_path / f"venv-{h.name}"),
                      gpu_wizard_torch=TORCH, gpu_wizard_variant="cpu", gpu_wizard_pytorch_mirror=index)
             if h.name == "gamma":  # fails on purpose: a venv where nothing can be created
                 v["gpu_wizard_venv"] = "/proc/gpu-wizard-fleet-test-cannot-be-here"

@@ -209,3 +209,20 @@ def test_chinese_command_not_found_is_diagnosed_like_the_english():
     zh = diagnose("$ nvcc --version\nbash: nvcc：未找到命令\n")
     en = diagnose("$ nvcc --version\nbash: nvcc: command not found\n")
     assert en.matches and zh.matches and zh.matches[0].category == en.matches[0].category == "nvcc_not_found"
+
+
+@pytest.mark.parametrize("line,name", [
+    ("'nvidia-smi' n\ufffdo \ufffd reconhecido como um comando interno", "nvidia-smi"),  # vscodenpa/testissues #32300
+    ("nvidia-smi 不是内部或外部命令，也不是可运行的程序", "nvidia-smi"),                       # SPMC_VideoSR #2
+    ("\"nvcc\" no se reconoce como un comando interno o externo,", "nvcc"),
+    ("'nvcc.exe' n'est pas reconnu en tant que commande interne", "nvcc"),
+])
+def test_cmd_not_recognized_in_other_languages_gets_the_english(line, name):
+    assert f"'{name}' is not recognized as an internal or external command" in annotate(line)
+
+
+def test_a_localised_not_recognized_nvcc_is_diagnosed_like_the_english():
+    from app.diagnose import diagnose
+    en = diagnose("C:\\> nvcc --version\n'nvcc' is not recognized as an internal or external command,\n")
+    es = diagnose("C:\\> nvcc --version\n\"nvcc\" no se reconoce como un comando interno o externo,\n")
+    assert en.matches and es.matches and es.matches[0].category == en.matches[0].category

@@ -15,7 +15,7 @@ import pytest
 
 from app.cli import main
 from app.fleet.ansible import Unsafe, dump_yaml, lit, parse_recap
-from app.fleet.plan import _packages, host_plan, plan_tasks, step_tasks
+from app.fleet.plan import ROOT_DIR, _packages, host_plan, plan_tasks, step_tasks
 from app.fleet.zipapp import zipapp_bytes, build_zipapp
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -179,7 +179,9 @@ def test_downloads_carry_their_checksums():
     assert gets[0]["checksum"] == "sha256:" + "ab" * 32
     assert any("regex_findall(gw_rx)" in g.get("checksum", "") for g in gets)  # the SHA256 read from the Packages index
     cmd = [t for t in tasks if "ansible.builtin.command" in t][-1]
-    assert cmd["ansible.builtin.command"]["argv"][1] == "{{ gw_dir.path }}/downloads/cuda.run"
+    # a root step: its downloads land in root's own folder, never the connecting user's cache
+    assert cmd["ansible.builtin.command"]["argv"][1] == ROOT_DIR + "/downloads/cuda.run"
+    assert all(t.get("become") is True for t in tasks)
     with pytest.raises(Exception):
         step_tasks(s.replace(downloads=(Download(name="n", url="https://x/n"),)), 1)
 
@@ -231,3 +233,91 @@ def test_venv_step_is_guarded_by_its_own_check():
     s2 = s.replace(done_when=(Check("path_exists", ("/v/bin/python",)),))
     (t,) = step_tasks(s2, 1)
     assert t["ansible.builtin.command"]["creates"] == "/v/bin/python" and "when" not in t
+
+
+def _strings(obj):
+    if isinstance(obj, dict):
+        for v in obj.values():
+            yield from _strings(v)
+    elif isinstance(obj, list):
+        for v in obj:
+            yield from _strings(v)
+    elif isinstance(obj, str):
+        yield obj
+
+
+@needs_ansible
+def test_root_tasks_run_only_a_root_owned_checked_engine(tmp_path, capsys):
+    """Issue 14's rule on the fleet: a become task never runs or reads the connecting user's
+    ~/.cache/gpu-wizard/fleet (which that user can write); it uses root's own checked copy."""
+    snaps = tmp_path / "snaps"
+    snaps.mkdir()
+    hosts = {"ws1": "nodriver-rtx3060-ubuntu2204.json", "laptop1": "wsl2-laptop-rtx4070-ubuntu2204.json",
+             "h200a": "h200-server-ubuntu2404.json"}
+    for h, f in hosts.items():
+        shutil.copy(SNAP / f, snaps / f"{h}.json")
+    inv = _inventory(tmp_path, {h: SNAP / f for h, f in hosts.items()})
+    pb = tmp_path / "fleet.yml"
+    assert main(["fleet", "plan", "-i", str(inv), "--snapshots", str(snaps), "-o", str(pb), "--json", "--no-syntax-check"]) == 0
+    capsys.readouterr()
+
+    class L(yaml.SafeLoader):
+        pass
+    L.add_constructor("!unsafe", lambda ld, n: ld.construct_scalar(n))
+    (play,) = yaml.load(pb.read_text(), Loader=L)
+    engine = (tmp_path / "gpu-wizard.pyz").read_bytes()
+    assert play["vars"]["gw_pyz_sha256"] == hashlib.sha256(engine).hexdigest()
+    assert play["vars"]["gw_pyz_sha1"] == hashlib.sha1(engine).hexdigest()
+    blocks = [b["block"] for b in play["tasks"] if "block" in b]
+    root_tasks = [t for b in blocks for t in b if t.get("become")]
+    assert len(root_tasks) > 10
+    engine_runs = 0
+    for t in root_tasks:
+        text = " ".join(_strings(t))
+        assert "gw_dir" not in text and "~/.cache" not in text and "gpu_wizard_remote_dir" not in text, t["name"]
+        argv = (t.get("ansible.builtin.command") or {}).get("argv") or []
+        if any("gpu-wizard.pyz" in a for a in argv):
+            engine_runs += 1
+            assert argv[1:3] == ["-I", ROOT_DIR + "/gpu-wizard.pyz"], argv  # isolated: no PYTHON* from the user
+            assert t["environment"]["GPU_WIZARD_CACHE"] == ROOT_DIR  # unpacked beside root's copy only
+        for key in ("ansible.builtin.get_url", "ansible.builtin.file"):
+            if key in t and t[key].get("dest", t[key].get("path", "")).find("downloads") >= 0:
+                assert (t[key].get("dest") or t[key]["path"]).startswith(ROOT_DIR + "/downloads"), t
+        if "ansible.builtin.apt" in t and "deb" in t["ansible.builtin.apt"]:
+            assert t["ansible.builtin.apt"]["deb"].startswith(ROOT_DIR + "/downloads/")
+    assert engine_runs >= 1
+    for b in blocks:
+        if not any(t.get("become") for t in b):
+            continue
+        # before any root task: the root-owned folder, the copy checked by digest, then the assert
+        first_root = next(i for i, t in enumerate(b) if t.get("become"))
+        mk, cp, st, ok = b[first_root:first_root + 4]
+        assert mk["ansible.builtin.file"]["owner"] == "root" and mk["ansible.builtin.file"]["mode"] == "0755"
+        assert mk["loop"][-1] == ROOT_DIR and "dirname" in mk["loop"][0]
+        c = cp["ansible.builtin.copy"]
+        assert (c["dest"], c["owner"], c["mode"], c["checksum"]) == (ROOT_DIR + "/gpu-wizard.pyz", "root", "0644", "{{ gw_pyz_sha1 }}")
+        assert st["ansible.builtin.stat"]["checksum_algorithm"] == "sha256"
+        assert "gw_root_pyz.stat.checksum == gw_pyz_sha256" in ok["ansible.builtin.assert"]["that"]
+    # a plan with no root step asks for no root at all (a user-only host keeps working without sudo)
+    from app.plan.model import Step
+
+    user_only = step_tasks(Step(id="x", title="t", why="w", kind="write_env", commands=(("true",),)), 1)
+    assert not any(t.get("become") for t in user_only)
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="needs root: root's engine refusing a user-writable cache")
+def test_engine_as_root_never_unpacks_into_a_folder_others_can_write(tmp_path):
+    pyz = tmp_path / "gw.pyz"
+    build_zipapp(pyz)
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    os.chmod(shared, 0o777)
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "GPU_WIZARD_CACHE": str(shared), "HOME": str(tmp_path)}
+    r = subprocess.run([_system_python(), "-I", str(pyz), "--snapshot", str(SNAP / "h200-server-ubuntu2404.json"),
+                        "snapshot", "-o", str(tmp_path / "s.json")], capture_output=True, text=True, env=env, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert not list(shared.iterdir())  # went to a private folder instead
+    os.chmod(shared, 0o755)
+    r = subprocess.run([_system_python(), "-I", str(pyz), "--snapshot", str(SNAP / "h200-server-ubuntu2404.json"),
+                        "snapshot", "-o", str(tmp_path / "s.json")], capture_output=True, text=True, env=env, timeout=120)
+    assert r.returncode == 0 and [p.name for p in shared.iterdir() if p.name.startswith(".gpu-wizard-pyz-")]

@@ -104,3 +104,15 @@ def test_the_window_and_the_command_line_agree(snap):
         rec = p.recommendation(ch)
         assert engine.recommend(p.facts(), ch) == rec == recommend_stage(p.facts(), ch)
         assert engine.build_plan(p.facts(), rec, ch).steps == p.plan(ch).steps == plan_stage(p.facts(), rec, ch).steps
+
+
+def test_a_broken_config_file_stops_only_what_reads_it(tmp_path, monkeypatch, capsys):
+    """detect never reads the config file; recommend says what is wrong with it in one line."""
+    bad = tmp_path / "config.json"
+    bad.write_text("{ not json")
+    monkeypatch.setenv("GPU_WIZARD_CONFIG", str(bad))
+    assert main(["detect", "--snapshot", str(SNAPS[0])]) == 0
+    capsys.readouterr()
+    assert main(["recommend", "--snapshot", str(SNAPS[0])]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
