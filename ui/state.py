@@ -92,8 +92,9 @@ def format_when(iso: Optional[str]) -> str:
     return t.strftime("%Y-%m-%d %H:%M UTC%z")
 
 
-def machine_summary(facts: Optional[Facts]) -> str:
-    """One line naming the machine: 'NVIDIA GeForce RTX 4090 · Ubuntu 24.04 LTS'."""
+def machine_summary(facts: Optional[Facts], driver: str = "") -> str:
+    """One line naming the machine: 'NVIDIA GeForce RTX 4090 · Ubuntu 24.04 LTS'; with `driver` (a
+    template with {version}, in the window's language) its driver and CUDA version after the GPU."""
     if facts is None:
         return ""
     parts = []
@@ -101,6 +102,9 @@ def machine_summary(facts: Optional[Facts]) -> str:
         names = [g.name for g in facts.gpus]
         parts.append(names[0] if len(set(names)) == 1 and len(names) == 1 else
                      (f"{len(names)}× {names[0]}" if len(set(names)) == 1 else ", ".join(names)))
+    d = facts.driver
+    if driver and d is not None and d.version:
+        parts.append(driver.format(version=d.version) + (f" (CUDA {d.cuda_version})" if d.cuda_version else ""))
     osname = facts.os.pretty_name or " ".join(x for x in (facts.os.id, facts.os.version_id) if x)
     if osname:
         parts.append(osname + (" (WSL2)" if facts.os.wsl == 2 and "WSL" not in osname else ""))
@@ -158,6 +162,18 @@ def _yn(v: Optional[bool]) -> str:
     return "—" if v is None else ("yes" if v else "no")
 
 
+def gpu_line(g, compute: str = "compute capability {cc}", pcie: str = "PCIe {gen}.0 x{width}") -> str:
+    """One GPU's row: its name, then compute capability, architecture, memory and PCIe link (the two
+    worded figures' templates come in the window's language)."""
+    detail = ", ".join(x for x in (
+        compute.format(cc=g.compute_capability) if g.compute_capability else "",
+        g.architecture or "",
+        f"{g.memory_total_mib} MiB" if g.memory_total_mib else "",
+        pcie.format(gen=g.pcie_gen_current, width=g.pcie_width_current) if g.pcie_gen_current and g.pcie_width_current else "",
+    ) if x)
+    return g.name + (f" ({detail})" if detail else "")
+
+
 def group_facts(facts: Facts) -> tuple[FactGroup, ...]:
     """Shows the detected values; the status of a group is the worst finding detection made
     about it (the GUI judges nothing itself), or 'unknown' when nothing was detected."""
@@ -168,13 +184,7 @@ def group_facts(facts: Facts) -> tuple[FactGroup, ...]:
     # GPU
     rows = []
     for g in facts.gpus:
-        detail = ", ".join(x for x in (
-            f"compute {g.compute_capability}" if g.compute_capability else "",
-            g.architecture or "",
-            f"{g.memory_total_mib} MiB" if g.memory_total_mib else "",
-            f"PCIe gen {g.pcie_gen_current}×{g.pcie_width_current}" if g.pcie_gen_current and g.pcie_width_current else "",
-        ) if x)
-        rows.append(FactRow(f"GPU {g.index}", g.name + (f" ({detail})" if detail else "")))
+        rows.append(FactRow(f"GPU {g.index}", gpu_line(g)))
     out.append(FactGroup("gpu", _worst(tuple(by_group["gpu"]), "ok" if facts.gpus else "unknown"), tuple(rows), tuple(by_group["gpu"])))
     # Driver
     d = facts.driver

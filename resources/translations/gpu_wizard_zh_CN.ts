@@ -4,7 +4,7 @@
 <context>
     <name>gpu_wizard</name>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="430"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="432"/>
         <source>&amp;Advanced</source>
         <translation>高级(&amp;A)</translation>
     </message>
@@ -14,7 +14,7 @@
         <translation>取消(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="436"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="438"/>
         <source>&amp;Certificate bundle (CA file):</source>
         <translation>证书包（CA 文件）(&amp;C)：</translation>
     </message>
@@ -49,7 +49,7 @@
         <translation>导出为脚本(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/system_page.py" line="212"/>
+        <location filename="../../ui/pages/system_page.py" line="216"/>
         <source>&amp;Findings:</source>
         <translation>发现(&amp;F)：</translation>
     </message>
@@ -59,7 +59,7 @@
         <translation>完成(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="409"/>
+        <location filename="../../ui/pages/verify_page.py" line="414"/>
         <source>&amp;GPU shown:</source>
         <translation>显示的 GPU(&amp;G)：</translation>
     </message>
@@ -89,7 +89,7 @@
         <translation>稍后(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="408"/>
+        <location filename="../../ui/pages/verify_page.py" line="413"/>
         <source>&amp;Load per test:</source>
         <translation>每项测试负载时长(&amp;L)：</translation>
     </message>
@@ -114,7 +114,7 @@
         <translation>打开日志(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/system_page.py" line="214"/>
+        <location filename="../../ui/pages/system_page.py" line="218"/>
         <source>&amp;Re-scan</source>
         <translation>重新扫描(&amp;R)</translation>
     </message>
@@ -139,7 +139,7 @@
         <translation>演练运行(&amp;R) &gt;</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/system_page.py" line="216"/>
+        <location filename="../../ui/pages/system_page.py" line="220"/>
         <source>&amp;Save snapshot…</source>
         <translation>保存快照(&amp;S)…</translation>
     </message>
@@ -149,7 +149,7 @@
         <translation>查看发生了什么(&amp;S) &gt;</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="414"/>
+        <location filename="../../ui/pages/verify_page.py" line="419"/>
         <source>&amp;Start</source>
         <translation>开始(&amp;S)</translation>
     </message>
@@ -184,7 +184,7 @@
         <translation>已完成的操作(&amp;W)：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="399"/>
+        <location filename="../../ui/pages/verify_page.py" line="404"/>
         <source>(stopped early)</source>
         <translation>（提前停止）</translation>
     </message>
@@ -214,12 +214,12 @@
         <translation>测试正在运行</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="203"/>
+        <location filename="../../ui/pages/verify_page.py" line="207"/>
         <source>A walkthrough has no GPU to test, and the report recorded no verification.</source>
         <translation>查看模式下没有可测试的 GPU，且报告中没有记录验证结果。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="441"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="443"/>
         <source>A&amp;pply</source>
         <translation>应用(&amp;P)</translation>
     </message>
@@ -229,7 +229,7 @@
         <translation>所有步骤已完成。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="433"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="435"/>
         <source>Also install the CUDA &amp;toolkit (nvcc):</source>
         <translation>同时安装 CUDA 工具包（nvcc）(&amp;T)：</translation>
     </message>
@@ -254,12 +254,12 @@
         <translation>这是用户机器上的记录；本机没有运行任何内容。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/system_page.py" line="200"/>
+        <location filename="../../ui/pages/system_page.py" line="204"/>
         <source>As the user's wizard detected it: 1 finding.</source>
         <translation>用户的向导检测到的情况：1 项发现。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/system_page.py" line="201"/>
+        <location filename="../../ui/pages/system_page.py" line="205"/>
         <source>As the user's wizard detected it: {n} findings.</source>
         <translation>用户的向导检测到的情况：{n} 项发现。</translation>
     </message>
@@ -269,7 +269,7 @@
         <translation>自动滚动已暂停：跟随末尾</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="444"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="446"/>
         <source>Back to the recommendation</source>
         <translation>恢复为推荐值</translation>
     </message>
@@ -279,7 +279,7 @@
         <translation>带宽</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="420"/>
+        <location filename="../../ui/pages/verify_page.py" line="425"/>
         <source>Bandwidth against the theoretical ceiling</source>
         <translation>带宽与理论上限对比</translation>
     </message>
@@ -299,7 +299,7 @@
         <translation>CUDA 运行时 {v}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="425"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="427"/>
         <source>CUDA toolkit</source>
         <translation>CUDA 工具包</translation>
     </message>
@@ -324,7 +324,7 @@
         <translation>证书 (*.pem *.crt *.cer);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="385"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="387"/>
         <source>Change it, or press Reset to go back to the recommendation.</source>
         <translation>请修改它，或按“重置”恢复为推荐值。</translation>
     </message>
@@ -334,7 +334,7 @@
         <translation>图表：{title}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="442"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="444"/>
         <source>Check these choices</source>
         <translation>检查这些选项</translation>
     </message>
@@ -359,7 +359,7 @@
         <translation>所选步骤的命令与说明</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="418"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="420"/>
         <source>Compatibility data: {v}</source>
         <translation>兼容性数据：{v}</translation>
     </message>
@@ -379,7 +379,7 @@
         <translation>演示机器</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/system_page.py" line="215"/>
+        <location filename="../../ui/pages/system_page.py" line="219"/>
         <source>Detect again</source>
         <translation>重新检测</translation>
     </message>
@@ -389,12 +389,12 @@
         <translation>检测、推荐、计划、安装，然后验证并对 GPU 进行压力测试。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/system_page.py" line="210"/>
+        <location filename="../../ui/pages/system_page.py" line="214"/>
         <source>Detected</source>
         <translation>检测值</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/system_page.py" line="211"/>
+        <location filename="../../ui/pages/system_page.py" line="215"/>
         <source>Detected facts</source>
         <translation>检测结果</translation>
     </message>
@@ -404,12 +404,12 @@
         <translation>检测失败：{error}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/system_page.py" line="198"/>
+        <location filename="../../ui/pages/system_page.py" line="202"/>
         <source>Detection finished: 1 finding.</source>
         <translation>检测完成：1 项发现。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/system_page.py" line="198"/>
+        <location filename="../../ui/pages/system_page.py" line="202"/>
         <source>Detection finished: {n} findings.</source>
         <translation>检测完成：{n} 条发现。</translation>
     </message>
@@ -509,7 +509,7 @@
         <translation>查找失败原因</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/system_page.py" line="213"/>
+        <location filename="../../ui/pages/system_page.py" line="217"/>
         <source>Findings</source>
         <translation>发现</translation>
     </message>
@@ -574,7 +574,7 @@
         <translation>GPU 显存：{v:.0f} GB/s</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="410"/>
+        <location filename="../../ui/pages/verify_page.py" line="415"/>
         <source>GPU shown in the charts</source>
         <translation>图表中显示的 GPU</translation>
     </message>
@@ -604,7 +604,7 @@
         <translation>HTML 报告 (*.html);;Markdown (*.md);;JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="436"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="438"/>
         <source>HTTPS &amp;proxy:</source>
         <translation>HTTPS 代理(&amp;P)：</translation>
     </message>
@@ -664,7 +664,7 @@
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="413"/>
+        <location filename="../../ui/pages/verify_page.py" line="418"/>
         <source>Load duration per test</source>
         <translation>每项测试的负载时长</translation>
     </message>
@@ -674,7 +674,7 @@
         <translation>日志 (*.log *.txt);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/system_page.py" line="194"/>
+        <location filename="../../ui/pages/system_page.py" line="198"/>
         <source>Looking at this computer…</source>
         <translation>正在检查本计算机…</translation>
     </message>
@@ -719,12 +719,12 @@
         <translation>最可能的原因</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="435"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="437"/>
         <source>NVIDIA &amp;repository mirror:</source>
         <translation>NVIDIA 软件源镜像(&amp;R)：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="425"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="427"/>
         <source>NVIDIA driver</source>
         <translation>NVIDIA 驱动</translation>
     </message>
@@ -784,12 +784,12 @@
         <translation>尚未验证。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/base.py" line="78"/>
+        <location filename="../../ui/pages/base.py" line="79"/>
         <source>Note: {note}</source>
         <translation>备注：{note}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/system_page.py" line="170"/>
+        <location filename="../../ui/pages/system_page.py" line="174"/>
         <source>Nothing detected</source>
         <translation>未检测到任何内容</translation>
     </message>
@@ -799,7 +799,7 @@
         <translation>不安装任何内容：检查 GPU、PyTorch 和带宽。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="401"/>
+        <location filename="../../ui/pages/verify_page.py" line="406"/>
         <source>Nothing runs in a walkthrough.</source>
         <translation>查看模式下不会执行任何操作。</translation>
     </message>
@@ -814,7 +814,7 @@
         <translation>无需安装：一切已就绪。点击“下一步”进行验证。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/system_page.py" line="189"/>
+        <location filename="../../ui/pages/system_page.py" line="193"/>
         <source>Nothing to report: detection found no problems.</source>
         <translation>一切正常：检测未发现问题。</translation>
     </message>
@@ -874,7 +874,7 @@
         <translation>总体进度</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="434"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="436"/>
         <source>P&amp;yPI mirror URL:</source>
         <translation>PyPI 镜像地址(&amp;Y)：</translation>
     </message>
@@ -887,6 +887,11 @@
         <location filename="../../ui/widgets/charts.py" line="48"/>
         <source>PCIe throughput</source>
         <translation>PCIe 吞吐量</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/system_page.py" line="171"/>
+        <source>PCIe {gen}.0 x{width}</source>
+        <translation>PCIe {gen}.0 x{width}</translation>
     </message>
     <message>
         <location filename="../../ui/pages/recommendation_page.py" line="52"/>
@@ -949,7 +954,7 @@
         <translation>按“安装”运行此计划。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="403"/>
+        <location filename="../../ui/pages/verify_page.py" line="408"/>
         <source>Press Start to test the GPU.</source>
         <translation>按“开始”测试 GPU。</translation>
     </message>
@@ -969,22 +974,22 @@
         <translation>上一页</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="407"/>
+        <location filename="../../ui/pages/verify_page.py" line="412"/>
         <source>Proves PyTorch uses the GPU at the speed the hardware allows.</source>
         <translation>证明 PyTorch 能以硬件允许的速度使用 GPU。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="425"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="427"/>
         <source>PyTorch</source>
         <translation>PyTorch</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="435"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="437"/>
         <source>PyTorch &amp;index URL:</source>
         <translation>PyTorch 索引地址(&amp;I)：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="432"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="434"/>
         <source>PyTorch &amp;version:</source>
         <translation>PyTorch 版本(&amp;V)：</translation>
     </message>
@@ -1004,12 +1009,12 @@
         <translation>PyTorch 可在 GPU 上运行，但有警告。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/system_page.py" line="175"/>
+        <location filename="../../ui/pages/system_page.py" line="179"/>
         <source>PyTorch used by the verification</source>
         <translation>验证时使用的 PyTorch</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="432"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="434"/>
         <source>PyTorch va&amp;riant:</source>
         <translation>PyTorch 变体(&amp;R)：</translation>
     </message>
@@ -1029,22 +1034,22 @@
         <translation>Python 与 PyTorch</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/system_page.py" line="195"/>
+        <location filename="../../ui/pages/system_page.py" line="199"/>
         <source>Reading the recorded machine…</source>
         <translation>正在读取已记录的机器…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="423"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="425"/>
         <source>Recommendation</source>
         <translation>推荐</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="429"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="431"/>
         <source>Recommendation details</source>
         <translation>推荐详情</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="417"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="419"/>
         <source>Recommended for this machine.</source>
         <translation>为本机推荐。</translation>
     </message>
@@ -1059,7 +1064,7 @@
         <translation>报告和快照 (*.html *.htm *.json);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="443"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="445"/>
         <source>Rese&amp;t</source>
         <translation>重置(&amp;T)</translation>
     </message>
@@ -1104,7 +1109,7 @@
         <translation>请重启计算机以使用新驱动。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="399"/>
+        <location filename="../../ui/pages/verify_page.py" line="404"/>
         <source>Result: {verdict}</source>
         <translation>结果：{verdict}</translation>
     </message>
@@ -1124,7 +1129,7 @@
         <translation>正在运行：{step}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="416"/>
+        <location filename="../../ui/pages/verify_page.py" line="421"/>
         <source>S&amp;top</source>
         <translation>停止(&amp;T)</translation>
     </message>
@@ -1184,7 +1189,7 @@
         <translation>Shell 脚本 (*.sh)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="431"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="433"/>
         <source>Show advanced choices</source>
         <translation>显示高级选项</translation>
     </message>
@@ -1204,7 +1209,7 @@
         <translation>仍有部分功能无法正常工作。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="415"/>
+        <location filename="../../ui/pages/verify_page.py" line="420"/>
         <source>Start the test</source>
         <translation>开始测试</translation>
     </message>
@@ -1244,12 +1249,12 @@
         <translation>停止正在运行的步骤并关闭吗？稍后可以继续：已完成的步骤会被跳过。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="417"/>
+        <location filename="../../ui/pages/verify_page.py" line="422"/>
         <source>Stop the test</source>
         <translation>停止测试</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="245"/>
+        <location filename="../../ui/pages/verify_page.py" line="250"/>
         <source>Stopping…</source>
         <translation>正在停止…</translation>
     </message>
@@ -1269,7 +1274,7 @@
         <translation>系统</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="434"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="436"/>
         <source>Target &amp;virtual environment:</source>
         <translation>目标虚拟环境(&amp;V)：</translation>
     </message>
@@ -1284,12 +1289,12 @@
         <translation>测试阶段：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="396"/>
+        <location filename="../../ui/pages/verify_page.py" line="401"/>
         <source>Testing the GPU…</source>
         <translation>正在测试 GPU…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="414"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="416"/>
         <source>The advanced choices do not work on this machine: see the red text under the cards.</source>
         <translation>这些高级选项在此机器上不可用：请看卡片下方的红色文字。</translation>
     </message>
@@ -1304,7 +1309,7 @@
         <translation>无法从这里重启计算机：请从系统菜单重启。重启后向导会继续进行验证。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="189"/>
+        <location filename="../../ui/pages/verify_page.py" line="195"/>
         <source>The computer has not restarted since the driver was installed: the GPU checks can fail until it does. After the restart the wizard verifies again by itself.</source>
         <translation>安装驱动后计算机尚未重启：在重启之前，GPU 检查可能失败。重启后向导会自动再次验证。</translation>
     </message>
@@ -1384,7 +1389,7 @@
         <translation>结论，以及所做的更改。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="267"/>
+        <location filename="../../ui/pages/verify_page.py" line="272"/>
         <source>The verification could not run: {error}</source>
         <translation>无法运行验证：{error}</translation>
     </message>
@@ -1399,7 +1404,7 @@
         <translation>没有可用于制定计划的推荐。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="384"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="386"/>
         <source>This choice cannot be used:</source>
         <translation>此选项无法使用：</translation>
     </message>
@@ -1434,7 +1439,7 @@
         <translation>工具包</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="433"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="435"/>
         <source>Toolkit install &amp;method:</source>
         <translation>工具包安装方式(&amp;M)：</translation>
     </message>
@@ -1474,7 +1479,7 @@
         <translation>利用率</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="421"/>
+        <location filename="../../ui/pages/verify_page.py" line="426"/>
         <source>Verdicts</source>
         <translation>结论</translation>
     </message>
@@ -1484,7 +1489,7 @@
         <translation>验证</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="406"/>
+        <location filename="../../ui/pages/verify_page.py" line="411"/>
         <source>Verify and stress</source>
         <translation>验证与压力测试</translation>
     </message>
@@ -1499,7 +1504,7 @@
         <translation>版本</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="424"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="426"/>
         <source>Versions that work together on this machine, and why.</source>
         <translation>在本机上可以协同工作的版本，以及原因。</translation>
     </message>
@@ -1519,12 +1524,12 @@
         <translation>WSL 重启后才会使用新的内存设置：请按“重启 WSL”，或重启 Windows。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/base.py" line="74"/>
+        <location filename="../../ui/pages/base.py" line="75"/>
         <source>Walkthrough of a recorded machine: {machine}, recorded {when} ({file}). Read-only: nothing runs on this computer; installs are a dry run.</source>
         <translation>正在查看已记录的机器：{machine}，记录于 {when}（{file}）。只读：本机不会执行任何操作；安装为演练。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="428"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="430"/>
         <source>Warnings</source>
         <translation>警告</translation>
     </message>
@@ -1534,22 +1539,22 @@
         <translation>欢迎</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/system_page.py" line="210"/>
+        <location filename="../../ui/pages/system_page.py" line="214"/>
         <source>What</source>
         <translation>项目</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/system_page.py" line="209"/>
+        <location filename="../../ui/pages/system_page.py" line="213"/>
         <source>What the recorded machine had. Nothing is changed on it or here.</source>
         <translation>已记录的机器当时的状态。不会更改它，也不会更改本机。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/system_page.py" line="208"/>
+        <location filename="../../ui/pages/system_page.py" line="212"/>
         <source>What this computer has now. Nothing has been changed.</source>
         <translation>本计算机的当前状态。尚未做任何更改。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/system_page.py" line="184"/>
+        <location filename="../../ui/pages/system_page.py" line="188"/>
         <source>What to do: {hint}</source>
         <translation>处理方法：{hint}</translation>
     </message>
@@ -1559,17 +1564,17 @@
         <translation>已完成的操作</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="399"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="401"/>
         <source>Why:</source>
         <translation>原因：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="410"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="412"/>
         <source>Working out what fits this machine…</source>
         <translation>正在计算适合本机的配置…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="412"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="414"/>
         <source>You changed the advanced choices: press Apply to check them.</source>
         <translation>您修改了高级选项：请按“应用”进行检查。</translation>
     </message>
@@ -1584,7 +1589,7 @@
         <translation>已完成（跳过）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/base.py" line="73"/>
+        <location filename="../../ui/pages/base.py" line="74"/>
         <source>an unknown time</source>
         <translation>未知时间</translation>
     </message>
@@ -1599,12 +1604,17 @@
         <translation>已取消</translation>
     </message>
     <message>
+        <location filename="../../ui/pages/system_page.py" line="171"/>
+        <source>compute capability {cc}</source>
+        <translation>计算能力 {cc}</translation>
+    </message>
+    <message>
         <location filename="../../ui/widgets/charts.py" line="28"/>
         <source>copy tests</source>
         <translation>拷贝测试</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/recommendation_page.py" line="425"/>
+        <location filename="../../ui/pages/recommendation_page.py" line="427"/>
         <source>cuDNN</source>
         <translation>cuDNN</translation>
     </message>
@@ -1622,6 +1632,11 @@
         <location filename="../../ui/pages/install_page.py" line="24"/>
         <source>done</source>
         <translation>完成</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/base.py" line="73"/>
+        <source>driver {version}</source>
+        <translation>驱动 {version}</translation>
     </message>
     <message>
         <location filename="../../ui/wizard.py" line="284"/>
@@ -1884,7 +1899,7 @@
         <translation>{n} 个匹配</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="412"/>
+        <location filename="../../ui/pages/verify_page.py" line="417"/>
         <source>{n} s</source>
         <translation>{n} 秒</translation>
     </message>
@@ -1897,6 +1912,11 @@
         <location filename="../../ui/pages/plan_page.py" line="234"/>
         <source>{r} of them need administrator rights: you will be asked for your password once.</source>
         <translation>其中 {r} 个需要管理员权限：会请您输入一次密码。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/verify_page.py" line="385"/>
+        <source>{title}: {verdict}</source>
+        <translation>{title}：{verdict}</translation>
     </message>
     <message>
         <location filename="../../ui/pages/install_page.py" line="237"/>

@@ -69,7 +69,8 @@ class BasePage(QWizardPage):
         if not src.recorded:
             self.source_banner.hide()
             return
-        machine = src.machine or machine_summary(self.session.facts) or src.name
+        # said from the recorded facts in the window's language (the report's own line is English)
+        machine = machine_summary(self.session.facts, tr("driver {version}")) or src.machine or src.name
         when = format_when(src.created) or tr("an unknown time")
         text = tr("Walkthrough of a recorded machine: {machine}, recorded {when} ({file}). "
                   "Read-only: nothing runs on this computer; installs are a dry run.").format(

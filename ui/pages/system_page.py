@@ -11,7 +11,7 @@ from PySide6.QtWidgets import (QListView, QFileDialog, QHBoxLayout, QHeaderView,
 from app.facts import Facts
 from ui.i18n import N_, engine_text, hint_text, tr
 from ui.pages.base import BasePage
-from ui.state import FactGroup, group_facts
+from ui.state import FactGroup, group_facts, gpu_line
 from ui.widgets.icons import status_icon
 
 GROUP_TITLES = {"gpu": N_("GPU"), "driver": N_("Driver"), "os": N_("Operating system and WSL"),
@@ -155,6 +155,7 @@ class SystemPage(BasePage):
     def render(self) -> None:
         self.tree.clear()
         self.findings.clear()
+        facts = self.state.facts
         for g in self.state.groups:
             top = QTreeWidgetItem([tr(GROUP_TITLES[g.key]), tr(STATUS_TEXT[g.status])])
             top.setIcon(0, status_icon(g.status))
@@ -165,6 +166,9 @@ class SystemPage(BasePage):
             for r in g.rows:
                 label = tr(LABELS[r.label]) if r.label in LABELS else r.label
                 value = tr(VALUES[r.value]) if r.value in VALUES else r.value
+                gpu = next((x for x in facts.gpus if g.key == "gpu" and r.label == f"GPU {x.index}"), None) if facts else None
+                if gpu is not None:
+                    value = gpu_line(gpu, tr("compute capability {cc}"), tr("PCIe {gen}.0 x{width}"))
                 QTreeWidgetItem(top, [label, value])
             if not g.rows:
                 QTreeWidgetItem(top, [tr("Nothing detected"), ""])

@@ -382,7 +382,7 @@ class VerifyPage(BasePage):
                 title = tr(LAYER_TITLES.get(layer.name, layer.name))
                 verdict = tr(VERDICT.get(layer.status, layer.status))
                 reason = layer_reason(layer, current_language())
-                it = QListWidgetItem(status_icon(layer.status), f"{title}: {verdict}\n{reason}")
+                it = QListWidgetItem(status_icon(layer.status), tr("{title}: {verdict}").format(title=title, verdict=verdict) + f"\n{reason}")
                 it.setToolTip("\n".join((layer.reason,) * (reason != layer.reason) + tuple(layer.details)))
                 self.layers.addItem(it)
         self.retranslate_status()
