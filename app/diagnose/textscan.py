@@ -108,7 +108,8 @@ CUDA_ERROR_NAMES: dict[int, tuple[str, ...]] = {
 _CUDA_CODE_RE = re.compile(
     r"(?:\b(?i:cuda)(?i: runtime| driver)?(?i: api)? ?(?i:error|failure|err)(?i: code)?"  # CUDA error 35, cuda runtime error (35)
     r"|\b(?:cuda|cu)[A-Z]\w{2,40}(?:\(\))?:? ?(?i:err(?:or)?|returned|failed|failure|status)(?i: with)?(?i: error)?(?i: code)?"  # cudaSetDevice err: 35
-    r"|\b(?i:cuda driver library init failure))"  # ollama's cuInit
+    r"|\b(?i:cuda(?:rt)?(?: driver)? (?:library|device memory info lookup)"
+    r"(?: init| [a-z]{1,12})? (?:failure|failed to [a-z]{1,12}(?: [a-z]{1,12}){0,3})))"  # ollama's driver/cudart wrappers
     r" ?[:=#]? ?\(?(\d{1,3})\)?(?!\d|\.\d)")
 
 # Operating-system messages in a Chinese locale: the English the rules know goes next to them

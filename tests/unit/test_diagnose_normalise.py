@@ -168,6 +168,8 @@ from app.diagnose.textscan import CUDA_ERROR_NAMES, annotate  # noqa: E402
     ("cuInit returned 100", "CUDA_ERROR_NO_DEVICE"),
     ("cuda driver library init failure: 999.", "CUDA_ERROR_UNKNOWN"),      # ollama #12352's wording
     ("CUDA Error 209", "cudaErrorNoKernelImageForDevice"),
+    ("cuda driver library failed to get device context 46time=2024-12-31", "cudaErrorDevicesUnavailable"),  # ollama #8271
+    ("cudart device memory info lookup failure 2", "cudaErrorMemoryAllocation"),  # ollama #3550
 ])
 def test_cuda_error_numbers_get_their_names(line, name):
     assert name in annotate(line)
