@@ -33,6 +33,11 @@ def _say(code: str, lang: str, **params: Any) -> str:
     return render("report", code, {k: v for k, v in params.items()}, lang)
 
 
+def _count(code: str, n: int, lang: str) -> str:
+    """"1 host" / "3 hosts": the `_one` sentence for exactly one, where the language has it (zh_CN says both alike)."""
+    return _say(code + "_one", lang, n=n) if n == 1 else _say(code, lang, n=n)
+
+
 def _num(v: Any, digits: int = 1) -> str:
     if v is None:
         return "—"
@@ -240,9 +245,12 @@ main{max-width:1500px}
 .wide{overflow-x:auto}
 .badge.v{padding:1px 7px;margin-right:3px;font-size:12px}
 td.st-pass{color:var(--pass)}td.st-fail{color:var(--fail);font-weight:600}td.st-info{color:var(--info)}td.st-unknown{color:var(--muted)}
-table.fleet td,table.fleet th{font-size:13px;white-space:nowrap}
+table.fleet{width:100%}
+table.fleet td,table.fleet th{font-size:13px;white-space:nowrap;padding:6px 6px}
+table.fleet th{white-space:normal;vertical-align:bottom;line-height:1.25}
+table.fleet td.gpu{white-space:normal;min-width:130px}
 table.fleet tr.flags td{white-space:normal;border-top:0;padding-top:0}
-table.fleet td.st-fail,table.fleet td.st-info{white-space:normal;min-width:220px}
+table.fleet td.st-pass,table.fleet td.st-fail,table.fleet td.st-info,table.fleet td.st-unknown{white-space:normal;min-width:120px}
 tr.lag td{background:#fffbeb}
 .num{text-align:right;font-variant-numeric:tabular-nums}
 .v{display:inline-block;min-width:0;margin-right:2px}
@@ -282,13 +290,13 @@ def render_fleet_html(report: dict[str, Any], link_base: str = "") -> str:
         lag = " class='lag'" if r["flags"] else ""
         body.append(
             f"<tr{lag} id='h-{escape(r['host'])}'><td><b>{escape(r['host'])}</b></td>"
-            f"<td>{escape(gpu_txt)}</td><td>{escape(driver)}</td><td>{escape(r.get('torch') or '—')}</td>"
+            f"<td class='gpu'>{escape(gpu_txt)}</td><td>{escape(driver)}</td><td>{escape(r.get('torch') or '—')}</td>"
             f"<td class='st-{escape(r['plan_status'])}'>{escape(r['plan'])}</td><td>{verdicts}</td>"
             f"<td class='num'>{_num(ver.get('h2d_gbps'))}</td><td class='num'>{tf}</td><td>{link}</td></tr>")
         if r["flags"]:  # what lags, in words, on a line of its own under the host
             body.append(f"<tr class='lag flags'><td class='muted'>{flag_word}</td><td colspan='{len(cols) - 1}'>{flags}</td></tr>")
-    title = _say("fleet_title", lang, hosts=s["hosts"])
-    summary = _say("fleet_summary", lang, hosts=s["hosts"], gpus=s["gpus"], verified=s["verified"], lagging=s["lagging"], failed=s["failed"])
+    title = _say("fleet_title", lang, hosts=_count("fleet_n_hosts", s["hosts"], lang))
+    summary = _say("fleet_summary", lang, hosts=_count("fleet_n_hosts", s["hosts"], lang), gpus=_count("fleet_n_gpus", s["gpus"], lang), verified=s["verified"], lagging=s["lagging"], failed=s["failed"])
     embed = json.dumps(report, ensure_ascii=False).replace("</", "<\\/")
     return (f"<!DOCTYPE html><html lang='{'zh-CN' if lang == 'zh_CN' else 'en'}'><head><meta charset='utf-8'>"
             f"<meta name='viewport' content='width=device-width, initial-scale=1'><title>{escape(title)}</title>"
