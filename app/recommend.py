@@ -857,6 +857,7 @@ def _toolkit_choice(cx: _Ctx, chosen: Optional[Candidate], driver: Optional[str]
     method = ch.install_method
     if plat in ("linux", "wsl") and method != "runfile":
         repo = db.repo_for((o.id or "").lower() or None, o.version_id, wsl=plat == "wsl", id_like=tuple(x.lower() for x in o.id_like),
+                           codenames=(o.codename, o.base_codename),
                            arch="sbsa" if cx.arm else "x86_64")
     pool = db.repo_toolkits(repo) if repo else db.cuda_versions()
     ok = [c for c in pool if (max_cuda is None or vkey(c) <= vkey(max_cuda)) and vkey(c) >= lo and (hi is None or vkey(c) <= hi)]

@@ -187,6 +187,7 @@ class NvidiaRepo(Row):
     toolkit_package: str = "cuda-toolkit-{major}-{minor}"
     confidence: str = "verified"
     note: Optional[str] = None
+    codename: Optional[str] = None  # the release's VERSION_CODENAME ("noble"): a derivative names its base so
 
     def carries(self, cuda: str) -> bool:
         k = vkey(cuda)[:2]
@@ -465,7 +466,10 @@ class CompatDB:
 
     # -- toolkit repos and cuDNN
 
-    def repo_for(self, os_id: Optional[str], version_id: Optional[str], wsl: bool = False, id_like: Sequence[str] = (), arch: str = "x86_64") -> Optional[NvidiaRepo]:
+    def repo_for(self, os_id: Optional[str], version_id: Optional[str], wsl: bool = False, id_like: Sequence[str] = (), arch: str = "x86_64",
+                 codenames: Sequence[Optional[str]] = ()) -> Optional[NvidiaRepo]:
+        """NVIDIA's repository for this distribution and release; a derivative (Linux Mint, Pop!_OS, LMDE) that is
+        not matched by its own version gets its base's repository through the base codename its os-release names."""
         if wsl:
             if os_id != "ubuntu" and "ubuntu" not in id_like and "debian" not in id_like and os_id != "debian":
                 return None
@@ -476,6 +480,11 @@ class CompatDB:
                 if r.repo.startswith("wsl-") or r.arch != arch or oid not in r.os_ids:
                     continue
                 if r.version_id == version_id or (r.package_manager == "dnf" and r.version_id == major):
+                    return r
+        names = {c.lower() for c in codenames if c}
+        if names:
+            for r in self.nvidia_repos:
+                if not r.repo.startswith("wsl-") and r.arch == arch and r.codename in names and {os_id, *id_like} & set(r.os_ids):
                     return r
         return None
 
