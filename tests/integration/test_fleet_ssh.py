@@ -39,21 +39,69 @@ def _gw(*args: str, cwd: Path, timeout: float = 600) -> subprocess.CompletedProc
                           env={**os.environ, "PYTHONPATH": str(ROOT)})
 
 
-def _torch_index(tmp: Path) -> str:
-    """A PEP 503 index holding the torch wheel pip can get here (its cache, find-links, index)."""
+def _local_wheel_dirs() -> list[Path]:
+    """pip's own find-links (environment, then its configuration): where a machine keeps wheels."""
+    spots = os.environ.get("PIP_FIND_LINKS", "").split()
+    r = subprocess.run([sys.executable, "-m", "pip", "config", "list"], capture_output=True, text=True, timeout=60)
+    for line in r.stdout.splitlines():
+        k, _, v = line.partition("=")
+        if k.endswith(".find-links"):
+            spots += v.strip().strip("'\"").split()
+    return [Path(x[7:] if x.startswith("file://") else x) for x in spots if not x.startswith(("http:", "https:"))]
+
+
+def _real_torch_wheel(tmp: Path) -> Path:
+    """The real torch CPU wheel for this Python: from a wheel folder on this machine when there is one
+    (no copy: the index links to it), else a download bounded in time; skips with the reason otherwise."""
+    tag = f"cp{sys.version_info.major}{sys.version_info.minor}"
+    for d in _local_wheel_dirs():
+        found = sorted(d.glob(f"torch-{TORCH}*-{tag}-{tag}-*linux*.whl")) if d.is_dir() else []
+        if found:
+            return found[0]
     wheels = tmp / "wheels"
-    r = subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--only-binary=:all:", "-d", str(wheels),
-                        f"torch=={TORCH}", "--extra-index-url", "https://download.pytorch.org/whl/cpu"],
-                       capture_output=True, text=True, timeout=600)
+    try:
+        r = subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--only-binary=:all:", "-d", str(wheels),
+                            "--timeout", "20", "--retries", "1", f"torch=={TORCH}",
+                            "--extra-index-url", "https://download.pytorch.org/whl/cpu"],
+                           capture_output=True, text=True, timeout=300)
+        why = (r.stderr.strip().splitlines() or [""])[-1]
+    except subprocess.TimeoutExpired:
+        why = "the download took over 300 s"
     found = sorted(wheels.glob("torch-*.whl")) if wheels.is_dir() else []
-    if r.returncode != 0 or not found:
-        pytest.skip(f"no torch {TORCH} wheel reachable for the hosts' venvs: {(r.stderr.strip().splitlines() or [''])[-1]}")
-    whl = found[0]
-    digest = hashlib.sha256(whl.read_bytes()).hexdigest()
-    d = tmp / "index" / "cpu" / "torch"
+    if not found:
+        pytest.skip(f"no torch {TORCH} CPU wheel on this machine (pip's find-links) nor reachable for the hosts' venvs: {why}")
+    return found[0]
+
+
+def _standin_wheel(tmp: Path) -> Path:
+    """A 1 kB pure-Python wheel named torch {TORCH} (it says it is a stand-in) for the hosts where
+    PyTorch itself is not what is tested: the same plan, pip task, venv and index, 900 MB less."""
+    import base64
+    import zipfile
+
+    files = {"torch/__init__.py": f'"""gpu-wizard test stand-in: not PyTorch"""\n__version__ = "{TORCH}"\n'.encode(),
+             f"torch-{TORCH}.dist-info/METADATA": f"Metadata-Version: 2.1\nName: torch\nVersion: {TORCH}\nSummary: gpu-wizard test stand-in\n".encode(),
+             f"torch-{TORCH}.dist-info/WHEEL": b"Wheel-Version: 1.0\nGenerator: gpu-wizard-tests\nRoot-Is-Purelib: true\nTag: py3-none-any\n"}
+    record = [f"{n},sha256={base64.urlsafe_b64encode(hashlib.sha256(b).digest()).rstrip(b'=').decode()},{len(b)}" for n, b in files.items()]
+    files[f"torch-{TORCH}.dist-info/RECORD"] = ("\n".join(record + [f"torch-{TORCH}.dist-info/RECORD,,"]) + "\n").encode()
+    whl = tmp / "standin" / f"torch-{TORCH}-py3-none-any.whl"
+    whl.parent.mkdir(parents=True)
+    with zipfile.ZipFile(whl, "w") as z:
+        for n, b in files.items():
+            z.writestr(zipfile.ZipInfo(n, date_time=(2020, 1, 1, 0, 0, 0)), b)
+    return whl
+
+
+def _index(tmp: Path, name: str, whl: Path) -> str:
+    """A PEP 503 index (file://) holding one torch wheel, linked where it lies, with its sha256."""
+    h = hashlib.sha256()
+    with open(whl, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    d = tmp / name / "cpu" / "torch"
     d.mkdir(parents=True)
-    (d / "index.html").write_text(f"<html><body><a href='{whl.as_uri()}#sha256={digest}'>{whl.name}</a></body></html>\n")
-    return (tmp / "index").as_uri()
+    (d / "index.html").write_text(f"<html><body><a href='{whl.as_uri()}#sha256={h.hexdigest()}'>{whl.name}</a></body></html>\n")
+    return (tmp / name).as_uri()
 
 
 def _degraded_verification(tmp: Path) -> Path:
@@ -79,7 +127,8 @@ def fleet(tmp_path):
     why = skip_reason()
     if why:
         pytest.skip(why)
-    index = _torch_index(tmp_path)
+    index = _index(tmp_path, "index", _real_torch_wheel(tmp_path))  # alpha: the real PyTorch, verified in its venv
+    standin = _index(tmp_path, "index-standin", _standin_wheel(tmp_path))  # beta, gamma: what is tested is the fleet
     x8 = _degraded_verification(tmp_path)
     with SshHosts(tmp_path / "ssh", ["alpha", "beta", "gamma"]) as hosts:
         inv: dict[str, dict[str, str]] = {}
@@ -88,6 +137,8 @@ def fleet(tmp_path):
             v.update(gpu_wizard_remote_dir=str(tmp_path / f"remote-{h.name}"), gpu_wizard_root_dir=str(tmp_path / f"root-{h.name}" / "fleet"),
                      gpu_wizard_venv=str(tmp_path / f"venv-{h.name}"),
                      gpu_wizard_torch=TORCH, gpu_wizard_variant="cpu", gpu_wizard_pytorch_mirror=index)
+            if h.name != "alpha":
+                v["gpu_wizard_pytorch_mirror"] = standin
             if h.name == "gamma":  # fails on purpose: a venv where nothing can be created
                 v["gpu_wizard_venv"] = "/proc/gpu-wizard-fleet-test-cannot-be-here"
             inv[h.name] = v
@@ -101,7 +152,7 @@ def fleet(tmp_path):
         try:
             yield tmp_path
         finally:
-            for h in ("alpha", "beta"):  # a torch venv is about 900 MB
+            for h in ("alpha", "beta"):  # alpha's torch venv is about 900 MB
                 shutil.rmtree(tmp_path / f"venv-{h}", ignore_errors=True)
 
 
@@ -160,7 +211,7 @@ def test_fleet_end_to_end_over_real_ssh(fleet):
     assert not (d / "venv-alpha").exists() and not (d / "venv-beta").exists()
 
     # run: gamma fails, even in batches of one host (Ansible would stop the play there), the others go on
-    r = _gw("fleet", "run", "-i", "inventory.ini", "--forks", "3", "--serial", "1", cwd=d, timeout=1200)
+    r = _gw("fleet", "run", "-i", "inventory.ini", "--forks", "3", "--serial", "1", cwd=d, timeout=600)
     assert r.returncode == 1, r.stdout[-3000:] + r.stderr[-2000:]
     rec = _run_record(d)
     assert rec["gamma"]["status"] == "failed"
@@ -170,10 +221,13 @@ def test_fleet_end_to_end_over_real_ssh(fleet):
         py = d / f"venv-{h}" / "bin" / "python"
         got = subprocess.run([str(py), "-c", "import torch; print(torch.__version__)"], capture_output=True, text=True, timeout=300)
         assert got.stdout.startswith(TORCH), got.stderr[-500:]
+    real = subprocess.run([str(d / "venv-alpha" / "bin" / "python"), "-c", "import torch; print(torch.ones(2).sum().item())"],
+                          capture_output=True, text=True, timeout=300)
+    assert real.stdout.strip() == "2.0", real.stderr[-500:]  # alpha's is the real PyTorch, beta's the 1 kB stand-in
     assert "PLAY RECAP" in r.stdout and "failed: gamma" in r.stderr
 
     # a second run changes nothing
-    r = _gw("fleet", "run", "-i", "inventory.ini", "--forks", "3", cwd=d, timeout=1200)
+    r = _gw("fleet", "run", "-i", "inventory.ini", "--forks", "3", cwd=d, timeout=600)
     rec = _run_record(d)
     assert rec["alpha"]["changed"] == 0 and rec["beta"]["changed"] == 0, r.stdout[-3000:]
     assert rec["alpha"]["status"] == "ok" and rec["gamma"]["status"] == "failed"
