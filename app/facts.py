@@ -89,6 +89,7 @@ class OsInfo(Model):
     id: Optional[str] = None  # "ubuntu", "debian", "rhel", "fedora", "windows"
     version_id: Optional[str] = None  # "22.04"
     codename: Optional[str] = None
+    base_codename: Optional[str] = None  # a derivative's base release (os-release UBUNTU_CODENAME / DEBIAN_CODENAME): "noble"
     pretty_name: Optional[str] = None
     id_like: tuple[str, ...] = ()
     kernel: Optional[str] = None

@@ -360,6 +360,7 @@ def _report(args, ctx) -> int:
         raise CliError(f"cannot write {out}: folder {parent} does not exist", 2)
     start = time.monotonic()
     report = build_fleet_report(d, host_reports=not args.no_host_reports, lang=ctx.lang)
+    from app.fleet.report import _count
     from app.messages import cli
 
     if not report["hosts"]:
@@ -369,7 +370,7 @@ def _report(args, ctx) -> int:
     lag = [h["host"] for h in report["hosts"] if h["flags"]]
     ctx.emit({"output": html_path, "json": json_path, "hosts": len(report["hosts"]), "lagging": lag,
               "bytes": os.path.getsize(html_path), "seconds": round(elapsed, 3)},
-             cli("fleet_report_wrote", ctx.lang, page=html_path, json=os.path.basename(json_path), hosts=len(report["hosts"]))
+             cli("fleet_report_wrote", ctx.lang, page=html_path, json=os.path.basename(json_path), hosts=_count("fleet_n_hosts", len(report["hosts"]), ctx.lang))
              + (cli("fleet_report_lagging", ctx.lang, hosts=", ".join(lag)) if lag else cli("fleet_report_none_lagging", ctx.lang)))
     return 0
 

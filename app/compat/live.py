@@ -598,7 +598,8 @@ def recommend_live(facts, db: CompatDB, choices=None, *, config: Any = None, fet
     if li is not None and facts.os.platform == "linux" and wants_repo:
         repo = next((r for r in solve_db.nvidia_repos if r.repo == rec.cuda_toolkit.repo), None) if rec.cuda_toolkit.repo else \
             solve_db.repo_for((facts.os.id or "").lower() or None, facts.os.version_id, wsl=facts.os.wsl == 2,
-                              id_like=tuple(x.lower() for x in facts.os.id_like), arch="sbsa" if cx.arm else "x86_64")
+                              id_like=tuple(x.lower() for x in facts.os.id_like), arch="sbsa" if cx.arm else "x86_64",
+                              codenames=(facts.os.codename, facts.os.base_codename))
         if repo is not None:
             f = fetcher or Fetcher(requests_kwargs=requests_kwargs(choices.mirrors), cache=cache_dir(env))
             before = f.requests

@@ -230,6 +230,7 @@ def _os(system, log: _Log) -> tuple[OsInfo, list[Finding]]:
     info = OsInfo(
         platform="linux", id=rel.get("ID") or None, version_id=rel.get("VERSION_ID") or None,
         codename=rel.get("VERSION_CODENAME") or rel.get("UBUNTU_CODENAME") or None, pretty_name=rel.get("PRETTY_NAME") or None,
+        base_codename=rel.get("UBUNTU_CODENAME") or rel.get("DEBIAN_CODENAME") or None,
         id_like=id_like, kernel=osr.parse_proc_version(pv), package_manager=osr.package_manager(rel.get("ID"), id_like),
         memory_total_mib=osr.parse_meminfo_total_mib(_safe(lambda: system.read_text("/proc/meminfo"))),
         is_root=None if uid is None else uid == 0,

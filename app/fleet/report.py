@@ -33,6 +33,11 @@ def _say(code: str, lang: str, **params: Any) -> str:
     return render("report", code, {k: v for k, v in params.items()}, lang)
 
 
+def _count(code: str, n: int, lang: str) -> str:
+    """"1 host" / "3 hosts": the `_one` sentence for exactly one, where the language has it (zh_CN says both alike)."""
+    return _say(code + "_one", lang, n=n) if n == 1 else _say(code, lang, n=n)
+
+
 def _num(v: Any, digits: int = 1) -> str:
     if v is None:
         return "—"
@@ -240,9 +245,12 @@ main{max-width:1500px}
 .wide{overflow-x:auto}
 .badge.v{padding:1px 7px;margin-right:3px;font-size:12px}
 td.st-pass{color:var(--pass)}td.st-fail{color:var(--fail);font-weight:600}td.st-info{color:var(--info)}td.st-unknown{color:var(--muted)}
-table.fleet td,table.fleet th{font-size:13px;white-space:nowrap}
+table.fleet{width:100%}
+table.fleet td,table.fleet th{font-size:13px;white-space:nowrap;padding:6px 6px}
+table.fleet th{white-space:normal;vertical-align:bottom;line-height:1.25}
+table.fleet td.gpu{white-space:normal;min-width:130px}
 table.fleet tr.flags td{white-space:normal;border-top:0;padding-top:0}
-table.fleet td.st-fail,table.fleet td.st-info{white-space:normal;min-width:220px}
+table.fleet td.st-pass,table.fleet td.st-fail,table.fleet td.st-info,table.fleet td.st-unknown{white-space:normal;min-width:120px}
 tr.lag td{background:#fffbeb}
 .num{text-align:right;font-variant-numeric:tabular-nums}
 .v{display:inline-block;min-width:0;margin-right:2px}
@@ -282,13 +290,13 @@ def render_fleet_html(report: dict[str, Any], link_base: str = "") -> str:
         lag = " class='lag'" if r["flags"] else ""
         body.append(
             f"<tr{lag} id='h-{escape(r['host'])}'><td><b>{escape(r['host'])}</b></td>"
-            f"<td>{escape(gpu_txt)}</td><td>{escape(driver)}</td><td>{escape(r.get('torch') or '—')}</td>"
+            f"<td class='gpu'>{escape(gpu_txt)}</td><td>{escape(driver)}</td><td>{escape(r.get('torch') or '—')}</td>"
             f"<td class='st-{escape(r['plan_status'])}'>{escape(r['plan'])}</td><td>{verdicts}</td>"
             f"<td class='num'>{_num(ver.get('h2d_gbps'))}</td><td class='num'>{tf}</td><td>{link}</td></tr>")
         if r["flags"]:  # what lags, in words, on a line of its own under the host
             body.append(f"<tr class='lag flags'><td class='muted'>{flag_word}</td><td colspan='{len(cols) - 1}'>{flags}</td></tr>")
-    title = _say("fleet_title", lang, hosts=s["hosts"])
-    summary = _say("fleet_summary", lang, hosts=s["hosts"], gpus=s["gpus"], verified=s["verified"], lagging=s["lagging"], failed=s["failed"])
+    title = _say("fleet_title", lang, hosts=_count("fleet_n_hosts", s["hosts"], lang))
+    summary = _say("fleet_summary", lang, hosts=_count("fleet_n_hosts", s["hosts"], lang), gpus=_count("fleet_n_gpus", s["gpus"], lang), verified=s["verified"], lagging=s["lagging"], failed=s["failed"])
     embed = json.dumps(report, ensure_ascii=False).replace("</", "<\\/")
     return (f"<!DOCTYPE html><html lang='{'zh-CN' if lang == 'zh_CN' else 'en'}'><head><meta charset='utf-8'>"
             f"<meta name='viewport' content='width=device-width, initial-scale=1'><title>{escape(title)}</title>"
@@ -305,6 +313,7 @@ def write_fleet_report(report: dict[str, Any], out: str | os.PathLike) -> tuple[
     folder = Path(report["folder"])
     rel = os.path.relpath(folder, out.parent)
     base = "" if rel == "." else rel.replace(os.sep, "/") + "/"
+    report = dict(report, host_reports=base or ".")  # where the host reports are, from the page: the window opens them
     html = render_fleet_html(report, link_base=base)
     tmp = out.with_name(out.name + ".tmp")
     tmp.write_text(html, encoding="utf-8")
@@ -314,3 +323,72 @@ def write_fleet_report(report: dict[str, Any], out: str | os.PathLike) -> tuple[
     jtmp.write_text(json.dumps(report, ensure_ascii=False, indent=1), encoding="utf-8")
     os.replace(jtmp, jpath)
     return str(out), str(jpath)
+
+
+# ---------------------------------------------------------------------------------------
+# reading a fleet report back (the window opens fleet.html or fleet.json)
+
+FLEET_FORMAT = "gpu-wizard-fleet-report/"
+_EMBED_ID = "id='gpu-wizard-fleet-report'>"
+
+
+class FleetReportError(ValueError):
+    """A fleet report that cannot be read, said in one line."""
+
+
+def is_fleet_report(path: str | os.PathLike) -> bool:
+    """fleet.json (its format) or fleet.html (the JSON it embeds)."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(4096).decode("utf-8-sig", errors="replace")
+            if FLEET_FORMAT in head:
+                return True
+            if not head.lstrip().startswith("<"):
+                return False
+            return _EMBED_ID.encode() in head.encode() + f.read(64 << 20)
+    except OSError:
+        return False
+
+
+def load_fleet_report(path: str | os.PathLike) -> dict[str, Any]:
+    """The fleet report a page or its JSON holds; each host's report resolved to a file path
+    (`report_path`, None when it is not there)."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as e:
+        raise FleetReportError(f"cannot read {p.name}: {getattr(e, 'strerror', None) or e}") from None
+    if text.lstrip().startswith("<"):
+        i = text.find(_EMBED_ID)
+        j = text.find("</script>", i)
+        if i < 0 or j < 0:
+            raise FleetReportError(f"{p.name} is not a gpu-wizard fleet report")
+        text = text[i + len(_EMBED_ID):j].replace("<\\/", "</")
+    try:
+        data = json.loads(text)
+    except ValueError:
+        raise FleetReportError(f"{p.name} is not a gpu-wizard fleet report (its JSON does not read)") from None
+    if not isinstance(data, dict) or not str(data.get("format", "")).startswith(FLEET_FORMAT) \
+            or not isinstance(data.get("hosts"), list):
+        raise FleetReportError(f"{p.name} is not a gpu-wizard fleet report")
+    hosts = [h for h in data["hosts"] if isinstance(h, dict) and isinstance(h.get("host"), str)]
+    page_dir = p.resolve().parent
+    folder = str(data.get("folder") or "")
+    base = data.get("host_reports")  # relative to the page, written since the window reads it
+    for h in hosts:
+        h.setdefault("flags", [])
+        rel = h.get("report")
+        h["report_path"] = None
+        if not isinstance(rel, str) or not rel or os.path.isabs(rel) or ".." in Path(rel).parts:
+            continue
+        cands = [page_dir / base / rel] if isinstance(base, str) else []
+        cands += [Path(folder) / rel] if folder else []
+        cands += [page_dir / Path(folder).name / rel] if folder else []
+        cands.append(page_dir / rel)  # moved with its host reports: beside it, or in the folder's name
+        for c in cands:
+            if c.is_file():
+                h["report_path"] = str(c)
+                break
+    data["hosts"] = hosts
+    data.setdefault("summary", {})
+    return data

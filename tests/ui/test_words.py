@@ -47,6 +47,22 @@ def test_window_wordings_keep_the_figures_and_drop_the_flags():
             assert not FLAG.search(v), (k, v)
 
 
+def test_no_terminal_command_as_advice_in_what_the_window_says():
+    """Every engine sentence the window can show (findings, recommendation notes, checks, plan
+    steps, diagnoses) as the window says it (its "@gui" wording where there is one): no
+    `gpu-wizard <command>` to type. The CLI's and reports' own sentences may say them."""
+    for lang in messages.LANGUAGES:
+        cat = messages.catalogue(lang)["messages"]
+        said = {k: cat.get(k + "@gui", v) for k, v in cat.items()
+                if not k.endswith("@gui") and k.split(".", 1)[0] not in ("cli", "report", "fleet")}
+        bad = {k: v for k, v in said.items() if re.search(r"gpu-wizard [a-z]", v)}
+        assert not bad, bad
+    from ui.i18n import rec_text
+
+    said = rec_text("compat_data_stale", {"age": "90", "data": "2026.09.01"}, "english")
+    assert "90" in said and "gpu-wizard" not in said
+
+
 @pytest.mark.parametrize("lang", ["en", "zh_CN"])
 @pytest.mark.parametrize("snap", DEMOS, ids=[p.stem for p in DEMOS])
 def test_no_cli_flags_no_below_on_the_demo_pages(qtbot, tmp_path, snap, lang):
