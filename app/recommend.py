@@ -779,7 +779,7 @@ def _driver_choice(cx: _Ctx, action: str, cur: Optional[str], target: Optional[s
     run_p = dict(torch=chosen.release.version, index=chosen.index)
     if action in ("install", "upgrade") and plat == "linux" and target:
         fl = flavour or "open"
-        prow = db.driver_package_row((o.id or "").lower() or None, fl, tuple(x.lower() for x in o.id_like))
+        prow = db.driver_package_row((o.id or "").lower() or None, fl, tuple(x.lower() for x in o.id_like), o.version_id)
         package = prow.for_branch(target) if prow else None
         if prow:
             package_repo = prow.from_repo
@@ -1056,7 +1056,8 @@ def _no_release(cx: _Ctx, facts: Facts, labels: list[str], ccs: list[str], actio
                             reason_code="alt_cpu"),)
     drv_action = action if action in ("keep", "host") else ("install" if cx.platform == "linux" and target_branch and cx.choices.install_driver
                                                              and not cx.vgpu else action)
-    package = db.driver_package((facts.os.id or "").lower() or None, flavour or "proprietary", target_branch, tuple(facts.os.id_like)) if drv_action == "install" and target_branch else None
+    package = db.driver_package((facts.os.id or "").lower() or None, flavour or "proprietary", target_branch, tuple(facts.os.id_like),
+                                facts.os.version_id) if drv_action == "install" and target_branch else None
     drv = DriverChoice(action=drv_action, current_version=cur, branch=target_branch if drv_action == "install" else None, package=package,  # type: ignore[arg-type]
                        flavour=flavour if cx.platform == "linux" else None, max_branch=max_branch,  # type: ignore[arg-type]
                        reason=(f"R{max_branch} is the last driver branch for {', '.join(labels)}." if max_branch else "") + " The GPU works for CUDA programs built for it.",

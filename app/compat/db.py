@@ -224,6 +224,15 @@ class DriverPackage(Row):
     from_repo: Literal["distribution", "nvidia"] = "distribution"  # nvidia: NVIDIA's CUDA repository must be set up first
     pin_package: Optional[str] = None  # installs first to hold the branch ("nvidia-driver-pinning-{branch}")
     note: Optional[str] = None
+    os_version_min: Optional[int] = None  # the distribution's major releases the row applies to (None: any)
+    os_version_max: Optional[int] = None
+
+    def fits(self, version_id: Optional[str]) -> bool:
+        major = (version_id or "").split(".")[0]
+        if not major.isdigit():
+            return self.os_version_min is None  # an unknown release: the rows for the older releases, which have no minimum
+        v = int(major)
+        return (self.os_version_min is None or v >= self.os_version_min) and (self.os_version_max is None or v <= self.os_version_max)
 
     def for_branch(self, branch: str) -> str:
         return self.package.format(branch=branch)
@@ -434,15 +443,17 @@ class CompatDB:
     def recommended_branches(self) -> list[DriverBranch]:
         return [b for b in self.driver_branches if b.recommended]
 
-    def driver_package_row(self, os_id: Optional[str], flavour: str, id_like: Sequence[str] = ()) -> Optional[DriverPackage]:
+    def driver_package_row(self, os_id: Optional[str], flavour: str, id_like: Sequence[str] = (),
+                           version_id: Optional[str] = None) -> Optional[DriverPackage]:
         for oid in [os_id, *id_like]:
-            row = next((p for p in self.driver_packages if p.os_id == oid and p.flavour == flavour), None)
+            row = next((p for p in self.driver_packages if p.os_id == oid and p.flavour == flavour and p.fits(version_id)), None)
             if row:
                 return row
         return None
 
-    def driver_package(self, os_id: Optional[str], flavour: str, branch: str, id_like: Sequence[str] = ()) -> Optional[str]:
-        row = self.driver_package_row(os_id, flavour, id_like)
+    def driver_package(self, os_id: Optional[str], flavour: str, branch: str, id_like: Sequence[str] = (),
+                       version_id: Optional[str] = None) -> Optional[str]:
+        row = self.driver_package_row(os_id, flavour, id_like, version_id)
         return row.for_branch(branch) if row else None
 
     # -- PyTorch

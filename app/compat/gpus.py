@@ -207,6 +207,12 @@ def name_ambiguous(name: str, memory_mib: Optional[int] = None) -> tuple[GpuMode
 
 # Name patterns → CC, for names the table does not list (newer SKUs, OEM variants).
 _NAME_RULES: list[tuple[str, str]] = [
+    # Jetson modules (developer.nvidia.com/cuda-gpus, "Jetson Products"): Tegra GPUs the solve sends to JetPack
+    (r"\b(jetson )?(agx |igx )?thor\b", "11.0"),
+    (r"\b(jetson )?(agx |nx |nano )*orin\b", "8.7"),
+    (r"\b(jetson )?(agx |nx )*xavier\b", "7.2"),
+    (r"\bjetson tx2\b", "6.2"),
+    (r"\bjetson (tx1|nano)\b", "5.3"),
     (r"\brtx pro \d+ blackwell\b", "12.0"),
     (r"\bgb10\b", "12.1"),
     (r"\b(b300|gb300)\b", "10.3"),
