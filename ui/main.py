@@ -70,6 +70,11 @@ def build_wizard(snapshot: Optional[str] = None, lang: Optional[str] = None, ass
                                  "python_version": python_version})
     services = services or Services(state_dir=state_dir)
     start = None
+    from ui.fleet_dialog import is_fleet_report
+
+    fleet = snapshot if snapshot and is_fleet_report(snapshot) else None  # `gpu-wizard fleet.html`: its hosts
+    if fleet:
+        snapshot = None
     if snapshot:
         source, system, report = engine.load_source(snapshot)  # SnapshotError: one clear line
         engine.open_recorded(session, services, source, system, report)
@@ -90,7 +95,16 @@ def build_wizard(snapshot: Optional[str] = None, lang: Optional[str] = None, ass
         elif info is not None:  # started again before the restart ("Later"): Welcome offers what is left
             session.pending_restart = info
             session.session_dir = info.session_dir
-    return Wizard(session, services, translator, start_page=start)
+    w = Wizard(session, services, translator, start_page=start)
+    if fleet:
+        from app.system import SnapshotError
+        from ui.fleet_dialog import FleetReportError, open_if_fleet
+
+        try:
+            open_if_fleet(w, fleet)
+        except FleetReportError as e:
+            raise SnapshotError(str(e)) from None
+    return w
 
 
 def run_gui(snapshot: Optional[str] = None, lang: Optional[str] = None, assume_driver: Optional[str] = None,

@@ -313,6 +313,7 @@ def write_fleet_report(report: dict[str, Any], out: str | os.PathLike) -> tuple[
     folder = Path(report["folder"])
     rel = os.path.relpath(folder, out.parent)
     base = "" if rel == "." else rel.replace(os.sep, "/") + "/"
+    report = dict(report, host_reports=base or ".")  # where the host reports are, from the page: the window opens them
     html = render_fleet_html(report, link_base=base)
     tmp = out.with_name(out.name + ".tmp")
     tmp.write_text(html, encoding="utf-8")
@@ -322,3 +323,72 @@ def write_fleet_report(report: dict[str, Any], out: str | os.PathLike) -> tuple[
     jtmp.write_text(json.dumps(report, ensure_ascii=False, indent=1), encoding="utf-8")
     os.replace(jtmp, jpath)
     return str(out), str(jpath)
+
+
+# ---------------------------------------------------------------------------------------
+# reading a fleet report back (the window opens fleet.html or fleet.json)
+
+FLEET_FORMAT = "gpu-wizard-fleet-report/"
+_EMBED_ID = "id='gpu-wizard-fleet-report'>"
+
+
+class FleetReportError(ValueError):
+    """A fleet report that cannot be read, said in one line."""
+
+
+def is_fleet_report(path: str | os.PathLike) -> bool:
+    """fleet.json (its format) or fleet.html (the JSON it embeds)."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(4096).decode("utf-8-sig", errors="replace")
+            if FLEET_FORMAT in head:
+                return True
+            if not head.lstrip().startswith("<"):
+                return False
+            return _EMBED_ID.encode() in head.encode() + f.read(64 << 20)
+    except OSError:
+        return False
+
+
+def load_fleet_report(path: str | os.PathLike) -> dict[str, Any]:
+    """The fleet report a page or its JSON holds; each host's report resolved to a file path
+    (`report_path`, None when it is not there)."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as e:
+        raise FleetReportError(f"cannot read {p.name}: {getattr(e, 'strerror', None) or e}") from None
+    if text.lstrip().startswith("<"):
+        i = text.find(_EMBED_ID)
+        j = text.find("</script>", i)
+        if i < 0 or j < 0:
+            raise FleetReportError(f"{p.name} is not a gpu-wizard fleet report")
+        text = text[i + len(_EMBED_ID):j].replace("<\\/", "</")
+    try:
+        data = json.loads(text)
+    except ValueError:
+        raise FleetReportError(f"{p.name} is not a gpu-wizard fleet report (its JSON does not read)") from None
+    if not isinstance(data, dict) or not str(data.get("format", "")).startswith(FLEET_FORMAT) \
+            or not isinstance(data.get("hosts"), list):
+        raise FleetReportError(f"{p.name} is not a gpu-wizard fleet report")
+    hosts = [h for h in data["hosts"] if isinstance(h, dict) and isinstance(h.get("host"), str)]
+    page_dir = p.resolve().parent
+    folder = str(data.get("folder") or "")
+    base = data.get("host_reports")  # relative to the page, written since the window reads it
+    for h in hosts:
+        h.setdefault("flags", [])
+        rel = h.get("report")
+        h["report_path"] = None
+        if not isinstance(rel, str) or not rel or os.path.isabs(rel) or ".." in Path(rel).parts:
+            continue
+        cands = [page_dir / base / rel] if isinstance(base, str) else []
+        cands += [Path(folder) / rel] if folder else []
+        cands += [page_dir / Path(folder).name / rel] if folder else []
+        cands.append(page_dir / rel)  # moved with its host reports: beside it, or in the folder's name
+        for c in cands:
+            if c.is_file():
+                h["report_path"] = str(c)
+                break
+    data["hosts"] = hosts
+    data.setdefault("summary", {})
+    return data

@@ -41,11 +41,15 @@ def _gw(*args: str, cwd: Path, timeout: float = 600) -> subprocess.CompletedProc
 
 def _torch_index(tmp: Path) -> str:
     """A PEP 503 index holding the torch wheel pip can get here (its cache, find-links, index)."""
+    from tests.torch_cpu import cpu_torch_source
+
+    extra, why = cpu_torch_source()  # the CPU build only: PyPI's Linux torch is the multi-GB CUDA build
+    if extra is None:
+        pytest.skip(why)
     wheels = tmp / "wheels"
     r = subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--only-binary=:all:", "-d", str(wheels),
-                        f"torch=={TORCH}", "--extra-index-url", "https://download.pytorch.org/whl/cpu"],
-                       capture_output=True, text=True, timeout=600)
-    found = sorted(wheels.glob("torch-*.whl")) if wheels.is_dir() else []
+                        f"torch=={TORCH}", *extra], capture_output=True, text=True, timeout=600)
+    found = sorted(w for w in wheels.glob("torch-*.whl") if "+cpu" in w.name) if wheels.is_dir() else []
     if r.returncode != 0 or not found:
         pytest.skip(f"no torch {TORCH} wheel reachable for the hosts' venvs: {(r.stderr.strip().splitlines() or [''])[-1]}")
     whl = found[0]

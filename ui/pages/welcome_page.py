@@ -194,6 +194,14 @@ class WelcomePage(BasePage):
 
     def choose_file(self, path: str) -> bool:
         """A file chosen (a demo clicked, a file opened): open it at once, on its recorded result."""
+        from ui.fleet_dialog import FleetReportError, open_if_fleet  # a fleet report: its hosts, each one click away
+
+        try:
+            if open_if_fleet(self.w, path) is not None:
+                return True
+        except FleetReportError as e:
+            self.show_error(tr("This file cannot be opened: {error}").format(error=str(e)))
+            return False
         self.state.file = path
         if self.state.path != "walkthrough":
             self.path_buttons["walkthrough"].setChecked(True)
