@@ -38,12 +38,16 @@ build_base() {
   mkdir -p "$cache"
   local host=${mirror#*://}; host=${host%%/*}
   # reachability first, so an unreachable archive is one clear line, not a debootstrap trace
-  if ! timeout 30 python3 - "$mirror/dists/$suite/Release" <<'EOF'
+  local why
+  if ! why=$(timeout 30 python3 - "$mirror/dists/$suite/Release" 2>&1 <<'EOF'
 import sys, urllib.request
-urllib.request.urlopen(sys.argv[1], timeout=20).read(64)
+try:
+    urllib.request.urlopen(sys.argv[1], timeout=20).read(64)
+except Exception as e:
+    sys.exit(f"{type(e).__name__}: {getattr(e, 'reason', None) or e}")
 EOF
-  then
-    die "the Debian archive $mirror is not reachable from this machine ($host): the fresh-root run needs it (set GPU_WIZARD_CI_MIRROR to a reachable mirror)"
+  ); then
+    die "the Debian archive $mirror is not reachable from this machine ($host: ${why:-no answer in 30 s}): the fresh-root run needs it (set GPU_WIZARD_CI_MIRROR to a reachable mirror)"
   fi
   local d; d=$(mktemp -d "$work/gpu-wizard-ci-base.XXXXXX")
   say "building the base root ($suite minbase + $extra) from $mirror"

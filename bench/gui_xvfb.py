@@ -2,7 +2,7 @@
 X server as a person's mouse, with a screenshot of the whole screen after every click.
 
     .venv/bin/python bench/gui_xvfb.py OUT_DIR [--size 1366x768 --size 1920x1080] [--lang en --lang zh_CN]
-                                       [--journey workstation|wsl2|support] [--theme dark]
+                                       [--journey workstation|wsl2|support] [--theme dark] [--scale 2]
 
 Needs Xvfb and xdotool (apt-get install -y xvfb xdotool). The window is tests/ui/xvfb_child.py:
 this computer is the recorded machine; root and network steps go to the journeys' fake runner.
@@ -177,6 +177,7 @@ def main(argv=None) -> int:
     ap.add_argument("--lang", action="append", choices=("en", "zh_CN"))
     ap.add_argument("--journey", action="append", choices=("workstation", "wsl2", "support"))
     ap.add_argument("--theme", default="light", choices=("light", "dark"))
+    ap.add_argument("--scale", default="1", help="QT_SCALE_FACTOR: 2 is a 1920x1080 screen at 200%%")
     a = ap.parse_args(argv)
     for tool in ("Xvfb", "xdotool"):
         if shutil.which(tool) is None:
@@ -184,7 +185,7 @@ def main(argv=None) -> int:
             return 2
     a.out.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ, GPU_WIZARD_ALLOW_ROOT_GUI="1", GPU_WIZARD_LIVE="0", LANG="C.UTF-8",
-               PYTHONPATH=str(ROOT), GPU_WIZARD_THEME=a.theme)
+               PYTHONPATH=str(ROOT), GPU_WIZARD_THEME=a.theme, QT_SCALE_FACTOR=a.scale)
     failed = 0
     with tempfile.TemporaryDirectory() as tmp:
         report = make_report(Path(tmp))

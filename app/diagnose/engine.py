@@ -389,6 +389,33 @@ class _Hit:
         return self.window.line_at(self.match.start(), tight=self.tight)
 
 
+# a line of program source that quotes the message it would print (a script's `sys.exit("... is
+# False")`, a playbook's `msg:`), not output: a match there is skipped and the next one looked for
+# (a traceback shows the source line and then the error itself, which still counts)
+_CODE_QUOTE_RE = re.compile(
+    r"^\s*(?:[\w.\[\]'\"]+\s*=\s*)?(?:sys\.exit|print|raise\s+\w+(?:\.\w+)*|(?:self\.)?log(?:ger|ging)?\.\w+|"
+    r"warnings\.warn|echo|printf|die|fail|msg:|fail_msg:)\s*\(?\s*[frbu]?[\"']")
+
+
+_CODE_QUOTE_ML = re.compile(_CODE_QUOTE_RE.pattern, re.MULTILINE)
+
+
+def _search_outside_code(p: re.Pattern, norm: str, w: Window) -> Optional[re.Match]:
+    m = p.search(norm)
+    for _ in range(20):  # bounded: the first 20 places it matches
+        if m is None:
+            return None
+        try:
+            raw = w.lines[w.line_at(m.start()) - w.first_line]
+        except IndexError:
+            return m
+        q = _CODE_QUOTE_RE.match(raw)
+        if q is None:
+            return m
+        m = p.search(norm, m.end())
+    return m
+
+
 def _find_hits(rb: RuleBase, windows: list[Window]) -> list[_Hit]:
     hits: dict[str, _Hit] = {}
     whole = None
@@ -413,7 +440,7 @@ def _find_hits(rb: RuleBase, windows: list[Window]) -> list[_Hit]:
             for p, lit in zip(r.patterns, r.literals):
                 if lit and lit not in low:
                     continue
-                m = p.search(norm)
+                m = _search_outside_code(p, norm, w)
                 if m:
                     break
             if m is None:  # a terminal may have cut the message mid-word: try the lines joined tight
@@ -472,7 +499,10 @@ def _fallback_hits(rb: RuleBase, windows: list[Window]) -> list[_Hit]:
         return []
     texts = [(w, w.normalised, w.normalised.lower()) for w in windows]
     whole = "\n".join(t for _, t, _ in texts)
+    # what the identifiers are counted in: the text less the lines of program source that quote a message
     low = whole.lower()
+    if any(_CODE_QUOTE_ML.search(w.text) for w in windows):
+        low = "\n".join(" ".join(c for i, c in w.cleaned if not _CODE_QUOTE_RE.match(w.lines[i])) for w in windows).lower()
     scored: list[tuple[float, float, Rule, tuple[str, ...]]] = []
     named: dict[str, bool] = {}  # identifier -> named next to a failure word somewhere
     for r in rb.rules:

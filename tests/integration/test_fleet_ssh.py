@@ -39,37 +39,31 @@ def _gw(*args: str, cwd: Path, timeout: float = 600) -> subprocess.CompletedProc
                           env={**os.environ, "PYTHONPATH": str(ROOT)})
 
 
-def _local_wheel_dirs() -> list[Path]:
-    """pip's own find-links (environment, then its configuration): where a machine keeps wheels."""
-    spots = os.environ.get("PIP_FIND_LINKS", "").split()
-    r = subprocess.run([sys.executable, "-m", "pip", "config", "list"], capture_output=True, text=True, timeout=60)
-    for line in r.stdout.splitlines():
-        k, _, v = line.partition("=")
-        if k.endswith(".find-links"):
-            spots += v.strip().strip("'\"").split()
-    return [Path(x[7:] if x.startswith("file://") else x) for x in spots if not x.startswith(("http:", "https:"))]
-
-
 def _real_torch_wheel(tmp: Path) -> Path:
-    """The real torch CPU wheel for this Python: from a wheel folder on this machine when there is one
-    (no copy: the index links to it), else a download bounded in time; skips with the reason otherwise."""
-    tag = f"cp{sys.version_info.major}{sys.version_info.minor}"
-    for d in _local_wheel_dirs():
-        found = sorted(d.glob(f"torch-{TORCH}*-{tag}-{tag}-*linux*.whl")) if d.is_dir() else []
-        if found:
-            return found[0]
+    """The real torch CPU wheel (tests/torch_cpu.py says where pip gets it here): linked where it lies
+    when pip's configuration has it on this disk (no 190 MB copy), else downloaded, bounded in time;
+    the test skips with the reason when there is none."""
+    from tests.torch_cpu import _resolve, cpu_torch_source
+
+    extra, why = cpu_torch_source()  # the CPU build only: PyPI's Linux torch is the multi-GB CUDA build
+    if extra is None:
+        pytest.skip(why)
+    url, _why = _resolve(sys.executable, [*extra, "--timeout", "15", "--retries", "1"], 150)
+    if url and url.startswith("file://"):
+        local = Path(url[len("file://"):])
+        if local.is_file() and "+cpu" in local.name:
+            return local
     wheels = tmp / "wheels"
     try:
         r = subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--only-binary=:all:", "-d", str(wheels),
-                            "--timeout", "20", "--retries", "1", f"torch=={TORCH}",
-                            "--extra-index-url", "https://download.pytorch.org/whl/cpu"],
+                            "--timeout", "20", "--retries", "1", f"torch=={TORCH}", *extra],
                            capture_output=True, text=True, timeout=300)
         why = (r.stderr.strip().splitlines() or [""])[-1]
     except subprocess.TimeoutExpired:
         why = "the download took over 300 s"
-    found = sorted(wheels.glob("torch-*.whl")) if wheels.is_dir() else []
+    found = sorted(w for w in wheels.glob("torch-*.whl") if "+cpu" in w.name) if wheels.is_dir() else []
     if not found:
-        pytest.skip(f"no torch {TORCH} CPU wheel on this machine (pip's find-links) nor reachable for the hosts' venvs: {why}")
+        pytest.skip(f"no torch {TORCH} CPU wheel for the hosts' venvs: {why}")
     return found[0]
 
 

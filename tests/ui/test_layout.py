@@ -95,3 +95,30 @@ def test_tab_starts_in_the_page_content(qtbot, make_wizard):
     f = QApplication.focusWidget()
     assert f is not None and w.currentPage().isAncestorOf(f) and f not in [
         w.button(b) for b in (QWizard.WizardButton.NextButton, QWizard.WizardButton.BackButton, QWizard.WizardButton.CancelButton)]
+
+
+def test_a_short_window_keeps_the_result_line_in_view_while_verifying(qtbot, make_wizard):
+    """1920x1080 at 200%: the Verify page scrolls inside. Starting the test disables the control that
+    had the focus; the focus must not fall down the page and scroll the result line out of view."""
+    w, _s, _r = make_wizard()
+    w.fit_to_screen(QRect(0, 0, 960, 540 - 16))
+    w.show()
+    qtbot.waitExposed(w)
+    for _ in range(5):
+        qtbot.waitUntil(lambda: w.button(QWizard.WizardButton.NextButton).isEnabled(), timeout=10000)
+        w.next()
+    assert w.current_page_id == "verify"
+    ver = w.pages["verify"]
+    bar = ver.scroll_area.verticalScrollBar()
+    assert bar.maximum() > 0  # the page is longer than the window: it scrolls
+    qtbot.waitUntil(lambda: not ver.state.running, timeout=20000)
+    w.activateWindow()
+    ver.duration.setFocus()
+    bar.setValue(0)
+    ver.start()
+    qtbot.wait(50)
+    assert ver.state.running and bar.value() == 0, bar.value()
+    assert ver.stop_btn.hasFocus()  # the focus went to what can be pressed now
+    qtbot.waitUntil(lambda: not ver.state.running, timeout=20000)
+    qtbot.wait(50)
+    assert bar.value() == 0 and ver.start_btn.hasFocus()

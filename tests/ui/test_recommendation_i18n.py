@@ -126,3 +126,24 @@ def test_recommendation_page_in_english_from_the_start(qtbot, tmp_path):
         assert not CJK.search(page.cards[key][1].text())
     assert [page.warnings.item(i).text() for i in range(page.warnings.count())] == [
         _window_english(x.code, x.params, x.message) for x in rec.warnings]
+
+
+def test_zh_cn_says_refused_choices_in_chinese(qapp):
+    """A refused --torch-version/--variant ("This choice cannot be used") is said from its code in Chinese."""
+    from app.choices import Choices
+    from tests.unit.test_recommend_machines import RTX5090, machine
+
+    rec = recommend(machine("u2404", [RTX5090], "580.95.05", "3.12", kernel_module="open"), load_db(use_user_bundle=False),
+                    Choices(torch_version="2.99", torch_variant="cu126"))
+    assert len(rec.refused) == len(rec.refused_detail) == 2
+    t = Translator(QCoreApplication.instance())
+    try:
+        assert t.set_language("zh_CN")
+        for english, d in zip(rec.refused, rec.refused_detail):
+            said = rec_text(d.code, d.params, english)
+            assert said != english and CJK.search(said) and "{" not in said, said
+        t.set_language("en")
+        for english, d in zip(rec.refused, rec.refused_detail):
+            assert rec_text(d.code, d.params, english) == english
+    finally:
+        t.set_language("en")

@@ -250,3 +250,29 @@ def test_charts_fit_the_run_draw_ceilings_phases_and_the_copy_tests(qtbot):
     segs = [it for _pi, it in panel._measured_items if not hasattr(it, "toPlainText")]
     x, y = segs[0].xData, segs[0].yData
     assert x[0] == pytest.approx(4.0) and x[-1] == pytest.approx(9.9) and y[0] == pytest.approx(26.1)
+
+
+def test_copy_tests_label_stays_inside_a_narrow_chart(qtbot):
+    """At 200% scaling a chart is narrow: the copy tests' label must not run past its right edge."""
+    from PySide6.QtCore import QRectF
+
+    panel = ChartPanel()
+    qtbot.addWidget(panel)
+    panel.resize(900, 420)  # three charts a row: ~290 px each
+    panel.show()
+    qtbot.waitExposed(panel)
+    s = SampleSeries()
+    for i in range(191):  # 19 s: 6 s PyTorch check, copies 7..10 s (the band ends past the middle), load
+        phase = "pytorch" if i < 70 else "bandwidth" if i < 100 else "load"
+        s.add(i * 0.1, {"util_pct": 50.0, "pcie_rx_mbps": 4000.0 if phase == "bandwidth" else 0.0, "phase": phase})
+    panel.set_ceilings(pcie_gbps=63.0)
+    panel.set_measured([("pcie", 55.4, "to GPU"), ("pcie", 55.3, "from GPU")])
+    panel.refresh(s, fit=True)
+    qtbot.wait(50)
+    plot = panel.plots["pcie"]
+    vb = plot.getPlotItem().getViewBox()
+    text = next(it for _pi, it in panel._measured_items if hasattr(it, "toPlainText"))
+    box = text.mapRectToScene(text.boundingRect())
+    view = vb.mapRectToScene(vb.boundingRect())
+    assert isinstance(box, QRectF) and box.width() > 0
+    assert box.left() >= view.left() - 1 and box.right() <= view.right() + 1, (box, view)

@@ -68,11 +68,14 @@ def main(argv: list[str]) -> int:
                     continue
                 c = b.mapToGlobal(b.rect().center())
                 vis = b.visibleRegion().boundingRect()
-                buttons.append({"text": b.text().replace("&", ""), "name": b.objectName(), "x": c.x(), "y": c.y(),
+                r = b.devicePixelRatioF()  # xdotool moves in the screen's pixels (QT_SCALE_FACTOR=2: twice these)
+                buttons.append({"text": b.text().replace("&", ""), "name": b.objectName(), "x": int(c.x() * r), "y": int(c.y() * r),
                                 "window": top.objectName() or type(top).__name__, "shown": not vis.isEmpty()})
         g = w.frameGeometry()
-        data = {"page": w.current_page_id, "buttons": buttons, "window": [g.x(), g.y(), g.width(), g.height()],
-                "screen": [w.screen().geometry().width(), w.screen().geometry().height()]}
+        r = w.devicePixelRatioF()
+        data = {"page": w.current_page_id, "buttons": buttons,
+                "window": [int(g.x() * r), int(g.y() * r), int(g.width() * r), int(g.height() * r)],
+                "screen": [int(w.screen().geometry().width() * r), int(w.screen().geometry().height() * r)]}
         tmp_file = geo + ".tmp"
         Path(tmp_file).write_text(json.dumps(data), encoding="utf-8")
         os.replace(tmp_file, geo)

@@ -228,3 +228,18 @@ def test_a_localised_not_recognized_nvcc_is_diagnosed_like_the_english():
     en = diagnose("C:\\> nvcc --version\n'nvcc' is not recognized as an internal or external command,\n")
     es = diagnose("C:\\> nvcc --version\n\"nvcc\" no se reconoce como un comando interno o externo,\n")
     assert en.matches and es.matches and es.matches[0].category == en.matches[0].category
+
+
+def test_a_script_quoting_an_error_message_is_not_the_error_but_its_traceback_is():
+    """A verify script in a playbook (tests/fixtures/real/fleet-h200/fleet-plan.yml) holds
+    `sys.exit("... torch.cuda.is_available() is False")`: source, not output. A traceback shows
+    such a source line and then the error itself, which still counts."""
+    from app.diagnose import diagnose
+    src = ('if not torch.cuda.is_available():\n'
+           '    sys.exit("torch cannot use the GPU: torch.cuda.is_available() is False")\n')
+    assert not diagnose(src).matches
+    tb = ('Traceback (most recent call last):\n  File "check.py", line 3, in <module>\n'
+          '    raise RuntimeError("torch.cuda.is_available() is False")\n'
+          'RuntimeError: torch.cuda.is_available() is False\n')
+    d = diagnose(tb)
+    assert d.matches and d.matches[0].category == "cuda_unavailable" and d.matches[0].line == 4

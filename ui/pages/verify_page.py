@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (QListView, QComboBox, QGroupBox, QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QPushButton,
+from PySide6.QtWidgets import (QApplication, QListView, QComboBox, QGroupBox, QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QPushButton,
                                QSplitter, QVBoxLayout, QWidget)
 
 from ui import engine
@@ -391,9 +391,16 @@ class VerifyPage(BasePage):
         v = self.state.verification
         self.trouble_btn.setVisible(v is not None and v.status == "fail" and not self.state.running
                                     and bool(self.failure_text()))
-        self.start_btn.setEnabled(not self.state.running)
-        self.stop_btn.setEnabled(self.state.running)
-        self.duration.setEnabled(not self.state.running)
+        running = self.state.running
+        keep = self.stop_btn if running else self.start_btn
+        keep.setEnabled(True)
+        # the control with the focus is about to be disabled: hand the focus to the one that stays,
+        # else Qt passes it down the page and the page scrolls away from the result line
+        if QApplication.focusWidget() in (self.start_btn, self.stop_btn, self.duration) and not keep.hasFocus():
+            keep.setFocus(Qt.FocusReason.OtherFocusReason)
+        self.start_btn.setEnabled(not running)
+        self.stop_btn.setEnabled(running)
+        self.duration.setEnabled(not running)
 
     def retranslate_status(self) -> None:
         v = self.state.verification

@@ -119,6 +119,7 @@ class ChartPanel(QWidget):
         if series.power_limit_w and "power" not in self.ceilings:
             self.ceilings["power"] = (series.power_limit_w, "power limit")
         self._draw_ceilings()
+        self._x_span = (0.0 if fit else max(0.0, x_max - WINDOW_S), x_max)  # what the axes will show
         self._draw_phases(series.phase_spans())
         changes = 0
         for key, _t, _unit, scale, metrics in CHARTS:
@@ -243,9 +244,14 @@ class ChartPanel(QWidget):
                 self._measured_items.append((pi, seg))
             # one label beside the copy tests' band: what they measured (the sampler sees ~1 in 10 bursts)
             figures = " / ".join(f"{v:.1f}" for _i, v, _l in items)
+            # centred on the band, anchored at the band's place across the chart (0 at the left edge,
+            # 1 at the right): the label stays inside however narrow the chart is (200% scaling)
+            x0, x1 = getattr(self, "_x_span", None) or pi.viewRange()[0]
+            mid = (t0 + t1) / 2
+            frac = min(1.0, max(0.0, (mid - x0) / (x1 - x0))) if x1 > x0 else 0.0
             text = pg.TextItem(f"{tr('copy tests')}: {figures}",
-                               color=LINE_COLOURS[items[0][0] % len(LINE_COLOURS)], anchor=(0, 0))
-            text.setPos(t1, max(v for _i, v, _l in items))
+                               color=LINE_COLOURS[items[0][0] % len(LINE_COLOURS)], anchor=(frac, 0))
+            text.setPos(mid, max(v for _i, v, _l in items))
             pi.addItem(text, ignoreBounds=True)
             self._measured_items.append((pi, text))
 
