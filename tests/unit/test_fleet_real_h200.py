@@ -51,3 +51,28 @@ def test_real_h200_page_says_it_in_words(tmp_path, capsys):
     assert main(["fleet", "report", str(d), "-o", str(tmp_path / "fleet-zh.html"), "--lang", "zh_CN"]) == 0
     zh = (tmp_path / "fleet-zh.html").read_text()
     assert "集群报告：1 台主机" in zh and "1 台主机，共 1 块 GPU" in zh
+
+
+def test_fleet_report_read_back_from_page_or_json(tmp_path):
+    """What the window opens: the page's embedded JSON or fleet.json; host reports found beside it,
+    even after the run's folder (/tmp/o/fleet on the device) is gone."""
+    import pytest
+
+    from app.fleet.report import FleetReportError, is_fleet_report, load_fleet_report
+
+    shutil.copytree(REAL, tmp_path / "run")
+    for name in ("fleet.html", "fleet.json"):
+        p = tmp_path / "run" / name
+        assert is_fleet_report(p)
+        rep = load_fleet_report(p)
+        (row,) = rep["hosts"]
+        assert row["host"] == "h200" and row["report_path"] == str(tmp_path / "run" / "fleet" / "h200.report.html")
+    assert not is_fleet_report(tmp_path / "run" / "fleet" / "h200.report.html")  # a host's own report
+    assert not is_fleet_report(tmp_path / "run" / "fleet" / "h200.json")
+    (tmp_path / "bad.json").write_text('{"format": "gpu-wizard-fleet-report/1", "hosts": ')
+    with pytest.raises(FleetReportError, match="bad.json is not a gpu-wizard fleet report"):
+        load_fleet_report(tmp_path / "bad.json")
+    evil = json.loads((REAL / "fleet.json").read_text())
+    evil["hosts"][0]["report"] = "../../etc/passwd"
+    (tmp_path / "run" / "evil.json").write_text(json.dumps(evil))
+    assert load_fleet_report(tmp_path / "run" / "evil.json")["hosts"][0]["report_path"] is None
