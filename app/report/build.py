@@ -445,18 +445,6 @@ def _state(state: Any) -> str:
     return word("state", str(state), LANG.get()) if LANG.get() != "en" else str(state).replace("_", " ")
 
 
-def _layer_reason(layer: dict[str, Any]) -> str:
-    if LANG.get() == "en":
-        return str(layer.get("reason") or "")
-    try:
-        from app.verify.model import Layer
-        from app.verify.verdicts import layer_reason
-
-        return layer_reason(Layer.from_json(layer), LANG.get())
-    except Exception:  # noqa: BLE001 - an older or newer layer shape: its English
-        return str(layer.get("reason") or "")
-
-
 def _headline(facts, rec, steps, session, ver, diag, plan=None) -> tuple[str, list[str]]:
     lines: list[str] = []
     overall = "unknown"
@@ -514,7 +502,7 @@ def _headline(facts, rec, steps, session, ver, diag, plan=None) -> tuple[str, li
             if {"skip": 0, "pass": 1, "warn": 2, "fail": 3}.get(s, 0) > {"skip": 0, "pass": 1, "warn": 2, "fail": 3}[worst]:
                 worst = s
         bad = [x for x in layers if x.get("status") in ("fail", "warn")]
-        lines.append(_t("Verification: {result}", result=_t(worst.upper())) + (f": {_layer_reason(bad[0])}" if bad else
+        lines.append(_t("Verification: {result}", result=_t(worst.upper())) + (f": {W.layer_reason(bad[0])}" if bad else
                                                                                (_t(": every layer passed") if layers else "")))
         if worst in ("pass", "warn", "fail"):
             bump(worst)

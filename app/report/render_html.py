@@ -238,14 +238,14 @@ def _steps_html(report: Report) -> str:
         out.append(f"<p>{_badge('warn')} {_e(w)}</p>")
     if report.steps:
         out.append(_table(["#", _t("Step"), _t("Result"), _t("Time"), _t("Exit code"), _t("Message")], [
-            (i, _Raw(f"<b>{_e(_step(report, st, 'title'))}</b><br><code>{_e(st.id)}</code>" + (f" <span class='muted'>{_e(_t('(as administrator)'))}</span>" if st.needs_root else "")),
+            (i, _Raw(f"<b>{_e(W.report_step(report, st, 'title'))}</b><br><code>{_e(st.id)}</code>" + (f" <span class='muted'>{_e(_t('(as administrator)'))}</span>" if st.needs_root else "")),
              _Raw(_badge(st.status)), _fmt(st.duration_s, "s"), st.rc if st.rc is not None else "", st.message)
             for i, st in enumerate(report.steps, 1)]))
         for i, st in enumerate(report.steps, 1):
             if not (st.why or st.commands):
                 continue
-            out.append(f"<div class='card'><b>{i}. {_e(_step(report, st, 'title'))}</b> {_badge(st.status)}"
-                       + (f"<p>{_e(_step(report, st, 'why'))}</p>" if st.why else "")
+            out.append(f"<div class='card'><b>{i}. {_e(W.report_step(report, st, 'title'))}</b> {_badge(st.status)}"
+                       + (f"<p>{_e(W.report_step(report, st, 'why'))}</p>" if st.why else "")
                        + (f"<pre>{_e(chr(10).join(st.commands))}</pre>" if st.commands else "") + "</div>")
     elif s is None:
         out.append(("<p class='muted'>" + _e(_t("No plan.")) + "</p>"))
@@ -332,7 +332,7 @@ def _verify_html(v: dict[str, Any]) -> str:
                     (_t("Sustained load"), _fmt(v.get("seconds"), "s")), (_t("Cancelled"), "yes" if v.get("cancelled") else None)]))
     if layers:
         out.append(_table([_t("Layer"), _t("Result"), _t("Why"), _t("Details")], [
-            (_t(str(x.get("name"))), _Raw(_badge(x.get("status"))), _layer_reason(x), _Raw("<br>".join(_e(said.get(d, d)) for d in x.get("details") or [])))
+            (_t(str(x.get("name"))), _Raw(_badge(x.get("status"))), W.layer_reason(x), _Raw("<br>".join(_e(said.get(d, d)) for d in x.get("details") or [])))
             for x in layers]))
         checks = [c for x in layers for c in x.get("checks") or [] if c.get("status") in ("warn", "fail")]
         for c in checks:
@@ -423,25 +423,6 @@ def embed_json(data: Any) -> str:
     """JSON safe inside an HTML <script type='application/json'> block."""
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
-
-
-def _step(report: Report, st, which: str) -> str:
-    """A step's title or why in the report's language (the plan's step carries its code and figures)."""
-    step = next((x for x in ((report.plan or {}).get("steps") or []) if x.get("id") == st.id), None)
-    english = getattr(st, which) or (st.id if which == "title" else "")
-    return W.step_text(step, which) if step else english
-
-
-def _layer_reason(x: dict) -> str:
-    if LANG.get() == "en":
-        return x.get("reason") or ""
-    try:
-        from app.verify.model import Layer
-        from app.verify.verdicts import layer_reason
-
-        return layer_reason(Layer.from_json(x), LANG.get())
-    except Exception:  # noqa: BLE001 - an older or newer layer shape: its English
-        return x.get("reason") or ""
 
 
 def _details(v: dict) -> dict:

@@ -39,25 +39,6 @@ def _f(v: Any, unit: str = "", nd: int = 1) -> str:
     return f"{v} {unit}".strip()
 
 
-def _step_title(report: Report, s) -> str:
-    """A step's title in the report's language (the plan's step carries its code and figures)."""
-    step = next((x for x in ((report.plan or {}).get("steps") or []) if x.get("id") == s.id), None)
-    return W.step_text(step, "title") if step else (s.title or s.id)
-
-
-def _layer_reason(x: dict) -> str:
-    """A verify layer's sentence in the report's language (the check it comes from, with its figures)."""
-    if LANG.get() == "en":
-        return x.get("reason") or ""
-    try:
-        from app.verify.model import Layer
-        from app.verify.verdicts import layer_reason
-
-        return layer_reason(Layer.from_json(x), LANG.get())
-    except Exception:  # noqa: BLE001 - an older or newer layer shape: its English
-        return x.get("reason") or ""
-
-
 def _stats(values: list[float]) -> tuple[float, float, float]:
     return min(values), sum(values) / len(values), max(values)
 
@@ -126,10 +107,10 @@ def _render(report: Report) -> str:
         if report.session:
             L += [f"{_t('Session folder')}: `{report.session.path}` — {_t(report.session.status)}", ""]
         L += _table(["#", _t("Step"), _t("Result"), _t("Time"), _t("Exit code"), _t("Message")], [
-            (i, f"{_step_title(report, s)} (`{s.id}`)", _t(s.status), _f(s.duration_s, "s"), s.rc, s.message) for i, s in enumerate(report.steps, 1)])
+            (i, f"{W.report_step(report, s, 'title')} (`{s.id}`)", _t(s.status), _f(s.duration_s, "s"), s.rc, s.message) for i, s in enumerate(report.steps, 1)])
         for i, s in enumerate(report.steps, 1):
             if s.commands:
-                L += [f"{i}. {_step_title(report, s)}:", ""] + _fence("\n".join(s.commands), "sh")
+                L += [f"{i}. {W.report_step(report, s, 'title')}:", ""] + _fence("\n".join(s.commands), "sh")
     for ex in report.logs:
         L += ["## " + _t("Log: {source} ({reason}, lines {first}–{last} of {total})", source=ex.source, reason=ex.reason,
                          first=ex.first_line, last=ex.last_line, total=ex.total_lines), ""]
@@ -139,7 +120,7 @@ def _render(report: Report) -> str:
     v = report.verification
     if v:
         L += [_t("## Verification"), ""]
-        L += _table([_t("Layer"), _t("Result"), _t("Why")], [(_t(str(x.get("name"))), _t(str(x.get("status"))), _layer_reason(x)) for x in v.get("layers") or []])
+        L += _table([_t("Layer"), _t("Result"), _t("Why")], [(_t(str(x.get("name"))), _t(str(x.get("status"))), W.layer_reason(x)) for x in v.get("layers") or []])
         for g in v.get("gpus") or []:
             b, c = g.get("bandwidth") or {}, g.get("compute") or {}
             L += [f"### GPU {g.get('index')}: {(g.get('device') or {}).get('name')}", ""]

@@ -55,6 +55,29 @@ def step_text(step: Mapping[str, Any], which: str) -> str:
     return say("plan", step, which, f"{which}_code", "params")
 
 
+def report_step(report: Any, st: Any, which: str) -> str:
+    """A run step's title or why in the report's language: the plan's step of the same id carries its
+    code and figures; without one, the step's English (a title falls back to its id)."""
+    step = next((x for x in ((report.plan or {}).get("steps") or []) if x.get("id") == st.id), None)
+    if step:
+        return step_text(step, which)
+    return getattr(st, which) or (st.id if which == "title" else "")
+
+
+def layer_reason(layer: Mapping[str, Any]) -> str:
+    """A verify layer's sentence in the report's language (the check it comes from, with its figures)."""
+    english = str(layer.get("reason") or "")
+    if LANG.get() == "en":
+        return english
+    try:
+        from app.verify.model import Layer
+        from app.verify.verdicts import layer_reason as said
+
+        return said(Layer.from_json(dict(layer)), LANG.get())
+    except Exception:  # noqa: BLE001 - an older or newer layer shape: its English
+        return english
+
+
 def match(m: Mapping[str, Any], which: str) -> str:
     code = m.get(f"{which}_code") or ""
     english = m.get(which) or ""
