@@ -82,8 +82,12 @@ def _adapter_class() -> Any:
 
 
 def session(proxy: Optional[str] = None, ca_bundle: Optional[str] = None, *, system_trust: bool = True) -> Any:
-    """A requests.Session with the wizard's proxy and trust: `ca_bundle` when given, else the system store."""
-    import requests
+    """A requests.Session with the wizard's proxy and trust: `ca_bundle` when given, else the system store.
+    FetchError when requests is missing (the standard-library-only zipapp reads nothing from the network)."""
+    try:
+        import requests
+    except ImportError:
+        raise FetchError("the requests package is not installed: no network reads") from None
 
     s = requests.Session()
     s.trust_env = False  # app.config already merged the environment in; requests must not override it

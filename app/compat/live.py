@@ -167,10 +167,10 @@ class Fetcher:
                 Fetch(url, None, "none", recent + " (recently)")
             self.log.append(f)
             return f
-        sess = self._session()
-        with self._lock:
-            self.requests += 1
         try:
+            sess = self._session()
+            with self._lock:
+                self.requests += 1
             r = net.get(url, sess=sess, deadline_s=self.timeout, until=self.until, max_bytes=self.max_body, accept=accept)
             self._write_cache(url, r.body)
             self._mark_failed(url, "", ok=True)
