@@ -164,8 +164,9 @@ class PromptServer:
 
 
 def ask_window(socket_path: str, prompt: str, timeout_s: float = 3600.0) -> Optional[Answer]:
-    """The askpass program's side: ask the running window. None when no window answers there (the
-    program then shows a dialog of its own); Answer(None) when the user cancelled."""
+    """The askpass program's side: ask the running window. None when no window listens there (the
+    program then shows a dialog of its own); Answer(None) when the user cancelled, or when the
+    window went away while it asked (closing the wizard is no reason for a second dialog)."""
     try:
         st = os.lstat(os.path.dirname(socket_path))
         if st.st_uid != os.getuid() or st.st_mode & 0o077:
@@ -181,10 +182,6 @@ def ask_window(socket_path: str, prompt: str, timeout_s: float = 3600.0) -> Opti
             s.sendall(json.dumps({"prompt": prompt}).encode("utf-8") + b"\n")
             reply = json.loads(_read_line(s) or b"{}")
         except (OSError, ValueError):
-            return None
-    if not isinstance(reply, dict):
-        return None
-    if reply.get("cancel"):
-        return Answer(None)
-    pw = reply.get("password")
-    return Answer(pw) if isinstance(pw, str) else None
+            return Answer(None)
+    pw = reply.get("password") if isinstance(reply, dict) else None
+    return Answer(pw) if isinstance(pw, str) else Answer(None)

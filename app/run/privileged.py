@@ -746,10 +746,6 @@ def main(argv: Optional[list[str]] = None) -> int:
         sys.stderr.write("gpu-wizard-helper: must run as root (through pkexec or sudo)\n")
         return 2
     os.umask(0o022)
-    if hasattr(os, "geteuid") and os.geteuid() == 0:
-        from .rootboot import detach_from_terminal
-
-        detach_from_terminal()  # Ctrl-C or a closed terminal never stops a root step half-way
     return serve()
 
 
