@@ -12,6 +12,10 @@ out; a file changed during the copy, a link, a device or a missing file stops it
 
 Standard library only, and no import from app: this text runs before any of app is trusted.
 The wizard side (`manifest`, `boot_argv`, `root_python`) lives here too, so the two halves never drift.
+
+Root's own checks read the network (a runfile's checksum list from NVIDIA): the pure-Python HTTP
+packages the wizard uses (LIBS) travel the same way, copied and checked into the folder's lib/, which
+goes at the end of sys.path (after the standard library and the system's own packages, never before).
 """
 from __future__ import annotations
 
@@ -29,6 +33,8 @@ MAX_FILES = 2000
 MAX_FILE_BYTES = 4 << 20
 MAX_MANIFEST_BYTES = 1 << 22
 _REL = re.compile(r"^app(/[A-Za-z0-9_]+)*/[A-Za-z0-9_]+\.py$")
+LIBS = ("requests", "urllib3", "idna", "certifi", "charset_normalizer", "truststore")
+_LIB_REL = re.compile(r"^(" + "|".join(LIBS) + r")(/[A-Za-z0-9_]+)*/[A-Za-z0-9_]+\.(py|pem)$")
 _SHA = re.compile(r"^[0-9a-f]{64}$")
 _DETACH = ("SIGINT", "SIGHUP", "SIGTERM", "SIGQUIT", "SIGTSTP", "SIGTTIN", "SIGTTOU")
 
@@ -67,6 +73,12 @@ def detach_from_terminal() -> None:
 # --- root side ------------------------------------------------------------------------------------
 
 def _read_manifest(stream) -> tuple[str, dict[str, str]]:
+    src, files, _ = read_request(stream)
+    return src, files
+
+
+def read_request(stream) -> tuple[str, dict[str, str], list[tuple[str, dict[str, str]]]]:
+    """The first line: the helper's files and the packages beside them, checked for shape."""
     line = stream.readline(MAX_MANIFEST_BYTES)
     try:
         spec = json.loads(line)
@@ -82,7 +94,23 @@ def _read_manifest(stream) -> tuple[str, dict[str, str]]:
             raise BootError(f"not a helper file: {str(rel)[:80]!r}")
     if "app/run/privileged.py" not in files:
         raise BootError("the helper's own module is not in the list")
-    return src, files
+    return src, files, _read_libs(spec)
+
+
+def _read_libs(spec: dict) -> list[tuple[str, dict[str, str]]]:
+    libs = spec.get("libs") or []
+    if not isinstance(libs, list) or len(libs) > len(LIBS):
+        raise BootError("the wizard sent no usable list of the helper's packages")
+    out = []
+    for lib in libs:
+        src, files = (lib.get("src"), lib.get("files")) if isinstance(lib, dict) else (None, None)
+        if not isinstance(src, str) or not os.path.isabs(src) or not isinstance(files, dict) or len(files) > MAX_FILES:
+            raise BootError("the wizard sent no usable list of the helper's packages")
+        for rel, sha in files.items():
+            if not isinstance(rel, str) or not _LIB_REL.match(rel) or not isinstance(sha, str) or not _SHA.match(sha):
+                raise BootError(f"not a helper package file: {str(rel)[:80]!r}")
+        out.append((src, files))
+    return out
 
 
 def _root_only_dir(path: str) -> None:
@@ -190,15 +218,20 @@ def boot(stdin=None) -> int:
         return 2
     dest = ""
     try:
-        src, files = _read_manifest(stdin or sys.stdin)
+        src, files, libs = read_request(stdin or sys.stdin)
         dest = _make_root_dir()
         copy_checked(src, files, dest)
+        if libs:
+            os.mkdir(os.path.join(dest, "lib"), 0o700)
+        for lib_src, lib_files in libs:
+            copy_checked(lib_src, lib_files, os.path.join(dest, "lib"))
     except (BootError, OSError) as e:
         if dest:
             shutil.rmtree(dest, ignore_errors=True)
         say(f"gpu-wizard-helper: {e}\n")
         return 2
     sys.path.insert(0, dest)
+    sys.path.append(os.path.join(dest, "lib"))  # last: never in place of the standard library
     try:
         from app.run.privileged import main
 
@@ -231,9 +264,44 @@ def manifest(root: str) -> dict[str, str]:
     return out
 
 
+def _lib_files(pkg_dir: str, name: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for d, dirs, names in os.walk(pkg_dir):
+        dirs[:] = sorted(x for x in dirs if x not in ("__pycache__", "tests") and not x.startswith("."))
+        for n in sorted(names):
+            rel = os.path.relpath(os.path.join(d, n), os.path.dirname(pkg_dir)).replace(os.sep, "/")
+            if _LIB_REL.match(rel):
+                with open(os.path.join(d, n), "rb") as fh:
+                    out[rel] = hashlib.sha256(fh.read()).hexdigest()
+    return out
+
+
+def lib_manifest(root: str) -> list[dict]:
+    """The HTTP packages root's checks need, where this wizard has them: the bundle's copy beside
+    app/ (root/lib), else the folders this interpreter imports them from."""
+    import importlib.util
+
+    groups: dict[str, dict[str, str]] = {}
+    for name in LIBS:
+        local = os.path.join(root, "lib", name)
+        if os.path.isdir(local):
+            pkg = local
+        else:
+            try:
+                spec = importlib.util.find_spec(name)
+            except (ImportError, ValueError):
+                spec = None
+            locs = list(spec.submodule_search_locations or []) if spec is not None else []
+            if not locs or not os.path.isdir(locs[0]):
+                continue
+            pkg = locs[0]
+        groups.setdefault(os.path.dirname(pkg), {}).update(_lib_files(pkg, name))
+    return [{"src": src, "files": files} for src, files in groups.items() if files]
+
+
 def manifest_line(root: Optional[str] = None) -> str:
     root = root or payload_root()
-    return json.dumps({"src": root, "files": manifest(root)}) + "\n"
+    return json.dumps({"src": root, "files": manifest(root), "libs": lib_manifest(root)}) + "\n"
 
 
 def boot_source(root: Optional[str] = None) -> str:

@@ -132,3 +132,34 @@ def test_trusted_means_root_owned_all_the_way_up(tmp_path):
     f.write_text("")
     assert not rootboot.trusted(str(f))  # under /tmp: anyone could swap its folder
     assert rootboot.root_python(candidates=(str(f),)) is None
+
+
+def test_roots_copy_carries_the_http_packages_its_checks_need(tmp_path):
+    """Root's checks fetch NVIDIA's checksum lists: the system Python (no requests of its own on a
+    fresh Debian) imports the wizard's HTTP stack from the checked copy's lib/, last on sys.path."""
+    py = rootboot.root_python()
+    if py is None:
+        pytest.skip("no system Python 3.10+ here")
+    spec = json.loads(rootboot.manifest_line(str(ROOT)))
+    names = {rel.split("/")[0] for lib in spec["libs"] for rel in lib["files"]}
+    assert {"requests", "urllib3", "idna", "certifi"} <= names
+    assert not any(rel.endswith(".so") for lib in spec["libs"] for rel in lib["files"])
+    src, files, libs = rootboot.read_request(io.StringIO(json.dumps(spec) + "\n"))
+    dest = tmp_path / "copy"
+    dest.mkdir(mode=0o700)
+    copy_checked(src, files, str(dest))
+    (dest / "lib").mkdir(mode=0o700)
+    for lib_src, lib_files in libs:
+        copy_checked(lib_src, lib_files, str(dest / "lib"))
+    code = ("import sys; sys.path.insert(0, sys.argv[1]); sys.path.append(sys.argv[1] + '/lib'); "
+            "import app.run.privileged, requests, app.net as n; n.session(); print(requests.__file__)")
+    r = subprocess.run([py, "-I", "-B", "-c", code, str(dest)], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith(str(dest)) or "/usr/lib/python3" in r.stdout  # the copy, or the system's own
+
+
+def test_a_package_outside_the_list_is_refused():
+    line = json.dumps({"src": "/x", "files": {"app/run/privileged.py": "0" * 64},
+                       "libs": [{"src": "/y", "files": {"sitecustomize.py": "0" * 64}}]})
+    with pytest.raises(BootError, match="package file"):
+        rootboot.read_request(io.StringIO(line + "\n"))
