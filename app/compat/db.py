@@ -121,6 +121,7 @@ class TorchRelease(Row):
     torchaudio: Optional[str] = None
     default_variant: Any = None  # {"linux": "cu128", "windows": "cpu"}
     note: Optional[str] = None
+    cpu_version: Optional[str] = None  # set by the live index: its CPU build's newest patch here ("": none on the index)
 
     def default_for(self, os_name: str) -> Optional[str]:
         """The build plain `pip install torch` gives on this OS (aarch64 Linux follows x86_64 unless a row says otherwise)."""
