@@ -18,10 +18,15 @@ from app.diagnose.values import Missing, fill_argv, fill_str, template_params
 
 # steps whose command installs Python packages: they run with the install command's proxy and CA settings
 _PYTHON_KINDS = ("install_pytorch", "create_venv")
-CHECK_RECOMMENDATION = FixStep(id="check_recommendation", kind="verify", title="Ask the wizard which PyTorch build fits",
-                               why="It names the wheel (version and CUDA variant) for this GPU and driver.",
-                               argv=(("gpu-wizard", "recommend"),), title_code="diagnose_check_recommendation",
-                               why_code="diagnose_check_recommendation_why")
+
+
+def check_recommendation() -> FixStep:
+    """The question to the wizard when the reinstall's build could not be named (its words: the catalogue's)."""
+    from app.plan.model import english
+
+    return FixStep(id="check_recommendation", kind="verify", title=english("diagnose_check_recommendation", {}),
+                   why=english("diagnose_check_recommendation_why", {}), argv=(("gpu-wizard", "recommend"),),
+                   title_code="diagnose_check_recommendation", why_code="diagnose_check_recommendation_why")
 
 
 def pred(name: Optional[str], ctx: ev.Context) -> Optional[bool]:
@@ -126,5 +131,5 @@ def finish(steps: list[FixStep], dropped_torch: bool) -> list[FixStep]:
 
     steps = mark_manual(steps)
     if dropped_torch and not any(s.kind == "install_pytorch" for s in steps):
-        steps.append(CHECK_RECOMMENDATION)
+        steps.append(check_recommendation())
     return steps
