@@ -105,7 +105,7 @@ def choices_from_args(args):
     """The run's Choices for the fix steps: the venv and the mirrors, proxy and CA (flags over the config file
     over the environment, as `plan` reads them)."""
     from app.choices import Choices
-    from app.cli import CliError
+    from app.commands.base import CliError
     from app.config import ConfigError, mirrors_from_args
 
     try:
