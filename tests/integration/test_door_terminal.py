@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 
-import pytest
 
 from app.plan import Plan, Step
 from app.plan.common import LDCONF_FILE, PROFILE_FILE
@@ -18,8 +17,7 @@ from app.plan.model import Check, Edit
 from tests import realsudo
 from tests.realsudo import CHECKOUT, PASSWORD, run_door
 
-pytestmark = [pytest.mark.integration,
-              pytest.mark.skipif(realsudo.skip_reason() is not None, reason=str(realsudo.skip_reason()))]
+pytestmark = realsudo.marks()
 
 PY = f"{CHECKOUT}/.venv/bin/python"
 SESSION = "@HOME@/sessions/door"
