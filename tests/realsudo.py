@@ -234,6 +234,17 @@ def drive(spec: dict[str, Any]) -> dict[str, Any]:
             if str(q) == home:
                 break
             os.chown(q, UID, UID)
+    if spec.get("no_tty"):  # started from a menu or a service: no terminal, no display
+        def demote() -> None:
+            os.setsid()
+            _as_user(spec.get("cwd", "").replace("@CHECKOUT@", CHECKOUT) or home)
+        env.pop("DISPLAY", None)
+        env.pop("WAYLAND_DISPLAY", None)
+        r = subprocess.run(argv, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                           timeout=float(spec.get("timeout_s", 120)), preexec_fn=demote)
+        return {"rc": r.returncode, "transcript": r.stdout + r.stderr, "stderr": r.stderr, "events": [],
+                "stopped": _stop_leftovers(5), "work": work,
+                "paths": {p: _read_path(p.replace("@HOME@", home)) for p in spec.get("read") or []}}
     import pty
 
     t0 = time.monotonic()
