@@ -28,7 +28,6 @@ import datetime as _dt
 import gzip
 import hashlib
 import html
-import json
 import os
 import re
 import time
@@ -37,6 +36,7 @@ from pathlib import Path
 from typing import Any, Iterable, Optional
 from urllib.parse import unquote
 
+from app import fileio
 from app.compat.db import PYTORCH_INDEX, CompatDB, NvidiaRepo, TorchRelease, TorchVariant
 from app.compat.version import cp_tag, python_tag, vkey
 
@@ -103,7 +103,7 @@ class Fetcher:
         if not p or not p.is_file():
             return None
         try:
-            doc = json.loads(p.read_text(encoding="utf-8"))
+            doc = fileio.loads(p.read_text(encoding="utf-8"))
             import base64
 
             return base64.b64decode(doc["body"]), float(doc["fetched"])
@@ -118,9 +118,8 @@ class Fetcher:
 
         try:
             p.parent.mkdir(parents=True, exist_ok=True)
-            tmp = p.with_suffix(".tmp")
-            tmp.write_text(json.dumps({"url": url, "fetched": self.clock(), "body": base64.b64encode(body).decode()}), encoding="utf-8")
-            os.replace(tmp, p)
+            fileio.write_json_atomic(p, {"url": url, "fetched": self.clock(), "body": base64.b64encode(body).decode()},
+                                     indent=None, mode=0o600)
         except OSError:
             pass  # a read-only cache only costs a request next time
 
@@ -129,7 +128,7 @@ class Fetcher:
         if not p:
             return None
         try:
-            doc = json.loads(p.with_suffix(".fail").read_text(encoding="utf-8"))
+            doc = fileio.loads(p.with_suffix(".fail").read_text(encoding="utf-8"))
             return str(doc["error"]) if now - float(doc["at"]) < self.fail_ttl else None
         except (OSError, ValueError, KeyError, TypeError):
             return None
@@ -143,7 +142,7 @@ class Fetcher:
                 p.with_suffix(".fail").unlink(missing_ok=True)
             else:
                 p.parent.mkdir(parents=True, exist_ok=True)
-                p.with_suffix(".fail").write_text(json.dumps({"url": url, "at": self.clock(), "error": error}), encoding="utf-8")
+                fileio.write_json_atomic(p.with_suffix(".fail"), {"url": url, "at": self.clock(), "error": error}, indent=None, mode=0o600)
         except OSError:
             pass
 
@@ -251,7 +250,7 @@ def parse_simple(body: bytes | str) -> list[Wheel]:
     s = text.lstrip()
     if s.startswith("{"):
         try:
-            doc = json.loads(s)
+            doc = fileio.loads(s)
         except ValueError:
             return []
         for f in doc.get("files", []) if isinstance(doc, dict) else []:
@@ -274,7 +273,7 @@ def parse_simple(body: bytes | str) -> list[Wheel]:
 def parse_pypi_json(body: bytes | str) -> list[Wheel]:
     """Every wheel file of PyPI's project JSON (`releases`), or of one release (`urls`)."""
     try:
-        doc = json.loads(body)
+        doc = fileio.loads(body)
     except (ValueError, UnicodeDecodeError):
         return []
     out: list[Wheel] = []

@@ -17,13 +17,13 @@ against this machine's facts.
 from __future__ import annotations
 
 import io
-import json
 import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, BinaryIO, Iterable, Optional
 
+from app import fileio
 from app.diagnose import evidence as ev
 from app.diagnose.model import CATEGORIES, Diagnosis, Evidence, FixStep, InputInfo, Match
 from app.diagnose.textscan import ScanResult, Window, keyword_regex, scan_stream
@@ -156,7 +156,7 @@ def parse_rules(doc: Any) -> RuleBase:
 def load_rules(path: Optional[str] = None) -> RuleBase:
     p = Path(path) if path else resource("diagnose", "rules.json")
     try:
-        doc = json.loads(p.read_text(encoding="utf-8"))
+        doc = fileio.loads(p.read_text(encoding="utf-8"))
     except (OSError, ValueError) as e:
         raise RulesError(f"cannot read the diagnose rules {p}: {e}") from None
     return parse_rules(doc)
