@@ -25,7 +25,6 @@ the config file.
 from __future__ import annotations
 
 import datetime as _dt
-import gzip
 import hashlib
 import html
 import os
@@ -37,6 +36,7 @@ from typing import Any, Iterable, Optional
 from urllib.parse import unquote
 
 from app import fileio
+from app.compat.cache import CLOCK_SKEW_S, IndexCache, default_dir
 from app.compat.db import PYTORCH_INDEX, CompatDB, NvidiaRepo, TorchRelease, TorchVariant
 from app.compat.version import cp_tag, python_tag, vkey
 
@@ -47,6 +47,7 @@ TTL_S = 6 * 3600
 FAIL_TTL_S = 300  # an index that just failed is not asked again for this long (no repeated timeouts)
 STALE_DAYS = 90  # the bundled data is "old" past this, when nothing newer could be read
 MAX_BODY = 16 * 1024 * 1024
+MAX_PACKAGES = 256 * 1024 * 1024  # an apt Packages index, decompressed (NVIDIA's largest is tens of MiB)
 LIVE_ENV = "GPU_WIZARD_LIVE"
 
 
@@ -57,13 +58,9 @@ def live_enabled(config: Any = None, env: Optional[dict] = None) -> bool:
     return getattr(config, "live_index", True) is not False
 
 
-def cache_dir(env: Optional[dict] = None) -> Path:
-    env = os.environ if env is None else env
-    if env.get("GPU_WIZARD_CACHE_DIR"):
-        return Path(env["GPU_WIZARD_CACHE_DIR"])
-    if os.name == "nt" and env.get("LOCALAPPDATA"):
-        return Path(env["LOCALAPPDATA"]) / "gpu-wizard" / "cache" / "index"
-    return Path(env.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "gpu-wizard" / "index"
+def cache_dir(env: Optional[dict] = None) -> Optional[Path]:
+    """This user's index cache folder (root: a root-owned one; see app.compat.cache)."""
+    return default_dir(env)
 
 
 # ---------------------------------------------------------------- fetching with a cache
@@ -76,120 +73,118 @@ class Fetch:
     source: str  # "network", "cache", "stale_cache", "none"
     error: Optional[str] = None
     age_s: float = 0.0
+    status: Optional[int] = None  # the HTTP status of an answer that was not 2xx (404: not on this index)
 
 
 class Fetcher:
-    """GETs through one requests session (proxy, CA bundle), a short timeout and an on-disk cache:
-    a fresh cache entry is used without a request; on a network failure a stale entry is used and
-    said so. `requests` counts the network requests made."""
+    """GETs through app.net (proxy, the system trust store or the CA bundle, a total deadline per read and
+    `until` for all of them, size and decompression caps) and an on-disk cache (app.compat.cache: entries
+    owned by this user only): a fresh entry is used without a request; on a network failure a stale entry
+    is used and said so. `requests` counts the network requests made."""
 
     def __init__(self, *, timeout: float = TIMEOUT_S, ttl: float = TTL_S, cache: Optional[Path] = None,
-                 requests_kwargs: Optional[dict] = None, session=None, clock=time.time, fail_ttl: float = FAIL_TTL_S):
-        self.timeout, self.ttl, self.cache, self.fail_ttl = timeout, ttl, cache, fail_ttl
+                 requests_kwargs: Optional[dict] = None, session: Any = None, clock: Any = time.time, fail_ttl: float = FAIL_TTL_S,
+                 max_body: int = MAX_BODY):
+        self.timeout, self.ttl, self.fail_ttl, self.max_body = timeout, ttl, fail_ttl, max_body
+        self.cache = IndexCache(cache) if cache else None
         self.kwargs = dict(requests_kwargs or {})
         self.session = session
         self.clock = clock
+        self.until: Optional[float] = None  # time.monotonic() by which every read ends (recommend_live's deadline)
         self.requests = 0
         self.log: list[Fetch] = []
         import threading
 
         self._lock = threading.Lock()
 
-    def _path(self, url: str) -> Optional[Path]:
-        return self.cache / (hashlib.sha256(url.encode()).hexdigest() + ".json") if self.cache else None
+    @staticmethod
+    def _key(url: str, kind: str = "json") -> str:
+        return hashlib.sha256(url.encode()).hexdigest() + "." + kind
 
-    def _read_cache(self, url: str) -> Optional[tuple[bytes, float]]:
-        p = self._path(url)
-        if not p or not p.is_file():
+    def _read_cache(self, url: str, now: float) -> Optional[tuple[Optional[bytes], float]]:
+        """(body, fetched): body None for a page the index answered 404 for (not on it)."""
+        doc = self.cache.read(self._key(url)) if self.cache else None
+        if not doc or doc.get("url") != url:
             return None
         try:
-            doc = fileio.loads(p.read_text(encoding="utf-8"))
             import base64
 
-            return base64.b64decode(doc["body"]), float(doc["fetched"])
-        except (OSError, ValueError, KeyError, TypeError):
+            fetched = float(doc["fetched"])
+            if doc.get("status") == 404:
+                return None, fetched
+            return base64.b64decode(doc["body"], validate=True), fetched
+        except (ValueError, KeyError, TypeError):
             return None
 
-    def _write_cache(self, url: str, body: bytes) -> None:
-        p = self._path(url)
-        if not p:
-            return
-        import base64
+    def _fresh(self, fetched: float, now: float) -> bool:
+        return fetched <= now + CLOCK_SKEW_S and now - fetched < self.ttl  # a time in the future is stale
 
-        try:
-            p.parent.mkdir(parents=True, exist_ok=True)
-            fileio.write_json_atomic(p, {"url": url, "fetched": self.clock(), "body": base64.b64encode(body).decode()},
-                                     indent=None, mode=0o600)
-        except OSError:
-            pass  # a read-only cache only costs a request next time
+    def _write_cache(self, url: str, body: Optional[bytes]) -> None:
+        if self.cache:
+            import base64
+
+            doc = {"url": url, "fetched": self.clock()}
+            doc.update({"status": 404} if body is None else {"body": base64.b64encode(body).decode()})
+            self.cache.write(self._key(url), doc)
 
     def _failed_recently(self, url: str, now: float) -> Optional[str]:
-        p = self._path(url)
-        if not p:
-            return None
+        doc = self.cache.read(self._key(url, "fail")) if self.cache else None
         try:
-            doc = fileio.loads(p.with_suffix(".fail").read_text(encoding="utf-8"))
-            return str(doc["error"]) if now - float(doc["at"]) < self.fail_ttl else None
-        except (OSError, ValueError, KeyError, TypeError):
+            at = float(doc["at"]) if doc else None
+            return str(doc["error"])[:200] if doc and at is not None and at <= now + CLOCK_SKEW_S and now - at < self.fail_ttl else None
+        except (ValueError, KeyError, TypeError):
             return None
 
     def _mark_failed(self, url: str, error: str, ok: bool) -> None:
-        p = self._path(url)
-        if not p:
+        if not self.cache:
             return
-        try:
-            if ok:
-                p.with_suffix(".fail").unlink(missing_ok=True)
-            else:
-                p.parent.mkdir(parents=True, exist_ok=True)
-                fileio.write_json_atomic(p.with_suffix(".fail"), {"url": url, "at": self.clock(), "error": error}, indent=None, mode=0o600)
-        except OSError:
-            pass
+        if ok:
+            self.cache.remove(self._key(url, "fail"))
+        else:
+            self.cache.write(self._key(url, "fail"), {"url": url, "at": self.clock(), "error": error})
+
+    def _session(self) -> Any:
+        with self._lock:
+            if self.session is None:
+                from app import net
+
+                self.session = net.session_from_kwargs(self.kwargs)
+            return self.session
 
     def get(self, url: str, accept: str = "text/html") -> Fetch:
-        cached = self._read_cache(url)
+        from app import net
+
         now = self.clock()
-        if cached and now - cached[1] < self.ttl:
-            f = Fetch(url, cached[0], "cache", age_s=now - cached[1])
+        cached = self._read_cache(url, now)
+        if cached and self._fresh(cached[1], now):
+            f = Fetch(url, cached[0], "cache", age_s=now - cached[1]) if cached[0] is not None else \
+                Fetch(url, None, "cache", "HTTP 404", now - cached[1], 404)
             self.log.append(f)
             return f
         recent = self._failed_recently(url, now)
         if recent:  # it failed moments ago: answer as then, without waiting for another timeout
-            f = Fetch(url, cached[0], "stale_cache", recent, now - cached[1]) if cached else Fetch(url, None, "none", recent + " (recently)")
+            f = Fetch(url, cached[0], "stale_cache", recent, now - cached[1]) if cached and cached[0] is not None else \
+                Fetch(url, None, "none", recent + " (recently)")
             self.log.append(f)
             return f
-        err = None
         try:
-            if self.session is None:
-                import requests
-
-                self.session = requests.Session()
-                self.session.trust_env = False  # the proxy and CA come from the wizard's config (app.config), which reads the environment
+            sess = self._session()
             with self._lock:
                 self.requests += 1
-            with self.session.get(url, timeout=self.timeout, stream=True, headers={"Accept": accept}, **self.kwargs) as r:
-                if r.status_code == 404:
-                    f = Fetch(url, b"", "network", "HTTP 404")
-                    self.log.append(f)
-                    return f
-                if r.status_code != 200:
-                    raise OSError(f"HTTP {r.status_code}")
-                buf = bytearray()
-                for chunk in r.iter_content(64 * 1024):
-                    buf += chunk
-                    if len(buf) > MAX_BODY:
-                        raise OSError(f"larger than {MAX_BODY // (1024 * 1024)} MiB")
-            body = bytes(buf)
-            self._write_cache(url, body)
+            r = net.get(url, sess=sess, deadline_s=self.timeout, until=self.until, max_bytes=self.max_body, accept=accept)
+            self._write_cache(url, r.body)
             self._mark_failed(url, "", ok=True)
-            f = Fetch(url, body, "network")
-        except Exception as e:  # noqa: BLE001 - any network failure: the cache or the data answers
-            err = f"{type(e).__name__}: {str(e)[:160]}"
-            self._mark_failed(url, err, ok=False)
-            if cached:
-                f = Fetch(url, cached[0], "stale_cache", err, now - cached[1])
+            f = Fetch(url, r.body, "network")
+        except net.FetchError as e:
+            err = str(e)
+            if e.status == 404:
+                self._write_cache(url, None)
+                self._mark_failed(url, "", ok=True)
+                f = Fetch(url, None, "network", "HTTP 404", status=404)  # not on this index: never "no wheels"
             else:
-                f = Fetch(url, None, "none", err)
+                self._mark_failed(url, err, ok=False)
+                f = Fetch(url, cached[0], "stale_cache", err, now - cached[1], e.status) if cached and cached[0] is not None else \
+                    Fetch(url, None, "none", err, status=e.status)
         self.log.append(f)
         return f
 
@@ -297,9 +292,11 @@ _PKG = re.compile(r"^Package:\s*(\S+)", re.M)
 def parse_packages_index(body: bytes) -> tuple[set[str], set[str]]:
     """(toolkits 'X.Y', driver branches 'NNN') named by an apt Packages index (plain or gzip)."""
     if body[:2] == b"\x1f\x8b":
+        from app import net
+
         try:
-            body = gzip.decompress(body)
-        except (OSError, EOFError):
+            body = net.inflate(body, MAX_PACKAGES, "the Packages index")
+        except net.FetchError:
             return set(), set()
     text = body.decode("utf-8", "replace")
     toolkits, branches = set(), set()
@@ -328,6 +325,7 @@ class LiveIndex:
     seconds: float = 0.0
     errors: list = field(default_factory=list)
     sources: set = field(default_factory=set)
+    missing: set = field(default_factory=set)  # keys of pages the index answered 404 for: not mirrored
 
     @property
     def read_any(self) -> bool:
@@ -365,15 +363,19 @@ def read_indexes(db: CompatDB, wheel_os: str, *, pytorch_base: Optional[str] = N
     for (kind, key, _url, _accept), f in zip(jobs, fetched):
         li.sources.add(f.source)
         table = li.pages if kind == "page" else li.pypi
+        if f.status == 404:
+            table[key] = []  # not on this index (not mirrored): never read as "no wheels for this Python"
+            li.missing.add(key)
+            continue
         parsed = None if f.body is None else (parse_simple(f.body) if kind == "page" else parse_pypi_json(f.body))
-        if f.body is not None and not parsed and f.error != "HTTP 404":
+        if f.body is not None and not parsed:
             f = replace(f, body=None, error="the page names no wheel (not an index page?)")  # a portal or an error page
             parsed = None
         if f.body is None:
             table[key] = None
             li.errors.append(f"{f.url}: {f.error}")
         else:
-            table[key] = parsed  # a 404: that build is not on this index (an empty list)
+            table[key] = parsed
     li.requests = fetcher.requests - before
     li.seconds = time.perf_counter() - t0
     return li

@@ -239,7 +239,7 @@ class Executor:
                 mirrors = Choices.from_json(self.plan.choices).mirrors if self.plan.choices else None
             except ModelError:
                 mirrors = None
-            self._http = (http_session(requests_kwargs(mirrors)) if mirrors else None) or False
+            self._http = http_session(requests_kwargs(mirrors) if mirrors else {}) or False
         return self._http or None
 
     def _run_step(self, step: Step, total_w: int) -> bool:
