@@ -192,3 +192,17 @@ def test_no_module_hand_rolls_an_atomic_write():
                 if HAND_ROLLED.search(line):
                     bad.append(f"{rel}:{i}: {line.strip()}")
     assert not bad, "write through app.fileio instead:\n" + "\n".join(bad)
+
+
+def test_every_json_reader_goes_through_the_depth_limit():
+    """json.loads/json.load anywhere in app/ or ui/ bypasses the depth limit (a RecursionError later)."""
+    bad = []
+    for base in ("app", "ui"):
+        for p in sorted((ROOT / base).rglob("*.py")):
+            rel = p.relative_to(ROOT).as_posix()
+            if rel == "app/fileio.py":
+                continue
+            for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1):
+                if re.search(r"\bjson\.loads?\(", line):
+                    bad.append(f"{rel}:{i}: {line.strip()}")
+    assert not bad, "read JSON with app.fileio.loads/read_json:\n" + "\n".join(bad)
