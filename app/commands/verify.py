@@ -87,6 +87,9 @@ def run(args, ctx) -> int:
         except ValueError as e:
             raise CliError(f"{args.rejudge} is not a verify result: {str(e).splitlines()[0]}", 2) from None
     else:
+        from app.detect.python_env import resolve_python
+
+        args.python = resolve_python(args.python)  # `--python python3`: the one on PATH
         if args.python and not (os.path.isfile(args.python) and os.access(args.python, os.X_OK)):
             raise CliError(f"--python {args.python}: no such interpreter", 2)
         if args.gpus != "all" and not all(x.strip().isdigit() for x in args.gpus.split(",")):

@@ -103,7 +103,10 @@ class Executor:
             from .privilege import choose_privilege
 
             self._privilege = choose_privilege()
+            self._own_privilege = True  # closed when the run ends (the helper quits, its dialog socket goes)
         return self._privilege
+
+    _own_privilege = False
 
     def run(self) -> PlanFinished:
         """Run the plan under the session's lock (SessionBusy when another run holds it)."""
@@ -121,6 +124,9 @@ class Executor:
         finally:
             self.session.close()  # flushes output.log; a later write reopens it
             self.session.release()
+            if self._own_privilege and self._privilege is not None:
+                self._privilege.close()
+                self._privilege, self._own_privilege = None, False
 
     def _run(self) -> PlanFinished:
         steps = self.plan.steps
@@ -254,7 +260,7 @@ class Executor:
                 mirrors = Choices.from_json(self.plan.choices).mirrors if self.plan.choices else None
             except ModelError:
                 mirrors = None
-            self._http = (http_session(requests_kwargs(mirrors)) if mirrors else None) or False
+            self._http = http_session(requests_kwargs(mirrors) if mirrors else {}) or False
         return self._http or None
 
     def _run_step(self, step: Step, total_w: int) -> bool:
@@ -309,6 +315,8 @@ class Executor:
                         self.state.root_edits = True  # undo must ask the helper too
                         self._save()
             except Exception as ex:  # OSError, EditError, PolicyError, PrivilegeError
+                if _is_door(ex):  # no root rights (cancelled, refused): that sentence, nothing was changed
+                    raise StepFailed(str(ex), cancelled=bool(getattr(ex, "cancelled", False))) from None
                 raise StepFailed(f"could not {e.describe()}: {ex}") from None
             on_line(Line("stdout", e.describe() + (f" (backup: {rec.backup})" if rec.backup else " (new file)")))
             self._command(step.id, ["edit", e.mode, e.path], 0, 0.0, f"backup {rec.backup}")
@@ -340,12 +348,18 @@ class Executor:
                                           self.cancel_token)
             except PolicyError as e:
                 raise StepFailed(f"refused by the privileged helper: {e}") from None
-            except Exception as e:  # PrivilegeError and friends: one clear line
-                raise StepFailed(str(e)) from None
+            except Exception as e:  # PrivilegeError and friends: one clear line (a cancelled password: cancelled)
+                raise StepFailed(str(e), cancelled=bool(getattr(e, "cancelled", False))) from None
         mapping = {k: v["path"] for k, v in files.items()}
         real = [mapping.get(a, a) for a in argv]
         return run_command(real, on_line=on_line, on_progress=on_progress, env=env, cwd=step.cwd,
                            timeout_s=step.timeout_s, cancel=self.cancel_token, ok_codes=step.ok_exit_codes)
+
+
+def _is_door(e: Exception) -> bool:
+    from .privilege import PrivilegeError
+
+    return isinstance(e, PrivilegeError) and getattr(e, "code", "").startswith("door_")
 
 
 REPAIR_DPKG_ID = "repair_interrupted_dpkg"
