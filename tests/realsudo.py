@@ -165,7 +165,9 @@ def _read_path(p: str) -> Optional[dict[str, Any]]:
     except OSError:
         return None
     out: dict[str, Any] = {"uid": st.st_uid, "mode": st.st_mode & 0o7777}
-    if os.path.isfile(p):
+    if os.path.islink(p):
+        out["link"] = os.readlink(p)
+    elif os.path.isfile(p):
         out["text"] = Path(p).read_text(errors="replace")[:20000]
     return out
 
@@ -173,13 +175,24 @@ def _read_path(p: str) -> Optional[dict[str, Any]]:
 def drive(spec: dict[str, Any]) -> dict[str, Any]:
     """spec: argv (run as USER on a pty, in `cwd`, HOME a new folder), env, script: a list of
     {"expect": REGEX, then one of "send": TEXT | "ctrl_c": true | "hangup": true}, optional
-    "stand_ins": {path: shell script text} planted (root-owned, 0755) before it starts,
+    "stand_ins": {path: shell script text} planted (root-owned, 0755) before it starts, "root_files":
+    {path: text} (0644), "copy_dirs": {src: dest} copied in, "root_setup": argv lists run as root first,
     "read": paths to report afterwards, "settle_s": how long stray processes may take to end."""
     work = tempfile.mkdtemp(prefix="gwdoor-ns-")  # a tmpfs goes over it here; the empty folder is removed after
     setup_namespace(work, spec.get("outer_ns", ""), spec.get("in_sudo_group", True))
     for path, text in (spec.get("stand_ins") or {}).items():
         Path(path).write_text(text)
         os.chmod(path, 0o755)
+    for path, text in (spec.get("root_files") or {}).items():  # root's own files (a local apt source...)
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        Path(path).write_text(text)
+    for src, dest in (spec.get("copy_dirs") or {}).items():  # folders root copies in (readable by all)
+        shutil.copytree(src, dest)
+        subprocess.run(["chmod", "-R", "a+rX", dest], check=True)
+    for argv in spec.get("root_setup") or []:  # as root, before the user starts (apt-get update of that source)
+        r = subprocess.run(argv, capture_output=True, text=True, timeout=300)
+        if r.returncode != 0:
+            raise SystemExit(f"tests.realsudo: setup {argv[:3]} failed: {r.stderr[-500:]}")
     home = os.path.join(work, "home")
     os.makedirs(os.path.join(home, "run"), mode=0o700)
     for d in (home, os.path.join(home, "run")):

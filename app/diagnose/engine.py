@@ -639,8 +639,10 @@ def _build_match(hit: _Hit, facts: Optional[Facts], live: dict, text_all: str, r
 
     steps = mark_manual(steps)
     if dropped_torch:
-        steps.append(FixStep(id="check_recommendation", kind="verify", title="Ask the wizard which PyTorch build fits",
-                             why="It names the wheel (version and CUDA variant) for this GPU and driver.",
+        from app.plan.model import english
+
+        steps.append(FixStep(id="check_recommendation", kind="verify", title=english("diagnose_check_recommendation", {}),
+                             why=english("diagnose_check_recommendation_why", {}),
                              argv=(("gpu-wizard", "recommend"),), title_code="diagnose_check_recommendation",
                              why_code="diagnose_check_recommendation_why"))
     commands = []

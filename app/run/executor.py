@@ -16,7 +16,7 @@ import time
 from typing import Optional
 
 from app import restart as _restart
-from app.plan.model import Plan, Step, is_done
+from app.plan.model import Plan, Step, coded_step, is_done
 
 from .downloads import DownloadError, download
 from .edits import RestoreReport, apply_edit, restore
@@ -394,12 +394,9 @@ def with_dpkg_repair(plan: Plan, system) -> Plan:
         return plan
     if not dpkg_interrupted(system):
         return plan
-    repair = Step(id=REPAIR_DPKG_ID, kind="repair_packages", needs_root=True, weight=2, timeout_s=1800,
-                  title="Finish the package installation that was interrupted",
-                  title_code="repair_interrupted_dpkg", why_code="repair_interrupted_dpkg_why",
-                  why="An earlier package installation stopped half-way (dpkg was interrupted); apt refuses to "
-                      "install anything until it is finished with 'dpkg --configure -a'.",
-                  commands=(("dpkg", "--configure", "-a"),), env={"DEBIAN_FRONTEND": "noninteractive"})
+    repair = coded_step(REPAIR_DPKG_ID, "repair_packages", "repair_interrupted_dpkg", "repair_interrupted_dpkg_why",
+                        needs_root=True, weight=2, timeout_s=1800,
+                        commands=(("dpkg", "--configure", "-a"),), env={"DEBIAN_FRONTEND": "noninteractive"})
     return plan.replace(steps=(repair, *plan.steps))
 
 

@@ -19,7 +19,7 @@ pytestmark = [pytest.mark.integration,
 
 @pytest.mark.parametrize("case", ["test_wrong_password_once_then_right", "test_cancel_runs_nothing_and_says_so"])
 def test_window_password_dialog_with_real_sudo(case):
-    r = run_door({"argv": [f"{CHECKOUT}/.venv/bin/python", "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider",
+    r = run_door({"argv": [f"{CHECKOUT}/.venv/bin/python", "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "--color=no",
                            f"tests/ui/door_window.py::{case}"],
                   "cwd": CHECKOUT, "timeout_s": 180,
                   "env": {"DOOR_PASSWORD": PASSWORD, "QT_QPA_PLATFORM": "offscreen", "PYTHONDONTWRITEBYTECODE": "1"}})
