@@ -157,6 +157,10 @@ class PromptServer:
         sock, self.sock = self.sock, None
         if sock is not None:
             try:
+                sock.shutdown(socket.SHUT_RDWR)  # wakes the accept() waiting in the server thread
+            except OSError:
+                pass
+            try:
                 sock.close()
             except OSError:
                 pass
