@@ -15,6 +15,8 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Iterable, Literal, Optional, Sequence
 
+from app import fileio
+
 Platform = Literal["linux", "windows", "wsl"]
 
 TABLES = (
@@ -609,7 +611,7 @@ def bundled_dir() -> Path:
 
 def bundled_version() -> str:
     try:
-        return str(json.loads((bundled_dir() / "manifest.json").read_text(encoding="utf-8")).get("version", ""))
+        return str(fileio.loads((bundled_dir() / "manifest.json").read_text(encoding="utf-8")).get("version", ""))
     except (OSError, ValueError):
         return ""
 
@@ -631,7 +633,7 @@ def read_dir_tables(path: Path) -> tuple[dict[str, Any], str]:
     for t in TABLES:
         f = path / f"{t}.json"
         try:
-            tables[t] = json.loads(f.read_text(encoding="utf-8"))
+            tables[t] = fileio.loads(f.read_text(encoding="utf-8"))
         except FileNotFoundError:
             raise CompatDataError(f"missing compat table {f}") from None
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
@@ -640,7 +642,7 @@ def read_dir_tables(path: Path) -> tuple[dict[str, Any], str]:
     mf = path / "manifest.json"
     if mf.exists():
         try:
-            version = str(json.loads(mf.read_text(encoding="utf-8")).get("version", "unknown"))
+            version = str(fileio.loads(mf.read_text(encoding="utf-8")).get("version", "unknown"))
         except (OSError, ValueError):
             pass
     return tables, version
@@ -648,7 +650,7 @@ def read_dir_tables(path: Path) -> tuple[dict[str, Any], str]:
 
 def parse_bundle(text: str | bytes) -> tuple[dict[str, Any], str]:
     try:
-        doc = json.loads(text)
+        doc = fileio.loads(text)
     except (ValueError, UnicodeDecodeError) as e:
         raise CompatDataError(f"compat bundle is not valid JSON: {e}") from None
     if not isinstance(doc, dict) or doc.get("format") != BUNDLE_FORMAT:

@@ -27,7 +27,6 @@ from __future__ import annotations
 import datetime as _dt
 import hashlib
 import html
-import json
 import os
 import re
 import time
@@ -36,6 +35,7 @@ from pathlib import Path
 from typing import Any, Iterable, Optional
 from urllib.parse import unquote
 
+from app import fileio
 from app.compat.cache import CLOCK_SKEW_S, IndexCache, default_dir
 from app.compat.db import PYTORCH_INDEX, CompatDB, NvidiaRepo, TorchRelease, TorchVariant
 from app.compat.version import cp_tag, python_tag, vkey
@@ -273,8 +273,8 @@ def parse_simple(body: bytes | str) -> list[Wheel]:
     s = text.lstrip()
     if s.startswith("{"):
         try:
-            doc = json.loads(s)
-        except (ValueError, RecursionError):
+            doc = fileio.loads(s)
+        except ValueError:
             return []
         for f in doc.get("files", []) if isinstance(doc, dict) and isinstance(doc.get("files"), list) else []:
             if isinstance(f, dict) and isinstance(f.get("filename"), str):
@@ -300,7 +300,7 @@ def parse_simple(body: bytes | str) -> list[Wheel]:
 def parse_pypi_json(body: bytes | str) -> list[Wheel]:
     """Every wheel file of PyPI's project JSON (`releases`), or of one release (`urls`)."""
     try:
-        doc = json.loads(body)
+        doc = fileio.loads(body)
     except (ValueError, UnicodeDecodeError):
         return []
     out: list[Wheel] = []
