@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional, cast
 
+from app import fileio
 from app.model import Model
 from app.report.model import REPORT_FORMAT, LogExcerpt, Redaction, Report, SessionInfo, StepOutcome
 from app.report import words as W
@@ -54,7 +55,7 @@ def as_json(value: Any, what: str = "value") -> Optional[dict[str, Any]]:
     if isinstance(value, (str, os.PathLike)):
         p = Path(value)
         try:
-            data = json.loads(p.read_text(encoding="utf-8-sig"))
+            data = fileio.loads(p.read_text(encoding="utf-8-sig"))
         except FileNotFoundError:
             raise ReportInputError(f"{what} file not found: {p}") from None
         except (OSError, UnicodeDecodeError) as e:

@@ -10,11 +10,12 @@ restart asked for by that window still continues at verification once.
 """
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
+
+from app import fileio
 
 from .session import Session, SessionBusy, latest_unfinished
 from .state import StateError
@@ -74,7 +75,7 @@ def read_legacy(path: str | os.PathLike) -> Optional[RestartPoint]:
     try:
         if p.stat().st_size > 64 * 1024:
             return None
-        data = json.loads(p.read_text(encoding="utf-8"))
+        data = fileio.loads(p.read_text(encoding="utf-8"))
     except (OSError, UnicodeError, ValueError, RecursionError):
         return None
     if not isinstance(data, dict):
