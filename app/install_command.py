@@ -41,16 +41,12 @@ class InstallCommand:
         """The command as one line to read and copy: the environment it needs, then the argv quoted for
         the platform's shell (POSIX sh, or PowerShell's call operator on Windows)."""
         if platform == "windows":
-            sets = "".join(f"$env:{k}='{v}'; " for k, v in self.env.items())
-            return sets + "& " + " ".join(_ps_quote(a) for a in self.argv)
+            from app.pwsh import env_line, ps_arg, ps_quote
+
+            sets = "".join(env_line(k, v) for k, v in self.env.items())
+            return sets + "& " + " ".join([ps_quote(self.argv[0]), *(ps_arg(a) for a in self.argv[1:])]) if self.argv else sets
         sets = "".join(f"{k}={shlex.quote(v)} " for k, v in self.env.items())
         return sets + shlex.join(self.argv)
-
-
-def _ps_quote(arg: str) -> str:
-    if arg and all(c.isalnum() or c in "-_.:/\\=+,@" for c in arg):
-        return arg
-    return "'" + arg.replace("'", "''") + "'"
 
 
 def mirror_env(mirrors: Any) -> dict[str, str]:
