@@ -49,6 +49,23 @@ class InstallCommand:
         return sets + shlex.join(self.argv)
 
 
+def shown_argv(argv: Sequence[str], platform: str = "linux") -> str:
+    """One argv as a line to read and copy: POSIX sh quoting, or PowerShell (app.pwsh: the call operator
+    and a literal for a program that is not a plain word, every argument inert) on Windows."""
+    if platform == "windows":
+        from app.pwsh import ps_arg, ps_quote
+
+        if not argv:
+            return ""
+        head = argv[0] if _plain_word(argv[0]) else "& " + ps_quote(argv[0])
+        return " ".join([head, *(ps_arg(a) for a in argv[1:])])
+    return shlex.join(argv)
+
+
+def _plain_word(arg: str) -> bool:
+    return bool(arg) and all(c.isalnum() or c in "-_." for c in arg)
+
+
 def mirror_env(mirrors: Any) -> dict[str, str]:
     """The proxy and CA variables pip (and uv) need behind a proxy that intercepts TLS."""
     env: dict[str, str] = {}

@@ -9,7 +9,8 @@ its prompts (the password, typed), presses Ctrl-C or hangs the terminal up; what
 back and reported as one JSON object on stdout.
 
 Where this test process is root, the namespace is made directly; as a user with passwordless sudo
-(CI's `ci` user), through `sudo -n`. Otherwise the tests skip, saying so.
+(CI's `ci` user), through `sudo -n`; as a user whose sudo asks (CI's `door` user), through `sudo -S`
+with the password from GPU_WIZARD_TEST_SUDO_PASSWORD. Otherwise the tests skip, saying so.
 
     python -m tests.realsudo SPEC_JSON      (as root, already inside `unshare -m`)
 """
@@ -34,6 +35,7 @@ UID = 54330
 PASSWORD = "Door-7q!pw"  # the throw-away user's password, inside the namespace only
 CHECKOUT = "/run/gwdoor/checkout"  # the checkout as the user sees it (root's clone may sit in /root)
 OVERLAID = ("/etc", "/run", "/var", "/usr", "/opt")
+PASSWORD_ENV = "GPU_WIZARD_TEST_SUDO_PASSWORD"  # CI's password user: its own sudo asks, the harness types it
 
 
 def skip_reason() -> Optional[str]:
@@ -45,10 +47,24 @@ def skip_reason() -> Optional[str]:
             return f"real sudo tests need {tool} (Debian: apt-get install sudo util-linux passwd)"
     if "overlay" not in Path("/proc/filesystems").read_text():
         return "real sudo tests need the overlay file system (for a private copy of /etc, /usr, /var)"
-    if os.geteuid() != 0 and not _sudo_n():
-        return ("real sudo tests make a private mount namespace with a password user: they need root or "
-                "sudo without a password (CI's fresh root has both)")
+    if os.geteuid() != 0 and not _sudo_n() and not os.environ.get(PASSWORD_ENV):
+        return ("real sudo tests make a private mount namespace with a password user: they need root, sudo "
+                f"without a password, or this user's sudo password in {PASSWORD_ENV} (CI's fresh root has all three)")
     return None
+
+
+REQUIRE_ENV = "GPU_WIZARD_TEST_REQUIRE_REAL_SUDO"  # CI's password run: these tests must run, never skip
+
+
+def marks() -> list:
+    """The test modules' pytestmark: skip with the reason, except where CI requires them (then the
+    reason fails the run at collection)."""
+    import pytest
+
+    reason = skip_reason()
+    if reason and os.environ.get(REQUIRE_ENV):
+        raise RuntimeError(f"{REQUIRE_ENV} is set, but the real-sudo tests cannot run here: {reason}")
+    return [pytest.mark.integration, pytest.mark.skipif(reason is not None, reason=str(reason))]
 
 
 def _sudo_n() -> bool:
@@ -63,16 +79,21 @@ def run_door(spec: dict[str, Any], timeout_s: float = 240) -> dict[str, Any]:
     unshare = shutil.which("unshare") or "/usr/bin/unshare"
     spec = {**spec, "outer_ns": os.readlink("/proc/self/ns/mnt")}
     argv = [unshare, "-m", "--propagation", "private", sys.executable, "-m", "tests.realsudo", json.dumps(spec)]
-    if os.geteuid() != 0:
+    given = None
+    if os.geteuid() != 0 and _sudo_n():
         argv = ["sudo", "-n", "--", *argv]
-    r = subprocess.run(argv, capture_output=True, text=True, timeout=timeout_s, cwd=str(ROOT))
+    elif os.geteuid() != 0:  # a user whose sudo asks: through that very door, the password on stdin
+        argv = ["sudo", "-S", "-p", "", "--", *argv]
+        given = os.environ.get(PASSWORD_ENV, "") + "\n"
+    r = subprocess.run(argv, capture_output=True, text=True, timeout=timeout_s, cwd=str(ROOT), input=given)
     try:
         report = json.loads(r.stdout.strip().splitlines()[-1])
     except (ValueError, IndexError):
         raise AssertionError(f"the namespace run gave no report (exit {r.returncode}):\n{r.stdout[-3000:]}\n{r.stderr[-3000:]}") from None
     work = str(report.get("work") or "")
     if work.startswith(tempfile.gettempdir() + "/gwdoor-ns-"):
-        subprocess.run((["sudo", "-n"] if os.geteuid() != 0 else []) + ["rmdir", "--", work], capture_output=True)
+        pre = [] if os.geteuid() == 0 else (["sudo", "-n"] if given is None else ["sudo", "-S", "-p", ""])
+        subprocess.run([*pre, "rmdir", "--", work], capture_output=True, input=given, text=True)
     return report
 
 
@@ -88,6 +109,9 @@ def setup_namespace(work: str, outer_ns: str, in_sudo_group: bool = True) -> Non
         raise SystemExit("tests.realsudo: refusing to run outside a private mount namespace")
     _mount("--make-rprivate", "/")
     _mount("-t", "tmpfs", "-o", "mode=0755", "tmpfs", work)
+    held = os.path.join(work, "checkout")  # the checkout, held here while the overlays go on (they hide mounts)
+    os.makedirs(held)
+    _mount("--bind", str(ROOT), held)
     for d in OVERLAID:
         if not os.path.isdir(d):
             continue
@@ -96,10 +120,11 @@ def setup_namespace(work: str, outer_ns: str, in_sudo_group: bool = True) -> Non
         os.makedirs(up)
         os.makedirs(wk)
         _mount("-t", "overlay", "overlay", "-o", f"lowerdir={d},upperdir={up},workdir={wk}", d)
-    os.makedirs(CHECKOUT, mode=0o755)
+    os.makedirs(CHECKOUT, mode=0o755, exist_ok=True)
     os.chmod(os.path.dirname(CHECKOUT), 0o755)
-    _mount("--bind", str(ROOT), CHECKOUT)
+    _mount("--bind", held, CHECKOUT)
     groups = ["-G", "sudo"] if in_sudo_group else []
+    subprocess.run(["userdel", "-f", USER], capture_output=True)  # one left in an outer namespace's copy
     subprocess.run(["useradd", "-M", "-u", str(UID), "-d", "/nonexistent", "-s", "/bin/bash", *groups, USER],
                    check=True, capture_output=True)
     subprocess.run(["chpasswd"], input=f"{USER}:{PASSWORD}\n", text=True, check=True, capture_output=True)
@@ -209,6 +234,17 @@ def drive(spec: dict[str, Any]) -> dict[str, Any]:
             if str(q) == home:
                 break
             os.chown(q, UID, UID)
+    if spec.get("no_tty"):  # started from a menu or a service: no terminal, no display
+        def demote() -> None:
+            os.setsid()
+            _as_user(spec.get("cwd", "").replace("@CHECKOUT@", CHECKOUT) or home)
+        env.pop("DISPLAY", None)
+        env.pop("WAYLAND_DISPLAY", None)
+        r = subprocess.run(argv, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                           timeout=float(spec.get("timeout_s", 120)), preexec_fn=demote)
+        return {"rc": r.returncode, "transcript": r.stdout + r.stderr, "stderr": r.stderr, "events": [],
+                "stopped": _stop_leftovers(5), "work": work,
+                "paths": {p: _read_path(p.replace("@HOME@", home)) for p in spec.get("read") or []}}
     import pty
 
     t0 = time.monotonic()

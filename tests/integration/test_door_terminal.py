@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 
-import pytest
 
 from app.plan import Plan, Step
 from app.plan.common import LDCONF_FILE, PROFILE_FILE
@@ -18,8 +17,7 @@ from app.plan.model import Check, Edit
 from tests import realsudo
 from tests.realsudo import CHECKOUT, PASSWORD, run_door
 
-pytestmark = [pytest.mark.integration,
-              pytest.mark.skipif(realsudo.skip_reason() is not None, reason=str(realsudo.skip_reason()))]
+pytestmark = realsudo.marks()
 
 PY = f"{CHECKOUT}/.venv/bin/python"
 SESSION = "@HOME@/sessions/door"
@@ -95,3 +93,24 @@ def test_closed_terminal_during_a_root_step_lets_it_finish():
     marker = r["paths"][MARKER]
     assert marker is not None and marker["text"].strip() == "uid=0 finished", r["transcript"]
     assert r["stopped"] == []  # the helper ended by itself once the step was done
+
+
+def test_no_terminal_and_no_display_is_one_line_and_nothing_starts():
+    r = run_door({**_spec(Plan(steps=(env_step(),)), []), "no_tty": True,
+                  "read": [PROFILE_FILE, f"{SESSION}/state.json", "/run/gpu-wizard"]})
+    assert r["rc"] == 2, r["transcript"]
+    err = r["stderr"].strip()
+    assert err.count("\n") == 0 and "--askpass PROGRAM" in err and "from a terminal" in err and "as root" in err
+    assert r["paths"][PROFILE_FILE] is None and r["paths"][f"{SESSION}/state.json"] is None  # nothing started
+    assert r["paths"]["/run/gpu-wizard"] is None  # not even the helper
+
+
+def test_a_user_outside_the_sudo_group_is_asked_once_and_told_who_can():
+    plan = Plan(steps=(env_step(), slow_dpkg_step()))  # two root steps: still one prompt
+    r = run_door({**_spec(plan, [{"expect": r"\[sudo\] password for gwdoor:", "send": PASSWORD + "\n"},
+                                 {"expect": r"error: "}]), "in_sudo_group": False})
+    out = r["transcript"]
+    assert out.count("password for gwdoor") == 1, out
+    assert "gwdoor may not use sudo on this computer" in out and "sudo usermod -aG sudo gwdoor" in out
+    assert "sudo gpu-wizard install" in out and r["rc"] == 1
+    assert r["paths"][PROFILE_FILE] is None

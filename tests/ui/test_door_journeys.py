@@ -17,8 +17,7 @@ import pytest
 from tests import realsudo
 from tests.realsudo import CHECKOUT, PASSWORD, run_door
 
-pytestmark = [pytest.mark.integration,
-              pytest.mark.skipif(realsudo.skip_reason() is not None, reason=str(realsudo.skip_reason()))]
+pytestmark = realsudo.marks()
 
 DRIVER = "nvidia-driver-580-open"
 SOURCE = "/etc/apt/sources.list.d/gwdoor-journey.list"

@@ -13,8 +13,7 @@ import pytest
 from tests import realsudo
 from tests.realsudo import CHECKOUT, PASSWORD, run_door
 
-pytestmark = [pytest.mark.integration,
-              pytest.mark.skipif(realsudo.skip_reason() is not None, reason=str(realsudo.skip_reason()))]
+pytestmark = realsudo.marks()
 
 
 @pytest.mark.parametrize("case", ["test_wrong_password_once_then_right", "test_cancel_runs_nothing_and_says_so"])

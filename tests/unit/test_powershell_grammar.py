@@ -150,3 +150,14 @@ def test_the_windows_build_scripts_parse():
     assert scripts
     for p in scripts:
         assert problems(p.read_text(encoding="utf-8-sig")) == [], p.name
+
+
+def test_a_diagnosis_fix_command_shown_for_windows():
+    """`gpu-wizard diagnose` shows a fix's commands on a Windows host as PowerShell (app.install_command.shown_argv)."""
+    from app.install_command import shown_argv
+
+    for argv in ((hostile("exe"), hostile("a"), "--%", "x,y"), ("nvidia-smi", hostile("a")), ("C:\\Program Files\\x.exe", "-q")):
+        text = shown_argv(argv, "windows")
+        planted = [t for t in ("exe", "a") if f"QZB{t}" in text]
+        assert problems(text, planted) == [], text
+    assert shown_argv(("nvidia-smi", "-L"), "windows") == "nvidia-smi -L"
