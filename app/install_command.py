@@ -41,10 +41,9 @@ class InstallCommand:
         """The command as one line to read and copy: the environment it needs, then the argv quoted for
         the platform's shell (POSIX sh, or PowerShell's call operator on Windows)."""
         if platform == "windows":
-            from app.pwsh import env_line, ps_arg, ps_quote
+            from app.pwsh import env_line
 
-            sets = "".join(env_line(k, v) for k, v in self.env.items())
-            return sets + "& " + " ".join([ps_quote(self.argv[0]), *(ps_arg(a) for a in self.argv[1:])]) if self.argv else sets
+            return "".join(env_line(k, v) for k, v in self.env.items()) + shown_argv(self.argv, "windows")
         sets = "".join(f"{k}={shlex.quote(v)} " for k, v in self.env.items())
         return sets + shlex.join(self.argv)
 
