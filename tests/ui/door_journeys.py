@@ -125,14 +125,18 @@ def test_workstation_journey_with_a_real_root_step(qtbot, tmp_path):
     assert clicks.n <= MAX_CLICKS
 
 
-def test_wsl2_journey_with_a_real_root_step(qtbot, tmp_path):
+def _wsl2_window(qtbot, tmp_path):
     demo = next(p for p in demo_snapshots() if "wsl2" in p.name)
     runner = RealRootRunner("fix_wsl_libcuda_links", str(tmp_path / "sessions"))
     services = _machine_services(tmp_path, json.loads(demo.read_text(encoding="utf-8")), runner)
-    clicks = Clicks(qtbot)
     w = build_wizard(lang="en", services=services)
     qtbot.addWidget(w)
     w.show()
+    return w, Clicks(qtbot), runner
+
+
+def test_wsl2_journey_with_a_real_root_step(qtbot, tmp_path):
+    w, clicks, runner = _wsl2_window(qtbot, tmp_path)
     shown, root_s = _install_with_password(qtbot, clicks, w, runner)
     link = "/usr/local/lib/wsl-driver-links/libcuda.so.1"
     assert os.readlink(link) == "/usr/lib/wsl/lib/libcuda.so.1.1" and os.lstat(link).st_uid == 0
@@ -143,3 +147,34 @@ def test_wsl2_journey_with_a_real_root_step(qtbot, tmp_path):
     print(json.dumps({"journey": "wsl2", "clicks": clicks.n, "password_typed": 1, "dialog_shown_s": round(shown, 3),
                       "install_to_root_step_s": round(root_s, 3)}))
     assert clicks.n <= MAX_CLICKS
+
+
+def test_cancel_in_the_dialog_then_retry(qtbot, tmp_path):
+    """Cancel in the window's password dialog: the step did not run, the Install page says why in the
+    catalogue's words (not a raw sudo line), Troubleshoot names it; Retry asks again and runs it."""
+    from PySide6.QtWidgets import QDialogButtonBox
+
+    from app.messages import cli
+
+    w, clicks, runner = _wsl2_window(qtbot, tmp_path)
+    _walk_to_install(qtbot, clicks, w)
+    asker = w._password_asker
+    qtbot.waitUntil(lambda: asker.dialog is not None and asker.dialog.isVisible(), timeout=60000)
+    qtbot.mouseClick(asker.dialog.buttons.button(QDialogButtonBox.StandardButton.Cancel), Qt.MouseButton.LeftButton)
+    inst = w.pages["install"]
+    qtbot.waitUntil(lambda: inst.result is not None and not inst.running, timeout=60000)
+    assert inst.result == "cancelled"
+    said = cli("door_cancelled", "en")
+    items = [inst.steps.item(i).text() for i in range(inst.steps.count())]
+    assert any(said in t for t in items), items
+    assert not os.path.exists("/etc/ld.so.conf.d/ld.wsl.conf")  # nothing half-done
+    inst._failure_text()
+    from app.diagnose import diagnose
+
+    d = diagnose(w.session.error_text)
+    assert d.matches and d.matches[0].rule == "admin_password_cancelled"
+    assert inst.retry_btn.isEnabled()
+    qtbot.mouseClick(inst.retry_btn, Qt.MouseButton.LeftButton)
+    _type_password(qtbot, w, time.monotonic())
+    qtbot.waitUntil(lambda: inst.result == "ok" and not inst.running, timeout=60000)
+    assert os.stat("/etc/ld.so.conf.d/ld.wsl.conf").st_uid == 0

@@ -313,7 +313,8 @@ class InstallPage(BasePage):
             QDesktopServices.openUrl(QUrl.fromLocalFile(d))
 
     def _failure_text(self) -> None:
-        failed = self.state.failed_step
+        failed = self.state.failed_step or next(  # a cancelled password says why, for Troubleshoot too
+            (s for s in self.state.steps if s.status == "cancelled" and s.message and s.message != "cancelled"), None)
         lines = self.log.model.lines[-400:]
         self.session.error_text = "\n".join(lines)
         if failed is not None and failed.message:
