@@ -459,9 +459,7 @@ class ElevatedPrivilege(_RequestPrivilege):
         self._n += 1
         base = os.path.join(d, f"{self._n:06d}")
         req, res = base + ".json", base + ".result"
-        with open(req + ".part", "w", encoding="utf-8") as fh:
-            json.dump(obj, fh)
-        os.replace(req + ".part", req)  # the helper never reads half a request
+        fileio.write_json_atomic(req, obj)  # the helper never reads half a request
         pos, cancelled = 0, False
         while not os.path.exists(res):
             pos = self._drain(res + ".lines", pos, on_line, on_progress)
