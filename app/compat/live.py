@@ -543,7 +543,7 @@ def _overlay_release(db: CompatDB, rel: TorchRelease, pg: _Pages, wheel_os: str,
         if lacks_python:
             out.notes.append(("index_no_wheel", "info", f"PyTorch {rel.release} has no wheel for Python {pt} on this platform on the index "
                               f"({li.pytorch_base}): skipped.", {"release": rel.release, "python": pt, "index": li.pytorch_base}))
-            return replace(rel, python=tuple(p for p in rel.python if p != pt)), []
+            return replace(rel, python=tuple(p for p in rel.python if p != pt), patches=()), []  # the index answers for every patch
         out.absent.append(rel.release)
         return rel, []
     common = set.intersection(*(set(x) for x in per.values())) if per else set()
@@ -569,7 +569,8 @@ def _overlay_release(db: CompatDB, rel: TorchRelease, pg: _Pages, wheel_os: str,
             else:
                 tv, tv_ok = None, False  # no torchvision built for a torch here: the release is incomplete on this index
     pys = rel.python if pt in rel.python or not per else tuple(rel.python) + (pt,)
-    new = replace(rel, version=version, torchvision=tv if tv_ok else None, python=pys)
+    # the index read for this Python says which patch has its wheels: the data's older patches no longer answer
+    new = replace(rel, version=version, torchvision=tv if tv_ok else None, python=pys, patches=())
     for v in keep:
         if v.variant in per:
             out.seen[(rel.release, v.variant)] = (version, tv if tv_ok else None)
