@@ -45,7 +45,7 @@ def recommend_stage(facts: Facts, choices: Optional[Choices] = None, *, db: Any 
                     live: Optional[bool] = None) -> Recommendation:
     """The recommendation for these facts and choices: the solve over the compat data as the live PyTorch/
     PyPI/NVIDIA indexes correct it (app.compat.live; off with live=False, "live_index": false or GPU_WIZARD_LIVE=0)."""
-    from app.compat.live import recommend_live
+    from app.recommend import recommend_live
 
     rec, _report = recommend_live(facts, db if db is not None else load_compat(), _choices(choices), config=config,
                                   enabled=live)
