@@ -130,3 +130,38 @@ class Pipeline:
                 raise PipelineError(f"cannot plan: {e}") from None
             self.computed.append("plan")
         return self._plans[key]
+
+
+def torch_fix_command(python: str, nvml: Optional[dict[str, Any]], python_version: Optional[str] = None,
+                      platform: str = "linux") -> str:
+    """The pip command that installs the PyTorch build recommend() picks for this driver, these GPUs
+    and this Python into `python`; the plain `pip install --upgrade torch` when it cannot tell. What
+    `verify` names as the fix (app.verify.session takes it as its `fixer`: verify imports no stage above it)."""
+    import shlex
+
+    plain = [python, "-m", "pip", "install", "--upgrade", "torch"]
+    try:
+        from app.compat import load_db
+        from app.detect.nvml import parse_nvml
+        from app.facts import DriverInfo, OsInfo, PythonEnv
+        from app.recommend import recommend
+        from app.verify.session import driver_cuda_version
+
+        driver = (nvml or {}).get("driver_version")
+        facts = Facts(os=OsInfo(platform="windows" if platform == "windows" else "linux"),
+                      driver=DriverInfo(state="ok" if driver else "unknown", version=driver,
+                                        cuda_version=driver_cuda_version(nvml)),
+                      gpus=tuple(parse_nvml(nvml)),
+                      python=PythonEnv(path=python, version=python_version))
+        if not facts.gpus:  # no GPU seen: do not steer towards a CPU build
+            return shlex.join(plain)
+        torch = recommend(facts, load_db()).pytorch
+    except Exception:  # a broken data bundle must not hide the failure being reported
+        return shlex.join(plain)
+    if not torch.packages:
+        return shlex.join(plain)
+    from app.choices import Mirrors
+    from app.install_command import torch_install
+
+    return torch_install(python, torch.packages, torch.index_url, Mirrors(), upgrade=True).shown(
+        "windows" if platform == "windows" else "linux")

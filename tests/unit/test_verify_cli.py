@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from app.detect.nvml import read_nvml
-from app.verify.session import VerifyOptions, fix_command, run_verification
+from app.pipeline import torch_fix_command as fix_command
+from app.verify.session import VerifyOptions, plain_fix, run_verification
 
 ROOT = Path(__file__).resolve().parents[2]
 FIX = ROOT / "tests" / "fixtures"
@@ -55,7 +56,7 @@ def test_no_gpu_text_output():
 @pytest.mark.skipif(torch_importable(), reason="torch is installed in the test interpreter")
 def test_gpu_present_but_no_torch_in_the_target_fails_pytorch_with_the_fix():
     progress = []
-    v = run_verification(VerifyOptions(python=sys.executable, quick=True), on_progress=progress.append,
+    v = run_verification(VerifyOptions(python=sys.executable, quick=True), on_progress=progress.append, fixer=fix_command,
                          nvml_reader=lambda: H200_NVML)
     p = v.layer("pytorch")
     assert p.status == "fail" and p.checks[0].code == "torch_missing"
@@ -84,6 +85,7 @@ def test_fix_command_comes_from_recommend_for_this_driver_and_gpu():
     # nothing known: the plain command, quoted for a path with a space
     assert fix_command("/v/bin/python", None) == "/v/bin/python -m pip install --upgrade torch"
     assert fix_command("/my env/python", None).startswith("'/my env/python' -m pip")
+    assert plain_fix("/my env/python") == "'/my env/python' -m pip install --upgrade torch"  # verify's own, below recommend
 
 
 def test_bad_input_is_one_clear_line():
