@@ -34,8 +34,8 @@ def record(system, *, torch: bool = False, python=None, note: str = "", redact: 
 
 
 def run(args, ctx) -> int:
-    from app.cli import CliError
-    from app.system import write_json_atomic
+    from app.commands.base import CliError
+    from app.fileio import write_json_atomic
 
     out = args.output
     parent = os.path.dirname(os.path.abspath(out))

@@ -11,7 +11,7 @@ import argparse
 import os
 import sys
 
-from app.cli import CliError
+from app.commands.base import CliError
 
 LAYERS = ("device", "bandwidth", "pytorch", "load", "burnin", "interconnect")
 HELP = "prove the GPU works at the speed it should: device, bandwidth, PyTorch and a sustained load"
@@ -31,6 +31,10 @@ def add_arguments(p) -> None:
                         "every precision with each result checked, a memory test, Xid/ECC/PCIe/heat watched, a verdict per GPU")
     p.add_argument("--kmsg", metavar="PATH", default="/dev/kmsg", help=argparse.SUPPRESS)
     p.add_argument("--progress", action="store_true", help="say each step on stderr even when it is not a terminal")
+
+    from app.config import add_mirror_arguments
+
+    add_mirror_arguments(p)  # the suggested fix's pip command uses the run's mirrors, proxy and CA bundle
     p.add_argument("--rejudge", metavar="FILE", default=None,
                    help="apply the verdicts again to a saved `verify --json` result instead of running anything")
 
@@ -107,6 +111,9 @@ def run(args, ctx) -> int:
         except ValueError as e:
             raise CliError(f"{args.rejudge} is not a verify result: {str(e).splitlines()[0]}", 2) from None
     else:
+        from app.detect.python_env import resolve_python
+
+        args.python = resolve_python(args.python)  # `--python python3`: the one on PATH
         if args.python and not (os.path.isfile(args.python) and os.access(args.python, os.X_OK)):
             raise CliError(f"--python {args.python}: no such interpreter", 2)
         if args.gpus != "all" and not all(x.strip().isdigit() for x in args.gpus.split(",")):
@@ -126,8 +133,14 @@ def run(args, ctx) -> int:
             from app.verify.runner import target_python
 
             python = target_python()[0]  # the report's first line names it
+        from app.config import ConfigError, mirrors_from_args
+
+        try:
+            mirrors, _cfg = mirrors_from_args(args)
+        except ConfigError as e:
+            raise CliError(str(e), 2) from None
         opts = VerifyOptions(python=python, seconds=args.seconds, quick=args.quick, gpus=args.gpus,
-                             keep_samples=not args.no_samples, burn_in_s=burn_s, kmsg_path=args.kmsg)
+                             keep_samples=not args.no_samples, burn_in_s=burn_s, kmsg_path=args.kmsg, mirrors=mirrors)
         from app.pipeline import torch_fix_command
 
         v = run_verification(opts, on_progress=_progress_printer(args.progress or (not ctx.json and sys.stderr.isatty()), ctx.lang),

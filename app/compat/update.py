@@ -10,15 +10,13 @@ fallback (`load_db` uses it when the user bundle is missing or broken).
 """
 from __future__ import annotations
 
-import json
-import os
 import re
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional
 from urllib.parse import urlparse
 
+from app import fileio
 from app.compat.db import TABLES, CompatDataError, CompatDB, bundled_dir, parse_bundle, sha256_text, user_bundle_path, vkey
 
 MAX_BUNDLE_BYTES = 32 * 1024 * 1024
@@ -47,23 +45,14 @@ def _check_url(url: str) -> None:
     raise UpdateError(f"refusing {url!r}: the data bundle must come over HTTPS")
 
 
-def _get(session, url: str, timeout: float, kwargs: dict[str, Any]) -> bytes:
-    import requests
+def _get(session: Any, url: str, timeout: float, kwargs: dict[str, Any]) -> bytes:
+    """The whole body within `timeout` seconds in all (app.net: trust store, proxy, caps)."""
+    from app import net
 
     try:
-        with session.get(url, timeout=timeout, stream=True, **kwargs) as r:
-            if r.status_code != 200:
-                raise UpdateError(f"{url}: HTTP {r.status_code}")
-            buf = bytearray()
-            for chunk in r.iter_content(64 * 1024):
-                buf += chunk
-                if len(buf) > MAX_BUNDLE_BYTES:
-                    raise UpdateError(f"{url}: larger than {MAX_BUNDLE_BYTES // (1024 * 1024)} MiB, refused")
-            return bytes(buf)
-    except requests.exceptions.SSLError as e:
-        raise UpdateError(f"{url}: TLS error ({e.__class__.__name__}); set a CA bundle with --ca-bundle if a proxy re-signs HTTPS") from None
-    except requests.exceptions.RequestException as e:
-        raise UpdateError(f"{url}: {e.__class__.__name__}: {e}") from None
+        return net.get(url, sess=session, deadline_s=timeout, max_bytes=MAX_BUNDLE_BYTES).body
+    except net.FetchError as e:
+        raise UpdateError(f"{url}: {e}") from None
 
 
 def validate_schemas(tables: dict[str, Any]) -> None:
@@ -80,7 +69,7 @@ def validate_schemas(tables: dict[str, Any]) -> None:
         f = sdir / f"{t}.schema.json"
         if not f.exists():
             continue
-        schema = json.loads(f.read_text(encoding="utf-8"))
+        schema = fileio.loads(f.read_text(encoding="utf-8"))
         err = next(iter(jsonschema.Draft202012Validator(schema).iter_errors(tables.get(t))), None)
         if err is not None:
             where = ".".join(str(p) for p in err.absolute_path)
@@ -102,9 +91,9 @@ def update_db(url: str, *, sha256: Optional[str] = None, dest: Optional[Path] = 
     dest = Path(dest) if dest else user_bundle_path()
     kwargs = dict(requests_kwargs or {})
     if session is None:
-        import requests
+        from app import net
 
-        session = requests.Session()
+        session = net.session_from_kwargs(kwargs)
     body = _get(session, url, timeout, kwargs)
     if sha256 is None:
         text = _get(session, url + ".sha256", timeout, kwargs).decode("utf-8", "replace")
@@ -135,22 +124,9 @@ def update_db(url: str, *, sha256: Optional[str] = None, dest: Optional[Path] = 
         return UpdateResult(version=version, previous_version=previous, path=str(dest), sha256=digest, changed=False)
     try:
         dest.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".compat-bundle-", suffix=".tmp", dir=str(dest.parent))
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(body)
-                fh.flush()
-                os.fsync(fh.fileno())
-            if dest.is_file():
-                bak = dest.with_name(dest.name + ".bak")
-                bak.write_bytes(dest.read_bytes())
-            os.replace(tmp, dest)
-        except BaseException:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-            raise
+        if dest.is_file():
+            fileio.write_atomic(dest.with_name(dest.name + ".bak"), dest.read_bytes())
+        fileio.write_atomic(dest, body)
     except OSError as e:
         raise UpdateError(f"cannot write {dest}: {e}") from None
     return UpdateResult(version=version, previous_version=previous, path=str(dest), sha256=digest, changed=True)

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
-from app.diagnose.model import Evidence
+from app.diagnose.model import Evidence, Platform
 from app.facts import Facts, TorchInfo
 
 _WSL_TEXT = re.compile(r"microsoft-standard|-microsoft\b|/usr/lib/wsl/|\bwsl2?\b|lxss", re.IGNORECASE)
@@ -30,6 +30,9 @@ class Context:
     groups: dict[str, str] = field(default_factory=dict)
     live: dict[str, Any] = field(default_factory=dict)
     recommendation: Any = None
+    platform: Optional[Platform] = None  # the machine the text comes from (app.diagnose.platform)
+    choices: Any = None  # the run's Choices (mirrors, proxy, CA, venv); None: the config file's
+    recommender: Optional[Callable[[Facts], Any]] = None  # the caller's solve, for facts it has no recommendation for
     _rec_tried: bool = False
 
     # -- facts helpers -------------------------------------------------------------------
@@ -65,16 +68,14 @@ class Context:
         return sorted({p.name for p in f.cuda.packages if LINUX_DRIVER_PKG_RE.match(p.name)})
 
     def rec(self):
-        """The compat engine's recommendation for these facts, when that engine is installed."""
+        """The recommendation for these facts: the one the caller gave, else the caller's recommender's
+        (the diagnosis never solves on its own: the pipeline above it does); None when neither can tell."""
         if not self._rec_tried:
             self._rec_tried = True
-            if self.facts is not None and self.recommendation is None:
-                try:  # the compat-recommend engineer's modules; optional here
-                    from app.compat import load_db  # type: ignore
-                    from app.recommend import recommend  # type: ignore
-
-                    self.recommendation = recommend(self.facts, load_db())
-                except Exception:  # not built yet, or cannot decide: no wheel named
+            if self.facts is not None and self.recommendation is None and self.recommender is not None:
+                try:
+                    self.recommendation = self.recommender(self.facts)
+                except Exception:  # cannot decide: no wheel named
                     self.recommendation = None
         return self.recommendation
 
@@ -82,12 +83,28 @@ class Context:
 # ---------------------------------------------------------------------------------------
 # predicates (True / False / None = unknown)
 
+def _os(ctx: Context) -> Optional[str]:
+    """The assumed machine's OS, or None when nothing (text or facts) tells."""
+    p = ctx.platform
+    if p is not None and p.source != "default":
+        return p.os
+    if ctx.facts is not None:
+        return "windows" if ctx.facts.os.platform == "windows" else "wsl" if ctx.facts.os.wsl else "linux"
+    return None
+
+
+def _facts_here(ctx: Context) -> Optional[Facts]:
+    """This machine's facts when they describe the machine the text comes from (else None)."""
+    return None if ctx.platform is not None and ctx.platform.foreign else ctx.facts
+
+
 def pred_wsl(ctx: Context) -> Optional[bool]:
-    if ctx.facts is not None and ctx.facts.os.wsl:
-        return ctx.facts.os.wsl == 2
+    os_ = _os(ctx)
+    if os_ is not None:
+        return os_ == "wsl"
     if _WSL_TEXT.search(ctx.text):
         return True
-    return None if ctx.facts is None else False
+    return None
 
 
 def pred_wsl_linux_driver(ctx: Context) -> Optional[bool]:
@@ -101,6 +118,11 @@ def pred_wsl_linux_driver(ctx: Context) -> Optional[bool]:
 
 
 def pred_container(ctx: Context) -> Optional[bool]:
+    p = ctx.platform
+    if p is not None and p.container:
+        return True
+    if p is not None and p.source != "default":
+        return False
     if ctx.facts is not None and ctx.facts.os.container:
         return True
     if _CONTAINER_TEXT.search(ctx.text):
@@ -108,26 +130,64 @@ def pred_container(ctx: Context) -> Optional[bool]:
     return None if ctx.facts is None else False
 
 
+def _pm(ctx: Context) -> Optional[str]:
+    p = ctx.platform
+    if p is not None and p.package_manager:
+        return p.package_manager
+    f = _facts_here(ctx)
+    pm = f.os.package_manager if f is not None else None
+    return "dnf" if pm == "yum" else pm
+
+
 def pred_apt(ctx: Context) -> Optional[bool]:
-    if ctx.facts is not None and ctx.facts.os.platform != "linux":
+    if _os(ctx) in ("windows", "macos"):
         return False
-    if ctx.facts is None or ctx.facts.os.package_manager is None:
-        return None
-    return ctx.facts.os.package_manager == "apt"
+    pm = _pm(ctx)
+    return None if pm is None else pm == "apt"
 
 
 def pred_dnf(ctx: Context) -> Optional[bool]:
-    if ctx.facts is None or ctx.facts.os.package_manager is None:
-        return None
-    return ctx.facts.os.package_manager in ("dnf", "yum")
+    pm = _pm(ctx)
+    return None if pm is None else pm == "dnf"
 
 
 def pred_secure_boot_on(ctx: Context) -> Optional[bool]:
-    return None if ctx.facts is None else ctx.facts.driver.secure_boot
+    f = _facts_here(ctx)
+    if f is not None and f.driver.secure_boot is not None:
+        return f.driver.secure_boot
+    if re.search(r"secure ?boot (?:is )?(?:enabled|on|active)|SecureBoot enabled|lockdown|key was rejected by service|"
+                 r"required key not available", ctx.text, re.IGNORECASE):
+        return True
+    return None
 
 
 def pred_nouveau_loaded(ctx: Context) -> Optional[bool]:
-    return None if ctx.facts is None else ctx.facts.driver.nouveau_loaded
+    f = _facts_here(ctx)
+    return None if f is None else f.driver.nouveau_loaded
+
+
+def pred_windows(ctx: Context) -> Optional[bool]:
+    os_ = _os(ctx)
+    return None if os_ is None else os_ == "windows"
+
+
+def pred_macos(ctx: Context) -> Optional[bool]:
+    return _os(ctx) == "macos" if _os(ctx) is not None else None
+
+
+def pred_docker_desktop(ctx: Context) -> Optional[bool]:
+    return ctx.platform is not None and ctx.platform.container == "docker_desktop"
+
+
+def pred_plan_venv(ctx: Context) -> Optional[bool]:
+    """The fix installs into the plan's venv (the error came from the system's Python or named none)."""
+    return ctx.platform is not None and ctx.platform.python_kind == "plan_venv"
+
+
+def pred_akmods(ctx: Context) -> Optional[bool]:
+    """Fedora builds the NVIDIA module with akmods (RPM Fusion), signing it with its own key."""
+    p = ctx.platform
+    return None if p is None or not p.distro else p.distro == "fedora"
 
 
 PREDICATES: dict[str, Callable[[Context], Optional[bool]]] = {
@@ -138,6 +198,11 @@ PREDICATES: dict[str, Callable[[Context], Optional[bool]]] = {
     "dnf": pred_dnf,
     "secure_boot_on": pred_secure_boot_on,
     "nouveau_loaded": pred_nouveau_loaded,
+    "windows": pred_windows,
+    "macos": pred_macos,
+    "docker_desktop": pred_docker_desktop,
+    "plan_venv": pred_plan_venv,
+    "akmods": pred_akmods,
 }
 # unknown counts as true for these when deciding whether to offer a step (most users run apt)
 PREDICATE_DEFAULT_TRUE = {"apt"}
@@ -151,9 +216,12 @@ class CheckResult:
     evidence: list[Evidence] = field(default_factory=list)
     subcode: Optional[str] = None  # the cause these facts point at, when they pin it down
 
-    def add(self, message: str, supports: bool = True, key: str = "", value: Any = None, source: str = "facts") -> None:
+    def add(self, message: str, supports: bool = True, key: str = "", value: Any = None, source: str = "facts",
+            code: str = "", params: Optional[dict] = None) -> None:
+        """One evidence line: its English `message` is the catalogue's diagnose.evidence.<code> filled with `params`."""
         self.evidence.append(Evidence(source=source, message=message, supports=supports, key=key,  # type: ignore[arg-type]
-                                      value=None if value is None else str(value)))
+                                      value=None if value is None else str(value), code=code,
+                                      params={k: str(v) for k, v in (params or {}).items()}))
 
 
 def _sm(cc: str) -> Optional[str]:
@@ -307,8 +375,17 @@ def check_cuda_visible_devices(ctx: Context) -> CheckResult:
     return r
 
 
+_TEXT_MODE = re.compile(r"\b(E\. Process|E\. Thread|Prohibited)\s*\||\b(Exclusive_Process|Exclusive_Thread)\b")
+
+
 def check_compute_mode(ctx: Context) -> CheckResult:
     r = CheckResult()
+    m = _TEXT_MODE.search(ctx.text) if ctx.facts is None or not ctx.facts.gpus else None
+    if m:  # an nvidia-smi table in the text shows the mode (its "Compute M." column)
+        mode = m.group(1) or m.group(2)
+        r.add(f"The nvidia-smi table in the text shows a GPU in compute mode {mode}.", key="text", value=mode, source="text",
+              code="compute_mode_text", params={"mode": mode})
+        r.subcode = "compute_mode_prohibited" if mode == "Prohibited" else "compute_mode_exclusive"
     for g in (ctx.facts.gpus if ctx.facts else ()):
         if g.compute_mode == "Prohibited":
             r.add(f"GPU {g.index} is in compute mode Prohibited: no process may use it (`sudo nvidia-smi -i {g.index} -c DEFAULT`).",
@@ -645,6 +722,70 @@ def check_network_setup(ctx: Context) -> CheckResult:
     return r
 
 
+# the newest CPython minor each PyTorch release line publishes wheels for is the compat data's; what a text shows
+_PY_TEXT = re.compile(r"\bPython (3\.(\d{1,2}))(?:\.\d+)?(t?)\b|\bcp3(\d{1,2})(t?)-|python3\.(\d{1,2})(t)\b")
+_PY_32 = re.compile(r"\b32[ -]?bit\b|\bwin32\b(?!.*amd64)|\[MSC v\.\d+ 32 bit", re.IGNORECASE)
+
+
+def text_python(text: str) -> tuple[Optional[str], bool]:
+    for m in _PY_TEXT.finditer(text):
+        minor = m.group(2) or m.group(4) or m.group(6)
+        return f"3.{minor}", bool(m.group(3) or m.group(5) or m.group(7))
+    return None, False
+
+
+def check_python_for_wheel(ctx: Context) -> CheckResult:
+    """Why pip found no PyTorch wheel: a 32-bit or free-threaded Python, one newer than the release, a +cuXXX pin."""
+    r = CheckResult()
+    req = ctx.groups.get("req") or ""
+    f = ctx.facts
+    ver = f.python.version if f is not None and f.python is not None else None
+    pyver, free = text_python(ctx.text)
+    pyver = pyver or (".".join(ver.split(".")[:2]) if ver else None)
+    if _PY_32.search(ctx.text):
+        r.add("The text shows a 32-bit Python: PyTorch publishes no 32-bit wheels.", key="text", source="text", code="python_32bit")
+        r.subcode = "python_32bit"
+        return r
+    if free or (ver or "").endswith("t"):
+        r.add(f"Python {pyver} is a free-threaded build.", key="python.version", value=pyver, source="text",
+              code="python_free_threaded", params={"pyver": pyver or "?"})
+        r.subcode = "free_threaded"
+        return r
+    if "+cu" in req or "+cpu" in req:
+        r.add(f"The requirement {req} names a local build tag, found only on the PyTorch index.", key="text", source="text",
+              code="torch_local_tag", params={"req": req})
+        r.subcode = "local_version_tag"
+    newest = _newest_supported_python()
+    if pyver and newest and _ver_tuple(pyver) > _ver_tuple(newest):
+        r.add(f"Python {pyver} is newer than {newest}, the newest Python the PyTorch releases in the compat data have wheels for.",
+              key="python.version", value=pyver, source="text" if ver is None else "facts",
+              code="python_too_new", params={"pyver": pyver, "newest": newest})
+        r.subcode = "python_too_new"
+    return r
+
+
+def _newest_supported_python() -> Optional[str]:
+    try:
+        from app.compat import load_db
+
+        db = load_db()
+        vers = [p for rel in db.torch_releases for p in getattr(rel, "python", ()) or ()]
+        return max(vers, key=_ver_tuple) if vers else None
+    except Exception:  # the compat data is unreadable: no opinion
+        return None
+
+
+def check_runtime_lib_owner(ctx: Context) -> CheckResult:
+    """Whose CUDA library failed to load: PyTorch's own wheel (its nvidia-*-cuNN dependencies) or another program's."""
+    r = CheckResult()
+    if re.search(r"torch/__init__\.py|_preload_cuda_deps|_load_global_deps|site-packages/nvidia/\w+/lib|dist-packages/nvidia/\w+/lib",
+                 ctx.text.replace("\\", "/")):
+        r.add("It failed while importing torch: the CUDA libraries of PyTorch's own wheel.", key="text", source="text",
+              code="torch_wheel_libs")
+        r.subcode = "torch_wheel_libs"
+    return r
+
+
 CHECKS: dict[str, Callable[[Context], CheckResult]] = {
     "gpu_arch_vs_torch": check_gpu_arch_vs_torch,
     "torch_build": check_torch_build,
@@ -673,5 +814,7 @@ CHECKS: dict[str, Callable[[Context], CheckResult]] = {
     "xid_class": check_xid_class,
     "driver_families": check_driver_families,
     "network_setup": check_network_setup,
+    "python_for_wheel": check_python_for_wheel,
+    "runtime_lib_owner": check_runtime_lib_owner,
     "oom_numbers": lambda ctx: CheckResult(),  # handled by app.diagnose.oom
 }

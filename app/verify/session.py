@@ -17,8 +17,6 @@ In the background, with cancel (GUI):
 """
 from __future__ import annotations
 
-import shlex
-
 import datetime as _dt
 import threading
 import time
@@ -48,16 +46,33 @@ class VerifyOptions:
     burn_in_s: Optional[float] = None  # a burn-in of this long after the layers (they run quick then)
     kmsg_path: str = "/dev/kmsg"  # where Xid lines are read when NVML's events do not work
     max_samples: int = 24000  # kept in the Verification (a long burn-in keeps fewer, evenly)
+    mirrors: Any = None  # app.choices.Mirrors the suggested fix's pip command uses (proxy, CA, mirrors); None: the config's
 
 
-Fixer = Callable[[str, Optional[dict], Optional[str]], str]  # (python, nvml facts, python version) -> command
+def config_mirrors() -> Any:
+    from app.choices import Mirrors
+
+    try:
+        from app.config import load_config, mirrors_from
+
+        return mirrors_from(load_config())
+    except Exception:  # an unreadable config file: no mirrors (the failure being reported still shows)
+        return Mirrors()
 
 
-def plain_fix(python: str, _nvml: Optional[dict[str, Any]] = None, _python_version: Optional[str] = None) -> str:
-    """`pip install --upgrade torch` into `python`: the fix when nothing better is known. The command line
-    and the window pass app.pipeline.torch_fix_command, which names the build recommend() picks (verify
-    sits below recommend and does not import it)."""
-    return shlex.join([python, "-m", "pip", "install", "--upgrade", "torch"])
+Fixer = Callable[..., str]  # (python, nvml facts, python version, mirrors=) -> the command that installs PyTorch
+
+
+def plain_fix(python: str, _nvml: Optional[dict[str, Any]] = None, _python_version: Optional[str] = None,
+              platform: str = "linux", mirrors: Any = None) -> str:
+    """`pip install --upgrade torch` into `python` with the run's mirrors, proxy and CA bundle (`mirrors`;
+    None: the config file's): the fix when nothing better is known. The command line and the window pass
+    app.pipeline.torch_fix_command, which names the build recommend() picks (verify sits below recommend
+    and does not import it)."""
+    from app.install_command import torch_install
+
+    mirrors = mirrors if mirrors is not None else config_mirrors()
+    return torch_install(python, ("torch",), None, mirrors, upgrade=True).shown("windows" if platform == "windows" else "linux")
 
 
 def _nvml_devices(nvml: Optional[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -164,7 +179,8 @@ def _collect(events: list[dict[str, Any]]) -> _Collected:
     return c
 
 
-def _torch_report(data: dict[str, Any], python: str, nvml: Optional[dict[str, Any]], fixer: Fixer) -> TorchReport:
+def _torch_report(data: dict[str, Any], python: str, nvml: Optional[dict[str, Any]], fixer: Fixer,
+                  mirrors: Any = None) -> TorchReport:
     tr = TorchReport(
         python=data.get("python") or python, python_version=data.get("python_version"),
         installed=data.get("installed"), version=data.get("version"), cuda=data.get("cuda"),
@@ -174,9 +190,9 @@ def _torch_report(data: dict[str, Any], python: str, nvml: Optional[dict[str, An
         error=(data.get("error") or None))
     if tr.installed is False or (tr.installed and (not tr.cuda or not tr.available)):
         try:
-            fix = fixer(tr.python or python, nvml, tr.python_version)
+            fix = fixer(tr.python or python, nvml, tr.python_version, mirrors=mirrors)
         except Exception:  # noqa: BLE001 - a broken fixer must not hide the failure being reported
-            fix = plain_fix(tr.python or python)
+            fix = plain_fix(tr.python or python, mirrors=mirrors)
         tr = tr.replace(fix_command=fix)
     return tr
 
@@ -234,7 +250,7 @@ def assemble(outcome: ProbeOutcome, nvml: Optional[dict[str, Any]], python: str,
     if outcome.error and not outcome.cancelled:
         tail = f"\n{outcome.stderr_tail}" if outcome.stderr_tail else ""
         errors.append(outcome.error + tail)
-    tr = _torch_report(c.torch, python, nvml, fixer)
+    tr = _torch_report(c.torch, python, nvml, fixer, options.mirrors)
     # the GPUs: what the probe used; else what NVML lists (so the device layer still speaks)
     indices = sorted(c.devices) if c.devices else [int(d.get("index", i)) for i, d in enumerate(nvml_devs)]
     gpus = [_gpu_result(i, c, nvml_devs, driver, samples) for i in indices]

@@ -313,7 +313,8 @@ class InstallPage(BasePage):
             QDesktopServices.openUrl(QUrl.fromLocalFile(d))
 
     def _failure_text(self) -> None:
-        failed = self.state.failed_step
+        failed = self.state.failed_step or next(  # a cancelled password says why, for Troubleshoot too
+            (s for s in self.state.steps if s.status == "cancelled" and s.message and s.message != "cancelled"), None)
         lines = self.log.model.lines[-400:]
         self.session.error_text = "\n".join(lines)
         if failed is not None and failed.message:
@@ -376,7 +377,7 @@ class InstallPage(BasePage):
             word, icon = tr("would run (dry run)"), "info"  # nothing ran: never shown as done
         shown = plan_text(s.title_code, s.params, s.title)
         title = shown + (" (" + tr("administrator") + ")" if s.needs_root else "")
-        it.setText(f"{title}\n{word}" + (f": {s.message}" if s.message and s.status == "failed" else ""))
+        it.setText(f"{title}\n{word}" + (f": {s.message}" if s.message and s.status in ("failed", "cancelled") and s.message != "cancelled" else ""))
         it.setIcon(status_icon(icon))
         it.setToolTip(s.title if shown != s.title else "")
         it.setData(Qt.ItemDataRole.AccessibleTextRole, f"{shown}: {word}")
