@@ -28,7 +28,6 @@ Events (through the probe's `emit`, one JSON line each; the wizard stamps them w
 """
 from __future__ import annotations
 
-import json
 import math
 import os
 import subprocess
@@ -472,9 +471,9 @@ def allreduce_phase(torch, devs, out, size_mib=512, backend="nccl", timeout=180)
             except subprocess.TimeoutExpired:
                 p.kill()
                 so, se = p.communicate()
-            line = next((x for x in so.decode("utf-8", "replace").splitlines() if x.startswith("{")), None)
+            line = next((x for x in so.decode("utf-8", "replace").splitlines() if x.startswith("allreduce-rank ")), None)
             if p.returncode == 0 and line:
-                results.append(json.loads(line))
+                results.append(_rank_line(line))
             else:
                 errs.append(se.decode("utf-8", "replace").strip().splitlines()[-1:] or [f"exit code {p.returncode}"])
     if errs or not results:
@@ -555,6 +554,20 @@ def run_burnin(torch, devs, props, seconds, emit, error):
     out.emit("burn", kind="phase", phase=None, seconds=0)
 
 
+RANK_KEYS = ("rank", "gpus", "size_mib", "backend", "ok", "seconds", "algbw_gbps", "busbw_gbps")
+
+
+def _rank_line(line):
+    """A rank's result line ("allreduce-rank 0 2 512 nccl 1 0.0123 340.1 340.1") as a dict."""
+    vals = line.split()[1:]
+    r = dict(zip(RANK_KEYS, vals))
+    return {"rank": int(r["rank"]), "gpus": int(r["gpus"]), "size_mib": float(r["size_mib"]), "backend": r["backend"],
+            "ok": r["ok"] == "1", "seconds": float(r["seconds"]), "algbw_gbps": float(r["algbw_gbps"]),
+            "busbw_gbps": float(r["busbw_gbps"])}
+
+
 if __name__ == "__main__" and len(sys.argv) >= 8 and sys.argv[1] == "--allreduce-rank":
     _r, _w, _init, _size, _backend, _dev = sys.argv[2:8]
-    print(json.dumps(allreduce_rank(int(_r), int(_w), _init, float(_size), _backend, int(_dev))), flush=True)
+    _res = allreduce_rank(int(_r), int(_w), _init, float(_size), _backend, int(_dev))
+    _res["ok"] = 1 if _res["ok"] else 0
+    print("allreduce-rank " + " ".join(str(_res[k]) for k in RANK_KEYS), flush=True)

@@ -3,12 +3,12 @@ precision, and its memory bandwidth. A burn-in's rates are drawn and said agains
 table lacks has no compute peak (its memory peak then comes from NVML's clock and bus width)."""
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Optional
 
+from app.fileio import read_json
 from app.paths import resource
 
 
@@ -22,7 +22,7 @@ class Peak:
 @lru_cache(maxsize=1)
 def _table() -> tuple[tuple[re.Pattern, Peak], ...]:
     try:
-        doc = json.loads(resource("verify", "peaks.json").read_text(encoding="utf-8"))
+        doc = read_json(resource("verify", "peaks.json"))
         rows = doc["gpus"] if doc.get("format") == "gpu-wizard-peaks/1" else []
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return ()
