@@ -154,7 +154,7 @@ def torch_fix_command(python: str, nvml: Optional[dict[str, Any]], python_versio
     try:
         from app.compat import load_db
         from app.detect.nvml import parse_nvml
-        from app.facts import DriverInfo, OsInfo, PythonEnv
+        from app.facts import DriverInfo, Facts, OsInfo, PythonEnv
         from app.recommend import recommend
 
         driver = (nvml or {}).get("driver_version")
