@@ -23,7 +23,10 @@ Each expectation names the table rows it comes from:
 Checked on every machine, besides the expectation: never "full" compatibility below the Table 3 floor of the wheel's
 CUDA update (no false "full").
 
-First run (expectations committed first, in their own commit, then run once): FIRST_RUN below.
+First run (expectations committed first, in their own commit b8536a4, then run once, code and data as on main
+8744b22): 49 of 49 machines right (100%), 4 of 4 mirrors right, no false "full". Nothing in this set needed a fix;
+the H200 mirror script written beside it (bench/h200_mirror_e2e.py) found one general bug instead: `--python PATH` for
+an interpreter the detection had not listed (a venv's python by its symlink) lost its version.
 """
 from __future__ import annotations
 
@@ -39,7 +42,7 @@ from app.facts import DisplayAdapter, DriverInfo, Facts, Gpu, GraphicsInfo, OsIn
 from app.paths import resource
 from app.recommend import recommend, recommend_live
 
-FIRST_RUN = "not run yet"
+FIRST_RUN = "49/49 machines (100%), 4/4 mirrors, 0 false full"
 
 OS = {
     "u2004": dict(platform="linux", id="ubuntu", version_id="20.04", arch="x86_64", package_manager="apt"),
