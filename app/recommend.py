@@ -142,7 +142,7 @@ class _Ctx:
     """Everything the solve needs, read once from Facts and Choices."""
 
     def __init__(self, facts: Facts, db: CompatDB, choices: Choices):
-        self.facts, self.db, self.choices = facts, db, choices
+        self.facts, self.choices = facts, choices
         o = facts.os
         self.platform = "windows" if o.platform == "windows" else ("wsl" if o.wsl == 2 else "linux")
         self.arm = (o.arch or "").lower() in ("aarch64", "arm64")
@@ -150,6 +150,8 @@ class _Ctx:
         self.os_label = {"windows": "Windows", "linux_aarch64": "Linux aarch64", "linux": "Linux"}[self.wheel_os]
         py = choices.python_version or (facts.python.version if facts.python else None)
         self.python = python_tag(py) if py else None  # "3.13t" keeps its free-threaded 't' (wheel tag cp313t)
+        self.data = db  # the rows as they are (a pinned patch is looked up here)
+        self.db = db.for_python(self.python)  # each release at its newest patch with wheels for this Python (2.12.0 for 3.13t)
         self.warnings: list[RecWarning] = []
         self.refused: list[str] = []
         self.refusals: list[RecWarning] = []  # self.refused with codes and figures (Recommendation.refused_detail)
@@ -368,6 +370,7 @@ def _branch_driver(branch: Optional[str]) -> Optional[str]:
 
 def recommend(facts: Facts, db: CompatDB, choices: Choices = Choices()) -> Recommendation:
     cx = _Ctx(facts, db, choices)
+    db = cx.db
     plat = cx.platform
     o = facts.os
 
@@ -407,7 +410,9 @@ def recommend(facts: Facts, db: CompatDB, choices: Choices = Choices()) -> Recom
     # ---- Choices: torch version / variant
     want_release = None
     if choices.torch_version:
-        want_release = db.torch_release(choices.torch_version)
+        want_release = cx.data.torch_release(choices.torch_version)  # a patch the data lists (2.12.0 too), as it is
+        if want_release is not None and len(vkey(choices.torch_version)) < 3:
+            want_release = want_release.for_python(cx.python) or want_release  # "2.12": its patch with wheels for this Python
         if want_release is None:
             known = ', '.join(r.version for r in releases[:6])
             cx.refuse("refused_unknown_release", f"PyTorch {choices.torch_version}: not a known release (known: {known}, ...).",
@@ -1088,6 +1093,7 @@ def torch_options(facts: Facts, db: CompatDB, choices: Choices = Choices(), rec:
     or no wheels for the target Python ('no_python'). The CPU build closes each release."""
     cx = _Ctx(facts, db, choices)
     rec = rec or recommend(facts, db, choices)
+    db = cx.db
     ccs = sorted({c for c in (_gpu_cc(g) for g in facts.gpus) if c and not (db.cc_info(c) and db.cc_info(c).tegra)}, key=cc_key)
     labels = {c: next(_gpu_label(g, c) for g in facts.gpus if _gpu_cc(g) == c) for c in ccs}
     cur = facts.driver.version or (windows_driver_to_nvidia(facts.driver.windows_version) if cx.platform != "linux" else None)

@@ -114,7 +114,8 @@ def detect_facts(system: Any, overrides: Optional[dict] = None, report: Optional
 def save_snapshot(system: Any, path: str, note: str = "") -> str:
     """Record this machine, redacted (user and host names, home paths, addresses, serials,
     secrets), as `gpu-wizard snapshot` does; or copy the loaded snapshot as it is."""
-    from app.system import SnapshotSystem, write_json_atomic
+    from app.fileio import write_json_atomic
+    from app.system import SnapshotSystem
 
     if isinstance(system, SnapshotSystem):
         write_json_atomic(path, system.data)

@@ -6,12 +6,12 @@ thin QWizardPages over the state objects here; nothing in this module imports Qt
 """
 from __future__ import annotations
 
-import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, Optional
 
+from app import fileio
 from app.choices import Choices
 from app.facts import Facts, Finding
 from app.recommendation import Recommendation
@@ -415,14 +415,12 @@ class ResumeInfo:
 
     def save(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(self.__dict__, indent=2), encoding="utf-8")
-        tmp.replace(path)
+        fileio.write_json_atomic(path, self.__dict__, indent=2)
 
     @classmethod
     def load(cls, path: Path) -> Optional["ResumeInfo"]:
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            data = fileio.loads(path.read_text(encoding="utf-8"))
             page = data.get("page", "verify")
             if page not in PAGE_IDS:
                 return None

@@ -19,6 +19,7 @@ import sys
 import tempfile
 import time
 
+from app import fileio
 from app.commands.base import CliError
 
 HELP = "set up and prove many machines at once through Ansible (detect, plan, run, verify, report)"
@@ -203,7 +204,8 @@ def _plan(args, ctx) -> int:
     from app.fleet.ansible import read_inventory, syntax_check
     from app.fleet.plan import HOME_SENTINEL, HostPlan, build_playbook, host_args, host_plan, plan_tasks, summarize
     from app.fleet.zipapp import build_zipapp
-    from app.system import SnapshotError, write_json_atomic
+    from app.fileio import write_json_atomic
+    from app.system import SnapshotError
 
     inv = read_inventory(args.inventory, args.limit)
     snaps = os.path.abspath(args.snapshots)
@@ -231,8 +233,7 @@ def _plan(args, ctx) -> int:
     with open(pyz, "rb") as f:
         engine = f.read()
     text, groups = build_playbook(plans, snaps, engine)  # root's copy of the engine is checked against it
-    with open(out, "w", encoding="utf-8") as f:
-        f.write(text)
+    fileio.write_atomic(out, text)
     hosts = [summarize(hp) for hp in plans]
     for hs in hosts:
         hs["group"] = next((g["group"] for g in groups if hs["host"] in g["hosts"]), None)
@@ -266,7 +267,7 @@ def _plan(args, ctx) -> int:
 def _run(args, ctx) -> int:
     from app.fleet.ansible import run_playbook
     from app.fleet.plan import snapshots_dir_of
-    from app.system import write_json_atomic
+    from app.fileio import write_json_atomic
 
     pb = args.playbook
     if not os.path.isfile(pb):
@@ -382,7 +383,7 @@ def _done(args, ctx) -> int:
     from app.fleet.host import NOT_DONE, checks_done
 
     try:
-        checks = json.loads(args.checks)
+        checks = fileio.loads(args.checks)
     except ValueError:
         raise CliError("--checks: not JSON", 2) from None
     return 0 if checks_done(checks) else NOT_DONE
@@ -392,7 +393,7 @@ def _edit(args, ctx) -> int:
     from app.fleet.host import apply_ini_edit
 
     try:
-        edit = json.loads(args.edit)
+        edit = fileio.loads(args.edit)
     except ValueError:
         raise CliError("--edit: not JSON", 2) from None
     try:

@@ -22,6 +22,8 @@ from html import escape
 from pathlib import Path
 from typing import Any, Optional
 
+from app import fileio
+
 LAG_SHARE = 0.20  # at least this far under the peers' median is lagging
 MIN_PEERS = 3  # hosts of one GPU model measured before a median means something
 SKIP_NAMES = ("fleet-plan.json", "fleet-run.json", "fleet-check.json", "fleet.json")
@@ -46,7 +48,7 @@ def _num(v: Any, digits: int = 1) -> str:
 
 def _read(p: Path) -> Optional[Any]:
     try:
-        return json.loads(p.read_text(encoding="utf-8"))
+        return fileio.loads(p.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
 
@@ -315,13 +317,9 @@ def write_fleet_report(report: dict[str, Any], out: str | os.PathLike) -> tuple[
     base = "" if rel == "." else rel.replace(os.sep, "/") + "/"
     report = dict(report, host_reports=base or ".")  # where the host reports are, from the page: the window opens them
     html = render_fleet_html(report, link_base=base)
-    tmp = out.with_name(out.name + ".tmp")
-    tmp.write_text(html, encoding="utf-8")
-    os.replace(tmp, out)
+    fileio.write_atomic(out, html)
     jpath = out.with_suffix(".json")
-    jtmp = jpath.with_name(jpath.name + ".tmp")
-    jtmp.write_text(json.dumps(report, ensure_ascii=False, indent=1), encoding="utf-8")
-    os.replace(jtmp, jpath)
+    fileio.write_json_atomic(jpath, report)
     return str(out), str(jpath)
 
 
@@ -365,7 +363,7 @@ def load_fleet_report(path: str | os.PathLike) -> dict[str, Any]:
             raise FleetReportError(f"{p.name} is not a gpu-wizard fleet report")
         text = text[i + len(_EMBED_ID):j].replace("<\\/", "</")
     try:
-        data = json.loads(text)
+        data = fileio.loads(text)
     except ValueError:
         raise FleetReportError(f"{p.name} is not a gpu-wizard fleet report (its JSON does not read)") from None
     if not isinstance(data, dict) or not str(data.get("format", "")).startswith(FLEET_FORMAT) \

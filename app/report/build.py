@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 from typing import Any, Optional, cast
 
+from app import fileio
 from app.model import Model
 from app.report.model import REPORT_FORMAT, LogExcerpt, Redaction, Report, SessionInfo, StepOutcome, StepStatus
 from app.report import words as W
@@ -53,7 +54,7 @@ def as_json(value: Any, what: str = "value") -> Optional[dict[str, Any]]:
     if isinstance(value, (str, os.PathLike)):
         p = Path(value)
         try:
-            data = json.loads(p.read_text(encoding="utf-8-sig"))
+            data = fileio.loads(p.read_text(encoding="utf-8-sig"))
         except FileNotFoundError:
             raise ReportInputError(f"{what} file not found: {p}") from None
         except (OSError, UnicodeDecodeError) as e:
@@ -220,7 +221,7 @@ def _status(v: Any) -> str:
 
 def _read_json(p: Path) -> Optional[Any]:
     try:
-        return json.loads(p.read_text(encoding="utf-8-sig"))
+        return fileio.loads(p.read_text(encoding="utf-8-sig"))
     except (OSError, ValueError):
         return None
 
@@ -263,7 +264,7 @@ def _commands_log(p: Path) -> list[dict[str, Any]]:
             rec: dict[str, Any]
             if line.startswith("{"):
                 try:
-                    rec = json.loads(line)
+                    rec = fileio.loads(line)
                 except ValueError:
                     rec = {"text": line}
             elif line.count("\t") >= 4:  # app/run/session.py: time, step, rc=N, 1.23s, argv JSON[, # note]
@@ -276,7 +277,7 @@ def _commands_log(p: Path) -> list[dict[str, Any]]:
                 if m:
                     rec["duration_s"] = float(m.group(1))
                 try:
-                    argv = json.loads(f[4])
+                    argv = fileio.loads(f[4])
                     if isinstance(argv, list):
                         rec["argv"] = [str(a) for a in argv]
                 except ValueError:

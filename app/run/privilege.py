@@ -25,6 +25,7 @@ import time
 from pathlib import Path
 from typing import Callable, Optional, Sequence
 
+from app import fileio
 from app.plan.model import Edit
 
 from . import askpass as askpass_mod
@@ -223,7 +224,7 @@ class HelperPrivilege(_RequestPrivilege):
         assert self.proc and self.proc.stdout
         for raw in self.proc.stdout:
             try:
-                msg = json.loads(raw)
+                msg = fileio.loads(raw)
             except json.JSONDecodeError:
                 continue
             ev = msg.get("event")
@@ -429,7 +430,7 @@ class ElevatedPrivilege(_RequestPrivilege):
             self._drain(lines_path, pos, on_line, on_progress)
             try:
                 with open(res, encoding="utf-8") as fh:
-                    return json.load(fh)
+                    return fileio.loads(fh.read())
             except (OSError, ValueError):
                 err = ""
                 if getattr(proc, "stderr", None) is not None:
@@ -453,7 +454,7 @@ class ElevatedPrivilege(_RequestPrivilege):
             return pos
         for raw in chunk[:end].split(b"\n"):
             try:
-                msg = json.loads(raw)
+                msg = fileio.loads(raw)
             except ValueError:
                 continue
             if msg.get("event") == "line" and on_line:

@@ -36,6 +36,7 @@ import tempfile
 import threading
 from typing import Any, Callable, Optional, Sequence
 
+from app import fileio
 from app.plan.model import STEP_KINDS, Edit
 
 from .edits import EditError, EditRecord, RestoreReport, apply_edit, restore
@@ -547,7 +548,7 @@ def serve(stdin=None, stdout=None, executor: Optional[RootExecutor] = None) -> i
         if not raw:
             continue
         try:
-            req = json.loads(raw)
+            req = fileio.loads(raw)
             op = req.get("op")
         except (ValueError, AttributeError, RecursionError):
             send({"event": "refused", "message": "not a JSON request"})
@@ -660,9 +661,7 @@ def run_request_file(request_path: str, result_path: str, executor: Optional[Roo
     final = _handle_file_request(request_path, executor or RootExecutor(_default_backups()), send)
     out.close()
     try:
-        with _create_exclusive(result_path + ".tmp") as fh:
-            json.dump(final, fh)
-        os.replace(result_path + ".tmp", result_path)
+        fileio.write_json_atomic(result_path, final, indent=None, mode=0o600)
     except OSError as e:
         sys.stderr.write(f"gpu-wizard-helper: cannot write the result: {e.strerror}\n")
         return 2
@@ -680,7 +679,7 @@ def _handle_file_request(request_path: str, ex: RootExecutor, send: Callable[[di
         if os.path.getsize(request_path) > MAX_REQUEST_BYTES:
             return {"event": "refused", "message": "request too large"}
         with open(request_path, encoding="utf-8") as fh:
-            req = json.load(fh)
+            req = fileio.loads(fh.read())
         if not isinstance(req, dict):
             raise ValueError("not an object")
     except (OSError, ValueError) as e:

@@ -63,7 +63,7 @@ def test_state_writes_are_atomic_for_concurrent_readers(tmp_path):
         stop.set()
         t.join()
     assert errors == [] and seen  # never half a file
-    assert not [p for p in s.dir.iterdir() if p.name.endswith(".tmp")]
+    assert not [p for p in s.dir.iterdir() if p.name.endswith("tmp")]
 
 
 @pytest.mark.parametrize("ev", [StepStarted("a", 0, 3, "Title", True), LineEvent("a", "stderr", "x\ny", False),
