@@ -56,6 +56,14 @@ EXTRA = [
     ("rtx3060_r525_kept", machine("u2204", [RTX3060], "525.147.05", "3.11"), Choices(install_driver=False)),
     ("vgpu_guest_t4_470_kept", machine("u2204", [("GRID T4-4C", None)], "470.103.01", "3.10"), Choices()),
     ("vgpu_guest_t4_418_needs_update", machine("u2204", [("GRID T4-16Q", None)], "418.67", "3.10"), Choices()),
+    # issue 28: legacy GPUs get a driver with a target or "keep: its last branch"; Jetson; a Python no GPU build has
+    ("kepler_k4000_windows_r470_kept", machine("win11", [("Quadro K4000", "3.0")], "474.89", "3.12"), Choices()),
+    ("kepler_k4000_windows_r390_upgraded", machine("win11", [("Quadro K4000", "3.0")], "391.35", "3.12"), Choices()),
+    ("kepler_k4000_linux_no_driver", machine("u2204", [("Quadro K4000", "3.0")], None, "3.11"), Choices()),
+    ("kepler_k4000_linux_unmanaged", machine("u2204", [("Quadro K4000", "3.0")], None, "3.11"), Choices(install_driver=False)),
+    ("t4g_aarch64_no_build", machine("u2404arm", [("NVIDIA T4G", "7.5")], "580.95.05", "3.12"), Choices()),
+    ("jetson_orin", machine("u2404arm", [("Orin", "8.7")], "540.4.0", "3.10"), Choices()),
+    ("rtx5090_py38_too_old_for_its_builds", machine("u2404", [("NVIDIA GeForce RTX 5090", "12.0")], "580.95.05", "3.8"), Choices()),
 ]
 ALL = [(c.id, c.facts, c.choices) for c in CASES] + EXTRA
 # rows the pinned data predates, solved on a copy of it with those rows added (tests/unit/compat_rows.py)
@@ -64,6 +72,7 @@ NEWER = [
     ("win_rtx4090_cuda13_floor_inferred", machine("win11", [RTX4090], "591.86", "3.12"), Choices()),
     ("h200_py315_only_torch_alone", machine("u2404", [H200], "595.71.05", "3.15"), Choices()),
     ("no_gpu_py315_only_torch_alone", machine("u2404", [], None, "3.15"), Choices()),
+    ("gtx1080_py315_gets_the_python_that_works", machine("u2404", [GTX1080TI], "580.95.05", "3.15", kernel_module="proprietary"), Choices()),
 ]
 
 
