@@ -154,6 +154,12 @@ def word(name: str, value: str, lang: str) -> str:
     return value if w is None else w
 
 
+def status_word(status: Optional[str], lang: str) -> str:
+    """A step's or a run's status (app/run/events.py STEP_STATES, RUN_STATUSES) said in `lang`: the one word
+    list the window, the CLI and the reports share (catalogue `values.status`; None: "unknown")."""
+    return word("status", status or "unknown", lang)
+
+
 class MissingMessage(LookupError):
     """No sentence for a code, or a sentence naming a figure its params lack."""
 

@@ -58,6 +58,7 @@ WARNING_CODES = frozenset({
     "index_unreachable", "index_not_checked", "compat_data_stale", "driver_branch_not_in_repo",
     "nvidia_repo_checked", "nvidia_repo_unreachable", "index_confirmed", "vgpu_guest_driver", "index_variant_not_mirrored",
     "index_gpu_build_not_mirrored",
+    "hybrid_graphics", "hybrid_prime_off", "hybrid_runtime_pm",
 })
 
 # Every reason_code recommend() can give a TorchChoice, DriverChoice, ToolkitChoice or CudnnChoice (stable, like the
@@ -103,6 +104,7 @@ CLAUSE_CODES = frozenset({
     "driver_not_working_text", "driver_not_working_no_gpu", "python_too_new_older_release", "python_too_new_no_release",
     "python_too_old_older_release", "python_too_old_no_release", "plain_pip_windows", "plain_pip_linux",
     "python_too_new_for_gpu", "python_too_old_for_gpu", "branch_eol_last",
+    "hybrid_display_igpu", "hybrid_display_nvidia", "hybrid_display_unknown", "runtime_pm_turing", "runtime_pm_udev",
     "toolkit_optional", "toolkit_why_matches_wheel", "toolkit_why_newest_for_driver", "toolkit_why_capped_by_driver",
     "toolkit_why_closest_not_in_repo", "toolkit_why_closest_gpus", "toolkit_why_no_driver", "toolkit_why_none_in_repo",
     "toolkit_why_none_fits", "grace_proprietary_loaded", "branch_eol_date", "branch_eol_target",
@@ -374,6 +376,30 @@ def _target_branch(cx: _Ctx, max_branch: Optional[str], min_branch: Optional[str
     return max(any_ok, key=vkey) if any_ok else None
 
 
+def _hybrid_advice(cx: _Ctx, labels: dict[str, str]) -> None:
+    """A hybrid-graphics machine (an Intel or AMD GPU beside one NVIDIA GPU): which GPU drives the display, that CUDA
+    needs no PRIME offload, how OpenGL/Vulkan programs get the NVIDIA GPU (PRIME render offload, NVIDIA driver README
+    "PRIME Render Offload"), a PRIME mode that switched it off, and runtime power management ("PCI-Express Runtime D3
+    (RTD3) Power Management": Turing laptop GPUs need NVreg_DynamicPowerManagement=0x02, Ampere and newer have it on)."""
+    g = cx.facts.graphics
+    nv, igpu = g.nvidia[0], g.integrated[0]
+    on_bus = [x for x in cx.facts.gpus if (x.bus_id or "").lower() == nv.bus_id]
+    gpu = _gpu_label(on_bus[0], _gpu_cc(on_bus[0])) if on_bus else (next(iter(labels.values()), None) or nv.label)
+    shown = g.display_adapter()
+    shape = "hybrid_display_unknown" if shown is None else ("hybrid_display_nvidia" if shown.vendor == "10de" else "hybrid_display_igpu")
+    drv = igpu.driver or ("amdgpu" if igpu.vendor == "1002" else "i915")
+    hp = dict(display_code=shape, igpu=igpu.label, gpu=gpu, igpu_driver=drv)
+    cx.warn("hybrid_graphics", _en("hybrid_graphics", hp), "info", hp)
+    if g.prime_mode == "off":
+        pp = dict(igpu=igpu.label, gpu=gpu)
+        cx.warn("hybrid_prime_off", _en("hybrid_prime_off", pp), "error", pp)
+    cc = next((c for c, _lb in labels.items()), None) if len(labels) == 1 else None
+    k = cc_key(cc) if cc else None
+    if k and k >= (7, 5) and ((k < (8, 0) and g.runtime_pm != "auto") or (k >= (8, 0) and g.runtime_pm == "on")):
+        rp = dict(gpu=gpu, how_code="runtime_pm_turing" if k < (8, 0) else "runtime_pm_udev")
+        cx.warn("hybrid_runtime_pm", _en("hybrid_runtime_pm", rp), "info", rp)
+
+
 def _next_supported(cx: _Ctx, cur_branch: Optional[str], max_branch: Optional[str], min_branch: Optional[str]) -> Optional[str]:
     """The next branch after `cur_branch` that is still supported (not past its end of support on the data's day) and
     serves these GPUs: what replaces a branch that ended (R610 -> R620, R535 on Volta -> R580), never an older one."""
@@ -427,6 +453,8 @@ def recommend(facts: Facts, db: CompatDB, choices: Choices = Choices()) -> Recom
                 "Use --assume-gpu with a name or a compute capability such as 8.9.", params=dict(gpus=', '.join(unknown)))
     distinct_ccs = sorted(set(ccs), key=cc_key)
     releases = list(db.torch_releases)
+    if plat == "linux" and facts.graphics.hybrid:
+        _hybrid_advice(cx, dict(zip(ccs, labels)))
 
     # ---- Choices: torch version / variant
     want_release = None

@@ -20,7 +20,7 @@ from typing import Any, Optional
 
 from app.fileio import JsonError, atomic_text, loads, read_json, write_atomic, write_json_atomic
 from app.report.build import ReportInputError, build_report, log_excerpt, read_session, redact_report
-from app.report.model import REPORT_FORMAT, LogExcerpt, Report, SessionInfo, StepOutcome
+from app.report.model import REPORT_FORMAT, LogExcerpt, Report, SessionInfo, StepOutcome, upgrade_report_json
 from app.report.redact import Redactor, redact_snapshot, redact_text
 from app.system import SnapshotError
 
@@ -107,7 +107,7 @@ def load_report_json(path: str | os.PathLike) -> dict[str, Any]:
         raise ReportLoadError(f"{p.name} is not a gpu-wizard report (format is {data.get('format') if isinstance(data, dict) else None!r}, "
                               f"expected {REPORT_FORMAT!r})")
     try:
-        report = Report.from_json(data)
+        report = Report.from_json(upgrade_report_json(data))
     except Exception as e:
         raise ReportLoadError(f"{p.name} is a damaged report: {e}") from None
     snap = report.snapshot

@@ -20,7 +20,6 @@ from app.paths import demo_snapshots
 from app.plan import Plan
 from app.run import CancelToken, Executor, Session
 from tests.ui.test_journeys import MAX_CLICKS, Clicks, JourneyRunner, _machine_services, _rtx4090_without_driver, _walk_to_install
-from ui.engine import EventForwarder
 from ui.main import build_wizard
 
 PASSWORD = os.environ.get("DOOR_PASSWORD", "")
@@ -37,18 +36,25 @@ class RealRootRunner(JourneyRunner):
         self.root_started: float | None = None  # when root answered: the step runs from here
 
     def run(self, plan, listener, cancel, only=None) -> str:
+        from app.run.events import LineEvent, PlanFinished, StepFinished, StepStarted
+        from tests.ui.fakes import record_restart_wait
+
         self.plans.append(plan)
         reboot = False
-        for s in plan.steps:
+
+        def inner(ev):  # the real step's events, as they are; the plan's end is this runner's to say
+            if not isinstance(ev, PlanFinished):
+                listener(ev)
+        for n, s in enumerate(plan.steps):
             if only is not None and s.id not in only:
                 continue
             if s.id == self.real:
                 token = CancelToken()
                 threading.Thread(target=lambda: cancel.wait() and token.cancel(), daemon=True).start()
-                ex = Executor(Plan(steps=(s,)), Session.create(self.sessions), listener=EventForwarder(listener), cancel=token)
+                ex = Executor(Plan(steps=(s,)), Session.create(self.sessions), listener=inner, cancel=token)
                 orig = ex._run_argv
 
-                def timed(*a, **k):  # when root answered (the helper's "ready"): the root step runs from there
+                def timed(*a, **k):  # when root answered (the helper's "ready"): the root step runs from here
                     try:
                         return orig(*a, **k)
                     finally:
@@ -57,19 +63,21 @@ class RealRootRunner(JourneyRunner):
                 ex._run_argv = timed  # type: ignore[method-assign]
                 self.result = ex.run()
                 if self.result.status not in ("ok", "reboot_required"):
-                    listener.finished("cancelled" if self.result.status == "cancelled" else "failed")
+                    listener(PlanFinished(self.result.status, self.result.message, s.id, self.result.session_dir))
                     return self.result.status
                 reboot = reboot or s.reboot_required
                 continue
-            listener.step_started(s.id)
+            listener(StepStarted(s.id, n, len(plan.steps), s.title, s.needs_root))
             for argv in s.commands:
-                listener.output(s.id, "stdout", "$ " + " ".join(argv))
-            listener.step_finished(s.id, "ok", "")
+                listener(LineEvent(s.id, "stdout", "$ " + " ".join(argv)))
+            listener(StepFinished(s.id, "ok", ""))
             reboot = reboot or s.reboot_required
+        status = "ok"
         if reboot:
-            listener.reboot_required()
-        listener.finished("ok")
-        return "ok"
+            self.session_dir = record_restart_wait(plan, [s.id for s in plan.steps])
+            status = "reboot_required"
+        listener(PlanFinished(status, "", None, self.session_dir or ""))
+        return status
 
 
 def _type_password(qtbot, w, t_install: float) -> float:
@@ -98,7 +106,7 @@ def _install_with_password(qtbot, clicks: Clicks, w, runner: RealRootRunner) -> 
     shown = _type_password(qtbot, w, t0[0])
     inst = w.pages["install"]
     qtbot.waitUntil(lambda: inst.result is not None, timeout=120000)
-    assert inst.result == "ok", (runner.result.message if runner.result else "", inst.log.model.lines[-20:])
+    assert inst.result in ("ok", "reboot_required"), (runner.result.message if runner.result else "", inst.log.model.lines[-20:])
     assert runner.plans == [plan_page.state.plan]
     assert runner.root_started is not None
     return shown, runner.root_started - t0[0]
