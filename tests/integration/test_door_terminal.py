@@ -57,7 +57,7 @@ def test_terminal_asks_for_the_password_then_root_writes_the_files():
         {"expect": r"\[sudo\] password for gwdoor:", "send": "not-the-password\n"},
         {"expect": r"Sorry, try again\.", "send": ""},
         {"expect": r"\[sudo\] password for gwdoor:", "send": PASSWORD + "\n"},
-        {"expect": r"ok: All steps finished"},
+        {"expect": r"All steps finished"},
     ]))
     out = r["transcript"]
     assert r["rc"] == 0, out
