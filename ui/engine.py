@@ -436,18 +436,20 @@ def fix_plan(diagnosis: Any, facts: Optional[Facts]):
     """The diagnosis's fix as a Plan the Plan page shows (nothing runs before confirm)."""
     mod = _module("app.diagnose")
     fn = getattr(mod, "fix_plan", None)
+    from app.plan import platform_of
     from app.plan.model import Plan
 
+    platform = platform_of(facts) if facts is not None else "linux"  # a Windows host's fix is shown as PowerShell
     if fn is not None:
         steps = fn(diagnosis, facts)
         if isinstance(steps, Plan):
             return steps
         if not steps:
             raise EngineUnavailable("this diagnosis has no fix the wizard can run")
-        return Plan(steps=tuple(steps))
+        return Plan(steps=tuple(steps), platform=platform)
     steps = getattr(diagnosis, "fix_steps", None) or getattr(diagnosis, "steps", None)
     if steps:
-        return Plan(steps=tuple(steps))
+        return Plan(steps=tuple(steps), platform=platform)
     raise EngineUnavailable("this diagnosis has no fix the wizard can run")
 
 

@@ -124,6 +124,9 @@ class Executor:
         finally:
             self.session.close()  # flushes output.log; a later write reopens it
             self.session.release()
+            end_batch = getattr(self._privilege, "end_batch", None)  # Windows: the batch's elevated helper quits
+            if end_batch is not None:
+                end_batch()
             if self._own_privilege and self._privilege is not None:
                 self._privilege.close()
                 self._privilege, self._own_privilege = None, False
@@ -154,6 +157,9 @@ class Executor:
                     self._done_weight += max(1, step.weight)
                     self._emit(StepFinished(step.id, "skipped", "already done"))
                     continue
+                starting = getattr(self._privilege, "step_starting", None)  # Windows: one UAC prompt per batch
+                if starting is not None:
+                    starting(step)
                 t0 = time.monotonic()
                 try:
                     try:
