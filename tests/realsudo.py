@@ -192,6 +192,8 @@ def _read_path(p: str) -> Optional[dict[str, Any]]:
     out: dict[str, Any] = {"uid": st.st_uid, "mode": st.st_mode & 0o7777}
     if os.path.islink(p):
         out["link"] = os.readlink(p)
+    elif os.path.isdir(p):
+        out["entries"] = sorted(os.listdir(p))
     elif os.path.isfile(p):
         out["text"] = Path(p).read_text(errors="replace")[:20000]
     return out
