@@ -125,11 +125,46 @@ def read_inventory(path: str, limit: Optional[str] = None) -> Inventory:
 # YAML out (PyYAML comes with ansible-core)
 
 class Unsafe(str):
-    """A literal Ansible must never template (`!unsafe`): plan text with braces stays text."""
+    """A literal Ansible must never template (`!unsafe`). Every string is written this way unless it is
+    a `Tmpl`: plan text, host facts and snapshot values stay text wherever they land."""
+
+
+class Tmpl(str):
+    """A Jinja template (or conditional) that the wizard itself wrote: the only kind of string the
+    playbooks let Ansible template. Host or snapshot text never becomes one: `tjoin` puts such text
+    beside a template only when it cannot open a Jinja tag."""
 
 
 class Block(str):
-    """A multi-line string written as a YAML literal block."""
+    """A multi-line string written as a YAML literal block (data: `!unsafe` like any other)."""
+
+
+# keys whose plain string Ansible evaluates as a Jinja expression even without braces
+CONDITIONAL_KEYS = frozenset({"when", "changed_when", "failed_when", "until", "that", "loop", "with_items",
+                              "delegate_to", "serial", "max_fail_percentage"})
+_OPENS_TEMPLATE = re.compile(r"\{[{%#]")
+
+
+def tjoin(*parts: str) -> Tmpl:
+    """A template made of the wizard's own templates and literal text: refused when the text could
+    open a Jinja tag (such a value reaches Ansible only as a whole, `!unsafe`)."""
+    for p in parts:
+        if not isinstance(p, Tmpl) and "{" in p:
+            raise FleetError(f"a plan value would be joined to a template and holds '{{': {p[:80]!r}; "
+                             "it is not written into the playbook", 1)
+    return Tmpl("".join(parts))
+
+
+def check_trust(obj: Any, key: str = "") -> None:
+    """Every conditional the playbook holds is one the wizard wrote (`Tmpl`), never plain data."""
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            check_trust(v, str(k))
+    elif isinstance(obj, list):
+        for v in obj:
+            check_trust(v, key)
+    elif isinstance(obj, str) and key in CONDITIONAL_KEYS and not isinstance(obj, Tmpl):
+        raise FleetError(f"internal: the {key}: {obj[:60]!r} of a task is not the wizard's own expression", 1)
 
 
 def _yaml():
@@ -140,33 +175,53 @@ def _yaml():
     return yaml
 
 
+def _style(s: str) -> Optional[str]:
+    return "|" if "\n" in s else None
+
+
 def dump_yaml(data: Any) -> str:
+    """YAML for Ansible: a `Tmpl` is written plain (Ansible templates it); every other string that
+    holds a brace is written `!unsafe` (Ansible never templates it: host data stays data, in task
+    names, arguments, variables and the vars files alike). Strings without a brace cannot template."""
     yaml = _yaml()
+    check_trust(data)
 
     class Dumper(yaml.SafeDumper):
         pass
 
-    def unsafe(d, s):
-        return d.represent_scalar("!unsafe", str(s), style="|" if "\n" in s else "'")
+    def template(d, s):
+        return d.represent_scalar("tag:yaml.org,2002:str", str(s), style=_style(s))
 
-    def block(d, s):
-        return d.represent_scalar("tag:yaml.org,2002:str", str(s), style="|" if "\n" in s else None)
+    def data_str(d, s):
+        s = str(s)
+        if "{" in s or "%" in s:
+            return d.represent_scalar("!unsafe", s, style=_style(s) or "'")
+        return d.represent_scalar("tag:yaml.org,2002:str", s, style=_style(s))
 
-    def plain_str(d, s):
-        return d.represent_scalar("tag:yaml.org,2002:str", s, style="|" if "\n" in s else None)
+    Dumper.add_representer(Tmpl, template)
+    Dumper.add_representer(Unsafe, data_str)
+    Dumper.add_representer(Block, data_str)
+    Dumper.add_representer(str, data_str)
+    return yaml.dump(data, Dumper=Dumper, sort_keys=False, width=160, indent=2, allow_unicode=True,
+                     default_flow_style=False)
 
-    Dumper.add_representer(Unsafe, unsafe)
-    Dumper.add_representer(Block, block)
-    Dumper.add_representer(str, plain_str)
-    return yaml.dump(data, Dumper=Dumper, sort_keys=False, width=1_000_000, allow_unicode=True, default_flow_style=False)
 
+def trusted_loader() -> Any:
+    """A YAML loader that reads back what `dump_yaml` wrote with the same trust: `!unsafe` as data,
+    plain strings as the wizard's templates (`fleet run` sets play options on a written playbook)."""
+    yaml = _yaml()
 
-_TEMPLATE_CHARS = re.compile(r"\{[{%#]|[}%#]\}")
+    class Loader(yaml.SafeLoader):
+        pass
+
+    Loader.add_constructor("!unsafe", lambda loader, node: Unsafe(loader.construct_scalar(node)))
+    Loader.add_constructor("tag:yaml.org,2002:str", lambda loader, node: Tmpl(loader.construct_scalar(node)))
+    return Loader
 
 
 def lit(s: str) -> str:
-    """A value from plan data: marked !unsafe when Ansible would otherwise template it."""
-    return Unsafe(s) if _TEMPLATE_CHARS.search(s) else s
+    """A value from plan data (kept for callers: every non-`Tmpl` string is data already)."""
+    return Unsafe(s)
 
 
 # ---------------------------------------------------------------------------------------
