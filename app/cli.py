@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import json
 import os
 import sys
-from typing import Any, Optional, Sequence
+from typing import Optional, Sequence
 
 from app import __version__
+from app.commands.base import CliError, Context, global_options, os_error_line
+
+__all__ = ["COMMANDS", "CliError", "Context", "build_parser", "main", "os_error_line"]
 
 COMMANDS: dict[str, str] = {
     "detect": "app.commands.detect",
@@ -30,122 +32,10 @@ COMMANDS: dict[str, str] = {
 }
 
 
-class CliError(Exception):
-    """A failure to report as one line: `gpu-wizard: error: <message>`."""
-
-    def __init__(self, message: str, code: int = 2):
-        super().__init__(message)
-        self.code = code
-
-
-class Context:
-    """What every subcommand gets: the System (live or snapshot), detection with the user's
-    overrides applied, and output helpers honouring --json."""
-
-    def __init__(self, args: argparse.Namespace):
-        self.args = args
-        self.json: bool = bool(getattr(args, "json", False))
-        from app.messages import resolve_lang
-
-        self.lang: str = resolve_lang(getattr(args, "lang", None))  # --lang, else GPU_WIZARD_LANG / the locale
-        self.snapshot_path: Optional[str] = getattr(args, "snapshot", None)
-        self._system = None
-        self._pipeline = None
-
-    @property
-    def system(self):
-        if self._system is None:
-            from app.system import LiveSystem, SnapshotError, SnapshotSystem
-
-            if self.snapshot_path:
-                try:
-                    self._system = SnapshotSystem.load(self.snapshot_path)
-                except SnapshotError as e:
-                    raise CliError(str(e), 2) from None
-            else:
-                self._system = LiveSystem()
-        return self._system
-
-    def overrides(self) -> dict[str, Any]:
-        a = self.args
-        return {
-            "assume_driver": getattr(a, "assume_driver", None),
-            "assume_gpus": tuple(getattr(a, "assume_gpu", None) or ()),
-            "python_version": getattr(a, "python_version", None),
-        }
-
-    @property
-    def pipeline(self):
-        """This run's stages (app.pipeline): detect once, recommend once per choices, plan from that
-        recommendation; every subcommand goes through it, as the window does."""
-        if self._pipeline is None:
-            from app.pipeline import Pipeline
-
-            a = self.args
-            self._pipeline = Pipeline(self.system, overrides=self.overrides(), python=getattr(a, "python", None),
-                                      db_path=getattr(a, "db", None), config=self.config,
-                                      live=False if getattr(a, "offline", False) else None)
-        return self._pipeline
-
-    def config(self):
-        """The user's config file (--config, else the default one); a broken one is one clear line."""
-        from app.config import ConfigError, load_config
-
-        try:
-            return load_config(getattr(self.args, "config", None))
-        except ConfigError as e:
-            raise CliError(str(e), 2) from None
-
-    def facts(self, torch: bool = False):
-        """Detected Facts with --assume-* applied. `torch=True` also runs the torch probe."""
-        from app.pipeline import PipelineError
-
-        try:
-            return self.pipeline.facts(torch)
-        except PipelineError as e:
-            raise CliError(str(e), e.code) from None
-
-    def recommendation(self, choices=None):
-        from app.pipeline import PipelineError
-
-        try:
-            return self.pipeline.recommendation(choices)
-        except PipelineError as e:
-            raise CliError(str(e), e.code) from None
-
-    def plan(self, choices=None, dry_run: bool = False):
-        from app.pipeline import PipelineError
-
-        try:
-            return self.pipeline.plan(choices, dry_run=dry_run)
-        except PipelineError as e:
-            raise CliError(str(e), e.code) from None
-
-    def emit(self, data: Any, text: str) -> None:
-        """Print `data` as one JSON document with --json, else the human `text`."""
-        if self.json:
-            json.dump(data, sys.stdout, indent=2, ensure_ascii=False)
-            sys.stdout.write("\n")
-        else:
-            sys.stdout.write(text if text.endswith("\n") else text + "\n")
-
-
-def _global_options(p: argparse.ArgumentParser, suppress: bool) -> None:
-    d = argparse.SUPPRESS if suppress else None
-    p.add_argument("--snapshot", metavar="FILE", default=d, help="run against a recorded snapshot instead of this machine")
-    p.add_argument("--json", action="store_true", default=d if suppress else False, help="print one JSON document")
-    p.add_argument("--assume-driver", metavar="VERSION", default=d, help="pretend the NVIDIA driver is VERSION (e.g. 550.54)")
-    p.add_argument("--assume-gpu", metavar="NAME", action="append", default=d,
-                   help="pretend this GPU is present (a name such as 'RTX 4090' or a compute capability such as 8.9); repeatable")
-    p.add_argument("--python-version", metavar="X.Y", default=d, help="pretend the target Python is X.Y (X.Yt: free-threaded, e.g. 3.13t)")
-    p.add_argument("--lang", metavar="LANG", default=d,
-                   help="language of the text output and reports: en or zh_CN (default: GPU_WIZARD_LANG, then the locale)")
-
-
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="gpu-wizard", description="GPU Setup Wizard: NVIDIA driver, CUDA and PyTorch, set up and proven.")
     parser.add_argument("--version", action="version", version=f"gpu-wizard {__version__}")
-    _global_options(parser, suppress=False)
+    global_options(parser, suppress=False)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, module in COMMANDS.items():
         try:
@@ -155,7 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
                 continue  # a stage not built yet
             raise
         sp = sub.add_parser(name, help=getattr(mod, "HELP", None), description=getattr(mod, "HELP", None))
-        _global_options(sp, suppress=True)
+        global_options(sp, suppress=True)
         mod.add_arguments(sp)
         sp.set_defaults(_run=mod.run)
     return parser
@@ -205,19 +95,6 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except OSError as e:  # a full disk, a read-only folder, a file that vanished: one line
         sys.stderr.write(f"gpu-wizard: error: {os_error_line(e)}\n")
         return 1
-
-
-def os_error_line(e: OSError) -> str:
-    import errno
-
-    where = f" ({e.filename})" if getattr(e, "filename", None) else ""
-    if e.errno in (errno.ENOSPC, errno.EDQUOT):
-        return f"no space left on the disk{where}: free some space and run again"
-    if e.errno == errno.EROFS:
-        return f"read-only file system{where}"
-    if e.errno in (errno.EACCES, errno.EPERM):
-        return f"permission denied{where}"
-    return f"{e.strerror or e}{where}"
 
 
 def _launch_gui(args: argparse.Namespace) -> int:

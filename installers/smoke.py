@@ -17,29 +17,10 @@ SMOKE_ENV = "GPU_WIZARD_SMOKE_TEST"  # ui.main: print when the first window is s
 
 
 def build_needs(python: str = sys.executable) -> list[str]:
-    """What PyInstaller needs from the build machine and does not find (each with its Debian
-    package): objdump (binutils) and Python's shared library. Empty when the build can start."""
-    sys.path.insert(0, str(ROOT))
-    from app.tools import find_tool
-    missing = []
-    if find_tool("objdump") is None:
-        missing.append("objdump is not installed (Debian/Ubuntu: binutils)")
-    r = subprocess.run([python, "-c", "import sys, sysconfig; v = sys.version_info; print(sysconfig.get_config_var('LIBDIR') or ''); "
-                        "print(sysconfig.get_config_var('INSTSONAME') or f'libpython{v[0]}.{v[1]}.so.1.0'); print(f'{v[0]}.{v[1]}')"],
-                       capture_output=True, text=True)
-    libdir, soname, ver = (r.stdout.splitlines() + ["", "", ""])[:3]
-    multiarch = subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_config_var('MULTIARCH') or '')"],
-                               capture_output=True, text=True).stdout.strip()
-    dirs = [libdir, os.path.join(libdir, multiarch) if multiarch else "", "/usr/lib", "/usr/local/lib"]
-    if not any(d and os.path.exists(os.path.join(d, soname)) for d in dirs):
-        missing.append(f"Python's shared library {soname} is not installed (Debian/Ubuntu: libpython{ver})")
-    qt = subprocess.run([python, "-c", "import PySide6.QtWidgets"], capture_output=True, text=True,
-                        env=dict(os.environ, QT_QPA_PLATFORM="offscreen"))
-    if qt.returncode != 0:
-        last = (qt.stderr.strip().splitlines() or ["import failed"])[-1]
-        missing.append(f"Qt cannot load here ({last}); PyInstaller must import it to collect the window's libraries "
-                       "(scripts/sysdeps.sh names the packages)")
-    return missing
+    """What building the bundle lacks on this machine and in `python` (installers/linux/build_needs.py, the
+    check build.sh itself runs first): [] when the build can start, else its one line."""
+    r = subprocess.run([python, str(ROOT / "installers" / "linux" / "build_needs.py")], capture_output=True, text=True, timeout=120)
+    return [] if r.returncode == 0 else [r.stderr.strip() or f"the check exited {r.returncode}"]
 
 
 def build(python: str = sys.executable) -> Path:

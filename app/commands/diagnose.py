@@ -31,7 +31,7 @@ def add_arguments(p) -> None:
 
 
 def _open_input(args):
-    from app.cli import CliError
+    from app.commands.base import CliError
 
     given = [x for x in (args.text_file, args.log, args.text) if x is not None] + ([args.input] if args.input else [])
     if len(given) > 1:
@@ -61,7 +61,7 @@ def _open_input(args):
 
 def load_samples(path: str):
     """Samples from a JSON file: a list of sample objects, {"samples": [...]}, or a Verification."""
-    from app.cli import CliError
+    from app.commands.base import CliError
 
     try:
         with open(path, "rb") as fh:
@@ -90,7 +90,7 @@ def _detect(ctx, torch: bool):
     try:
         return ctx.facts(torch=torch), None
     except Exception as e:  # a broken machine or snapshot: diagnose the text alone
-        from app.cli import CliError
+        from app.commands.base import CliError
 
         if isinstance(e, CliError):
             raise
@@ -147,7 +147,7 @@ def format_text(d, note: Optional[str] = None, lang: str = "en") -> str:
 def run(args, ctx) -> int:
     from app.diagnose.engine import RulesError, diagnose_scan, load_rules
     from app.diagnose.textscan import scan_stream
-    from app.cli import CliError
+    from app.commands.base import CliError
 
     stream, name = _open_input(args)
     samples = load_samples(args.samples) if args.samples else None

@@ -19,7 +19,7 @@ import sys
 import tempfile
 import time
 
-from app.cli import CliError
+from app.commands.base import CliError
 
 HELP = "set up and prove many machines at once through Ansible (detect, plan, run, verify, report)"
 
@@ -74,7 +74,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     hv.add_argument("--seconds", type=float)
     hv.add_argument("--from-snapshot")
     hv.add_argument("--verification")
-    from app.cli import _global_options
+    from app.commands.base import global_options as _global_options
 
     for sp in (d, pl, r, v, rp, dn, ed, hv):
         _global_options(sp, suppress=True)  # --json, --lang ... after the fleet command too

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import sys
 
-from app.cli import CliError
+from app.commands.base import CliError
 from app.messages import cli
 
 from .plan import add_choice_arguments, make_plan, plan_text

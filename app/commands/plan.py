@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import textwrap
 
-from app.cli import CliError
+from app.commands.base import CliError
 
 HELP = "show the install plan: every step, why, and the exact commands (--json, --script)"
 

@@ -29,7 +29,7 @@ def add_arguments(parser) -> None:
 def build_choices(args, facts):
     """Choices from the flags and the config file (mirrors, proxy, CA bundle)."""
     from app.choices import Choices
-    from app.cli import CliError
+    from app.commands.base import CliError
     from app.config import ConfigError, mirrors_from_args
 
     try:

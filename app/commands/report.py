@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import sys
 
-from app.cli import CliError
+from app.commands.base import CliError
 
 HELP = "write a shareable report (HTML, Markdown or JSON) of this machine and what the wizard did; redacted"
 
@@ -51,7 +51,7 @@ def _recorded(ctx) -> tuple:
 
 def _recommend(ctx, notes: list[str]):
     """The recommendation `recommend` gives for this machine (app.pipeline), or a note why there is none."""
-    from app.cli import CliError
+    from app.commands.base import CliError
 
     from app.commands.recommend import build_choices
 

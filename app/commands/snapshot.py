@@ -23,7 +23,7 @@ def record(system, *, torch: bool = False, python=None, note: str = "", redact: 
 
 
 def run(args, ctx) -> int:
-    from app.cli import CliError
+    from app.commands.base import CliError
     from app.system import write_json_atomic
 
     out = args.output

@@ -16,7 +16,7 @@ def add_arguments(parser) -> None:
 
 
 def run(args, ctx) -> int:
-    from app.cli import CliError
+    from app.commands.base import CliError
     from app.compat.update import UpdateError, update_db
     from app.config import ConfigError, mirrors_from_args, requests_kwargs
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import sys
 
-from app.cli import CliError
+from app.commands.base import CliError
 
 HELP = "prove the GPU works at the speed it should: device, bandwidth, PyTorch and a sustained load"
 

@@ -5,7 +5,12 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
 py=${1:-${PYTHON:-.venv/bin/python}}
-"$py" -c 'import PyInstaller' 2>/dev/null || "$py" -m pip install -q 'pyinstaller>=6'
+# everything the build lacks is named in one line before anything starts (installers/linux/build_needs.py)
+if ! "$py" -c 'import sys; sys.exit(sys.version_info < (3, 10))' 2>/dev/null; then
+  echo "build.sh: cannot build the bundle: no Python 3.10+ at $py. Make one: python3 -m venv .venv && .venv/bin/python -m pip install -e '.[package]' (or pass PYTHON)" >&2
+  exit 1
+fi
+"$py" installers/linux/build_needs.py --python-shown "$py" || exit 1
 version=$("$py" -c 'import app; print(app.__version__)')
 arch=$(uname -m)
 "$py" -m PyInstaller --noconfirm --clean --log-level WARN \
