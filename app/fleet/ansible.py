@@ -167,7 +167,7 @@ def check_trust(obj: Any, key: str = "") -> None:
         raise FleetError(f"internal: the {key}: {obj[:60]!r} of a task is not the wizard's own expression", 1)
 
 
-def _yaml():
+def _yaml() -> Any:
     try:
         import yaml
     except ImportError:
@@ -186,8 +186,10 @@ def dump_yaml(data: Any) -> str:
     yaml = _yaml()
     check_trust(data)
 
-    class Dumper(yaml.SafeDumper):
-        pass
+    def increase_indent(self: Any, flow: bool = False, indentless: bool = False) -> Any:
+        return yaml.SafeDumper.increase_indent(self, flow, False)  # lists indented under their key (yamllint's way)
+
+    Dumper: Any = type("Dumper", (yaml.SafeDumper,), {"increase_indent": increase_indent})
 
     def template(d, s):
         return d.represent_scalar("tag:yaml.org,2002:str", str(s), style=_style(s))
@@ -198,11 +200,14 @@ def dump_yaml(data: Any) -> str:
             return d.represent_scalar("!unsafe", s, style=_style(s) or "'")
         return d.represent_scalar("tag:yaml.org,2002:str", s, style=_style(s))
 
+    def always_unsafe(d: Any, s: str) -> Any:
+        return d.represent_scalar("!unsafe", str(s), style=_style(s) or "'")
+
     Dumper.add_representer(Tmpl, template)
-    Dumper.add_representer(Unsafe, data_str)
+    Dumper.add_representer(Unsafe, always_unsafe)
     Dumper.add_representer(Block, data_str)
     Dumper.add_representer(str, data_str)
-    return yaml.dump(data, Dumper=Dumper, sort_keys=False, width=160, indent=2, allow_unicode=True,
+    return "---\n" + yaml.dump(data, Dumper=Dumper, sort_keys=False, width=120, indent=2, allow_unicode=True,
                      default_flow_style=False)
 
 
@@ -211,9 +216,7 @@ def trusted_loader() -> Any:
     plain strings as the wizard's templates (`fleet run` sets play options on a written playbook)."""
     yaml = _yaml()
 
-    class Loader(yaml.SafeLoader):
-        pass
-
+    Loader: Any = type("Loader", (yaml.SafeLoader,), {})
     Loader.add_constructor("!unsafe", lambda loader, node: Unsafe(loader.construct_scalar(node)))
     Loader.add_constructor("tag:yaml.org,2002:str", lambda loader, node: Tmpl(loader.construct_scalar(node)))
     return Loader
@@ -264,6 +267,15 @@ class PlaybookResult:
     recap: dict[str, HostRecap]
     duration_s: float
     output_tail: list[str]
+    # per host, from the wizard's callback plugin: started, failed {task, msg}, unreachable {task, msg}
+    outcome: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def reason(self, host: str) -> str:
+        o = self.outcome.get(host) or {}
+        bad = o.get("unreachable") or o.get("failed")
+        if isinstance(bad, dict):
+            return f"{bad.get('task') or ''}: {bad.get('msg') or ''}".strip(": ")
+        return ""
 
     @property
     def failed_hosts(self) -> list[str]:
@@ -288,9 +300,18 @@ def parse_recap(lines: Sequence[str]) -> dict[str, HostRecap]:
 def run_playbook(playbook: str, inventory: str, *, limit: Optional[str] = None, check: bool = False,
                  forks: Optional[int] = None, extra_vars: Optional[dict[str, Any]] = None, verbose: int = 0,
                  extra_args: Sequence[str] = (), on_line: Optional[Callable[[str], None]] = None,
-                 timeout_s: float = 6 * 3600, env: Optional[dict[str, str]] = None) -> PlaybookResult:
+                 timeout_s: float = 6 * 3600, env: Optional[dict[str, str]] = None,
+                 limit_hosts: Optional[Sequence[str]] = None) -> PlaybookResult:
     """Run `ansible-playbook` (argv list), streaming each output line to `on_line` as it comes."""
+    import tempfile
+
+    work = tempfile.mkdtemp(prefix="gpu-wizard-ansible-")
     argv = [find_tool("ansible-playbook"), "-i", inventory, playbook]
+    if limit_hosts is not None:  # a host list of any length: Ansible's `--limit @FILE`
+        lf = os.path.join(work, "limit")
+        with open(lf, "w", encoding="utf-8") as f:
+            f.write("".join(h + "\n" for h in limit_hosts))
+        argv += ["--limit", "@" + lf]
     if limit:
         argv += ["--limit", limit]
     if check:
@@ -305,8 +326,9 @@ def run_playbook(playbook: str, inventory: str, *, limit: Optional[str] = None, 
     start = time.monotonic()
     tail: list[str] = []
     lines: list[str] = []
+    out_file = os.path.join(work, "outcome.json")
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace",
-                            env=ansible_env(env), start_new_session=True)
+                            env=ansible_env({**record_callback_env(out_file), **(env or {})}), start_new_session=True)
     timer = threading.Timer(timeout_s, lambda: _stop(proc))
     timer.daemon = True
     timer.start()
@@ -325,7 +347,31 @@ def run_playbook(playbook: str, inventory: str, *, limit: Optional[str] = None, 
         raise
     finally:
         timer.cancel()
-    return PlaybookResult(rc=rc, recap=parse_recap(lines), duration_s=time.monotonic() - start, output_tail=tail)
+        outcome = _read_outcome(out_file)
+        shutil.rmtree(work, ignore_errors=True)
+    return PlaybookResult(rc=rc, recap=parse_recap(lines), duration_s=time.monotonic() - start, output_tail=tail,
+                          outcome=outcome)
+
+
+CALLBACK_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "callback")
+
+
+def record_callback_env(out_file: str) -> dict[str, str]:
+    """The wizard's callback plugin (app/fleet/callback) beside any the admin enabled."""
+    dirs = [CALLBACK_DIR] + [d for d in os.environ.get("ANSIBLE_CALLBACK_PLUGINS", "").split(os.pathsep) if d]
+    enabled = [c for c in os.environ.get("ANSIBLE_CALLBACKS_ENABLED", "").split(",") if c.strip()] + ["gpu_wizard_record"]
+    return {"ANSIBLE_CALLBACK_PLUGINS": os.pathsep.join(dirs), "ANSIBLE_CALLBACKS_ENABLED": ",".join(enabled),
+            "GPU_WIZARD_RECORD_OUT": out_file}
+
+
+def _read_outcome(path: str) -> dict[str, dict[str, Any]]:
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+        hosts = data.get("hosts") if isinstance(data, dict) else None
+        return {str(k): v for k, v in hosts.items() if isinstance(v, dict)} if isinstance(hosts, dict) else {}
+    except (OSError, ValueError, RecursionError):
+        return {}
 
 
 def _stop(proc: subprocess.Popen) -> None:

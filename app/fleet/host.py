@@ -20,10 +20,10 @@ NOT_DONE = 3
 def host_text(text: str, env: Optional[dict[str, str]] = None) -> str:
     """`@home@` / `@win_home@` in a check's JSON: the host's own folders, read on the host at run time
     (GW_HOME, GW_WIN_HOME), as JSON string content."""
-    env = os.environ if env is None else env
+    src: Any = os.environ if env is None else env
     for mark, var in (("@home@", "GW_HOME"), ("@win_home@", "GW_WIN_HOME")):
         if mark in text:
-            value = env.get(var) or ""
+            value = src.get(var) or ""
             if not value.startswith("/"):
                 raise ValueError(f"{var} is not set to a folder on this host")
             text = text.replace(mark, json.dumps(value)[1:-1])
@@ -78,6 +78,7 @@ def host_verify(prefix: str, *, venv: Optional[str] = None, quick: bool = True, 
     out: dict[str, Any] = {"prefix": prefix}
     os.makedirs(os.path.dirname(os.path.abspath(prefix)) or ".", exist_ok=True)
     ver = None
+    system: Any
     if snapshot:
         system = SnapshotSystem.load(snapshot)
         from app.report.snapshots import record_snapshot

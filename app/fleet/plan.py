@@ -35,7 +35,7 @@ import shlex
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
-from .ansible import FleetError, Inventory, Tmpl, dump_yaml, tjoin
+from .ansible import FleetError, Inventory, Tmpl, Unsafe, dump_yaml, tjoin
 
 HOME_SENTINEL = "/__gpu_wizard_home__"
 DEFAULT_VENV = HOME_SENTINEL + "/.venvs/gpu"
@@ -117,6 +117,78 @@ def host_options(options: dict[str, Any], inv: Inventory, host: str) -> dict[str
     if not out.get("venv"):
         out["venv"] = DEFAULT_VENV
     return out
+
+
+def plan_hosts(fd: Any, inv: Inventory, options: dict[str, Any]) -> tuple[list[HostPlan], dict[str, str]]:
+    """Each host's plan through the pipeline `gpu-wizard plan` uses (app/pipeline.py), solved once per
+    distinct (snapshot, choices): a thousand identical nodes cost one solve. Returns (plans, secrets)."""
+    solved: dict[str, Any] = {}
+    built: dict[str, tuple[list, list, dict[str, str]]] = {}
+    plans: list[HostPlan] = []
+    secrets: dict[str, str] = {}
+    for h in inv.hosts:
+        path = fd.private(h) if os.path.isfile(fd.private(h)) else fd.snapshot(h)
+        if not os.path.isfile(path):
+            hp = HostPlan(h, None, [], error="not detected yet: run `gpu-wizard fleet detect` for it")
+            hp.summary = summarize(hp)
+            plans.append(hp)
+            continue
+        opts = host_options(options, inv, h)
+        opts["driver_version"] = inv.var(h, "gpu_wizard_driver_version") or options.get("driver_version")
+        try:
+            with open(path, "rb") as f:
+                digest = hashlib.sha256(f.read()).hexdigest()
+        except OSError as e:
+            digest = "unreadable:" + str(e)
+        key = digest + json.dumps(opts, sort_keys=True, default=str)
+        try:
+            if key not in solved:
+                try:
+                    solved[key] = host_plan(path, opts)
+                except Exception as e:  # the same snapshot and choices fail alike: said once, for each host
+                    solved[key] = e
+            plan = solved[key]
+            if isinstance(plan, Exception):
+                raise plan
+            if key not in built:
+                b = Builder(opts)
+                built[key] = (plan_tasks(plan, b), verify_tasks(plan, b), b.secrets)
+            tasks, vtasks, sec = built[key]
+            secrets.update(sec)
+            hp = HostPlan(h, plan, tasks, verify_tasks=vtasks)
+        except Exception as e:  # FleetError, PipelineError, a broken snapshot: this host is not planned, the rest are
+            msg = str(e).splitlines()[0] if str(e) else type(e).__name__
+            hp = HostPlan(h, None, [], error=msg)
+        hp.summary = summarize(hp)
+        plans.append(hp)
+    return plans, secrets
+
+
+def host_plan(path: str, opts: dict[str, Any]) -> Any:
+    """One host's plan from its snapshot: exactly `gpu-wizard --snapshot FILE plan` with these options."""
+    from app.pipeline import Pipeline, PipelineError, choices_from_options
+    from app.system import SnapshotError, SnapshotSystem
+
+    try:
+        system = SnapshotSystem.load(path)
+    except SnapshotError as e:
+        raise FleetError(str(e), 2) from None
+    pipe = Pipeline(system, db_path=opts.get("db"), live=False if opts.get("offline") else None,
+                    config=lambda: _config(opts.get("config")))
+    try:
+        choices = choices_from_options(opts, pipe.facts())
+        return pipe.plan(choices)
+    except PipelineError as e:
+        raise FleetError(str(e), e.code) from None
+
+
+def _config(path: Optional[str]) -> Any:
+    from app.config import ConfigError, load_config
+
+    try:
+        return load_config(path)
+    except ConfigError as e:
+        raise FleetError(str(e), 2) from None
 
 
 # ---------------------------------------------------------------------------------------
@@ -313,6 +385,13 @@ class Builder:
 
     # -- downloads -------------------------------------------------------------------------
     def download_tasks(self, step: Any, d: Any, become: bool, guard: Optional[Tmpl]) -> list[dict[str, Any]]:
+        """A download, checked; under --check (which writes nothing, not even its folder) said and counted."""
+        tasks = self._download_tasks(step, d, become, _and(guard, NOT_CHECK_MODE))
+        tasks.append({"name": f"Download {_shown(d.url)}: would download (check mode)", "ansible.builtin.debug": {
+            "msg": "would download"}, "changed_when": True, "when": _and(guard, CHECK_MODE)})
+        return tasks
+
+    def _download_tasks(self, step: Any, d: Any, become: bool, guard: Optional[Tmpl]) -> list[dict[str, Any]]:
         base: dict[str, Any] = {"become": True} if become else {}
         if guard:
             base["when"] = guard
@@ -385,7 +464,7 @@ class Builder:
         real_checks = [c for c in step.done_when if c.kind != "never"]
         # create_venv: Ansible's `creates` when its checks are only "this path exists"; otherwise (a venv
         # whose pip must run) the engine's own check decides, as for any plain command
-        creates_only = step.kind == "create_venv" and real_checks and all(c.kind == "path_exists" for c in real_checks)
+        creates_only = bool(step.kind == "create_venv" and real_checks and all(c.kind == "path_exists" for c in real_checks))
         if real_checks and not is_verify and not native and not creates_only and step.kind != "install_pytorch":
             tasks += self._done_tasks(step, real_checks, label, reg, become)
             guard = Tmpl(f"({reg}_dchk if ansible_check_mode else {reg}_done).rc == 3")
@@ -393,7 +472,7 @@ class Builder:
             tasks.append({"name": f"{label}: a folder for its downloads" + (" (root's own)" if become else ""),
                           "ansible.builtin.file": {"path": ROOT_DL if become else DL, "state": "directory", "mode": "0700",
                                                    **({"owner": "root", "group": "root"} if become else {})},
-                          **({"become": True} if become else {}), **({"when": guard} if guard else {})})
+                          **({"become": True} if become else {}), "when": _and(guard, NOT_CHECK_MODE)})
         for d in step.downloads:
             tasks += self.download_tasks(step, d, become, guard)
         for e in step.edits:
@@ -554,8 +633,15 @@ def step_tasks(step: Any, n: int, builder: Optional[Builder] = None) -> list[dic
 # ---------------------------------------------------------------------------------------
 # the playbook
 
+def _always(tasks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Plumbing every kind of step needs: it runs whatever `--tags` selects."""
+    for t in tasks:
+        t["tags"] = ["always"]
+    return tasks
+
+
 def prepare_tasks() -> list[dict[str, Any]]:
-    return [
+    return _always([
         {"name": "Facts of this host come from a snapshot file (gpu_wizard_snapshot): nothing to apply here",
          "ansible.builtin.meta": "end_host", "when": Tmpl("gpu_wizard_snapshot is defined")},
         {"name": "Make the wizard's folder on the host", "ansible.builtin.file": {
@@ -567,7 +653,7 @@ def prepare_tasks() -> list[dict[str, Any]]:
             "argv": [PY, "-c", "import os; print(os.path.expanduser('~'))"]},
          "register": "gw_home_out", "changed_when": False, "check_mode": False},
         {"name": "Remember the home folder", "ansible.builtin.set_fact": {"gw_home": Tmpl("{{ gw_home_out.stdout | trim }}")}},
-    ]
+    ])
 
 
 WIN_HOME_SCRIPT = (
@@ -582,12 +668,12 @@ WIN_HOME_SCRIPT = (
 
 def win_home_tasks() -> list[dict[str, Any]]:
     """The Windows user's profile folder, read on a WSL host at run time (what a redacted snapshot hid)."""
-    return [
+    return _always([
         {"name": "Read the Windows user's profile folder (WSL: cmd.exe and wslpath)", "ansible.builtin.command": {
             "argv": [PY, "-I", "-c", WIN_HOME_SCRIPT]}, "register": "gw_win_home_out", "changed_when": False, "check_mode": False},
         {"name": "Remember the Windows profile folder", "ansible.builtin.set_fact": {
             "gw_win_home": Tmpl("{{ gw_win_home_out.stdout | trim }}")}},
-    ]
+    ])
 
 
 # Root's own copy of the engine: read from the connecting user's copy, checked against the digest,
@@ -597,8 +683,11 @@ ROOT_COPY_SCRIPT = r'''import hashlib, os, stat, sys
 src, folder, want = sys.argv[1:4]
 def owned(p):
     st = os.lstat(p)
-    return stat.S_ISDIR(st.st_mode) and st.st_uid == 0 and not st.st_mode & 0o022
-p = os.path.abspath(folder)
+    # root's, and nobody else may rename what is in it (sticky /tmp: only an entry's owner can)
+    return stat.S_ISDIR(st.st_mode) and st.st_uid == 0 and (not st.st_mode & 0o022 or st.st_mode & stat.S_ISVTX)
+if not os.lstat(folder).st_mode & 0o022 == 0 or os.lstat(folder).st_uid != 0:
+    sys.exit("root's folder for the engine is not root's alone: " + folder)
+p = os.path.dirname(os.path.abspath(folder))
 while True:
     if not owned(p):
         sys.exit("not root's own folder (owner root, not writable by others): " + p)
@@ -606,9 +695,11 @@ while True:
         break
     p = os.path.dirname(p)
 def digest(path):
-    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
     try:
         st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise OSError("not a plain file: " + path)
         h = hashlib.sha256()
         with os.fdopen(os.dup(fd), "rb") as f:
             data = f.read(256 << 20)
@@ -624,7 +715,10 @@ try:
         sys.exit(0)
 except OSError:
     pass
-_, h, data = digest(src)
+try:
+    _, h, data = digest(src)
+except OSError as e:
+    sys.exit("cannot read the engine copied to this host: %s" % e)
 if h != want:
     sys.exit("the engine copied to this host is not the controller's (sha256 " + h + ")")
 tmp = os.path.join(folder, ".gpu-wizard.pyz.%d.new" % os.getpid())
@@ -650,7 +744,7 @@ print("changed")
 def root_prepare_tasks() -> list[dict[str, Any]]:
     """The engine for root tasks: a root-owned folder, a copy root creates itself and checks (never
     under --check: check mode writes nothing, so root's tasks there are only said)."""
-    return [
+    return _always([
         {"name": "Make root's own folder for the wizard's engine (owner root, mode 0755; the connecting user cannot write it)",
          "ansible.builtin.file": {"path": Tmpl("{{ item }}"), "state": "directory", "owner": "root", "group": "root", "mode": "0755"},
          "loop": [Tmpl("{{ gpu_wizard_root_dir | default('/var/lib/gpu-wizard/fleet') | dirname }}"), ROOT_DIR],
@@ -659,7 +753,7 @@ def root_prepare_tasks() -> list[dict[str, Any]]:
          "ansible.builtin.command": {"argv": [PY, "-I", "-c", ROOT_COPY_SCRIPT, PYZ, ROOT_DIR, Tmpl("{{ gw_pyz_sha256 }}")]},
          "register": "gw_root_copy", "changed_when": Tmpl("(gw_root_copy.stdout | trim) == 'changed'"),
          "become": True, "when": NOT_CHECK_MODE},
-    ]
+    ])
 
 
 def needs_root(tasks: list[dict[str, Any]]) -> bool:
@@ -707,13 +801,13 @@ def summarize(hp: HostPlan) -> dict[str, Any]:
 # A host whose plan fails is recorded and left there; Ansible goes on with the others, even when
 # every host of a `serial` batch failed (Ansible would stop the play then). `fleet run` reads the
 # recap's `rescued` as failed; `--max-fail-percentage` removes this so failures count again.
-RESCUE = [
+RESCUE = _always([
     {"name": "This host's plan failed: recorded, the other hosts go on", "ansible.builtin.set_fact": {
         "gw_failed": Tmpl("{{ ansible_failed_task.name | default('?') }}")}},
     {"name": "Say what failed on this host", "ansible.builtin.debug": {
         "msg": Tmpl("{{ ansible_failed_task.name | default('?') }}: {{ ansible_failed_result.msg | default('') }} "
                     "{{ (ansible_failed_result.stderr | default('')) | truncate(2000) }}")}},
-]
+])
 
 _REG_RE = re.compile(r"\bgw_(s\d+|edit_|pk_)")
 
@@ -747,7 +841,7 @@ def _hook(var: str, what: str) -> dict[str, Any]:
     """An admin's hook (drain a node before, resume it after): a task file the host variable names."""
     return {"name": f"Run the {what} hook ({var}: a task file, e.g. drain the node)",
             "ansible.builtin.include_tasks": {"file": Tmpl("{{ %s }}" % var)},
-            "when": Tmpl(f"{var} is defined and {var} | length > 0")}
+            "when": Tmpl(f"{var} is defined and {var} | length > 0"), "tags": ["always"]}
 
 
 def handlers() -> list[dict[str, Any]]:
@@ -825,7 +919,8 @@ def build_playbook(host_plans: list[HostPlan], snapshots_dir: str, engine: Optio
         plays: list[dict[str, Any]] = [{"name": "No host has a plan", "hosts": "localhost", "gather_facts": False,
                                         "tasks": [{"name": "Nothing to do", "ansible.builtin.debug": {"msg": "no host could be planned"}}]}]
     else:
-        flush = {"name": "Restart the hosts whose driver changed, now, before they are verified", "ansible.builtin.meta": "flush_handlers"}
+        flush = {"name": "Restart the hosts whose driver changed, now, before they are verified", "ansible.builtin.meta": "flush_handlers",
+                 "tags": ["always"]}
         play_vars: dict[str, Any] = {"gw_plan_of": plan_of, "gw_driver_groups": driver_groups, **engine_digests(engine),
                                      # pipelining: become's module goes to sudo on its stdin, never a file the user can write
                                      "ansible_pipelining": Tmpl("{{ gpu_wizard_pipelining | default(true) }}")}
@@ -848,11 +943,7 @@ def secrets_path(playbook: str) -> str:
 def secrets_yaml(secrets: dict[str, str]) -> str:
     return ("# gpu-wizard fleet plan: credentials the plan's tasks use (mode 0600; those tasks carry no_log).\n"
             "# Encrypt it with `ansible-vault encrypt` if you like: ansible-playbook then asks for the vault password.\n"
-            + dump_yaml({"gw_secret": {k: _Secret(v) for k, v in sorted(secrets.items())}}))
-
-
-class _Secret(str):
-    pass
+            + dump_yaml({"gw_secret": {k: Unsafe(v) for k, v in sorted(secrets.items())}}))
 
 
 def snapshots_dir_of(playbook_text: str) -> Optional[str]:

@@ -161,7 +161,9 @@ def inv_of(d: Path) -> dict[str, dict[str, str]]:
 
 
 def _run_record(d: Path) -> dict:
-    return json.loads((d / "snaps" / "fleet-run.json").read_text())["hosts"]
+    """Each host's last run, from the fleet record (runs are appended, never overwritten)."""
+    rows = json.loads((d / "snaps" / "fleet-record.json").read_text())["hosts"]
+    return {h: r["runs"][-1] for h, r in rows.items() if r.get("runs")}
 
 
 def test_fleet_end_to_end_over_real_ssh(fleet):
@@ -169,13 +171,17 @@ def test_fleet_end_to_end_over_real_ssh(fleet):
     # detect: every host into snaps/<host>.json, redacted; snapshot-backed hosts never contacted
     r = _gw("fleet", "detect", "-i", "inventory.ini", "-o", "snaps", "--forks", "8", cwd=d)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-2000:]
-    assert "ok: [alpha]" in r.stdout and "ok: [ws1 -> localhost]" in r.stdout  # live per-host output
+    assert "ok: [alpha]" in r.stdout and "[ws1" not in r.stdout  # live per-host output; snapshot hosts read in-process
+    assert sorted(json.loads(_gw("fleet", "detect", "-i", "inventory.ini", "-o", "snaps", "--limit", "ws1,h200a", "--json",
+                                 cwd=d).stdout)["in_process"]) == ["h200a", "ws1"]
     for h in ("alpha", "beta", "gamma", "ws1", "laptop1", "h200a", "h200d"):
-        snap = json.loads((d / "snaps" / f"{h}.json").read_text())
+        snap = json.loads((d / "snaps" / "hosts" / h / "snapshot.json").read_text())
         assert snap["format"] == "gpu-wizard-snapshot/1" and snap["redacted"]["by"] == "gpu-wizard", h
     host = socket.gethostname()
     if len(host) > 3 and host not in ("localhost",):
-        assert host not in (d / "snaps" / "alpha.json").read_text()  # the host's own name is redacted
+        assert host not in (d / "snaps" / "hosts" / "alpha" / "snapshot.json").read_text()  # the host's own name is redacted
+    assert oct((d / "snaps" / "private").stat().st_mode & 0o777) == "0o700"
+    assert oct((d / "snaps" / "private" / "alpha.json").stat().st_mode & 0o777) == "0o600"  # what plans are made from
 
     # a host that does not answer is named, and the others are still recorded
     down = dict(inv_of(d)["alpha"], ansible_host="127.0.0.9", ansible_port=str(_closed_port("127.0.0.9")))
@@ -184,10 +190,14 @@ def test_fleet_end_to_end_over_real_ssh(fleet):
     assert r.returncode == 1, r.stdout[-2000:] + r.stderr[-2000:]
     res = json.loads(r.stdout)  # --json: one document on stdout, Ansible's live output on stderr
     assert res["recorded"] == ["alpha"] and res["failed"] == ["down1"] and "UNREACHABLE" in r.stderr
-    assert (d / "snaps-down" / "alpha.json").is_file() and not (d / "snaps-down" / "down1.json").exists()
+    assert (d / "snaps-down" / "hosts" / "alpha" / "snapshot.json").is_file()
+    assert not (d / "snaps-down" / "hosts" / "down1" / "snapshot.json").exists()
+    down_row = json.loads((d / "snaps-down" / "fleet-record.json").read_text())["hosts"]["down1"]  # kept, with why
+    assert down_row["detect"]["result"] == "unreachable" and down_row["detect"]["reason"]
+    assert res["reasons"]["down1"]
 
     # plan: one playbook, each host its own plan; syntax-checked by ansible-playbook
-    r = _gw("fleet", "plan", "-i", "inventory.ini", "--snapshots", "snaps", "-o", "fleet-plan.yml", "--json", cwd=d)
+    r = _gw("fleet", "plan", "-i", "inventory.ini", "--snapshots", "snaps", "-o", "fleet-plan.yml", "--json", "--offline", cwd=d)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-2000:]
     out = json.loads(r.stdout)
     assert out["syntax_check"] is True
@@ -208,9 +218,9 @@ def test_fleet_end_to_end_over_real_ssh(fleet):
     r = _gw("fleet", "run", "-i", "inventory.ini", "--forks", "3", "--serial", "1", cwd=d, timeout=600)
     assert r.returncode == 1, r.stdout[-3000:] + r.stderr[-2000:]
     rec = _run_record(d)
-    assert rec["gamma"]["status"] == "failed"
-    assert rec["alpha"]["status"] == rec["beta"]["status"] == "changed" and rec["alpha"]["changed"] >= 2
-    assert "ws1" not in rec or rec["ws1"]["changed"] == 0  # a snapshot-backed host is never touched
+    assert rec["gamma"]["result"] == "failed" and "gpu-wizard-fleet-test-cannot-be-here" in rec["gamma"]["reason"]
+    assert rec["alpha"]["result"] == rec["beta"]["result"] == "changed" and rec["alpha"]["changed"] >= 2
+    assert rec["ws1"]["result"] == "snapshot"  # a snapshot-backed host is never touched
     for h in ("alpha", "beta"):
         py = d / f"venv-{h}" / "bin" / "python"
         got = subprocess.run([str(py), "-c", "import torch; print(torch.__version__)"], capture_output=True, text=True, timeout=300)
@@ -224,15 +234,17 @@ def test_fleet_end_to_end_over_real_ssh(fleet):
     r = _gw("fleet", "run", "-i", "inventory.ini", "--forks", "3", cwd=d, timeout=600)
     rec = _run_record(d)
     assert rec["alpha"]["changed"] == 0 and rec["beta"]["changed"] == 0, r.stdout[-3000:]
-    assert rec["alpha"]["status"] == "ok" and rec["gamma"]["status"] == "failed"
+    assert rec["alpha"]["result"] == "ok" and rec["gamma"]["result"] == "failed"
+    runs = json.loads((d / "snaps" / "fleet-record.json").read_text())["hosts"]["alpha"]["runs"]
+    assert [x["check"] for x in runs] == [True, False, False]  # every run kept, --limit'ed or not
 
     # verify: each host's verification JSON and its own report collected
     r = _gw("fleet", "verify", "-i", "inventory.ini", "-o", "snaps", "--forks", "8", cwd=d)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-2000:]
     for h in ("alpha", "beta", "gamma", "h200a", "h200d"):
-        assert json.loads((d / "snaps" / f"{h}.verify.json").read_text())["format"].startswith("gpu-wizard-verification/")
-        assert (d / "snaps" / f"{h}.report.html").read_text().startswith("<!DOCTYPE html>")
-    alpha = json.loads((d / "snaps" / "alpha.verify.json").read_text())
+        assert json.loads((d / "snaps" / "hosts" / h / "verify.json").read_text())["format"].startswith("gpu-wizard-verification/")
+        assert (d / "snaps" / "hosts" / h / "report.html").read_text().startswith("<!DOCTYPE html>")
+    alpha = json.loads((d / "snaps" / "hosts" / "alpha" / "verify.json").read_text())
     assert alpha["torch"]["version"].startswith(TORCH)  # verified inside the venv the plan made
 
     # report: one page, a row per host, the x8 host flagged, each host's report one click away
@@ -248,6 +260,6 @@ def test_fleet_end_to_end_over_real_ssh(fleet):
     html = (d / "fleet.html").read_text()
     assert html.count("<tr") >= 10 and "x8" in html and "<script src" not in html
     for h in rows:
-        assert f"href='snaps/{h}.report.html'" in html and (d / "snaps" / f"{h}.report.html").is_file()
+        assert f"href='snaps/hosts/{h}/report.html'" in html and (d / "snaps" / "hosts" / h / "report.html").is_file()
     r = _gw("fleet", "report", "snaps", "-o", "fleet-zh.html", "--lang", "zh_CN", cwd=d)
     assert r.returncode == 0 and "集群报告" in (d / "fleet-zh.html").read_text()
