@@ -505,14 +505,61 @@ def load_fleet_report(path: str | os.PathLike) -> dict[str, Any]:
     hosts = [h for h in data["hosts"] if isinstance(h, dict) and isinstance(h.get("host"), str)]
     page_dir = p.resolve().parent
     base = data.get("host_reports")  # relative to the page, written since the window reads it
+    fleet_dir = _fleet_dir_of(page_dir, base, data.get("folder"))
+    data["fleet_dir"] = fleet_dir
+    fd = FleetDir(fleet_dir) if fleet_dir else None
     for h in hosts:
         if not isinstance(h.get("flags"), list):
             h["flags"] = []
         h["report_path"] = host_report_path(page_dir, base, h.get("report"), data.get("folder"))
+        h["can_render"] = bool(fd and _has_snapshot(fd, h["host"]))  # its report can be written on demand
     data["hosts"] = hosts
     if not isinstance(data.get("summary"), dict):
         data["summary"] = {}
     return data
+
+
+def _has_snapshot(fd: FleetDir, host: str) -> bool:
+    try:
+        return os.path.isfile(fd.snapshot(host)) or os.path.isfile(fd.private(host))
+    except ValueError:
+        return False
+
+
+def _fleet_dir_of(page_dir: Path, base: Any, folder: Any) -> Optional[str]:
+    """The fleet folder a page describes, only when it lies inside the page's own folder."""
+    root = page_dir.resolve()
+    cands: list[Path] = []
+    if isinstance(base, str) and base and not os.path.isabs(base) and ".." not in Path(base).parts:
+        cands.append(root / base)
+    if isinstance(folder, str) and Path(folder).name not in ("", ".", ".."):
+        cands.append(root / Path(folder).name)
+    cands.append(root)
+    for c in cands:
+        try:
+            real = c.resolve(strict=True)
+        except (OSError, RuntimeError):
+            continue
+        if real.is_dir() and (real == root or root in real.parents):
+            return str(real)
+    return None
+
+
+def ensure_host_report(data: dict[str, Any], host: str) -> Optional[str]:
+    """A host's own report for the window: the one on disk, else written now from its snapshot (on
+    demand: a fleet report of 1,000 hosts never writes 1,000 of them up front)."""
+    row = next((h for h in data.get("hosts") or () if isinstance(h, dict) and h.get("host") == host), None)
+    if row is None:
+        return None
+    if row.get("report_path"):
+        return str(row["report_path"])
+    if not data.get("fleet_dir") or not row.get("can_render"):
+        return None
+    fd = FleetDir(str(data["fleet_dir"]))
+    path = write_host_report(fd, host)
+    if path:
+        row["report_path"] = path
+    return path
 
 
 def host_report_path(page_dir: Path, base: Any, rel: Any, folder: Any = None) -> Optional[str]:
