@@ -5,13 +5,17 @@
 #   1. as root, in /root/gpu-wizard (where root's `git clone` lands), in one fresh root;
 #   2. as a user in the sudo group (sudo without a password, as on cloud images), in a second one;
 #   3. (nosudo) as a user without sudo on a third: nothing can be installed, so the tests that touch
-#      the machine's tools (a subset, to keep CI short) must skip with their reasons, never fail.
+#      the machine's tools (a subset, to keep CI short) must skip with their reasons, never fail;
+#   4. (password) as a user in the sudo group whose sudo asks for a password (Debian's default: no
+#      NOPASSWD), on a fourth: the real-sudo tests (the password door, typed on a pty and into the
+#      window's dialog) run there, not skipped; root installs the system packages first, as an
+#      administrator would, and the user's password reaches the tests in GPU_WIZARD_TEST_SUDO_PASSWORD.
 # The base root is built once per machine and cached as a tarball (GPU_WIZARD_CI_CACHE, default
 # /var/cache/gpu-wizard-ci); each run unpacks a throw-away copy. The host's CA bundle is copied in
 # (a corporate network's intercepting CA, as such a machine would have installed).
 # Prints, per run, the wall time and the disk the command added (figures for the closing note).
 #
-# Usage: .ci/fresh-root.sh [root|user|nosudo|base]...   (default: root user nosudo; `base` only
+# Usage: .ci/fresh-root.sh [root|user|nosudo|password|base]...   (default: all four; `base` only
 # builds the cache)
 # Needs root (chroot, mounts). Installs debootstrap when missing.
 set -euo pipefail
@@ -165,8 +169,26 @@ run_as_nosudo() {
   cleanup
 }
 
+# the real-sudo tests (tests/realsudo.py): a password user's sudo, for real
+PASSWORD_TESTS="tests/integration/test_door_terminal.py tests/ui/test_door_window.py tests/ui/test_door_journeys.py
+  tests/unit/test_run_privileged.py tests/unit/test_run_rootboot.py tests/unit/test_run_askpass.py"
+run_as_password_user() {
+  new_root
+  in_root useradd -m -s /bin/bash -G sudo door
+  local pw; pw="door-$(od -An -N6 -tx1 /dev/urandom | tr -d ' \n')"
+  printf 'door:%s\n' "$pw" | in_root chpasswd
+  clone_into "$root_dir/home/door/gpu-wizard"
+  chown -R "$(in_root id -u door):$(in_root id -g door)" "$root_dir/home/door/gpu-wizard"
+  say "root installs the system packages (as an administrator would): scripts/sysdeps.sh --test"
+  in_root bash -c 'cd /home/door/gpu-wizard && bash scripts/sysdeps.sh --test' >&2 || true
+  say "user 'door' (sudo group, sudo asks for a password): the real-sudo tests"
+  timed "password: scripts/test.sh (real sudo)" in_root runuser -l door -c \
+    "cd ~/gpu-wizard && GPU_WIZARD_TEST_SUDO_PASSWORD='$pw' GPU_WIZARD_TEST_REQUIRE_REAL_SUDO=1 scripts/test.sh -p no:cacheprovider $(echo $PASSWORD_TESTS)" || fail=1
+  cleanup
+}
+
 fail=0
-modes=("$@"); ((${#modes[@]})) || modes=(root user nosudo)
+modes=("$@"); ((${#modes[@]})) || modes=(root user nosudo password)
 t_all=$SECONDS
 build_base
 for m in "${modes[@]}"; do
@@ -175,7 +197,8 @@ for m in "${modes[@]}"; do
     root) run_as_root ;;
     user) run_as_user ;;
     nosudo) run_as_nosudo ;;
-    *) die "unknown mode '$m' (root, user, nosudo, base)" ;;
+    password) run_as_password_user ;;
+    *) die "unknown mode '$m' (root, user, nosudo, password, base)" ;;
   esac
 done
 say "figures (label, exit, seconds, MB added):"

@@ -47,6 +47,17 @@ class InstallCommand:
         return sets + shlex.join(self.argv)
 
 
+def shown_argv(argv: Sequence[str], platform: str = "linux") -> str:
+    """One argv as a line to read and copy: POSIX sh quoting, or PowerShell's call operator on Windows."""
+    if platform == "windows":
+        return ("& " if argv and not _plain_word(argv[0]) else "") + " ".join(_ps_quote(a) for a in argv)
+    return shlex.join(argv)
+
+
+def _plain_word(arg: str) -> bool:
+    return bool(arg) and all(c.isalnum() or c in "-_." for c in arg)
+
+
 def _ps_quote(arg: str) -> str:
     if arg and all(c.isalnum() or c in "-_.:/\\=+,@" for c in arg):
         return arg

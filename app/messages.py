@@ -85,31 +85,54 @@ def catalogue(lang: str) -> dict:
     return doc
 
 
-def _diagnose_templates() -> dict[str, str]:
-    """The rules' root_cause/fix sentences by "diagnose.<rule>[/<subcode>|@<redirect when>].<field>" (the codes
-    Match.root_cause_code / fix_code name), read from the rules file itself: the catalogue sits below every
-    stage and imports none of them."""
-    try:
-        doc = json.loads(resource("diagnose", "rules.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    out: dict[str, str] = {}
-    for r in doc.get("rules", []) if isinstance(doc, dict) else []:
+def _diagnose_parts(doc: Any):
+    """(code, part) of every rule part of rules.json that holds sentences or steps: each rule, subcode and
+    redirect, each of their platform entries ("<code>~<tag>"), and the rule base's own ("platform~<tag>")."""
+    if not isinstance(doc, dict):
+        return
+    for tag, entry in (doc.get("platforms") or {}).items():
+        yield f"platform~{tag}", entry
+    for r in doc.get("rules", []):
         if not isinstance(r, dict) or not isinstance(r.get("id"), str):
             continue
         parts: list[tuple[str, Any]] = [(r["id"], r)]
         parts += [(f"{r['id']}/{s}", v) for s, v in (r.get("subcodes") or {}).items()]
         parts += [(f"{r['id']}@{red.get('when', '')}", red) for red in (r.get("redirect") or []) if isinstance(red, dict)]
         for code, part in parts:
-            for f in ("root_cause", "fix"):
-                text = part.get(f) if isinstance(part, dict) else None
-                if isinstance(text, str) and text:
-                    out[f"diagnose.{code}.{f}"] = text
-            for st in (part.get("fix_steps") or []) if isinstance(part, dict) else []:  # FixStep.title_code / why_code
-                if isinstance(st, dict) and isinstance(st.get("id"), str):
-                    for f in ("title", "why"):
-                        if isinstance(st.get(f), str) and st[f]:
-                            out[f"plan.{code}.step.{st['id']}.{f}"] = st[f]
+            yield code, part
+            for tag, entry in ((part.get("platforms") or {}) if isinstance(part, dict) else {}).items():
+                yield f"{code}~{tag}", entry
+
+
+def _step_templates(out: dict[str, str], code: str, steps: Any) -> None:
+    for st in steps if isinstance(steps, list) else []:  # FixStep.title_code / why_code
+        if isinstance(st, dict) and isinstance(st.get("id"), str):
+            for f in ("title", "why"):
+                if isinstance(st.get(f), str) and st[f]:
+                    out[f"plan.{code}.step.{st['id']}.{f}"] = st[f]
+
+
+def _diagnose_templates() -> dict[str, str]:
+    """The rules' root_cause/fix sentences by "diagnose.<code>.<field>" (the codes Match.root_cause_code /
+    fix_code name) and the fix steps' titles and whys by "plan.<code>.step.<id>.<field>", read from the rules
+    file and the named fixes (fixes.json) themselves: the catalogue sits below every stage and imports none."""
+    out: dict[str, str] = {}
+    try:
+        doc = json.loads(resource("diagnose", "rules.json").read_text(encoding="utf-8"))
+        fixes = json.loads(resource("diagnose", "fixes.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return out
+    for code, part in _diagnose_parts(doc):
+        if not isinstance(part, dict):
+            continue
+        for f in ("root_cause", "fix"):
+            text = part.get(f)
+            if isinstance(text, str) and text:
+                out[f"diagnose.{code}.{f}"] = text
+        _step_templates(out, code, part.get("fix_steps"))
+    for name, entry in ((fixes.get("fixes") or {}) if isinstance(fixes, dict) else {}).items():
+        for tag, steps in (entry.items() if isinstance(entry, dict) else ()):
+            _step_templates(out, f"fix.{name}~{'any' if tag == '*' else tag}", steps)
     return out
 
 

@@ -22,7 +22,7 @@ Every choice carries a reason; problems are warnings with stable codes.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Iterable, Optional
 
 from app.choices import Choices
@@ -55,7 +55,8 @@ WARNING_CODES = frozenset({
     # from the live index reads (app/compat/live.py, recommend_live)
     "index_no_wheel", "index_newer_patch", "torch_newer_than_data", "index_cached_copy", "index_partly_read",
     "index_unreachable", "index_not_checked", "compat_data_stale", "driver_branch_not_in_repo",
-    "nvidia_repo_checked", "nvidia_repo_unreachable", "index_confirmed", "vgpu_guest_driver",
+    "nvidia_repo_checked", "nvidia_repo_unreachable", "index_confirmed", "vgpu_guest_driver", "index_variant_not_mirrored",
+    "index_gpu_build_not_mirrored",
 })
 
 # Every reason_code recommend() can give a TorchChoice, DriverChoice, ToolkitChoice or CudnnChoice (stable, like the
@@ -85,6 +86,7 @@ ALTERNATIVE_CODES = frozenset({  # Alternative.reason_code (figures in reason_pa
 })
 REFUSAL_CODES = frozenset({  # Recommendation.refused_detail[i].code: a user choice refused (figures in params)
     "refused_unknown_release", "refused_no_python", "refused_unknown_variant", "refused_no_candidate", "refused_system_cudnn",
+    "refused_not_on_index",
 })
 OPTION_CODES = frozenset({  # TorchOption.reason_code (torch_options, `recommend --list`)
     "opt_no_python", "opt_cpu", "opt_no_kernels", "opt_runs", "opt_driver_capped", "opt_needs_driver",
@@ -101,7 +103,7 @@ CLAUSE_CODES = frozenset({
     "toolkit_optional", "toolkit_why_matches_wheel", "toolkit_why_newest_for_driver", "toolkit_why_capped_by_driver",
     "toolkit_why_closest_not_in_repo", "toolkit_why_closest_gpus", "toolkit_why_no_driver", "toolkit_why_none_in_repo",
     "toolkit_why_none_fits", "grace_proprietary_loaded", "branch_eol_date", "branch_eol_target",
-    "data_age", "index_confirmed_tv", "ft_builds",
+    "data_age", "index_confirmed_tv", "ft_builds", "cpu_build_chosen", "older_build_chosen",
     # refused_no_candidate's reason (REFUSAL_CODES)
     "why_not_built", "why_not_built_as", "why_no_kernels_os", "why_no_python_wheels", "why_no_torchvision_yet", "why_no_single_build",
 })
@@ -739,7 +741,9 @@ def _plain_pip_works(cx: _Ctx, ccs: list[str], driver: Optional[str], newest: Op
     if plain == "cpu":
         return False
     v = cx.db.variant(newest.release, plain, cx.wheel_os)
-    if v is None or _coverage(v, ccs) is None:
+    if v is None:
+        return True  # that build is not on the configured index: nothing is known against it, nothing is claimed
+    if _coverage(v, ccs) is None:
         return False
     return bool(driver) and cx.db.driver_compat(driver, v.cuda_runtime, cx.platform) is not None
 
@@ -977,10 +981,17 @@ def _alternatives(cx: _Ctx, chosen: Candidate, same_driver: list[Candidate], kee
 
 def _cpu_only(cx: _Ctx, want_release: Optional[TorchRelease], reason_gpu: bool) -> Recommendation:
     db = cx.db
-    rels = [want_release] if want_release else [r for r in db.torch_releases if r.supports_python(cx.python) and _complete(cx, r)]
-    if not rels and not want_release and cx.choices.want_torchvision and any(r.supports_python(cx.python) for r in db.torch_releases):
+    if want_release is not None and want_release.cpu_version == "":
+        cx.refuse("refused_not_on_index", f"PyTorch {want_release.version}: the index has no CPU build of it for Python {cx.python}.",
+                  torch=want_release.version, python=cx.python)
+        want_release = None
+    rels = [want_release] if want_release else [r for r in db.torch_releases if r.supports_python(cx.python) and _complete(cx, r)
+                                                and r.cpu_version != ""]
+    rels = [replace(r, version=r.cpu_version) if r.cpu_version else r for r in rels]  # the CPU build's patch on the index
+    if not rels and not want_release and cx.choices.want_torchvision and any(r.supports_python(cx.python) and r.cpu_version != ""
+                                                                              for r in db.torch_releases):
         alone = _cpu_only(_Ctx(cx.facts, db, cx.choices.replace(want_torchvision=False)), None, reason_gpu)
-        held = next(r for r in db.torch_releases if r.supports_python(cx.python))
+        held = next(r for r in db.torch_releases if r.supports_python(cx.python) and r.cpu_version != "")
         w = RecWarning(code="torch_alone_no_complete_set", severity="warning",
                        message="No PyTorch release with its torchvision has wheels for this machine"
                                + (f" and Python {cx.python}" if cx.python else "") + f" yet: torch {held.version} is chosen alone "

@@ -82,7 +82,35 @@ def main() -> int:
             print(f"(each request delayed {a.delay_ms:.0f} ms)")
     finally:
         s.close()
+    hostile(db, facts)
     return 0
+
+
+def hostile(db, facts) -> None:
+    """A mirror that drips one byte every 2 s, one whose pages redirect in a loop, one that sends a gzip bomb
+    (64 MiB of nothing as Content-Encoding: gzip): each `recommend_live` ends within the total deadline."""
+    from tests.unit.https_server import Hostile, gzip_bomb
+
+    bomb = gzip_bomb(64 << 20)
+    shapes = {"drip (1 byte / 2 s)": lambda h, p: h.drip(p, every_s=2.0),
+              "redirect loop": lambda h, p: (h.redirect(p, p + "x/"), h.redirect(p + "x/", p)),
+              f"gzip bomb ({len(bomb) >> 10} KiB -> 64 MiB)": lambda h, p: h.encoded(p, bomb)}
+    for name, plant in shapes.items():
+        h = Hostile()
+        try:
+            for v in sorted({v.variant for v in db.torch_variants}) + ["cpu"]:
+                for proj in ("torch", "torchvision"):
+                    plant(h, f"/whl/{v}/{proj}/")
+            ch = Choices(mirrors=Mirrors(pytorch_index_url=h.url + "/whl"))
+            f = live.Fetcher(timeout=30.0)  # a per-read timeout far past the deadline: only the total deadline ends it
+            t0 = time.perf_counter()
+            rec, rep = live.recommend_live(facts, db, ch, fetcher=f, pypi_json=None, today=dt.date.today(), enabled=True)
+            took = time.perf_counter() - t0
+            said = [w.code for w in rec.warnings if w.code.startswith("index_")]
+            print(f"hostile mirror, {name:28s} {took * 1000:7.0f} ms (deadline {live.LIVE_DEADLINE_S:.0f} s), {rep.requests} requests, "
+                  f"chose {rec.pytorch.version}+{rec.pytorch.index}, said {', '.join(said)}")
+        finally:
+            h.close()
 
 
 if __name__ == "__main__":

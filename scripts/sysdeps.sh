@@ -36,6 +36,8 @@ if ((test_tools)); then
   command -v gpg >/dev/null || want_test+=(gnupg)
   command -v chromium >/dev/null || want_test+=(chromium)
   command -v objdump >/dev/null || [[ -x /usr/bin/objdump ]] || want_test+=(binutils)
+  # sudo: the real-sudo tests (a password user in a private namespace, tests/realsudo.py)
+  command -v sudo >/dev/null || want_test+=(sudo)
   # sshd: the fleet tests' SSH hosts on 127.0.0.x that ansible-core drives (test_fleet_ssh.py)
   command -v sshd >/dev/null || [[ -x /usr/sbin/sshd ]] || want_test+=(openssh-server)
   libpy=$("$py" -c 'import sys, sysconfig, os; v = sys.version_info; so = sysconfig.get_config_var("INSTSONAME") or ""; d = sysconfig.get_config_var("LIBDIR") or ""; print("" if so and os.path.exists(os.path.join(d, so)) else f"libpython{v[0]}.{v[1]}")')

@@ -454,21 +454,34 @@ def verification_from_report(report: Optional[dict]):
 # ---------------------------------------------------------------------------------------------
 # Diagnose and report
 
-def diagnose(text: str, facts: Optional[Facts]):
+def _recommender(choices: Optional[Choices]):
+    """The solve the diagnosis asks for facts it has no recommendation for (the GPU a message names): the
+    pipeline's recommend stage on the compat data (no live index read: a diagnosis answers at once)."""
+    pipeline = _module("app.pipeline")
+
+    def solve(facts: Facts):
+        return pipeline.recommend_stage(facts, choices or Choices(), live=False)
+
+    return solve
+
+
+def diagnose(text: str, facts: Optional[Facts], choices: Optional[Choices] = None, recommendation: Any = None):
+    """The diagnosis of a pasted text, with the run's choices (mirrors, proxy, CA bundle, venv) and the
+    recommendation the window holds, so its fix steps are the ones this run would write."""
     mod = _module("app.diagnose")
     fn = getattr(mod, "diagnose", None)
     if fn is None:
         raise EngineUnavailable("app.diagnose is not available in this build")
-    return fn(text, facts)
+    return fn(text, facts, choices=choices, recommendation=recommendation, recommender=_recommender(choices))
 
 
-def diagnose_file(path: str, facts: Optional[Facts]):
+def diagnose_file(path: str, facts: Optional[Facts], choices: Optional[Choices] = None, recommendation: Any = None):
     """A whole log, read in bounded chunks by the engine (a 50 MB log stays cheap)."""
     mod = _module("app.diagnose")
     fn = getattr(mod, "diagnose_file", None)
     if fn is None:
         raise EngineUnavailable("app.diagnose is not available in this build")
-    return fn(path, facts)
+    return fn(path, facts, choices=choices, recommendation=recommendation, recommender=_recommender(choices))
 
 
 def fix_plan(diagnosis: Any, facts: Optional[Facts]):

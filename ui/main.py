@@ -96,6 +96,9 @@ def build_wizard(snapshot: Optional[str] = None, lang: Optional[str] = None, ass
             session.pending_restart = info
             session.session_dir = info.session_dir
     w = Wizard(session, services, translator, start_page=start)
+    from ui.password_dialog import install_password_prompt
+
+    install_password_prompt(w)  # root steps ask through the window's own dialog (or polkit's)
     if fleet:
         from app.system import SnapshotError
         from ui.fleet_dialog import FleetReportError, open_if_fleet

@@ -61,8 +61,10 @@ class Context:
         if self._pipeline is None:
             from app.pipeline import Pipeline
 
+            from app.detect.python_env import resolve_python
+
             a = self.args
-            self._pipeline = Pipeline(self.system, overrides=self.overrides(), python=getattr(a, "python", None),
+            self._pipeline = Pipeline(self.system, overrides=self.overrides(), python=resolve_python(getattr(a, "python", None)),
                                       db_path=getattr(a, "db", None), config=self.config,
                                       live=False if getattr(a, "offline", False) else None)
         return self._pipeline

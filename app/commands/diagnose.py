@@ -9,7 +9,6 @@ machine (or the --snapshot given) and the fix as steps.
 from __future__ import annotations
 
 import json
-import shlex
 import sys
 from typing import Any, Optional
 
@@ -28,6 +27,11 @@ def add_arguments(p) -> None:
                    help="utilization samples (JSON: a list of sample objects, or a `gpu-wizard verify --json` document; or `nvidia-smi dmon` output) for the low-utilization analysis")
     p.add_argument("--no-detect", action="store_true", help="use the text alone; do not look at this machine")
     p.add_argument("--python", metavar="PATH", help="the Python environment whose PyTorch to inspect")
+    p.add_argument("--venv", metavar="PATH", default=None,
+                   help="the plan's virtual environment, where a PyTorch reinstall goes when the error came from the system's Python (default ~/.venvs/gpu)")
+    from app.config import add_mirror_arguments
+
+    add_mirror_arguments(p)  # the fix's pip commands use the run's mirrors, proxy and CA bundle
 
 
 def _open_input(args):
@@ -97,8 +101,69 @@ def _detect(ctx, torch: bool):
         return None, f"could not read this machine's facts ({type(e).__name__}: {e}); the diagnosis uses the text alone"
 
 
+def choices_from_args(args):
+    """The run's Choices for the fix steps: the venv and the mirrors, proxy and CA (flags over the config file
+    over the environment, as `plan` reads them)."""
+    from app.choices import Choices
+    from app.commands.base import CliError
+    from app.config import ConfigError, mirrors_from_args
+
+    try:
+        mirrors, _cfg = mirrors_from_args(args)
+    except ConfigError as e:
+        raise CliError(str(e), 2) from None
+    return Choices(mirrors=mirrors, **({"venv_path": args.venv} if getattr(args, "venv", None) else {}))
+
+
+def machine_words(p, lang: str) -> str:
+    """The assumed machine in the user's language: "Windows", "Linux (apt)", "a docker container on Linux (dnf)"."""
+    from app.messages import cli
+
+    os_words = cli(f"diag_os_{p.os}", lang)
+    if p.os in ("linux", "wsl") and p.package_manager:
+        os_words = cli("diag_machine_pm", lang, os=os_words, pm=p.package_manager)
+    if p.container == "docker_desktop":
+        return cli("diag_machine_docker_desktop", lang, os=os_words)
+    if p.container:
+        return cli("diag_machine_container", lang, os=os_words, container=p.container)
+    return os_words
+
+
+def assumed_line(d, lang: str) -> Optional[str]:
+    """Which machine the answer was written for, and why (the text's clues, this machine's facts, or neither)."""
+    from app.messages import cli
+
+    p = getattr(d, "platform", None)
+    if p is None or not d.matches:
+        return None
+    clues = ", ".join(cli(f"diag_clue_{c.split(':')[0]}", lang) for c in p.clues)
+    kind = "foreign" if p.foreign else p.source
+    return cli(f"diag_assumed_{kind}", lang, machine=machine_words(p, lang), clues=clues or "-")
+
+
+def _shown_env(env: dict) -> str:
+    """The step's environment as shown: a proxy's password masked (it stays in the step that runs)."""
+    import re
+
+    masked = {k: re.sub(r"//([^:/@]+):[^@/]*@", r"//\1:***@", v) for k, v in env.items()}
+    return " ".join(f"{k}={v}" for k, v in masked.items())
+
+
+def _step_line(s, lang: str, t) -> str:
+    from app.install_command import shown_argv
+    from app.messages import step_title
+
+    shell = "windows" if s.where == "windows" or (s.argv and s.argv[0] and "\\" in s.argv[0][0]) else "linux"
+    tag = (t("you_run_it") if s.manual else "") + (t(f"where_{s.where}") if s.where else "")
+    sudo = "sudo " if s.needs_root and s.argv and shell == "linux" else ""
+    cmds = "; ".join(sudo + shown_argv(a, shell) for a in s.argv)
+    env = _shown_env(s.env)
+    return f"     - {step_title(s, lang)}" + (f": {tag}{cmds}" if cmds else (f" ({tag.rstrip(': ')})" if tag else "")) + \
+        (f" ({env})" if env else "")
+
+
 def format_text(d, note: Optional[str] = None, lang: str = "en") -> str:
-    from app.messages import cli, match_text, step_title
+    from app.messages import cli, match_text
 
     def t(key: str, **p) -> str:
         return cli(f"diag_{key}", lang, **p)
@@ -106,12 +171,16 @@ def format_text(d, note: Optional[str] = None, lang: str = "en") -> str:
     lines = []
     if note:
         lines.append(t("note", note=note))
+    machine = assumed_line(d, lang)
+    if machine:
+        lines.append(machine)
     info = d.input
     if info.truncated or info.binary or info.decode_errors:
         extra = [t(w) for w, on in (("truncated", info.truncated), ("binary", info.binary), ("decode_errors", info.decode_errors)) if on]
         lines.append(t("input", what=t("sep").join(extra), bytes=info.bytes_read, lines=info.lines_read))
     if not d.matches and not (d.utilization is not None and info.bytes_read == 0):
-        lines.append(d.message)
+        code = getattr(d, "message_code", "")
+        lines.append(cli(code, lang, **(d.message_params or {})) if code and lang != "en" else d.message)
     for i, m in enumerate(d.matches, 1):
         where = t("line", line=m.line) if m.line else ""
         lines.append(f"{i}. {m.category}" + (f" ({m.subcode})" if m.subcode and m.subcode != m.category else "")
@@ -125,13 +194,12 @@ def format_text(d, note: Optional[str] = None, lang: str = "en") -> str:
         lines.append(t("fix", text=match_text(m, "fix", lang)))
         if m.fix_steps:
             lines.append(t("steps"))
-            for s in m.fix_steps:
-                tag = (t("you_run_it") if s.manual else "") + ("sudo " if s.needs_root and s.argv else "")
-                cmds = "; ".join(shlex.join(a) for a in s.argv)
-                env = " ".join(f"{k}={v}" for k, v in s.env.items())
-                lines.append(f"     - {step_title(s, lang)}" + (f": {tag}{cmds}" if cmds else "") + (f" ({env})" if env else ""))
+            lines += [_step_line(s, lang, t) for s in m.fix_steps]
         if m.commands:
-            lines.append(t("shows_it", commands="  |  ".join(shlex.join(c) for c in m.commands[:3])))
+            from app.install_command import shown_argv
+
+            shown = [shown_argv(c, "windows" if c and "\\" in c[0] else "linux") for c in m.commands[:3]]
+            lines.append(t("shows_it", commands="  |  ".join(shown)))
     if d.utilization is not None:
         u = d.utilization
         lines.append(t("utilization", summary=u.summary))
@@ -142,6 +210,21 @@ def format_text(d, note: Optional[str] = None, lang: str = "en") -> str:
             if dim.status in ("likely", "possible"):
                 lines.append(t("dim_fix", text=dim.fix))
     return "\n".join(lines)
+
+
+def _recommender(ctx, choices):
+    """The pipeline's recommend stage for the facts the diagnosis asks about (this machine's, or the GPU a
+    message names), on the compat data without the live index: a paste is answered at once."""
+    from app.pipeline import PipelineError, recommend_stage
+
+    def solve(facts):
+        try:
+            db = ctx.pipeline.db()
+        except PipelineError:
+            return None
+        return recommend_stage(facts, choices, db=db, live=False)
+
+    return solve
 
 
 def run(args, ctx) -> int:
@@ -163,7 +246,9 @@ def run(args, ctx) -> int:
         if name not in ("stdin", "text", "none"):
             stream.close()
     facts, note = (None, None) if args.no_detect else _detect(ctx, torch=False)
-    d = diagnose_scan(scan, facts, {}, samples=samples, rules=rules)
+    choices = choices_from_args(args)
+    recommender = _recommender(ctx, choices)
+    d = diagnose_scan(scan, facts, {}, samples=samples, rules=rules, recommender=recommender, choices=choices)
     cats = set(d.categories())
     live: dict[str, Any] = {}
     again = False
@@ -180,7 +265,7 @@ def run(args, ctx) -> int:
             live = read_live(ctx.system)
             again = again or bool(live.get("processes"))
     if again:
-        d = diagnose_scan(scan, facts, live, samples=samples, rules=rules)
+        d = diagnose_scan(scan, facts, live, samples=samples, rules=rules, recommender=recommender, choices=choices)
     if ctx.json:
         data = d.to_json()
         if note:

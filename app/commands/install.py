@@ -22,7 +22,8 @@ def add_arguments(p) -> None:
                    help="where session folders go (default ~/.local/share/gpu-wizard/sessions)")
     p.add_argument("--new", action="store_true", help="start a new session even if an unfinished one exists")
     p.add_argument("--undo", action="store_true", help="restore every file the session edited from its backups")
-    p.add_argument("--askpass", metavar="PROGRAM", default=None, help="password dialog program for sudo (SUDO_ASKPASS)")
+    p.add_argument("--askpass", metavar="PROGRAM", default=None, help="password program for sudo (SUDO_ASKPASS); default: sudo asks on this terminal, "
+                   "else the wizard's own password dialog")
     add_choice_arguments(p)
 
 
@@ -112,7 +113,7 @@ def run(args, ctx) -> int:
         from app.run.session import SessionBusy, StateError
 
         try:
-            priv = choose_privilege(args.askpass) if session.load_state().root_edits else None
+            priv = choose_privilege(args.askpass, lang=ctx.lang) if session.load_state().root_edits else None
         except (StateError, PrivilegeError) as e:
             raise CliError(str(e), 2) from None
         rep = RestoreReport()
@@ -158,18 +159,18 @@ def run(args, ctx) -> int:
             sys.stdout.write(cli("install_unchanged", ctx.lang) + "\n")
             return 1
 
-    session = resume or Session.create(args.sessions_dir)
-    out = sys.stderr if ctx.json else sys.stdout
-    if resume is not None:
-        out.write(cli("install_resuming", ctx.lang, dir=session.dir) + "\n")
     privilege = None
     if plan.needs_root:
         from app.run.privilege import PrivilegeError, choose_privilege
 
-        try:
-            privilege = choose_privilege(args.askpass)
+        try:  # decided before anything starts: no way to ask for the password is one line, exit 2
+            privilege = choose_privilege(args.askpass, lang=ctx.lang)
         except PrivilegeError as e:
-            raise CliError(str(e), 1) from None
+            raise CliError(str(e), e.exit_code) from None
+    session = resume or Session.create(args.sessions_dir)
+    out = sys.stderr if ctx.json else sys.stdout
+    if resume is not None:
+        out.write(cli("install_resuming", ctx.lang, dir=session.dir) + "\n")
     from app.run.session import SessionBusy, StateError
 
     ex = None
@@ -183,10 +184,13 @@ def run(args, ctx) -> int:
     except KeyboardInterrupt:
         if ex is not None:
             ex.cancel()
+        if privilege is not None and getattr(privilege, "proc", None) is not None:
+            out.write("\n" + cli("install_root_step_finishes", ctx.lang) + "\n")  # the helper lets dpkg end
+            out.flush()
         raise
     finally:
         if privilege is not None:
-            privilege.close()
+            privilege.close(wait_s=600.0) if getattr(privilege, "proc", None) is not None else privilege.close()
         session.close()
     if ctx.json:
         try:

@@ -24,6 +24,9 @@ def add_arguments(p) -> None:
     p.add_argument("--quick", action="store_true", help="fewer copy sizes and a short load (about 20 s on one GPU)")
     p.add_argument("--gpus", metavar="LIST", default="all", help="CUDA indices to test, comma separated (default: all)")
     p.add_argument("--no-samples", action="store_true", help="leave the NVML samples out of the JSON")
+    from app.config import add_mirror_arguments
+
+    add_mirror_arguments(p)  # the suggested fix's pip command uses the run's mirrors, proxy and CA bundle
     p.add_argument("--rejudge", metavar="FILE", default=None,
                    help="apply the verdicts again to a saved `verify --json` result instead of running anything")
 
@@ -87,6 +90,9 @@ def run(args, ctx) -> int:
         except ValueError as e:
             raise CliError(f"{args.rejudge} is not a verify result: {str(e).splitlines()[0]}", 2) from None
     else:
+        from app.detect.python_env import resolve_python
+
+        args.python = resolve_python(args.python)  # `--python python3`: the one on PATH
         if args.python and not (os.path.isfile(args.python) and os.access(args.python, os.X_OK)):
             raise CliError(f"--python {args.python}: no such interpreter", 2)
         if args.gpus != "all" and not all(x.strip().isdigit() for x in args.gpus.split(",")):
@@ -98,8 +104,14 @@ def run(args, ctx) -> int:
             from app.verify.runner import target_python
 
             python = target_python()[0]  # the report's first line names it
+        from app.config import ConfigError, mirrors_from_args
+
+        try:
+            mirrors, _cfg = mirrors_from_args(args)
+        except ConfigError as e:
+            raise CliError(str(e), 2) from None
         opts = VerifyOptions(python=python, seconds=args.seconds, quick=args.quick, gpus=args.gpus,
-                             keep_samples=not args.no_samples)
+                             keep_samples=not args.no_samples, mirrors=mirrors)
         v = run_verification(opts, on_progress=_progress_printer(not ctx.json and sys.stderr.isatty()))
     ctx.emit(v.to_json(), _text(v, ctx.lang))
     return 1 if v.status == "fail" else 0

@@ -121,6 +121,7 @@ class TorchRelease(Row):
     torchaudio: Optional[str] = None
     default_variant: Any = None  # {"linux": "cu128", "windows": "cpu"}
     note: Optional[str] = None
+    cpu_version: Optional[str] = None  # set by the live index: its CPU build's newest patch here ("": none on the index)
 
     def default_for(self, os_name: str) -> Optional[str]:
         """The build plain `pip install torch` gives on this OS (aarch64 Linux follows x86_64 unless a row says otherwise)."""
@@ -404,7 +405,7 @@ class CompatDB:
         dk = vkey(driver_version)
         if not dk:
             return None
-        full = self.min_driver_full(cuda_runtime, platform)
+        full = self.full_floor(cuda_runtime, platform)
         if full and vkey(full) <= dk:
             return "full"
         floor = self.minor_compat_floor(vkey(cuda_runtime)[0], platform)
@@ -412,10 +413,18 @@ class CompatDB:
             return "minor"
         return None
 
+    def full_floor(self, cuda_runtime: str, platform: str = "linux") -> Optional[str]:
+        """Least driver that FULLY supports a wheel bundling CUDA `cuda_runtime`: the Table 3 row of that very
+        update release ("13.0.2" -> 580.95.05, not 13.0 GA's 580.65.06); a bare "X.Y", or an update with no
+        row, falls back to the GA row."""
+        if len(vkey(cuda_runtime)) >= 3 and (r := self.cuda_release(cuda_runtime)) is not None:
+            return r.min_driver(platform)
+        return self.min_driver_full(cuda_runtime, platform)
+
     def min_driver_for_runtime(self, cuda_runtime: str, platform: str = "linux", compat: str = "full") -> Optional[str]:
         if compat == "minor":
             return self.minor_compat_floor(vkey(cuda_runtime)[0], platform)
-        return self.min_driver_full(cuda_runtime, platform)
+        return self.full_floor(cuda_runtime, platform)
 
     # -- GPUs
 

@@ -25,7 +25,6 @@ the config file.
 from __future__ import annotations
 
 import datetime as _dt
-import gzip
 import hashlib
 import html
 import json
@@ -37,6 +36,7 @@ from pathlib import Path
 from typing import Any, Iterable, Optional
 from urllib.parse import unquote
 
+from app.compat.cache import CLOCK_SKEW_S, IndexCache, default_dir
 from app.compat.db import PYTORCH_INDEX, CompatDB, NvidiaRepo, TorchRelease, TorchVariant
 from app.compat.version import cp_tag, python_tag, vkey
 
@@ -47,6 +47,7 @@ TTL_S = 6 * 3600
 FAIL_TTL_S = 300  # an index that just failed is not asked again for this long (no repeated timeouts)
 STALE_DAYS = 90  # the bundled data is "old" past this, when nothing newer could be read
 MAX_BODY = 16 * 1024 * 1024
+MAX_PACKAGES = 256 * 1024 * 1024  # an apt Packages index, decompressed (NVIDIA's largest is tens of MiB)
 LIVE_ENV = "GPU_WIZARD_LIVE"
 
 
@@ -57,13 +58,9 @@ def live_enabled(config: Any = None, env: Optional[dict] = None) -> bool:
     return getattr(config, "live_index", True) is not False
 
 
-def cache_dir(env: Optional[dict] = None) -> Path:
-    env = os.environ if env is None else env
-    if env.get("GPU_WIZARD_CACHE_DIR"):
-        return Path(env["GPU_WIZARD_CACHE_DIR"])
-    if os.name == "nt" and env.get("LOCALAPPDATA"):
-        return Path(env["LOCALAPPDATA"]) / "gpu-wizard" / "cache" / "index"
-    return Path(env.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "gpu-wizard" / "index"
+def cache_dir(env: Optional[dict] = None) -> Optional[Path]:
+    """This user's index cache folder (root: a root-owned one; see app.compat.cache)."""
+    return default_dir(env)
 
 
 # ---------------------------------------------------------------- fetching with a cache
@@ -76,130 +73,150 @@ class Fetch:
     source: str  # "network", "cache", "stale_cache", "none"
     error: Optional[str] = None
     age_s: float = 0.0
+    status: Optional[int] = None  # the HTTP status of an answer that was not 2xx (404: not on this index)
 
 
 class Fetcher:
-    """GETs through one requests session (proxy, CA bundle), a short timeout and an on-disk cache:
-    a fresh cache entry is used without a request; on a network failure a stale entry is used and
-    said so. `requests` counts the network requests made."""
+    """GETs through app.net (proxy, the system trust store or the CA bundle, a total deadline per read and
+    `until` for all of them, size and decompression caps) and an on-disk cache (app.compat.cache: entries
+    owned by this user only): a fresh entry is used without a request; on a network failure a stale entry
+    is used and said so. `requests` counts the network requests made."""
 
     def __init__(self, *, timeout: float = TIMEOUT_S, ttl: float = TTL_S, cache: Optional[Path] = None,
-                 requests_kwargs: Optional[dict] = None, session=None, clock=time.time, fail_ttl: float = FAIL_TTL_S):
-        self.timeout, self.ttl, self.cache, self.fail_ttl = timeout, ttl, cache, fail_ttl
+                 requests_kwargs: Optional[dict] = None, session: Any = None, clock: Any = time.time, fail_ttl: float = FAIL_TTL_S,
+                 max_body: int = MAX_BODY):
+        self.timeout, self.ttl, self.fail_ttl, self.max_body = timeout, ttl, fail_ttl, max_body
+        self.cache = IndexCache(cache) if cache else None
         self.kwargs = dict(requests_kwargs or {})
         self.session = session
         self.clock = clock
+        self.until: Optional[float] = None  # time.monotonic() by which every read ends (recommend_live's deadline)
         self.requests = 0
         self.log: list[Fetch] = []
         import threading
 
         self._lock = threading.Lock()
 
-    def _path(self, url: str) -> Optional[Path]:
-        return self.cache / (hashlib.sha256(url.encode()).hexdigest() + ".json") if self.cache else None
+    @staticmethod
+    def _key(url: str, kind: str = "json") -> str:
+        return hashlib.sha256(url.encode()).hexdigest() + "." + kind
 
-    def _read_cache(self, url: str) -> Optional[tuple[bytes, float]]:
-        p = self._path(url)
-        if not p or not p.is_file():
+    def _read_cache(self, url: str, now: float) -> Optional[tuple[Optional[bytes], float]]:
+        """(body, fetched): body None for a page the index answered 404 for (not on it)."""
+        doc = self.cache.read(self._key(url)) if self.cache else None
+        if not doc or doc.get("url") != url:
             return None
         try:
-            doc = json.loads(p.read_text(encoding="utf-8"))
             import base64
 
-            return base64.b64decode(doc["body"]), float(doc["fetched"])
-        except (OSError, ValueError, KeyError, TypeError):
+            fetched = float(doc["fetched"])
+            if doc.get("status") == 404:
+                return None, fetched
+            return base64.b64decode(doc["body"], validate=True), fetched
+        except (ValueError, KeyError, TypeError):
             return None
 
-    def _write_cache(self, url: str, body: bytes) -> None:
-        p = self._path(url)
-        if not p:
-            return
-        import base64
+    def _fresh(self, fetched: float, now: float) -> bool:
+        return fetched <= now + CLOCK_SKEW_S and now - fetched < self.ttl  # a time in the future is stale
 
-        try:
-            p.parent.mkdir(parents=True, exist_ok=True)
-            tmp = p.with_suffix(".tmp")
-            tmp.write_text(json.dumps({"url": url, "fetched": self.clock(), "body": base64.b64encode(body).decode()}), encoding="utf-8")
-            os.replace(tmp, p)
-        except OSError:
-            pass  # a read-only cache only costs a request next time
+    def _write_cache(self, url: str, body: Optional[bytes]) -> None:
+        if self.cache:
+            import base64
+
+            doc = {"url": url, "fetched": self.clock()}
+            doc.update({"status": 404} if body is None else {"body": base64.b64encode(body).decode()})
+            self.cache.write(self._key(url), doc)
 
     def _failed_recently(self, url: str, now: float) -> Optional[str]:
-        p = self._path(url)
-        if not p:
-            return None
+        doc = self.cache.read(self._key(url, "fail")) if self.cache else None
         try:
-            doc = json.loads(p.with_suffix(".fail").read_text(encoding="utf-8"))
-            return str(doc["error"]) if now - float(doc["at"]) < self.fail_ttl else None
-        except (OSError, ValueError, KeyError, TypeError):
+            at = float(doc["at"]) if doc else None
+            return str(doc["error"])[:200] if doc and at is not None and at <= now + CLOCK_SKEW_S and now - at < self.fail_ttl else None
+        except (ValueError, KeyError, TypeError):
             return None
 
     def _mark_failed(self, url: str, error: str, ok: bool) -> None:
-        p = self._path(url)
-        if not p:
+        if not self.cache:
             return
-        try:
-            if ok:
-                p.with_suffix(".fail").unlink(missing_ok=True)
-            else:
-                p.parent.mkdir(parents=True, exist_ok=True)
-                p.with_suffix(".fail").write_text(json.dumps({"url": url, "at": self.clock(), "error": error}), encoding="utf-8")
-        except OSError:
-            pass
+        if ok:
+            self.cache.remove(self._key(url, "fail"))
+        else:
+            self.cache.write(self._key(url, "fail"), {"url": url, "at": self.clock(), "error": error})
+
+    def _session(self) -> Any:
+        with self._lock:
+            if self.session is None:
+                from app import net
+
+                self.session = net.session_from_kwargs(self.kwargs)
+            return self.session
 
     def get(self, url: str, accept: str = "text/html") -> Fetch:
-        cached = self._read_cache(url)
+        from app import net
+
         now = self.clock()
-        if cached and now - cached[1] < self.ttl:
-            f = Fetch(url, cached[0], "cache", age_s=now - cached[1])
+        cached = self._read_cache(url, now)
+        if cached and self._fresh(cached[1], now):
+            f = Fetch(url, cached[0], "cache", age_s=now - cached[1]) if cached[0] is not None else \
+                Fetch(url, None, "cache", "HTTP 404", now - cached[1], 404)
             self.log.append(f)
             return f
         recent = self._failed_recently(url, now)
         if recent:  # it failed moments ago: answer as then, without waiting for another timeout
-            f = Fetch(url, cached[0], "stale_cache", recent, now - cached[1]) if cached else Fetch(url, None, "none", recent + " (recently)")
+            f = Fetch(url, cached[0], "stale_cache", recent, now - cached[1]) if cached and cached[0] is not None else \
+                Fetch(url, None, "none", recent + " (recently)")
             self.log.append(f)
             return f
-        err = None
         try:
-            if self.session is None:
-                import requests
-
-                self.session = requests.Session()
-                self.session.trust_env = False  # the proxy and CA come from the wizard's config (app.config), which reads the environment
+            sess = self._session()
             with self._lock:
                 self.requests += 1
-            with self.session.get(url, timeout=self.timeout, stream=True, headers={"Accept": accept}, **self.kwargs) as r:
-                if r.status_code == 404:
-                    f = Fetch(url, b"", "network", "HTTP 404")
-                    self.log.append(f)
-                    return f
-                if r.status_code != 200:
-                    raise OSError(f"HTTP {r.status_code}")
-                buf = bytearray()
-                for chunk in r.iter_content(64 * 1024):
-                    buf += chunk
-                    if len(buf) > MAX_BODY:
-                        raise OSError(f"larger than {MAX_BODY // (1024 * 1024)} MiB")
-            body = bytes(buf)
-            self._write_cache(url, body)
+            r = net.get(url, sess=sess, deadline_s=self.timeout, until=self.until, max_bytes=self.max_body, accept=accept)
+            self._write_cache(url, r.body)
             self._mark_failed(url, "", ok=True)
-            f = Fetch(url, body, "network")
-        except Exception as e:  # noqa: BLE001 - any network failure: the cache or the data answers
-            err = f"{type(e).__name__}: {str(e)[:160]}"
-            self._mark_failed(url, err, ok=False)
-            if cached:
-                f = Fetch(url, cached[0], "stale_cache", err, now - cached[1])
+            f = Fetch(url, r.body, "network")
+        except net.FetchError as e:
+            err = str(e)
+            if e.status == 404:
+                self._write_cache(url, None)
+                self._mark_failed(url, "", ok=True)
+                f = Fetch(url, None, "network", "HTTP 404", status=404)  # not on this index: never "no wheels"
             else:
-                f = Fetch(url, None, "none", err)
+                self._mark_failed(url, err, ok=False)
+                f = Fetch(url, cached[0], "stale_cache", err, now - cached[1], e.status) if cached and cached[0] is not None else \
+                    Fetch(url, None, "none", err, status=e.status)
         self.log.append(f)
         return f
 
 
 # ---------------------------------------------------------------- parsing
 
-_WHEEL = re.compile(r"^(?P<name>[A-Za-z0-9_.]+)-(?P<ver>[^-]+)(?:-(?P<build>\d[^-]*))?-(?P<py>[^-]+)-(?P<abi>[^-]+)-(?P<plat>[^-]+)\.whl$")
+# A wheel file name (PEP 427) whose every part is made of the characters its grammar allows: markup, quotes,
+# spaces or a newline in a name never become a version, a tag or a platform.
+_WHEEL = re.compile(r"^(?P<name>[A-Za-z0-9][A-Za-z0-9_.]*)-(?P<ver>[A-Za-z0-9_.!+]+)(?:-(?P<build>\d[A-Za-z0-9_.]*))?"
+                    r"-(?P<py>[A-Za-z0-9_.]+)-(?P<abi>[A-Za-z0-9_.]+)-(?P<plat>[A-Za-z0-9_.]+)\.whl$")
+# PEP 440 public version (canonical spellings the indexes use) and local label
+_PEP440 = re.compile(r"^(?:\d+!)?\d+(?:\.\d+)*(?:(?:a|b|rc)\d+)?(?:\.post\d+)?(?:\.dev\d+)?$")
+_LOCAL = re.compile(r"^[a-z0-9]+(?:\.[a-z0-9]+)*$", re.I)
 _ANCHOR = re.compile(r"<a\b([^>]*)>([^<]*)</a>", re.I)
 _HREF_ATTR = re.compile(r"href\s*=\s*[\"']([^\"']+)[\"']", re.I)
+_METADATA_ATTR = re.compile(r"data-(?:core|dist-info)-metadata\s*=\s*[\"']([^\"']*)[\"']", re.I)
+
+
+def valid_version(v: str) -> bool:
+    """A PEP 440 version (public part, optional +local), checked by `packaging` where it is installed."""
+    public, _, local = v.partition("+")
+    if not _PEP440.fullmatch(public) or (local and not _LOCAL.fullmatch(local)) or len(v) > 64:
+        return False
+    try:
+        from packaging.version import InvalidVersion, Version
+    except ImportError:
+        return True
+    try:
+        Version(v)
+    except InvalidVersion:
+        return False
+    return True
 
 
 @dataclass(frozen=True)
@@ -212,6 +229,8 @@ class Wheel:
     platform: str  # "manylinux_2_28_x86_64", "win_amd64", "any"
     filename: str = ""
     yanked: bool = False
+    url: str = ""  # the file's address as the page gives it (relative or absolute)
+    metadata: bool = False  # the page advertises its PEP 658 `.metadata` file
 
     def fits(self, tag: str, wheel_os: str) -> bool:
         """Installable for Python tag 'cp313' / 'cp313t' on 'linux' (x86_64), 'linux_aarch64' or 'windows'."""
@@ -232,15 +251,18 @@ class Wheel:
         return tag in pys and tag in abis
 
 
-def parse_wheel(filename: str, yanked: bool = False) -> Optional[Wheel]:
-    name = filename.rsplit("/", 1)[-1].split("#", 1)[0].split("?", 1)[0]
+def parse_wheel(filename: str, yanked: bool = False, url: str = "", metadata: bool = False) -> Optional[Wheel]:
+    """A wheel from its file name (or an href ending in it, %2B-encoded as PyTorch's index writes hrefs);
+    None for anything that is not a wheel name with a PEP 440 version."""
+    name = filename.rsplit("/", 1)[-1].split("#", 1)[0].split("?", 1)[0].strip()
     if "%" in name:
         name = unquote(name)
-    m = _WHEEL.match(name)
-    if not m:
+    m = _WHEEL.fullmatch(name)
+    if not m or not valid_version(m.group("ver")):
         return None
     ver, _, local = m.group("ver").partition("+")
-    return Wheel(m.group("name").lower().replace("_", "-"), ver, local or None, m.group("py"), m.group("abi"), m.group("plat"), name, yanked)
+    return Wheel(m.group("name").lower().replace("_", "-"), ver, local.lower() or None, m.group("py"), m.group("abi"), m.group("plat"), name,
+                 yanked, url, metadata)
 
 
 def parse_simple(body: bytes | str) -> list[Wheel]:
@@ -252,20 +274,24 @@ def parse_simple(body: bytes | str) -> list[Wheel]:
     if s.startswith("{"):
         try:
             doc = json.loads(s)
-        except ValueError:
+        except (ValueError, RecursionError):
             return []
-        for f in doc.get("files", []) if isinstance(doc, dict) else []:
+        for f in doc.get("files", []) if isinstance(doc, dict) and isinstance(doc.get("files"), list) else []:
             if isinstance(f, dict) and isinstance(f.get("filename"), str):
-                w = parse_wheel(f["filename"], bool(f.get("yanked")))
+                meta = f.get("core-metadata", f.get("dist-info-metadata"))
+                w = parse_wheel(f["filename"], bool(f.get("yanked")), str(f.get("url") or ""), bool(meta))
                 if w:
                     out.append(w)
         return out
     for m in _ANCHOR.finditer(text):
         attrs, label = m.group(1), m.group(2).strip()
         yanked = "data-yanked" in attrs
-        w = parse_wheel(html.unescape(label), yanked) if label.endswith(".whl") else None
-        if w is None and (h := _HREF_ATTR.search(attrs)):
-            w = parse_wheel(html.unescape(h.group(1)), yanked)
+        h = _HREF_ATTR.search(attrs)
+        href = html.unescape(h.group(1)) if h else ""
+        meta = bool(_METADATA_ATTR.search(attrs))
+        w = parse_wheel(html.unescape(label), yanked, href, meta) if label.endswith(".whl") else None
+        if w is None and href:
+            w = parse_wheel(href, yanked, href, meta)
         if w:
             out.append(w)
     return out
@@ -298,9 +324,11 @@ _PKG = re.compile(r"^Package:\s*(\S+)", re.M)
 def parse_packages_index(body: bytes) -> tuple[set[str], set[str]]:
     """(toolkits 'X.Y', driver branches 'NNN') named by an apt Packages index (plain or gzip)."""
     if body[:2] == b"\x1f\x8b":
+        from app import net
+
         try:
-            body = gzip.decompress(body)
-        except (OSError, EOFError):
+            body = net.inflate(body, MAX_PACKAGES, "the Packages index")
+        except net.FetchError:
             return set(), set()
     text = body.decode("utf-8", "replace")
     toolkits, branches = set(), set()
@@ -329,6 +357,8 @@ class LiveIndex:
     seconds: float = 0.0
     errors: list = field(default_factory=list)
     sources: set = field(default_factory=set)
+    missing: set = field(default_factory=set)  # keys of pages the index answered 404 for: not mirrored
+    tv_pins: dict = field(default_factory=dict)  # torchvision version -> the torch version its metadata pins
 
     @property
     def read_any(self) -> bool:
@@ -341,9 +371,10 @@ def page_url(base: str, variant: str, project: str) -> str:
 
 
 def read_indexes(db: CompatDB, wheel_os: str, *, pytorch_base: Optional[str] = None, pypi_json: Optional[str] = PYPI_JSON,
-                 fetcher: Fetcher, variants: Optional[Iterable[str]] = None, newest: int = 3) -> LiveIndex:
+                 fetcher: Fetcher, variants: Optional[Iterable[str]] = None, newest: int = 3, also: Iterable[str] = ()) -> LiveIndex:
     """Read the torch and torchvision pages of the variants of the newest `newest` releases built for
-    `wheel_os` (and PyPI's JSON of both projects). One request per page; a cached page costs none."""
+    `wheel_os` and of the variants in `also` (the one the user chose, "cpu"), and PyPI's JSON of both
+    projects. One request per page; a cached page costs none."""
     base = (pytorch_base or PYTORCH_INDEX).rstrip("/")
     t0 = time.perf_counter()
     before = fetcher.requests
@@ -354,6 +385,7 @@ def read_indexes(db: CompatDB, wheel_os: str, *, pytorch_base: Optional[str] = N
                 if v.variant not in vs:
                     vs.append(v.variant)
         variants = vs
+    variants = list(dict.fromkeys([*variants, *[a for a in also if a]]))
     li = LiveIndex(pytorch_base=base)
     jobs = [("page", (variant, project), page_url(base, variant, project), "application/vnd.pypi.simple.v1+json, text/html;q=0.5")
             for variant in variants for project in ("torch", "torchvision")]
@@ -366,15 +398,19 @@ def read_indexes(db: CompatDB, wheel_os: str, *, pytorch_base: Optional[str] = N
     for (kind, key, _url, _accept), f in zip(jobs, fetched):
         li.sources.add(f.source)
         table = li.pages if kind == "page" else li.pypi
+        if f.status == 404:
+            table[key] = []  # not on this index (not mirrored): never read as "no wheels for this Python"
+            li.missing.add(key)
+            continue
         parsed = None if f.body is None else (parse_simple(f.body) if kind == "page" else parse_pypi_json(f.body))
-        if f.body is not None and not parsed and f.error != "HTTP 404":
+        if f.body is not None and not parsed:
             f = replace(f, body=None, error="the page names no wheel (not an index page?)")  # a portal or an error page
             parsed = None
         if f.body is None:
             table[key] = None
             li.errors.append(f"{f.url}: {f.error}")
         else:
-            table[key] = parsed  # a 404: that build is not on this index (an empty list)
+            table[key] = parsed
     li.requests = fetcher.requests - before
     li.seconds = time.perf_counter() - t0
     return li
@@ -406,6 +442,9 @@ class Overlay:
     notes: list = field(default_factory=list)  # (code, severity, english, params)
     seen: dict = field(default_factory=dict)  # (release, variant) -> (torch version, torchvision version or None)
     newer: list = field(default_factory=list)  # torch versions on an index/PyPI newer than every data release
+    not_mirrored: set = field(default_factory=set)  # builds (variants) the index does not carry
+    absent: list = field(default_factory=list)  # releases with no build on this index for this OS
+    paired_by_metadata: list = field(default_factory=list)  # (torch, torchvision) paired from wheel metadata
 
 
 def _tv_series(db: CompatDB, rel: TorchRelease) -> Optional[tuple[int, int]]:
@@ -422,73 +461,165 @@ def _tv_series(db: CompatDB, rel: TorchRelease) -> Optional[tuple[int, int]]:
     return None
 
 
+def _is_build(w: Wheel, variant: str, rel: TorchRelease, wheel_os: str) -> bool:
+    """A wheel of that build: its local tag says so, or it has none (a PyPI-style mirror) and that build is
+    what PyPI's plain wheel of the release is (its default variant on this OS)."""
+    if w.local is not None:
+        return w.local == variant
+    return rel.default_for(wheel_os) == variant
+
+
+def _series(version: str) -> tuple:
+    return vkey(version)[:2]
+
+
+class _Pages:
+    """Each page's wheels for this Python tag and platform, once."""
+
+    def __init__(self, li: LiveIndex, tag: str, wheel_os: str):
+        self.li, self.tag, self.wheel_os = li, tag, wheel_os
+        self.fit = {key: [w for w in page if w.fits(tag, wheel_os)] for key, page in li.pages.items() if page is not None}
+
+    def state(self, variant: str, project: str = "torch") -> str:
+        key = (variant, project)
+        if key in self.li.missing:
+            return "missing"
+        return "unread" if self.li.pages.get(key) is None else "read"
+
+    def versions(self, variant: str, project: str, rel: TorchRelease, wheel_os: str, series: tuple) -> list[str]:
+        ws = self.fit.get((variant, project), [])
+        if project == "torch":
+            got = {w.version for w in ws if _is_build(w, variant, rel, wheel_os) and _series(w.version) == series}
+        else:
+            got = {w.version for w in ws if w.local in (variant, None) and _series(w.version) == series}
+        return sorted(got, key=vkey)
+
+    def lists_release(self, variant: str, rel: TorchRelease) -> bool:
+        """The page names the release at all (any Python, any platform)."""
+        return any(_series(w.version) == _series(rel.release) for w in self.li.pages.get((variant, "torch")) or [])
+
+
+def _pair(version_pool: set[str], tv_seen: set[str], rel: TorchRelease, pins: dict[str, str]) -> tuple[Optional[str], Optional[str], bool]:
+    """(torch, torchvision, pinned_by_metadata): the newest torch of `version_pool` that a torchvision of
+    `tv_seen` was built for. A torchvision wheel pins one torch patch (its Requires-Dist, PEP 658 metadata);
+    where no metadata was readable, the patch numbers are taken to match (0.29.1 with 2.14.1)."""
+    pairs = []
+    for tv in tv_seen:
+        pin = pins.get(tv)
+        known = pin is not None
+        if pin is None:
+            k = vkey(tv)
+            pin = ".".join(str(x) for x in vkey(rel.release)[:2]) + (f".{k[2]}" if len(k) > 2 else ".0")
+        if pin in version_pool:
+            pairs.append((vkey(pin), vkey(tv), pin, tv, known))
+    if not pairs:
+        return None, None, any(tv in pins for tv in tv_seen)
+    best = max(pairs)
+    return best[2], best[3], best[4]
+
+
+def _overlay_release(db: CompatDB, rel: TorchRelease, pg: _Pages, wheel_os: str, pt: str, out: "Overlay") -> tuple[TorchRelease, list[TorchVariant]]:
+    """One release as the index has it: its builds on this index, pinned to the newest patch on every one of
+    them, with the torchvision built for that patch."""
+    li = pg.li
+    series = _series(rel.release)
+    keep: list[TorchVariant] = []
+    per: dict[str, list[str]] = {}
+    lacks_python = False
+    for v in db.variants(rel.release, wheel_os):
+        st = pg.state(v.variant)
+        if st == "unread":
+            keep.append(v)  # that page could not be read: the data answers for it
+            continue
+        vers = pg.versions(v.variant, "torch", rel, wheel_os, series) if st == "read" else []
+        if vers:
+            keep.append(v)
+            per[v.variant] = vers
+        elif st == "read" and pg.lists_release(v.variant, rel):
+            lacks_python = True  # the release is there, not for this Python/platform
+        elif st == "missing":
+            out.not_mirrored.add(v.variant)  # not on this index at all (404): never pinned, never "no wheels"
+    if not keep:
+        if lacks_python:
+            out.notes.append(("index_no_wheel", "info", f"PyTorch {rel.release} has no wheel for Python {pt} on this platform on the index "
+                              f"({li.pytorch_base}): skipped.", {"release": rel.release, "python": pt, "index": li.pytorch_base}))
+            return replace(rel, python=tuple(p for p in rel.python if p != pt)), []
+        out.absent.append(rel.release)
+        return rel, []
+    common = set.intersection(*(set(x) for x in per.values())) if per else set()
+    version = max(common, key=vkey) if common else rel.version
+    tv: Optional[str] = rel.torchvision
+    tv_ok = True
+    tv_series = _tv_series(db, rel)
+    if tv_series and per:
+        tv_seen: Optional[set] = None
+        for v in keep:
+            if pg.state(v.variant, "torchvision") != "read" and (v.variant, "torchvision") not in li.missing:
+                continue
+            got = set(pg.versions(v.variant, "torchvision", rel, wheel_os, tv_series))
+            tv_seen = got if tv_seen is None else tv_seen & got
+        if tv_seen is not None:
+            paired, ptv, by_meta = _pair(common or {version}, tv_seen, rel, li.tv_pins)
+            if paired:
+                version, tv = paired, ptv
+                if by_meta:
+                    out.paired_by_metadata.append((paired, ptv))
+            elif tv_seen and not by_meta:
+                tv = max(tv_seen, key=vkey)  # odd version numbers and no metadata: the newest of each
+            else:
+                tv, tv_ok = None, False  # no torchvision built for a torch here: the release is incomplete on this index
+    pys = rel.python if pt in rel.python or not per else tuple(rel.python) + (pt,)
+    new = replace(rel, version=version, torchvision=tv if tv_ok else None, python=pys)
+    for v in keep:
+        if v.variant in per:
+            out.seen[(rel.release, v.variant)] = (version, tv if tv_ok else None)
+    if vkey(version) > vkey(rel.version):
+        out.notes.append(("index_newer_patch", "info", f"The index has PyTorch {version}, a newer patch of {rel.release} than the data's {rel.version}: "
+                          f"it is pinned.", {"version": version, "release": rel.release, "data_version": rel.version}))
+    return new, keep
+
+
+def _overlay_cpu(rel: TorchRelease, pg: _Pages, wheel_os: str) -> TorchRelease:
+    """The CPU build on the index: `cpu_version` the newest patch it lists for this Python, "" when the cpu
+    page was read (or is missing) and lists none; untouched when that page was not asked for."""
+    st = pg.state("cpu")
+    if st == "unread":
+        return rel
+    vers = pg.versions("cpu", "torch", rel, wheel_os, _series(rel.release)) if st == "read" else []
+    return replace(rel, cpu_version=vers[-1] if vers else "")
+
+
 def overlay(db: CompatDB, li: LiveIndex, python: Optional[str], wheel_os: str) -> Overlay:
     tag = cp_tag(python) if python else None
     pt = python_tag(python) if python else None
     out = Overlay(db=db)
-    # each page's wheels for this Python tag and platform, once (a page lists every release)
-    fit = {key: [w for w in page if w.fits(tag, wheel_os)] for key, page in li.pages.items() if page is not None} if tag else {}
     new_releases: list[TorchRelease] = []
     new_variants: list[TorchVariant] = []
-    known = {r.release for r in db.torch_releases}
+    pg = _Pages(li, tag, wheel_os) if tag else None
     for rel in db.torch_releases:
-        variants = db.variants(rel.release, wheel_os)
         other = [v for v in db.torch_variants if v.release == rel.release and v.os != wheel_os]
-        read = [v for v in variants if li.pages.get((v.variant, "torch")) is not None]
-        if not read or tag is None:
+        variants = db.variants(rel.release, wheel_os)
+        if pg is None or not any(pg.state(v.variant) != "unread" for v in variants) and pg.state("cpu") == "unread":
             new_releases.append(rel)
             new_variants += variants + other
             continue
-        keep: list[TorchVariant] = []
-        per: dict[str, list[str]] = {}
-        for v in variants:
-            page = li.pages.get((v.variant, "torch"))
-            if page is None:
-                keep.append(v)  # that page could not be read: the data answers for it
-                continue
-            vers = sorted({w.version for w in fit[(v.variant, "torch")] if w.local == v.variant
-                           and vkey(w.version)[:2] == vkey(rel.release)[:2]}, key=vkey)
-            if vers:
-                keep.append(v)
-                per[v.variant] = vers
-        if not keep:
-            out.notes.append(("index_no_wheel", "info", f"PyTorch {rel.release} has no wheel for Python {pt} on this platform on the index "
-                              f"({li.pytorch_base}): skipped.", {"release": rel.release, "python": pt, "index": li.pytorch_base}))
-            new_releases.append(replace(rel, python=tuple(p for p in rel.python if p != pt)))
-            new_variants += other
-            continue
-        common = set.intersection(*(set(v) for v in per.values())) if per else set()
-        version = max(common, key=vkey) if common else rel.version
-        if vkey(version) < vkey(rel.version) and per:
-            version = max(common or {rel.version}, key=vkey)
-        # torchvision of the same series, patch-aligned where it exists, else its newest patch
-        tv = rel.torchvision
-        series = _tv_series(db, rel)
-        tv_ok = True
-        if series:
-            tv_seen: Optional[set] = None
-            for v in keep:
-                page = li.pages.get((v.variant, "torchvision"))
-                if page is None:
-                    continue
-                got = {w.version for w in fit[(v.variant, "torchvision")] if w.local in (v.variant, None) and vkey(w.version)[:2] == series}
-                tv_seen = got if tv_seen is None else tv_seen & got
-            if tv_seen is not None:
-                if tv_seen:
-                    aligned = f"{series[0]}.{series[1]}.{vkey(version)[2] if len(vkey(version)) > 2 else 0}"
-                    tv = aligned if aligned in tv_seen else max(tv_seen, key=vkey)
-                else:
-                    tv, tv_ok = None, False
-        pys = rel.python if pt in rel.python or not per else tuple(rel.python) + (pt,)
-        new_releases.append(replace(rel, version=version, torchvision=tv if tv_ok else None, python=pys))
+        nrel, keep = _overlay_release(db, rel, pg, wheel_os, pt or "", out)
+        new_releases.append(_overlay_cpu(nrel, pg, wheel_os))
         new_variants += keep + other
-        for v in keep:
-            if v.variant in per:
-                out.seen[(rel.release, v.variant)] = (version, tv if tv_ok else None)
-        if vkey(version) > vkey(rel.version):
-            out.notes.append(("index_newer_patch", "info", f"The index has PyTorch {version}, a newer patch of {rel.release} than the data's {rel.version}: "
-                              f"it is pinned.", {"version": version, "release": rel.release, "data_version": rel.version}))
-    # releases newer than the data: named, never chosen
+    if out.not_mirrored:
+        gone = ", ".join(sorted(out.not_mirrored))
+        out.notes.append(("index_variant_not_mirrored", "info", f"The index ({li.pytorch_base}) does not carry {gone} (its pages are missing): "
+                          "those builds are never pinned.", {"index": li.pytorch_base, "variants": gone}))
+    _note_newer(db, li, out)
+    out.db = replace(db, torch_releases=tuple(sorted(new_releases, key=lambda r: vkey(r.version), reverse=True)),
+                     torch_variants=tuple(new_variants), origin=db.origin + " + live index", _index={})
+    out.db._build_index()
+    return out
+
+
+def _note_newer(db: CompatDB, li: LiveIndex, out: "Overlay") -> None:
+    """Releases newer than the data: named, never chosen."""
+    known = {r.release for r in db.torch_releases}
     newest_known = max((vkey(r.release) for r in db.torch_releases), default=())
     seen_versions = {w.version for page in li.pages.values() if page for w in page if w.project == "torch"}
     seen_versions |= {w.version for w in (li.pypi.get("torch") or [])}
@@ -499,10 +630,50 @@ def overlay(db: CompatDB, li: LiveIndex, python: Optional[str], wheel_os: str) -
         out.notes.append(("torch_newer_than_data", "info", f"PyTorch {newer[-1]} is on the index but not in the compatibility data "
                           f"({db.version}) yet: its GPU and driver support are unchecked, so it is not chosen. "
                           "`gpu-wizard update-db` fetches newer data.", {"version": newer[-1], "data": db.version}))
-    out.db = replace(db, torch_releases=tuple(sorted(new_releases, key=lambda r: vkey(r.version), reverse=True)),
-                     torch_variants=tuple(new_variants), origin=db.origin + " + live index", _index={})
-    out.db._build_index()
-    return out
+
+
+_REQ_TORCH = re.compile(r"^Requires-Dist:\s*torch\s*(?:\(\s*)?==\s*([0-9][A-Za-z0-9.+!]*)", re.I | re.M)
+
+
+def parse_torch_pin(metadata: bytes | str) -> Optional[str]:
+    """The torch version a wheel's METADATA pins (`Requires-Dist: torch==2.14.1`), public part; None if none."""
+    text = metadata.decode("utf-8", "replace") if isinstance(metadata, bytes) else metadata
+    m = _REQ_TORCH.search(text[:200_000])
+    if not m or not valid_version(m.group(1)):
+        return None
+    return m.group(1).partition("+")[0]
+
+
+def read_tv_pins(db: CompatDB, li: LiveIndex, python: Optional[str], wheel_os: str, fetcher: Fetcher, newest: int = 2) -> None:
+    """Which torch patch each torchvision on the index was built for: its PEP 658 `.metadata` file, for the
+    two newest torchvision versions of the `newest` newest releases (one wheel each; cached like pages)."""
+    from concurrent.futures import ThreadPoolExecutor
+    from urllib.parse import urljoin
+
+    tag = cp_tag(python) if python else None
+    if not tag:
+        return
+    jobs: dict[str, str] = {}
+    for rel in list(db.torch_releases)[:newest]:
+        series = _tv_series(db, rel)
+        if not series:
+            continue
+        for (variant, project), page in li.pages.items():
+            if project != "torchvision" or not page:
+                continue
+            ws = [w for w in page if w.metadata and w.fits(tag, wheel_os) and _series(w.version) == series and w.version not in jobs]
+            for ver in sorted({w.version for w in ws}, key=vkey, reverse=True)[:2]:
+                w = next(x for x in ws if x.version == ver)
+                base = page_url(li.pytorch_base, variant, project)
+                jobs[ver] = urljoin(base, w.url or w.filename).split("#", 1)[0] + ".metadata"
+    if not jobs:
+        return
+    with ThreadPoolExecutor(max_workers=min(8, len(jobs))) as pool:
+        got = list(pool.map(lambda u: fetcher.get(u, "application/octet-stream"), jobs.values()))
+    for ver, f in zip(jobs, got):
+        pin = parse_torch_pin(f.body) if f.body else None
+        if pin:
+            li.tv_pins[ver] = pin
 
 
 def overlay_repo(db: CompatDB, repo: NvidiaRepo, toolkits: set[str]) -> CompatDB:
@@ -539,119 +710,243 @@ class LiveReport:
     errors: tuple = ()
 
 
+LIVE_DEADLINE_S = 5.0  # every read of one live `recommend`, all together
+
+
+def _target(facts: Any, choices: Any) -> tuple[str, Optional[str], bool, str]:
+    """(wheel_os, python "3.13t", arm, os label) of the machine the solve is for."""
+    o = facts.os
+    arm = (o.arch or "").lower() in ("aarch64", "arm64")
+    wheel_os = "windows" if o.platform == "windows" else ("linux_aarch64" if arm else "linux")
+    label = {"windows": "Windows", "linux_aarch64": "Linux aarch64", "linux": "Linux"}[wheel_os]
+    py = choices.python_version or (facts.python.version if facts.python else None)
+    return wheel_os, python_tag(py) if py else None, arm, label
+
+
+@dataclass
+class _Live:
+    """One live solve's state, phase to phase."""
+    facts: Any
+    db: CompatDB
+    choices: Any
+    fetcher: Optional[Fetcher]
+    wheel_os: str = "linux"
+    python: Optional[str] = None
+    arm: bool = False
+    os_label: str = "Linux"
+    age: Optional[int] = None
+    li: Optional[LiveIndex] = None
+    ov: Optional[Overlay] = None
+    solve_db: Optional[CompatDB] = None
+    notes: list = field(default_factory=list)
+    rep: LiveReport = field(default_factory=lambda: LiveReport(enabled=False))
+
+
 def recommend_live(facts, db: CompatDB, choices=None, *, config: Any = None, fetcher: Optional[Fetcher] = None,
                    pypi_json: Optional[str] = PYPI_JSON, today: Optional[_dt.date] = None, enabled: Optional[bool] = None,
                    env: Optional[dict] = None):
-    """(Recommendation, LiveReport): the solve over the data as the live indexes correct it."""
+    """(Recommendation, LiveReport): the solve over the data as the live indexes correct it, every read done
+    within LIVE_DEADLINE_S in all."""
     from app.choices import Choices
     from app.config import requests_kwargs
-    from app.recommend import _Ctx, recommend
-    from app.recommendation import RecWarning
+    from app.recommend import recommend
 
     choices = choices or Choices()
     on = live_enabled(config, env) if enabled is None else enabled
-    cx = _Ctx(facts, db, choices)
-    age = data_age_days(db, today)
-    notes: list[tuple] = []
-    rep = LiveReport(enabled=on)
-    solve_db = db
-    li = None
-    ov = None
+    st = _Live(facts, db, choices, fetcher, rep=LiveReport(enabled=on), age=data_age_days(db, today), solve_db=db)
+    st.wheel_os, st.python, st.arm, st.os_label = _target(facts, choices)
     if on and facts.os.platform in ("linux", "windows"):
-        f = fetcher or Fetcher(requests_kwargs=requests_kwargs(choices.mirrors), cache=cache_dir(env))
-        li = read_indexes(db, cx.wheel_os, pytorch_base=choices.mirrors.pytorch_index_url, pypi_json=pypi_json, fetcher=f)
-        rep.requests, rep.seconds = li.requests, li.seconds
-        rep.errors = tuple(li.errors)
-        rep.cache = "warm" if li.sources == {"cache"} else ("cold" if "cache" not in li.sources else "mixed")
-        if li.read_any:
-            try:
-                ov = overlay(db, li, cx.python, cx.wheel_os)
-            except Exception as e:  # noqa: BLE001 - an index page the overlay cannot use: the data answers
-                li.errors.append(f"overlay: {type(e).__name__}: {e}")
-                li.pages, li.pypi = {}, {}
-        if ov is not None:
-            solve_db = ov.db
-            notes += ov.notes
-            stale = [e for e in li.errors]
-            if "stale_cache" in li.sources:
-                notes.append(("index_cached_copy", "info", f"The PyTorch index ({li.pytorch_base}) could not be reached; its copy cached earlier was used.",
-                              {"index": li.pytorch_base}))
-            elif stale:
-                notes.append(("index_partly_read", "info", f"{len(stale)} index page(s) could not be read; the data answers for those builds.",
-                              {"count": str(len(stale))}))
-        else:
-            notes.append(("index_unreachable", "warning", f"Could not check the PyTorch index ({li.pytorch_base}): the choice comes from the "
-                          f"compatibility data of {db.version}" + (f" ({age} days old)" if age is not None else "") + ", not from the index.",
-                          {"index": li.pytorch_base, "data": db.version, "age_part_code": "data_age" if age is not None else "",
-                           "age": str(age) if age is not None else None}))
+        if st.fetcher is None:
+            st.fetcher = Fetcher(requests_kwargs=requests_kwargs(choices.mirrors), cache=cache_dir(env))
+        if st.fetcher.until is None:
+            st.fetcher.until = time.monotonic() + LIVE_DEADLINE_S
+        _read_pytorch(st, pypi_json)
     elif not on:
-        notes.append(("index_not_checked", "info", f"Live index reads are off: the choice comes from the compatibility data of {db.version}"
-                      + (f" ({age} days old)" if age is not None else "") + ".",
-                      {"data": db.version, "age_part_code": "data_age" if age is not None else "", "age": str(age) if age is not None else None}))
-    if age is not None and age > STALE_DAYS and not (li and li.read_any):
-        notes.append(("compat_data_stale", "warning", f"The compatibility data is {age} days old ({db.version}) and nothing newer could be read: "
-                      "newer PyTorch releases and drivers may be missing. Run `gpu-wizard update-db`.", {"age": str(age), "data": db.version}))
-    rec = recommend(facts, solve_db, choices)
-    # NVIDIA's repository: does it carry the toolkit and the driver branch the answer names?
+        st.notes.append(("index_not_checked", "info", f"Live index reads are off: the choice comes from the compatibility data of {db.version}"
+                         + (f" ({st.age} days old)" if st.age is not None else "") + ".",
+                         {"data": db.version, "age_part_code": "data_age" if st.age is not None else "",
+                          "age": str(st.age) if st.age is not None else None}))
+    if st.age is not None and st.age > STALE_DAYS and not (st.li and st.li.read_any):
+        st.notes.append(("compat_data_stale", "warning", f"The compatibility data is {st.age} days old ({db.version}) and nothing newer could be read: "
+                         "newer PyTorch releases and drivers may be missing. Run `gpu-wizard update-db`.", {"age": str(st.age), "data": db.version}))
+    assert st.solve_db is not None
+    rec = recommend(facts, st.solve_db, choices)
+    rec = _read_the_chosen_build(st, rec, recommend)
+    rec = _only_what_is_listed(st, rec, recommend)
+    rec = _check_nvidia_repo(st, rec, recommend)
+    _confirm(st, rec)
+    return _finish(st, rec)
+
+
+def _read_pytorch(st: _Live, pypi_json: Optional[str]) -> None:
+    """Read the PyTorch index (and the torchvision metadata that pairs it), overlay it on the data."""
+    ch, f = st.choices, st.fetcher
+    assert f is not None
+    also = [ch.torch_variant] if ch.torch_variant else []
+    if not st.facts.gpus:
+        also.append("cpu")
+    only = ["cpu"] if ch.torch_variant == "cpu" else None  # the CPU build chosen: its pages, not the CUDA ones
+    li = read_indexes(st.db, st.wheel_os, pytorch_base=ch.mirrors.pytorch_index_url, pypi_json=pypi_json, fetcher=f, also=also,
+                      variants=only)
+    st.li = li
+    if li.read_any:
+        before = f.requests
+        read_tv_pins(st.db, li, st.python, st.wheel_os, f)
+        li.requests += f.requests - before
+    st.rep.requests, st.rep.seconds = li.requests, li.seconds
+    st.rep.errors = tuple(li.errors)
+    st.rep.cache = "warm" if li.sources == {"cache"} else ("cold" if "cache" not in li.sources else "mixed")
+    if li.read_any:
+        try:
+            st.ov = overlay(st.db, li, st.python, st.wheel_os)
+        except Exception as e:  # noqa: BLE001 - an index page the overlay cannot use: the data answers
+            li.errors.append(f"overlay: {type(e).__name__}: {e}")
+            li.pages, li.pypi = {}, {}
+    if st.ov is not None:
+        st.solve_db = st.ov.db
+        st.notes += st.ov.notes
+        if "stale_cache" in li.sources:
+            st.notes.append(("index_cached_copy", "info", f"The PyTorch index ({li.pytorch_base}) could not be reached; its copy cached earlier was used.",
+                             {"index": li.pytorch_base}))
+        elif li.errors:
+            st.notes.append(("index_partly_read", "info", f"{len(li.errors)} index page(s) could not be read; the data answers for those builds.",
+                             {"count": str(len(li.errors))}))
+    else:
+        age = st.age
+        st.notes.append(("index_unreachable", "warning", f"Could not check the PyTorch index ({li.pytorch_base}): the choice comes from the "
+                         f"compatibility data of {st.db.version}" + (f" ({age} days old)" if age is not None else "") + ", not from the index.",
+                         {"index": li.pytorch_base, "data": st.db.version, "age_part_code": "data_age" if age is not None else "",
+                          "age": str(age) if age is not None else None}))
+
+
+def _read_the_chosen_build(st: _Live, rec: Any, recommend: Any) -> Any:
+    """The chosen build's pages not read yet (an older release's variant, on an index that lacks the newer
+    ones): read every build of this OS not read yet, at once, and solve again. The answer is then a build the
+    index was asked about (never a pin the configured index was not checked for)."""
+    li, f = st.li, st.fetcher
+    index = rec.pytorch.index
+    if li is None or f is None or st.ov is None or not index or (index, "torch") in li.pages:
+        return rec
+    todo = sorted({v.variant for v in st.db.torch_variants if v.os == st.wheel_os and (v.variant, "torch") not in li.pages})
+    extra = read_indexes(st.db, st.wheel_os, pytorch_base=li.pytorch_base, pypi_json=None, fetcher=f, variants=todo)
+    li.pages.update(extra.pages)
+    li.missing |= extra.missing
+    li.errors += extra.errors
+    st.rep.requests += extra.requests
+    st.ov = overlay(st.db, li, st.python, st.wheel_os)
+    st.solve_db = st.ov.db
+    st.notes = [n for n in st.notes if n[0] not in {x[0] for x in st.ov.notes}] + st.ov.notes
+    return recommend(st.facts, st.solve_db, st.choices)
+
+
+def _only_what_is_listed(st: _Live, rec: Any, recommend: Any) -> Any:
+    """A GPU machine whose index carries none of the CUDA builds that serve it: never pin one it does not
+    list. The data's answer is named (which build, where it is missing); the CPU build is pinned when the
+    index carries it."""
+    li, ov = st.li, st.ov
+    if li is None or ov is None or not st.facts.gpus or st.choices.torch_variant == "cpu":
+        return rec
+    want = recommend(st.facts, st.db, st.choices)
+    if not want.pytorch.index or want.pytorch.index == "cpu" or (want.pytorch.index, "torch") not in li.missing:
+        return rec
+    if ("cpu", "torch") not in li.pages and st.fetcher is not None:
+        extra = read_indexes(st.db, st.wheel_os, pytorch_base=li.pytorch_base, pypi_json=None, fetcher=st.fetcher, variants=["cpu"])
+        li.pages.update(extra.pages)
+        li.missing |= extra.missing
+        st.rep.requests += extra.requests
+        st.ov = overlay(st.db, li, st.python, st.wheel_os)
+        st.solve_db = st.ov.db
+    if rec.pytorch.index not in (None, "cpu"):  # an older GPU build the index does carry: kept, the missing one named
+        st.notes.append(("index_gpu_build_not_mirrored", "warning", f"The index ({li.pytorch_base}) does not carry {want.pytorch.index}, the "
+                         f"build that serves this GPU best (PyTorch {want.pytorch.version}+{want.pytorch.index}): {rec.pytorch.version}+"
+                         f"{rec.pytorch.index}, which it carries, is chosen. Mirror {page_url(li.pytorch_base, want.pytorch.index, 'torch')} "
+                         "for the newer build.", {"index": li.pytorch_base, "variant": want.pytorch.index, "torch": want.pytorch.version,
+                                                  "cpu_part_code": "older_build_chosen", "chosen": f"{rec.pytorch.version}+{rec.pytorch.index}",
+                                                  "url": page_url(li.pytorch_base, want.pytorch.index, "torch")}))
+        return rec
+    cpu = recommend(st.facts, st.solve_db, st.choices.replace(torch_variant="cpu"))
+    st.notes.append(("index_gpu_build_not_mirrored", "warning", f"The index ({li.pytorch_base}) does not carry {want.pytorch.index}, the build "
+                     f"that serves this GPU (PyTorch {want.pytorch.version}+{want.pytorch.index}): "
+                     + ("the CPU build it carries is chosen. " if cpu.pytorch.version else "")
+                     + f"Mirror {page_url(li.pytorch_base, want.pytorch.index, 'torch')} for the GPU build, or use another index.",
+                     {"index": li.pytorch_base, "variant": want.pytorch.index, "torch": want.pytorch.version,
+                      "cpu_part_code": "cpu_build_chosen" if cpu.pytorch.version else "", "url": page_url(li.pytorch_base, want.pytorch.index, "torch")}))
+    return cpu if cpu.pytorch.version else rec
+
+
+def _check_nvidia_repo(st: _Live, rec: Any, recommend: Any) -> Any:
+    """NVIDIA's repository: does it carry the toolkit and the driver branch the answer names?"""
+    facts, li, choices = st.facts, st.li, st.choices
     wants_repo = (rec.cuda_toolkit.wanted and rec.cuda_toolkit.repo) or \
         (rec.driver.package_repo == "nvidia" and rec.driver.action in ("install", "upgrade"))
-    if li is not None and facts.os.platform == "linux" and wants_repo:
-        repo = next((r for r in solve_db.nvidia_repos if r.repo == rec.cuda_toolkit.repo), None) if rec.cuda_toolkit.repo else \
-            solve_db.repo_for((facts.os.id or "").lower() or None, facts.os.version_id, wsl=facts.os.wsl == 2,
-                              id_like=tuple(x.lower() for x in facts.os.id_like), arch="sbsa" if cx.arm else "x86_64",
-                              codenames=(facts.os.codename, facts.os.base_codename))
-        if repo is not None:
-            f = fetcher or Fetcher(requests_kwargs=requests_kwargs(choices.mirrors), cache=cache_dir(env))
-            before = f.requests
-            read_nvidia_repo(repo, choices.mirrors.nvidia_repo_url, f, li)
-            rep.requests += f.requests - before
-            if li.repo:
-                url, toolkits, branches = li.repo
-                fixed = overlay_repo(solve_db, repo, {t for t in toolkits if solve_db.cuda_release(t)})
-                if fixed is not solve_db and rec.cuda_toolkit.version and rec.cuda_toolkit.version not in toolkits:
-                    solve_db = fixed
-                    rec = recommend(facts, solve_db, choices)
-                if rec.driver.branch and rec.driver.action in ("install", "upgrade") and rec.driver.package_repo == "nvidia" \
-                        and branches and rec.driver.branch not in branches:
-                    notes.append(("driver_branch_not_in_repo", "warning", f"NVIDIA's {repo.repo} repository does not carry driver branch "
-                                  f"R{rec.driver.branch} (it has {', '.join('R' + b for b in sorted(branches, key=vkey)[-4:])}).",
-                                  {"repo": repo.repo, "branch": rec.driver.branch, "branches": ", ".join("R" + b for b in sorted(branches, key=vkey)[-4:])}))
-                else:
-                    notes.append(("nvidia_repo_checked", "info", f"NVIDIA's {repo.repo} repository index was read: it carries "
-                                  f"{len(toolkits)} CUDA toolkit(s), newest {max(toolkits, key=vkey) if toolkits else 'none'}.",
-                                  {"repo": repo.repo, "count": str(len(toolkits)), "newest": max(toolkits, key=vkey) if toolkits else "none"}))
-            elif li.repo_error:
-                notes.append(("nvidia_repo_unreachable", "info", f"Could not read NVIDIA's {repo.repo} repository index: the data says what it carries.",
-                              {"repo": repo.repo}))
-    if li is not None and li.read_any and rec.pytorch.version and rec.pytorch.index and rec.pytorch.index != "cpu":
-        rel = ".".join(rec.pytorch.version.split(".")[:2])
-        seen = ov.seen.get((rel, rec.pytorch.index))
-        if seen:
-            notes.append(("index_confirmed", "info", f"Checked {page_url(li.pytorch_base, rec.pytorch.index, 'torch')}: torch {seen[0]}"
-                          + (f" and torchvision {seen[1]}" if seen[1] and choices.want_torchvision else "")
-                          + f" have wheels for {cp_tag(cx.python) or 'this Python'} on {cx.os_label}.",
-                          {"url": page_url(li.pytorch_base, rec.pytorch.index, 'torch'), "torch": seen[0],
-                           "tv_part_code": "index_confirmed_tv" if seen[1] and choices.want_torchvision else "",
-                           "torchvision": seen[1] if seen[1] and choices.want_torchvision else None,
-                           "tag": cp_tag(cx.python) or "this Python", "os": cx.os_label}))
+    if li is None or facts.os.platform != "linux" or not wants_repo or st.fetcher is None:
+        return rec
+    solve_db = st.solve_db
+    assert solve_db is not None
+    repo = next((r for r in solve_db.nvidia_repos if r.repo == rec.cuda_toolkit.repo), None) if rec.cuda_toolkit.repo else \
+        solve_db.repo_for((facts.os.id or "").lower() or None, facts.os.version_id, wsl=facts.os.wsl == 2,
+                          id_like=tuple(x.lower() for x in facts.os.id_like), arch="sbsa" if st.arm else "x86_64",
+                          codenames=(facts.os.codename, facts.os.base_codename))
+    if repo is None:
+        return rec
+    before = st.fetcher.requests
+    read_nvidia_repo(repo, choices.mirrors.nvidia_repo_url, st.fetcher, li)
+    st.rep.requests += st.fetcher.requests - before
+    if li.repo:
+        url, toolkits, branches = li.repo
+        fixed = overlay_repo(solve_db, repo, {t for t in toolkits if solve_db.cuda_release(t)})
+        if fixed is not solve_db and rec.cuda_toolkit.version and rec.cuda_toolkit.version not in toolkits:
+            st.solve_db = fixed
+            rec = recommend(facts, fixed, choices)
+        last = ", ".join("R" + b for b in sorted(branches, key=vkey)[-4:])
+        if rec.driver.branch and rec.driver.action in ("install", "upgrade") and rec.driver.package_repo == "nvidia" \
+                and branches and rec.driver.branch not in branches:
+            st.notes.append(("driver_branch_not_in_repo", "warning", f"NVIDIA's {repo.repo} repository does not carry driver branch "
+                             f"R{rec.driver.branch} (it has {last}).", {"repo": repo.repo, "branch": rec.driver.branch, "branches": last}))
+        else:
+            newest = max(toolkits, key=vkey) if toolkits else "none"
+            st.notes.append(("nvidia_repo_checked", "info", f"NVIDIA's {repo.repo} repository index was read: it carries "
+                             f"{len(toolkits)} CUDA toolkit(s), newest {newest}.", {"repo": repo.repo, "count": str(len(toolkits)), "newest": newest}))
+    elif li.repo_error:
+        st.notes.append(("nvidia_repo_unreachable", "info", f"Could not read NVIDIA's {repo.repo} repository index: the data says what it carries.",
+                         {"repo": repo.repo}))
+    return rec
+
+
+def _confirm(st: _Live, rec: Any) -> None:
+    li, ov = st.li, st.ov
+    if li is None or ov is None or not li.read_any or not rec.pytorch.version or not rec.pytorch.index or rec.pytorch.index == "cpu":
+        return
+    seen = ov.seen.get((".".join(rec.pytorch.version.split(".")[:2]), rec.pytorch.index))
+    if not seen:
+        return
+    tv = seen[1] if seen[1] and st.choices.want_torchvision else None
+    url = page_url(li.pytorch_base, rec.pytorch.index, "torch")
+    tag = cp_tag(st.python) or "this Python"
+    st.notes.append(("index_confirmed", "info", f"Checked {url}: torch {seen[0]}" + (f" and torchvision {tv}" if tv else "")
+                     + f" have wheels for {tag} on {st.os_label}.",
+                     {"url": url, "torch": seen[0], "tv_part_code": "index_confirmed_tv" if tv else "", "torchvision": tv, "tag": tag, "os": st.os_label}))
+
+
+def _finish(st: _Live, rec: Any) -> tuple[Any, LiveReport]:
+    from app.recommendation import Alternative, RecWarning
+
     alts = tuple(rec.alternatives)
-    tag = cp_tag(cx.python) if cx.python else None
-    if ov is not None and ov.newer and tag:
+    tag = cp_tag(st.python) if st.python else None
+    li, ov = st.li, st.ov
+    if ov is not None and li is not None and ov.newer and tag:
         # a release newer than the data, with a wheel for this Python here: offered, never chosen
         newest = ov.newer[-1]
         where = sorted(var for (var, proj), page in li.pages.items() if proj == "torch" and page
-                       and any(w.version == newest and w.local == var and w.fits(tag, cx.wheel_os) for w in page))
+                       and any(w.version == newest and w.local == var and w.fits(tag, st.wheel_os) for w in page))
         if where:
             var = rec.pytorch.index if rec.pytorch.index in where else where[-1]
-            from app.recommendation import Alternative
-
             alts += (Alternative(torch_version=newest, index=var, rank=len(alts) + 1, index_url=f"{li.pytorch_base}/{var}",
-                                 reason=f"Newer, not in the compatibility data yet ({db.version}): a wheel for {tag} is on the index, "
+                                 reason=f"Newer, not in the compatibility data yet ({st.db.version}): a wheel for {tag} is on the index, "
                                         "but its GPU and driver support are unchecked.",
-                                 reason_code="alt_newer_than_data", reason_params={"data": db.version, "tag": tag}),)
-    extra = []
-    for code, sev, msg, params in notes:
+                                 reason_code="alt_newer_than_data", reason_params={"data": st.db.version, "tag": tag}),)
+    extra: list[RecWarning] = []
+    for code, sev, msg, params in st.notes:
         if not any(w.code == code for w in rec.warnings) and not any(w.code == code for w in extra):
             extra.append(RecWarning(code=code, message=msg, severity=sev, params={k: str(v) for k, v in params.items() if v is not None}))
-    return rec.replace(warnings=tuple(rec.warnings) + tuple(extra), alternatives=alts), rep
-
+    return rec.replace(warnings=tuple(rec.warnings) + tuple(extra), alternatives=alts), st.rep

@@ -47,23 +47,14 @@ def _check_url(url: str) -> None:
     raise UpdateError(f"refusing {url!r}: the data bundle must come over HTTPS")
 
 
-def _get(session, url: str, timeout: float, kwargs: dict[str, Any]) -> bytes:
-    import requests
+def _get(session: Any, url: str, timeout: float, kwargs: dict[str, Any]) -> bytes:
+    """The whole body within `timeout` seconds in all (app.net: trust store, proxy, caps)."""
+    from app import net
 
     try:
-        with session.get(url, timeout=timeout, stream=True, **kwargs) as r:
-            if r.status_code != 200:
-                raise UpdateError(f"{url}: HTTP {r.status_code}")
-            buf = bytearray()
-            for chunk in r.iter_content(64 * 1024):
-                buf += chunk
-                if len(buf) > MAX_BUNDLE_BYTES:
-                    raise UpdateError(f"{url}: larger than {MAX_BUNDLE_BYTES // (1024 * 1024)} MiB, refused")
-            return bytes(buf)
-    except requests.exceptions.SSLError as e:
-        raise UpdateError(f"{url}: TLS error ({e.__class__.__name__}); set a CA bundle with --ca-bundle if a proxy re-signs HTTPS") from None
-    except requests.exceptions.RequestException as e:
-        raise UpdateError(f"{url}: {e.__class__.__name__}: {e}") from None
+        return net.get(url, sess=session, deadline_s=timeout, max_bytes=MAX_BUNDLE_BYTES).body
+    except net.FetchError as e:
+        raise UpdateError(f"{url}: {e}") from None
 
 
 def validate_schemas(tables: dict[str, Any]) -> None:
@@ -102,9 +93,9 @@ def update_db(url: str, *, sha256: Optional[str] = None, dest: Optional[Path] = 
     dest = Path(dest) if dest else user_bundle_path()
     kwargs = dict(requests_kwargs or {})
     if session is None:
-        import requests
+        from app import net
 
-        session = requests.Session()
+        session = net.session_from_kwargs(kwargs)
     body = _get(session, url, timeout, kwargs)
     if sha256 is None:
         text = _get(session, url + ".sha256", timeout, kwargs).decode("utf-8", "replace")

@@ -97,13 +97,58 @@ def read_sysfs_nvidia(system) -> Optional[list[PciDevice]]:
 _LSPCI = re.compile(
     r"(?:^|\s)(?:(?P<bus>(?:[0-9a-fA-F]{4,8}:)?[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7])\s+)?"
     r"(?P<cls_name>[A-Za-z][A-Za-z0-9 /-]*?)\s*\[(?P<cls>[0-9a-fA-F]{4})\]:\s*"
-    r"(?P<desc>.*?)\s*\[(?P<ven>[0-9a-fA-F]{4}):(?P<dev>[0-9a-fA-F]{4})\](?:\s*\(rev (?P<rev>[0-9a-fA-F]+)\))?\s*$")
+    r"(?P<desc>.*?)\s*\[(?P<ven>[0-9a-fA-F]{4}):(?P<dev>[0-9a-fA-F]{4})\](?:\s*\(rev (?P<rev>[0-9a-fA-F]+)\))?"
+    r"(?:\s*\(prog-if [0-9a-fA-F]{2}(?: \[[^\]]*\])?\))?\s*$")  # `lspci -vnn` adds "(prog-if 00 [VGA controller])"
+# `lspci -mm -nn`: slot "Class [cccc]" "Vendor [vvvv]" "Device [dddd]" -rXX -pXX "SVendor [ssss]" "SDevice [ssss]"
+_LSPCI_MM = re.compile(r'^(?P<bus>(?:[0-9a-fA-F]{4,8}:)?[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7])\s+"(?P<cls_name>[^"]*?)\s*\[(?P<cls>[0-9a-fA-F]{4})\]"'
+                       r'\s+"(?P<vname>[^"]*?)\s*\[(?P<ven>[0-9a-fA-F]{4})\]"\s+"(?P<desc>[^"]*?)\s*\[(?P<dev>[0-9a-fA-F]{4})\]"'
+                       r'(?P<rest>.*)$')
+_SUB_MM = re.compile(r'"[^"]*?\[(?P<sv>[0-9a-fA-F]{4})\]"\s+"[^"]*?\[(?P<sd>[0-9a-fA-F]{4})\]"\s*$')
+# `lspci -vmm -nn`: records of "Key:<TAB>value" lines, a blank line between devices
+_VMM_FIELD = re.compile(r"^(Slot|Class|Vendor|Device|SVendor|SDevice|Driver):\s*(.*?)\s*$")
+_BRACKET_ID = re.compile(r"^(?P<name>.*?)\s*\[(?P<id>[0-9a-fA-F]{4})\]$")
+
+
+def _bus(bus: str) -> str:
+    return ("0000:" + bus if bus.count(":") == 1 else bus).lower()
+
+
+def _parse_vmm(text: str) -> list[PciDevice]:
+    out: list[PciDevice] = []
+    for block in re.split(r"\n\s*\n", text):
+        f: dict[str, str] = {}
+        for line in block.splitlines():
+            m = _VMM_FIELD.match(line.strip())
+            if m:
+                f.setdefault(m.group(1), m.group(2))
+        ids = {k: _BRACKET_ID.match(f.get(k, "")) for k in ("Class", "Vendor", "Device", "SVendor", "SDevice")}
+        c, v, d = ids["Class"], ids["Vendor"], ids["Device"]
+        if not (f.get("Slot") and c and v and d):
+            continue
+        sv, sd = ids["SVendor"], ids["SDevice"]
+        out.append(PciDevice(bus_id=_bus(f["Slot"]), vendor=v.group("id").lower(), device=d.group("id").lower(),
+                             class_code=c.group("id").lower(), description=f"{v.group('name')} {d.group('name')}".strip(),
+                             subsystem_vendor=sv.group("id").lower() if sv else None, subsystem_device=sd.group("id").lower() if sd else None,
+                             driver=f.get("Driver") or None))
+    return out
 
 
 def parse_lspci_nn(text: str) -> list[PciDevice]:
-    """Every device line of `lspci -nn`; lines that are not device lines are skipped."""
+    """Every device of `lspci -nn` (also `-vnn`/`-nnk` with their detail lines, `-mm -nn` and `-vmm -nn`, the
+    machine-readable shapes of lspci(8)); lines that are not device lines are skipped."""
+    text = text or ""
+    if re.search(r"^Slot:\s", text, re.M) and re.search(r"^Class:\s", text, re.M):
+        return _parse_vmm(text)
     out: list[PciDevice] = []
-    for line in (text or "").splitlines():
+    for line in text.splitlines():
+        mm = _LSPCI_MM.match(line.strip())
+        if mm:
+            sub = _SUB_MM.search(mm.group("rest"))
+            out.append(PciDevice(bus_id=_bus(mm.group("bus")), vendor=mm.group("ven").lower(), device=mm.group("dev").lower(),
+                                 class_code=mm.group("cls").lower(), description=f"{mm.group('vname')} {mm.group('desc')}".strip(),
+                                 subsystem_vendor=sub.group("sv").lower() if sub else None,
+                                 subsystem_device=sub.group("sd").lower() if sub else None))
+            continue
         m = _LSPCI.search(line.strip())
         if not m:
             continue

@@ -133,3 +133,13 @@ def python_envs(system, run_version) -> list[PythonEnv]:
         v = version_from_path(system, path) or run_version(path)
         out.append(PythonEnv(path=path, version=v, kind=kind))
     return out
+
+
+def resolve_python(name: Optional[str]) -> Optional[str]:
+    """`--python python3`: a bare name is looked up on PATH (as a shell would); a path is kept as given."""
+    import os
+    import shutil
+
+    if not name or os.sep in name or (os.altsep and os.altsep in name):
+        return name
+    return shutil.which(name) or name

@@ -3,7 +3,8 @@
 The API the GUI and the CLI call:
 
     from app.diagnose import diagnose, diagnose_file, diagnose_stream, fix_plan, analyze_utilization
-    d = diagnose(text, facts, live=None, samples=None)   # -> Diagnosis (app.diagnose.model)
+    d = diagnose(text, facts, live=None, samples=None, recommendation=rec, recommender=fn, choices=choices)
+    d.platform                                            # the machine the answer assumed (text first, then facts)
     d.matches[0].category, .root_cause, .evidence, .fix, .fix_steps
     steps = fix_plan(d, facts)                            # -> list[app.plan.model.Step]
     live = read_live(system)                              # GPU processes now (NVML, or nvidia-smi via System)
@@ -11,6 +12,6 @@ The API the GUI and the CLI call:
 from app.diagnose.engine import RulesError, diagnose, diagnose_file, diagnose_stream, load_rules  # noqa: F401
 from app.diagnose.fixplan import fix_plan  # noqa: F401
 from app.diagnose.live import read_live  # noqa: F401
-from app.diagnose.model import CATEGORIES, Diagnosis, Match  # noqa: F401
+from app.diagnose.model import CATEGORIES, Diagnosis, Match, Platform  # noqa: F401
 from app.diagnose.oom import analyze_oom  # noqa: F401
 from app.diagnose.utilization import analyze_utilization  # noqa: F401

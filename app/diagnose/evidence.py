@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
-from app.diagnose.model import Evidence
+from app.diagnose.model import Evidence, Platform
 from app.facts import Facts, TorchInfo
 
 _WSL_TEXT = re.compile(r"microsoft-standard|-microsoft\b|/usr/lib/wsl/|\bwsl2?\b|lxss", re.IGNORECASE)
@@ -30,6 +30,9 @@ class Context:
     groups: dict[str, str] = field(default_factory=dict)
     live: dict[str, Any] = field(default_factory=dict)
     recommendation: Any = None
+    platform: Optional[Platform] = None  # the machine the text comes from (app.diagnose.platform)
+    choices: Any = None  # the run's Choices (mirrors, proxy, CA, venv); None: the config file's
+    recommender: Optional[Callable[[Facts], Any]] = None  # the caller's solve, for facts it has no recommendation for
     _rec_tried: bool = False
 
     # -- facts helpers -------------------------------------------------------------------
@@ -65,16 +68,14 @@ class Context:
         return sorted({p.name for p in f.cuda.packages if LINUX_DRIVER_PKG_RE.match(p.name)})
 
     def rec(self):
-        """The compat engine's recommendation for these facts, when that engine is installed."""
+        """The recommendation for these facts: the one the caller gave, else the caller's recommender's
+        (the diagnosis never solves on its own: the pipeline above it does); None when neither can tell."""
         if not self._rec_tried:
             self._rec_tried = True
-            if self.facts is not None and self.recommendation is None:
-                try:  # the compat-recommend engineer's modules; optional here
-                    from app.compat import load_db  # type: ignore
-                    from app.recommend import recommend  # type: ignore
-
-                    self.recommendation = recommend(self.facts, load_db())
-                except Exception:  # not built yet, or cannot decide: no wheel named
+            if self.facts is not None and self.recommendation is None and self.recommender is not None:
+                try:
+                    self.recommendation = self.recommender(self.facts)
+                except Exception:  # cannot decide: no wheel named
                     self.recommendation = None
         return self.recommendation
 
@@ -82,12 +83,28 @@ class Context:
 # ---------------------------------------------------------------------------------------
 # predicates (True / False / None = unknown)
 
+def _os(ctx: Context) -> Optional[str]:
+    """The assumed machine's OS, or None when nothing (text or facts) tells."""
+    p = ctx.platform
+    if p is not None and p.source != "default":
+        return p.os
+    if ctx.facts is not None:
+        return "windows" if ctx.facts.os.platform == "windows" else "wsl" if ctx.facts.os.wsl else "linux"
+    return None
+
+
+def _facts_here(ctx: Context) -> Optional[Facts]:
+    """This machine's facts when they describe the machine the text comes from (else None)."""
+    return None if ctx.platform is not None and ctx.platform.foreign else ctx.facts
+
+
 def pred_wsl(ctx: Context) -> Optional[bool]:
-    if ctx.facts is not None and ctx.facts.os.wsl:
-        return ctx.facts.os.wsl == 2
+    os_ = _os(ctx)
+    if os_ is not None:
+        return os_ == "wsl"
     if _WSL_TEXT.search(ctx.text):
         return True
-    return None if ctx.facts is None else False
+    return None
 
 
 def pred_wsl_linux_driver(ctx: Context) -> Optional[bool]:
@@ -101,6 +118,11 @@ def pred_wsl_linux_driver(ctx: Context) -> Optional[bool]:
 
 
 def pred_container(ctx: Context) -> Optional[bool]:
+    p = ctx.platform
+    if p is not None and p.container:
+        return True
+    if p is not None and p.source != "default":
+        return False
     if ctx.facts is not None and ctx.facts.os.container:
         return True
     if _CONTAINER_TEXT.search(ctx.text):
@@ -108,26 +130,64 @@ def pred_container(ctx: Context) -> Optional[bool]:
     return None if ctx.facts is None else False
 
 
+def _pm(ctx: Context) -> Optional[str]:
+    p = ctx.platform
+    if p is not None and p.package_manager:
+        return p.package_manager
+    f = _facts_here(ctx)
+    pm = f.os.package_manager if f is not None else None
+    return "dnf" if pm == "yum" else pm
+
+
 def pred_apt(ctx: Context) -> Optional[bool]:
-    if ctx.facts is not None and ctx.facts.os.platform != "linux":
+    if _os(ctx) in ("windows", "macos"):
         return False
-    if ctx.facts is None or ctx.facts.os.package_manager is None:
-        return None
-    return ctx.facts.os.package_manager == "apt"
+    pm = _pm(ctx)
+    return None if pm is None else pm == "apt"
 
 
 def pred_dnf(ctx: Context) -> Optional[bool]:
-    if ctx.facts is None or ctx.facts.os.package_manager is None:
-        return None
-    return ctx.facts.os.package_manager in ("dnf", "yum")
+    pm = _pm(ctx)
+    return None if pm is None else pm == "dnf"
 
 
 def pred_secure_boot_on(ctx: Context) -> Optional[bool]:
-    return None if ctx.facts is None else ctx.facts.driver.secure_boot
+    f = _facts_here(ctx)
+    if f is not None and f.driver.secure_boot is not None:
+        return f.driver.secure_boot
+    if re.search(r"secure ?boot (?:is )?(?:enabled|on|active)|SecureBoot enabled|lockdown|key was rejected by service|"
+                 r"required key not available", ctx.text, re.IGNORECASE):
+        return True
+    return None
 
 
 def pred_nouveau_loaded(ctx: Context) -> Optional[bool]:
-    return None if ctx.facts is None else ctx.facts.driver.nouveau_loaded
+    f = _facts_here(ctx)
+    return None if f is None else f.driver.nouveau_loaded
+
+
+def pred_windows(ctx: Context) -> Optional[bool]:
+    os_ = _os(ctx)
+    return None if os_ is None else os_ == "windows"
+
+
+def pred_macos(ctx: Context) -> Optional[bool]:
+    return _os(ctx) == "macos" if _os(ctx) is not None else None
+
+
+def pred_docker_desktop(ctx: Context) -> Optional[bool]:
+    return ctx.platform is not None and ctx.platform.container == "docker_desktop"
+
+
+def pred_plan_venv(ctx: Context) -> Optional[bool]:
+    """The fix installs into the plan's venv (the error came from the system's Python or named none)."""
+    return ctx.platform is not None and ctx.platform.python_kind == "plan_venv"
+
+
+def pred_akmods(ctx: Context) -> Optional[bool]:
+    """Fedora builds the NVIDIA module with akmods (RPM Fusion), signing it with its own key."""
+    p = ctx.platform
+    return None if p is None or not p.distro else p.distro == "fedora"
 
 
 PREDICATES: dict[str, Callable[[Context], Optional[bool]]] = {
@@ -138,6 +198,11 @@ PREDICATES: dict[str, Callable[[Context], Optional[bool]]] = {
     "dnf": pred_dnf,
     "secure_boot_on": pred_secure_boot_on,
     "nouveau_loaded": pred_nouveau_loaded,
+    "windows": pred_windows,
+    "macos": pred_macos,
+    "docker_desktop": pred_docker_desktop,
+    "plan_venv": pred_plan_venv,
+    "akmods": pred_akmods,
 }
 # unknown counts as true for these when deciding whether to offer a step (most users run apt)
 PREDICATE_DEFAULT_TRUE = {"apt"}

@@ -2,8 +2,10 @@
 same runner (argv only, backups, the privileged helper's allow-lists) carries it out.
 
 Only what the wizard may run goes in: a FixStep marked `manual` (a root command the helper's
-allow-list refuses, such as `mokutil --import` or `modprobe`) stays in the diagnosis for the
-user to run; a `reboot` FixStep becomes `reboot_required` on the step before it.
+allow-list refuses, such as `mokutil --import` or `modprobe`, a step on the Windows side, in a
+container's image or for another machine) stays in the diagnosis for the user to run, and the plan
+ends before it (the steps after it wait for it); a `reboot` FixStep becomes `reboot_required` on
+the step before it.
 """
 from __future__ import annotations
 
@@ -121,13 +123,13 @@ def fix_plan(diagnosis: Diagnosis, facts: Optional[Facts] = None, *, match: Opti
         import app.plan.model  # noqa: F401
     except ImportError:
         return []
-    steps = []
+    steps: list = []
     for fs in m.fix_steps:
         if fs.kind == "reboot":
             if steps:
                 steps[-1] = steps[-1].replace(reboot_required=True)
             continue
         if fs.manual or not is_runnable(fs):
-            continue
+            break  # what follows waits for the user's own step (a key enrolled, a Windows driver): the plan stops here
         steps.append(_to_step(fs))
     return steps

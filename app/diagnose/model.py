@@ -57,6 +57,36 @@ EvidenceSource = Literal["text", "facts", "live", "snapshot"]
 
 
 @dataclass(frozen=True)
+class Platform(Model):
+    """The machine a diagnosis assumed the text comes from (app.diagnose.platform.infer_platform): what the
+    text says when it says so (paths, prompts, DLL names, package-manager commands), else this machine's facts."""
+
+    os: Literal["linux", "wsl", "windows", "macos"] = "linux"
+    package_manager: Optional[str] = None  # apt, dnf, zypper, pacman (Linux and WSL)
+    container: Optional[str] = None  # docker, podman, kubernetes, apptainer, docker_desktop
+    python: Optional[str] = None  # the interpreter of the failing environment (or the plan's venv)
+    python_kind: Optional[str] = None  # venv, conda, wizard, plan_venv
+    distro: Optional[str] = None  # ubuntu, debian, fedora, rhel, opensuse, arch
+    source: Literal["text", "facts", "default"] = "default"
+    foreign: bool = False  # the text comes from another machine than this one: its facts did not decide
+    clues: tuple[str, ...] = ()  # what in the text (or the facts) said so
+
+    @property
+    def tags(self) -> tuple[str, ...]:
+        """The names platform entries of the rules are looked up by, most specific first."""
+        out: list[str] = []
+        if self.container:
+            out += [self.container, "container"]
+        out.append(self.os)
+        if self.os in ("linux", "wsl"):
+            out.append(self.package_manager or "apt")
+            out.append("linux")
+        if self.python_kind == "conda":
+            out.append("conda")
+        return tuple(dict.fromkeys(out))
+
+
+@dataclass(frozen=True)
 class Evidence(Model):
     """One thing seen: in the error text, in this machine's facts, in live measurements."""
 
@@ -65,6 +95,9 @@ class Evidence(Model):
     supports: bool = True  # False: this fact speaks against the rule (lowers confidence)
     key: str = ""  # what was consulted: "gpus[0].compute_capability", "python.torch.arch_list", "line 12"
     value: Optional[str] = None
+    # translation: the catalogue's diagnose.evidence.<code> filled with params (app.messages.evidence_text)
+    code: str = ""
+    params: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -82,6 +115,10 @@ class FixStep(Model):
     env: dict[str, str] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
     manual: bool = False  # the wizard's privileged helper would refuse it: shown for the user to run
+    # where it runs: "" this machine (the one the text comes from), "windows" (PowerShell on the Windows side
+    # of WSL or a Windows machine), "host" (the container's host), "image" (the container image: its
+    # Dockerfile), "firmware" (the boot menu / MOK manager)
+    where: str = ""
     # translation: the catalogue's plan.<title_code> / plan.<why_code> ("<rule code>.step.<id>.title"), filled
     # with params (app.messages.step_title / step_why); English from rules.json, zh_CN in the catalogue
     title_code: str = ""
@@ -112,10 +149,9 @@ class Match(Model):
 
     @property
     def runnable_steps(self) -> tuple[FixStep, ...]:
-        """The fix steps the wizard can run (fix_plan turns these into plan Steps)."""
-        from app.diagnose.fixplan import is_runnable
-
-        return tuple(s for s in self.fix_steps if not s.manual and is_runnable(s))
+        """The fix steps the wizard can run (fix_plan turns these into plan Steps; the engine marks every
+        other one `manual`)."""
+        return tuple(s for s in self.fix_steps if not s.manual and s.kind != "reboot")
 
 
 @dataclass(frozen=True)
@@ -194,6 +230,9 @@ class Diagnosis(Model):
     facts_source: Optional[str] = None  # "live", "snapshot:<file>", or None (text only)
     message: str = ""
     rules_version: Optional[str] = None
+    platform: Optional[Platform] = None  # the machine the answer assumed
+    message_code: str = ""  # the catalogue's cli.<message_code> for `message`, with message_params
+    message_params: dict[str, str] = field(default_factory=dict)
 
     @property
     def top(self) -> Optional[Match]:

@@ -219,18 +219,22 @@ def analyze_oom(text: str, usage_mib: Optional[list[float]] = None, *, facts: An
     return OomAnalysis(numbers=tuple(numbers), usage_series_mib=tuple(round(x, 1) for x in use_series[:512]), verdicts=tuple(verdicts))
 
 
+def _fix(id: str, kind: str, title_code: str, why_code: str, **kw) -> FixStep:
+    """A fix step said by its catalogue codes (plan.<code>): its English is the catalogue's."""
+    from app.plan.model import english
+
+    return FixStep(id=id, kind=kind, title=english(title_code, {}), why=english(why_code, {}), title_code=title_code,
+                   why_code=why_code, **kw)
+
+
 _FIX_STEPS = {
-    "fragmentation": FixStep(id="set_expandable_segments", kind="write_env", title="Let PyTorch's allocator grow segments",
-                             why="Fragmented cached memory is the cause; expandable segments avoid it.",
-                             env={"PYTORCH_CUDA_ALLOC_CONF": "expandable_segments:True"}, manual=True,
-                             notes=("Set it in the shell or job script that starts training, before Python starts.",),
-                             title_code="diagnose_oom_expandable_segments", why_code="diagnose_oom_fragmentation_why"),
-    "other_process": FixStep(id="check_gpu_processes", kind="verify", title="List the processes holding GPU memory",
-                             why="Another process holds memory this one needs.", argv=(_APPS_CMD,),
-                             title_code="diagnose_oom_check_gpu_processes", why_code="diagnose_oom_other_process_why"),
-    "child_contexts": FixStep(id="check_gpu_processes", kind="verify", title="List the processes holding GPU memory",
-                              why="Child processes each hold a CUDA context.", argv=(_APPS_CMD,),
-                              title_code="diagnose_oom_check_gpu_processes", why_code="diagnose_oom_child_contexts_why"),
+    "fragmentation": _fix("set_expandable_segments", "write_env", "diagnose_oom_expandable_segments", "diagnose_oom_fragmentation_why",
+                          env={"PYTORCH_CUDA_ALLOC_CONF": "expandable_segments:True"}, manual=True,
+                          notes=("Set it in the shell or job script that starts training, before Python starts.",)),
+    "other_process": _fix("check_gpu_processes", "verify", "diagnose_oom_check_gpu_processes", "diagnose_oom_other_process_why",
+                          argv=(_APPS_CMD,)),
+    "child_contexts": _fix("check_gpu_processes", "verify", "diagnose_oom_check_gpu_processes", "diagnose_oom_child_contexts_why",
+                           argv=(_APPS_CMD,)),
 }
 
 

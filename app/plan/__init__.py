@@ -14,7 +14,9 @@ from app.choices import Choices
 from app.facts import Facts
 from app.recommendation import Recommendation
 
-from .model import PLAN_FORMAT, STEP_KINDS, Check, Download, Edit, Note, Plan, Step, evaluate, is_done, validate_step
+from .common import UPDATE_INDEX
+from .model import (PLAN_FORMAT, STEP_KINDS, Check, Download, Edit, Note, Plan, Step, evaluate, is_done, order_problems,
+                    validate_step)
 
 __all__ = ["build_plan", "Plan", "Step", "Check", "Edit", "Download", "is_done", "evaluate", "STEP_KINDS",
            "PLAN_FORMAT", "PlanError", "facts_summary"]
@@ -91,8 +93,42 @@ def platform_of(facts: Facts) -> str:
     return "wsl2" if facts.os.wsl == 2 else facts.os.platform
 
 
-def build_plan(facts: Facts, rec: Recommendation, choices: Optional[Choices] = None, *,
-               dry_run: bool = False, created: Optional[str] = None) -> Plan:
+class _Said:
+    """The plan's warnings: the recommendation's errors and warnings, then the plan's own (codes + figures;
+    the English is the catalogue's)."""
+
+    def __init__(self, rec: Recommendation) -> None:
+        kept = [w for w in rec.warnings if w.severity in ("error", "warning")]
+        self.notes: list[Note] = [Note(code=w.code, params=dict(w.params), domain="rec") for w in kept]
+        self.english: list[str] = [w.message for w in kept]
+
+    def warn(self, code: str, params: Optional[dict] = None) -> None:
+        from app import messages
+
+        p = {str(k): str(v) for k, v in (params or {}).items() if v is not None}
+        self.notes.append(Note(code=code, params=p))
+        self.english.append(messages.render("plan", code, p, "en", fallback=code))
+
+    def unique(self) -> tuple[tuple[str, ...], tuple[Note, ...]]:
+        first: dict[str, Note] = {}
+        for text, note in zip(self.english, self.notes):
+            first.setdefault(text, note)
+        return tuple(first), tuple(first.values())
+
+
+def _windows_steps(facts: Facts, rec: Recommendation, choices: Choices, said: _Said) -> list[Step]:
+    from .pytorch import build_pytorch_steps
+
+    win = _optional("windows", "build_windows_plan")
+    if win is None:
+        said.warn("warn_windows_unavailable")
+        return build_pytorch_steps(facts, rec, choices)
+    return win(facts, rec, choices)  # the host plan ends by handing over to the wizard's Linux side inside WSL 2
+
+
+def _linux_steps(facts: Facts, rec: Recommendation, choices: Choices, platform: str, said: _Said) -> list[Step]:
+    """cleanup → WSL repairs → NVIDIA's repository → driver → toolkit → environment → cuDNN → PyTorch. The
+    repository comes before everything that installs from it (each such step says so in `after`)."""
     from .cleanup import build_cleanup_steps
     from .cudnn import build_cudnn_steps
     from .driver import build_driver_steps
@@ -101,56 +137,70 @@ def build_plan(facts: Facts, rec: Recommendation, choices: Optional[Choices] = N
     from .repo import build_repo_steps
     from .toolkit import build_toolkit_steps, wants_toolkit
 
-    choices = choices or Choices()
-    platform = platform_of(facts)
-    from app import messages
-
-    said: list[Note] = [Note(code=w.code, params=dict(w.params), domain="rec") for w in rec.warnings if w.severity in ("error", "warning")]
-    warnings: list[str] = [w.message for w in rec.warnings if w.severity in ("error", "warning")]
-
-    def warn(code: str) -> None:
-        said.append(Note(code=code))
-        warnings.append(messages.render("plan", code, {}, "en", fallback=code))
-
-    steps: list[Step] = []
-    if platform == "windows":
-        win = _optional("windows", "build_windows_plan")
-        if win is None:
-            warn("warn_windows_unavailable")
-            steps += build_pytorch_steps(facts, rec, choices)
-        else:  # the host plan ends by handing over to the wizard's Linux side inside WSL 2
-            steps += win(facts, rec, choices)
+    if facts.os.wsl == 1:
+        said.warn("warn_wsl1")
+    steps = build_cleanup_steps(facts, rec, choices)
+    if platform == "wsl2":  # repairs first: a stray Linux driver breaks everything after it
+        wsl = _optional("wsl", "build_wsl_steps")
+        if wsl is None:
+            said.warn("warn_wsl_unavailable")
+        else:
+            steps += wsl(facts, rec, choices)
+    driver = [] if platform == "wsl2" else build_driver_steps(facts, rec, choices)
+    toolkit = build_toolkit_steps(facts, rec, choices)
+    cudnn = build_cudnn_steps(facts, rec, choices)
+    needs_index = [s for s in (*driver, *toolkit, *cudnn) if UPDATE_INDEX in s.after]
+    repo = build_repo_steps(facts, rec, choices) if needs_index else []
+    if needs_index and not any(s.id == UPDATE_INDEX for s in repo):
+        # NVIDIA has no repository the wizard knows for this distribution: what would install from it cannot run
+        for s in needs_index:
+            said.warn("warn_no_nvidia_repo", {**s.params, "os": facts_summary(facts)["os"], "step_code": s.title_code})
+        driver, toolkit, cudnn = ([s for s in part if s not in needs_index] for part in (driver, toolkit, cudnn))
     else:
-        if facts.os.wsl == 1:
-            warn("warn_wsl1")
-        steps += build_cleanup_steps(facts, rec, choices)
-        if platform == "wsl2":  # repairs first: a stray Linux driver breaks everything after it
-            wsl = _optional("wsl", "build_wsl_steps")
-            if wsl is None:
-                warn("warn_wsl_unavailable")
-            else:
-                steps += wsl(facts, rec, choices)
-        needs_repo = (wants_toolkit(rec, choices) and choices.install_method != "runfile") or choices.want_system_cudnn
-        driver_steps = [] if platform == "wsl2" else build_driver_steps(facts, rec, choices)
-        if driver_steps and any(s.kind == "install_driver" for s in driver_steps):
-            # Ubuntu's own archive carries nvidia-driver-*; other distros take it from NVIDIA's repository
-            needs_repo = needs_repo or (facts.os.id or "").lower() != "ubuntu"
-        if needs_repo:
-            steps += build_repo_steps(facts, rec, choices)
-        steps += driver_steps
-        steps += build_toolkit_steps(facts, rec, choices)
-        steps += build_env_steps(facts, rec, choices)
-        steps += build_cudnn_steps(facts, rec, choices)
-        steps += build_pytorch_steps(facts, rec, choices)
-    if platform == "wsl2":
-        from app.plan.wsl import linux_driver_in
+        _say_left_out(facts, rec, choices, platform, driver, toolkit, said)
+    env = build_env_steps(facts, rec, choices) if toolkit or not wants_toolkit(rec, choices) else []
+    if toolkit:
+        env = [s.replace(after=(*s.after, toolkit[-1].id)) for s in env]
+    return steps + repo + driver + toolkit + env + cudnn + build_pytorch_steps(facts, rec, choices)
 
-        for s in steps:
-            for argv in s.commands:
-                pkg = linux_driver_in(argv)
-                if pkg:
-                    raise PlanError(f"step {s.id} would install a Linux driver inside WSL2 ({pkg}); refusing")
-    steps = [with_root_network_env(s, choices.mirrors) for s in steps]
+
+def _say_left_out(facts: Facts, rec: Recommendation, choices: Choices, platform: str, driver: list[Step], toolkit: list[Step],
+                  said: _Said) -> None:
+    """A driver the recommendation asks for, or a toolkit the user asked for, that no builder could plan: the
+    plan says so (and why) instead of leaving it out silently."""
+    from .common import package_manager
+    from .toolkit import wants_toolkit
+
+    os_name = facts_summary(facts)["os"]
+    if (platform == "linux" and choices.install_driver and rec.driver.action in ("install", "upgrade")
+            and not any(s.kind == "install_driver" for s in driver)):
+        said.warn("warn_driver_not_planned", {"os": os_name, "branch": rec.driver.branch or rec.driver.min_version or "?"})
+    if wants_toolkit(rec, choices) and not toolkit and platform in ("linux", "wsl2"):
+        if not rec.cuda_toolkit.version and not rec.cuda_toolkit.package:
+            if any(w.code == "toolkit_unavailable" for w in rec.warnings):
+                return  # the recommendation already says why
+            why: dict = {"why_code": "warn_toolkit_not_planned_no_version"}
+        elif choices.install_method == "runfile":
+            why = {"why_code": "warn_toolkit_not_planned_no_runfile", "version": rec.cuda_toolkit.version}
+        elif package_manager(facts) not in ("apt", "dnf", "yum"):
+            why = {"why_code": "warn_toolkit_not_planned_no_package_manager", "os": os_name}
+        else:
+            why = {"why_code": "warn_toolkit_not_planned_no_version"}
+        said.warn("warn_toolkit_not_planned", why)
+
+
+def _refuse_linux_driver(steps: list[Step]) -> None:
+    from app.plan.wsl import linux_driver_in
+
+    for s in steps:
+        for argv in s.commands:
+            pkg = linux_driver_in(argv)
+            if pkg:
+                raise PlanError(f"step {s.id} would install a Linux driver inside WSL2 ({pkg}); refusing")
+
+
+def _check(steps: list[Step]) -> None:
+    """Ids unique, every step well formed, and nothing before what it needs (app.plan.model.order_problems)."""
     seen: set[str] = set()
     problems: list[str] = []
     for s in steps:
@@ -158,14 +208,29 @@ def build_plan(facts: Facts, rec: Recommendation, choices: Optional[Choices] = N
             problems.append(f"duplicate step id {s.id}")
         seen.add(s.id)
         problems += validate_step(s)
+    problems += order_problems(steps)
     if problems:
         raise PlanError("; ".join(problems))
+
+
+def build_plan(facts: Facts, rec: Recommendation, choices: Optional[Choices] = None, *,
+               dry_run: bool = False, created: Optional[str] = None) -> Plan:
+    choices = choices or Choices()
+    platform = platform_of(facts)
+    said = _Said(rec)
+    if platform == "windows":
+        steps = _windows_steps(facts, rec, choices, said)
+    else:
+        steps = _linux_steps(facts, rec, choices, platform, said)
+    if platform == "wsl2":
+        _refuse_linux_driver(steps)
+    steps = [with_root_network_env(s, choices.mirrors) for s in steps]
+    _check(steps)
     if not steps:
-        warn("warn_nothing_to_do")
+        said.warn("warn_nothing_to_do")
     if rec.pytorch.version is None and not choices.torch_version:
-        warn("warn_no_pytorch")
+        said.warn("warn_no_pytorch")
     created = created or _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat()
+    warnings, codes = said.unique()
     return Plan(steps=tuple(steps), platform=platform, created=created, dry_run=dry_run,
-                facts_summary=facts_summary(facts), warnings=tuple(dict.fromkeys(warnings)),
-                warning_codes=tuple({w: n for w, n in reversed(list(zip(warnings, said)))}[w] for w in dict.fromkeys(warnings)),
-                choices=choices.to_json())
+                facts_summary=facts_summary(facts), warnings=warnings, warning_codes=codes, choices=choices.to_json())

@@ -16,7 +16,7 @@ from app.facts import Facts
 from app.recommendation import Recommendation
 
 from .common import APT_ENV, CUDA_DIR_RE, CUDA_LINK, edit_needs_root, package_manager, toolkit_version
-from .model import Check, Edit, Step
+from .model import Check, Edit, Step, coded_step
 from .toolkit import wants_toolkit
 
 # distro packages of a versioned CUDA toolkit: cuda-toolkit-11-8, cuda-nvcc-11-8, cuda-11-8, libcublas-11-8 ...
@@ -97,13 +97,10 @@ def build_cleanup_steps(facts: Facts, rec: Recommendation, choices: Choices) -> 
         if link and any(link.rstrip("/") == d or os.path.join("/usr/local", link).rstrip("/") == d for d in dirs):
             cmds.append(("rm", "-f", "--", CUDA_LINK))
             removes.append(f"link {CUDA_LINK} (points at {link})")
-        steps.append(Step(
-            id="remove_old_cuda", kind="cleanup_cuda", needs_root=True, weight=5, timeout_s=1800,
-            title_code="remove_old_cuda", why_code="remove_old_cuda_why",
-            params={"folders": ", ".join(os.path.basename(d) for d in dirs), "removes": "; ".join(removes)},
-            title="Remove old CUDA toolkits: " + ", ".join(os.path.basename(d) for d in dirs),
-            why="Several CUDA toolkits side by side are the usual cause of 'wrong nvcc' and library mix-ups. "
-                "Only these go: " + "; ".join(removes) + ".",
+        steps.append(coded_step(
+            "remove_old_cuda", "cleanup_cuda", "remove_old_cuda", "remove_old_cuda_why",
+            {"folders": ", ".join(os.path.basename(d) for d in dirs), "removes": "; ".join(removes)},
+            needs_root=True, weight=5, timeout_s=1800,
             commands=tuple(cmds), removes=tuple(removes), env=dict(APT_ENV) if pm == "apt" else {},
             done_when=(Check("path_missing", tuple(dirs)),) + ((Check("dpkg_absent", tuple(pkgs)),) if pkgs and pm == "apt" else ()),
         ))
@@ -140,13 +137,9 @@ def build_cleanup_steps(facts: Facts, rec: Recommendation, choices: Choices) -> 
                 checks.append(Check("path_missing", (e.path,)))
             else:
                 checks.append(Check("file_lacks", (e.path, *e.lines)))
-        steps.append(Step(
-            id="remove_stale_cuda_env", kind="cleanup_cuda", needs_root=any(e.needs_root for e in edits), weight=1,
-            timeout_s=120,
-            title="Remove stale CUDA paths from the environment",
-            title_code="remove_stale_cuda_env", why_code="remove_stale_cuda_env_why",
-            why="These entries point at CUDA folders that are gone or belong to another version, so programs "
-                "could load the wrong libraries. Each file is backed up first.",
+        steps.append(coded_step(
+            "remove_stale_cuda_env", "cleanup_cuda", "remove_stale_cuda_env", "remove_stale_cuda_env_why",
+            needs_root=any(e.needs_root for e in edits), weight=1, timeout_s=120,
             edits=tuple(edits), backups=tuple(e.path for e in edits), removes=tuple(removes),
             commands=(("ldconfig",),) if stale_conf else (),
             done_when=tuple(checks),

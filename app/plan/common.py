@@ -46,6 +46,18 @@ def distro_repo(facts: Facts, rec: Optional[Recommendation] = None) -> Optional[
     return None
 
 
+UPDATE_INDEX = "update_package_index"  # the step after which packages from NVIDIA's repository can be installed
+
+
+def driver_from_nvidia_repo(facts: Facts, rec: Recommendation) -> bool:
+    """Whether the driver's packages come from NVIDIA's repository (which must then be added first): the
+    compat data says so per distribution (driver_packages "from_repo"); without it, only Ubuntu's own
+    archive carries the driver (app.plan.driver.driver_packages names NVIDIA's packages elsewhere)."""
+    if rec.driver.package_repo:
+        return rec.driver.package_repo == "nvidia"
+    return (facts.os.id or "").lower() != "ubuntu"
+
+
 def repo_arch(facts: Facts) -> str:
     arch = (facts.os.arch or "x86_64").lower()
     return {"x86_64": "x86_64", "amd64": "x86_64", "aarch64": "sbsa", "arm64": "sbsa"}.get(arch, arch)

@@ -5,8 +5,8 @@ from app.choices import Choices
 from app.facts import Facts
 from app.recommendation import Recommendation
 
-from .common import APT_ENV, package_manager, toolkit_version
-from .model import Check, Step
+from .common import APT_ENV, UPDATE_INDEX, package_manager, toolkit_version
+from .model import Check, Step, coded_step
 
 
 def cudnn_package(rec: Recommendation, choices: Choices) -> str | None:
@@ -29,10 +29,6 @@ def build_cudnn_steps(facts: Facts, rec: Recommendation, choices: Choices) -> li
         cmd, done, env = ("apt-get", "install", "-y", "--no-install-recommends", pkg), Check("dpkg_installed", (pkg,)), dict(APT_ENV)
     else:
         cmd, done, env = ("dnf", "-y", "install", pkg), Check("rpm_installed", (pkg,)), {}
-    return [Step(
-        id="install_cudnn", kind="install_cudnn", needs_root=True, weight=8, timeout_s=1800,
-        title=f"Install cuDNN ({pkg})", env=env,
-        title_code="install_cudnn", why_code="install_cudnn_why", params={"package": pkg},
-        why="You asked for cuDNN as a system library (for software outside PyTorch; PyTorch's wheels bring their own).",
-        commands=(cmd,), done_when=(done,),
-    )]
+    return [coded_step("install_cudnn", "install_cudnn", "install_cudnn", "install_cudnn_why", {"package": pkg},
+                       needs_root=True, weight=8, timeout_s=1800, env=env, commands=(cmd,), done_when=(done,),
+                       after=(UPDATE_INDEX,))]  # NVIDIA's repository carries the cudnn packages

@@ -5,8 +5,8 @@ from app.choices import Choices
 from app.facts import Facts
 from app.recommendation import Recommendation
 
-from .common import APT_ENV, NOUVEAU_FILE, package_manager, rec_params, said_notes
-from .model import Check, Edit, Step
+from .common import APT_ENV, NOUVEAU_FILE, UPDATE_INDEX, driver_from_nvidia_repo, package_manager, rec_params, said_notes
+from .model import Check, Edit, Step, coded_step
 
 def _mok_note() -> str:
     from app import messages
@@ -60,11 +60,9 @@ def build_driver_steps(facts: Facts, rec: Recommendation, choices: Choices) -> l
         rebuild = ("update-initramfs", "-u") if pm == "apt" else ("dracut", "-f")
         content = ("# Written by GPU Setup Wizard: the NVIDIA driver cannot load while nouveau holds the GPU.\n"
                    "blacklist nouveau\noptions nouveau modeset=0\n")
-        steps.append(Step(
-            id="blacklist_nouveau", kind="blacklist_nouveau", needs_root=True, weight=2, timeout_s=900,
-            title="Turn off the nouveau driver", title_code="blacklist_nouveau", why_code="blacklist_nouveau_why",
-            why="nouveau (the open-source driver) is using the GPU; the NVIDIA driver can only load once it is "
-                "blacklisted and the initramfs (the early boot image) no longer contains it.",
+        steps.append(coded_step(
+            "blacklist_nouveau", "blacklist_nouveau", "blacklist_nouveau", "blacklist_nouveau_why",
+            needs_root=True, weight=2, timeout_s=900,
             edits=(Edit(path=NOUVEAU_FILE, content=content),), backups=(NOUVEAU_FILE,),
             commands=(rebuild,), reboot_required=True,
             done_when=(Check("file_contains", (NOUVEAU_FILE, "blacklist nouveau")),),
@@ -80,13 +78,9 @@ def build_driver_steps(facts: Facts, rec: Recommendation, choices: Choices) -> l
     if facts.driver.kernel_headers_installed is not True and facts.os.kernel:
         headers = (f"linux-headers-{facts.os.kernel}",) if pm == "apt" else (f"kernel-devel-{facts.os.kernel}",)
     pins = pin_packages(rec) if pm == "apt" else ()
-    verb = "Upgrade" if rec.driver.action == "upgrade" else "Install"
-    why = (rec.driver.reason or "PyTorch needs an NVIDIA driver new enough for its CUDA runtime.") + \
-        " The new driver is used after a restart."
-    params = {"branch": f"{rec.driver.branch} " if rec.driver.branch else "", "flavour": rec.driver.flavour or "open",
-              "reason": rec.driver.reason or "PyTorch needs an NVIDIA driver new enough for its CUDA runtime."}
+    params = {"branch": f"{rec.driver.branch} " if rec.driver.branch else "", "flavour": rec.driver.flavour or "open"}
     if rec.driver.reason:
-        params.update(rec_params("reason", rec.driver.reason_code, rec.driver.reason_params))
+        params.update(reason=rec.driver.reason, **rec_params("reason", rec.driver.reason_code, rec.driver.reason_params))
     else:
         params["reason_code"] = "install_driver_reason_default"
     if pm == "apt":
@@ -121,10 +115,10 @@ def build_driver_steps(facts: Facts, rec: Recommendation, choices: Choices) -> l
         env = {}
     else:
         return steps
-    steps.append(Step(
-        id="install_driver", kind="install_driver", needs_root=True, weight=20, timeout_s=3600,
-        title=f"{verb} the NVIDIA driver {rec.driver.branch or ''} ({rec.driver.flavour or 'open'} kernel modules)".replace("  ", " "),
-        title_code=f"{verb.lower()}_driver", why_code="install_driver_why", params=params,
-        why=why, commands=cmds, done_when=done, env=env, reboot_required=True, **said_notes(*notes),
+    steps.append(coded_step(
+        "install_driver", "install_driver", "upgrade_driver" if rec.driver.action == "upgrade" else "install_driver",
+        "install_driver_why", params, needs_root=True, weight=20, timeout_s=3600,
+        commands=cmds, done_when=done, env=env, reboot_required=True, **said_notes(*notes),
+        after=(UPDATE_INDEX,) if driver_from_nvidia_repo(facts, rec) else (),
     ))
     return steps

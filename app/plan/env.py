@@ -7,7 +7,7 @@ from app.facts import Facts
 from app.recommendation import Recommendation
 
 from .common import CUDA_LINK, LDCONF_FILE, PROFILE_FILE
-from .model import Check, Edit, Step
+from .model import Check, Edit, Step, coded_step
 from .toolkit import wants_toolkit
 
 PROFILE_CONTENT = f"""# Written by GPU Setup Wizard. CUDA_HOME is the {CUDA_LINK} link, so a toolkit upgrade only moves the link.
@@ -29,12 +29,9 @@ def build_env_steps(facts: Facts, rec: Recommendation, choices: Choices) -> list
     have_toolkit = bool(facts.cuda.toolkits) and not choices.cleanup_old_cuda
     if not (wants_toolkit(rec, choices) or have_toolkit):
         return []
-    return [Step(
-        id="write_cuda_env", kind="write_env", needs_root=True, weight=1, timeout_s=120,
-        title="Set CUDA_HOME, PATH and the library path",
-        title_code="write_cuda_env", why_code="write_cuda_env_why", params={"link": CUDA_LINK},
-        why=f"Build tools find the toolkit through CUDA_HOME and PATH; programs find its libraries through "
-            f"the linker cache. Everything points at {CUDA_LINK}, so a later upgrade only moves that link.",
+    return [coded_step(
+        "write_cuda_env", "write_env", "write_cuda_env", "write_cuda_env_why", {"link": CUDA_LINK},
+        needs_root=True, weight=1, timeout_s=120,
         edits=(Edit(path=PROFILE_FILE, content=PROFILE_CONTENT), Edit(path=LDCONF_FILE, content=LDCONF_CONTENT)),
         backups=(PROFILE_FILE, LDCONF_FILE),
         commands=(("ldconfig",),),

@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 import shlex
 from dataclasses import dataclass, field
-from typing import Literal, Optional
+from typing import Any, Literal, Mapping, Optional
 
 from app.model import Model
 
@@ -171,9 +171,29 @@ class Step(Model):
     title_code: str = ""
     why_code: str = ""
     params: dict[str, str] = field(default_factory=dict)
+    # ids of steps that must run before this one, in this plan: the package index must be refreshed after
+    # NVIDIA's repository is added and before anything installs from it (checked by order_problems)
+    after: tuple[str, ...] = ()
 
     def argv_lines(self) -> list[str]:
         return [shlex.join(a) for a in self.commands]
+
+
+def english(code: str, params: Mapping[str, str]) -> str:
+    """The catalogue's English for "plan.<code>" filled with `params` (the code itself where it has none:
+    tests/unit/test_messages.py fails on such a code)."""
+    from app import messages
+
+    return messages.render("plan", code, params, "en", fallback=code) if code else ""
+
+
+def coded_step(id: str, kind: str, title_code: str, why_code: str = "", params: Optional[Mapping[str, object]] = None,
+               **fields: Any) -> Step:
+    """A step said by its codes and figures: its English title and why are the catalogue's ("plan.<code>"),
+    so no builder holds a second copy of a sentence (the window and the reports say it in their language)."""
+    p = {str(k): str(v) for k, v in (params or {}).items() if v is not None}
+    return Step(id=id, kind=kind, title=english(title_code, p), why=english(why_code, p), title_code=title_code,
+                why_code=why_code, params=p, **fields)
 
 
 @dataclass(frozen=True)
@@ -236,6 +256,20 @@ def validate_step(step: Step) -> list[str]:
         if e.backup and e.mode != "append" and e.path not in step.backups:
             problems.append(f"step {step.id}: edit of {e.path} not listed in backups")
     return problems
+
+
+def order_problems(steps: "tuple[Step, ...] | list[Step]") -> list[str]:
+    """Steps that would run before what they need (empty: the order holds): each id in a step's `after`
+    must be a step of the same plan, earlier."""
+    at = {s.id: i for i, s in enumerate(steps)}
+    out = []
+    for i, s in enumerate(steps):
+        for dep in s.after:
+            if dep not in at:
+                out.append(f"step {s.id} needs step {dep}, which the plan lacks")
+            elif at[dep] > i:
+                out.append(f"step {s.id} would run before step {dep}, which it needs")
+    return out
 
 
 # ---------------------------------------------------------------------------------------

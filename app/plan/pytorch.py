@@ -13,7 +13,7 @@ from app.recommendation import Recommendation
 from app.install_command import InstallCommand, mirror_env, torch_install, uv_executable
 
 from .common import APT_ENV, PYTORCH_WHL, expand_venv, package_manager, rec_params, venv_python
-from .model import Check, Step
+from .model import Check, Step, coded_step
 
 VENV_CHECK = "import ensurepip, venv"  # what `python -m venv` needs to put pip into the new venv
 
@@ -80,12 +80,9 @@ def python_tools_step(facts: Facts, base_python: str) -> Optional[Step]:
         return None
     parts = (env.version or "").split(".")
     pkg = f"python{parts[0]}.{parts[1]}-venv" if len(parts) >= 2 and all(p.isdigit() for p in parts[:2]) else "python3-venv"
-    return Step(
-        id="install_python_venv", kind="install_python_tools", needs_root=True, weight=2, timeout_s=1800,
-        title=f"Install {pkg} (Python's venv and pip for {base_python})",
-        title_code="install_python_venv", why_code="install_python_venv_why", params={"package": pkg, "python": base_python},
-        why=f"{base_python} cannot create a virtual environment with pip: Debian and Ubuntu ship that part (ensurepip) "
-            f"in the separate {pkg} package.",
+    return coded_step(
+        "install_python_venv", "install_python_tools", "install_python_venv", "install_python_venv_why",
+        {"package": pkg, "python": base_python}, needs_root=True, weight=2, timeout_s=1800,
         commands=(("apt-get", "update"), ("apt-get", "install", "-y", pkg)),
         done_when=(Check("command_ok", (base_python, "-c", VENV_CHECK)),), env=dict(APT_ENV))
 
@@ -109,35 +106,21 @@ def build_pytorch_steps(facts: Facts, rec: Recommendation, choices: Choices) -> 
     tools = None if uv or plat == "windows" else python_tools_step(facts, base_python)
     idx = index_url(rec, choices)
     want = "cuda" if (rec.pytorch.index or "").startswith("cu") and facts.gpus else "cpu"
-    params = {"packages": ", ".join(p.split('==')[0] for p in pkgs), "index": rec.pytorch.index or "default",
-              "reason": rec.pytorch.reason or "The PyTorch build matching this GPU and driver."}
+    params = {"packages": ", ".join(p.split('==')[0] for p in pkgs), "index": rec.pytorch.index or "default"}
     if rec.pytorch.reason:
-        params.update(rec_params("reason", rec.pytorch.reason_code, rec.pytorch.reason_params))
+        params.update(reason=rec.pytorch.reason, **rec_params("reason", rec.pytorch.reason_code, rec.pytorch.reason_params))
     else:
         params["reason_code"] = "install_pytorch_reason_default"
     if idx:
         params["url"] = idx
     return ([tools] if tools else []) + [
-        Step(id="create_venv", kind="create_venv", weight=2, timeout_s=300,
-             title=f"Create the Python environment {venv}",
-             title_code="create_venv", why_code="create_venv_why", params={"venv": venv},
-             why="PyTorch goes into its own virtual environment, so it cannot clash with the system's Python "
-                 "packages and can be removed by deleting one folder. An existing one is reused; one whose pip "
-                 "does not run is repaired in place, keeping its packages.",
-             commands=(create,), done_when=venv_done, env=env),
-        Step(id="install_pytorch", kind="install_pytorch", weight=15, timeout_s=3600,
-             title=f"Install {', '.join(p.split('==')[0] for p in pkgs)} ({rec.pytorch.index or 'default'} build)",
-             title_code="install_pytorch", why_code="install_pytorch_why_url" if idx else "install_pytorch_why", params=params,
-             why=(rec.pytorch.reason or "The PyTorch build matching this GPU and driver.") +
-                 (f" Packages come from {idx}." if idx else ""),
-             commands=(install_argv(py, pkgs, rec, choices, uv),),
-             done_when=(Check("python_packages", (py, *pkgs)),), env=env),
-        Step(id="verify_pytorch", kind="verify", weight=2, timeout_s=600,
-             title="Check that PyTorch works" + (" on the GPU" if want == "cuda" else ""),
-             title_code=f"verify_pytorch_{want}", why_code=f"verify_pytorch_{want}_why",
-             why="Imports torch in the new environment and multiplies matrices"
-                 + (" on every GPU" if want == "cuda" else "") + "; the full speed test follows in Verify.",
-             commands=((py, "-c", VERIFY_SCRIPT, want),), done_when=(Check("never"),)),
+        coded_step("create_venv", "create_venv", "create_venv", "create_venv_why", {"venv": venv}, weight=2, timeout_s=300,
+                   commands=(create,), done_when=venv_done, env=env, after=(tools.id,) if tools else ()),
+        coded_step("install_pytorch", "install_pytorch", "install_pytorch", "install_pytorch_why_url" if idx else "install_pytorch_why",
+                   params, weight=15, timeout_s=3600, commands=(install_argv(py, pkgs, rec, choices, uv),),
+                   done_when=(Check("python_packages", (py, *pkgs)),), env=env, after=("create_venv",)),
+        coded_step("verify_pytorch", "verify", f"verify_pytorch_{want}", f"verify_pytorch_{want}_why", weight=2, timeout_s=600,
+                   commands=((py, "-c", VERIFY_SCRIPT, want),), done_when=(Check("never"),), after=("install_pytorch",)),
     ]
 
 

@@ -7,7 +7,7 @@ from app.recommendation import Recommendation
 
 from .common import (APT_ENV, KEYRING_DEB, KEYRING_GPG, distro_repo, package_manager, repo_arch,
                      repo_base_url)
-from .model import Check, Download, Edit, Step
+from .model import Check, Download, Edit, Step, coded_step
 
 
 def apt_sources_file(repo: str, arch: str) -> str:
@@ -35,12 +35,9 @@ def build_repo_steps(facts: Facts, rec: Recommendation, choices: Choices) -> lis
         keyring_url = f"{base}/{KEYRING_DEB}"
         if rec.cuda_toolkit.keyring_url and not choices.mirrors.nvidia_repo_url:
             keyring_url = rec.cuda_toolkit.keyring_url
-        steps.append(Step(
-            id="add_nvidia_repo", kind="add_repo", needs_root=True, weight=2, timeout_s=300,
-            title=f"Add NVIDIA's package repository ({repo})",
-            title_code="add_nvidia_repo", why_code="add_nvidia_repo_apt_why", params={"repo": repo},
-            why="NVIDIA publishes the CUDA packages in its own repository; its keyring package lets apt "
-                "check that every package really comes from NVIDIA.",
+        steps.append(coded_step(
+            "add_nvidia_repo", "add_repo", "add_nvidia_repo", "add_nvidia_repo_apt_why", {"repo": repo},
+            needs_root=True, weight=2, timeout_s=300,
             downloads=(Download(name=KEYRING_DEB, url=keyring_url, checksum_url=f"{base}/Packages"),),
             commands=(("dpkg", "-i", f"@download:{KEYRING_DEB}"),),
             done_when=(Check("dpkg_installed", ("cuda-keyring",)), Check("path_exists", (KEYRING_GPG,))),
@@ -48,24 +45,14 @@ def build_repo_steps(facts: Facts, rec: Recommendation, choices: Choices) -> lis
         if choices.mirrors.nvidia_repo_url:
             path = apt_sources_file(repo, arch)
             line = f"deb [signed-by={KEYRING_GPG}] {base}/ /\n"
-            steps.append(Step(
-                id="set_nvidia_repo_mirror", kind="set_repo_mirror", needs_root=True,
-                title="Use your mirror for NVIDIA's repository",
-                title_code="set_nvidia_repo_mirror", why_code="set_nvidia_repo_mirror_why",
-                params={"url": choices.mirrors.nvidia_repo_url},
-                why=f"Packages come from {choices.mirrors.nvidia_repo_url} instead of NVIDIA's server; "
-                    "they are still checked against NVIDIA's signing key.",
+            steps.append(coded_step(
+                "set_nvidia_repo_mirror", "set_repo_mirror", "set_nvidia_repo_mirror", "set_nvidia_repo_mirror_why",
+                {"url": choices.mirrors.nvidia_repo_url}, needs_root=True, after=("add_nvidia_repo",),
                 edits=(Edit(path=path, mode="write", content="# Written by GPU Setup Wizard (mirror of NVIDIA's CUDA repository)\n" + line),),
                 backups=(path,),
                 done_when=(Check("file_contains", (path, line.strip())),),
             ))
-        steps.append(Step(
-            id="update_package_index", kind="update_index", needs_root=True, weight=3, timeout_s=900,
-            title="Refresh the package index", env=dict(APT_ENV),
-            title_code="update_package_index", why_code="update_package_index_apt_why",
-            why="apt must read the new repository's package list before it can install from it.",
-            commands=(("apt-get", "update"),),
-        ))
+        steps.append(_update_index("apt", ("apt-get", "update"), [s.id for s in steps], env=dict(APT_ENV)))
     elif pm in ("dnf", "yum"):
         repo_file = f"/etc/yum.repos.d/cuda-{repo}.repo"
         if choices.mirrors.nvidia_repo_url:
@@ -73,28 +60,22 @@ def build_repo_steps(facts: Facts, rec: Recommendation, choices: Choices) -> lis
             # serving its own key would decide what is trusted); the helper writes exactly this text
             content = (f"[cuda-{repo}-{arch}]\nname=cuda-{repo}-{arch} (mirror)\nbaseurl={base}\nenabled=1\n"
                        f"gpgcheck=1\ngpgkey=https://developer.download.nvidia.com/compute/cuda/repos/{repo}/{arch}/D42D0685.pub\n")
-            steps.append(Step(
-                id="add_nvidia_repo", kind="add_repo", needs_root=True,
-                title=f"Add NVIDIA's package repository ({repo}, your mirror)",
-                title_code="add_nvidia_repo_mirror", why_code="add_nvidia_repo_dnf_why", params={"repo": repo},
-                why="NVIDIA publishes the CUDA packages in its own repository; dnf checks them against NVIDIA's key.",
-                edits=(Edit(path=repo_file, content=content),), backups=(repo_file,),
+            steps.append(coded_step(
+                "add_nvidia_repo", "add_repo", "add_nvidia_repo_mirror", "add_nvidia_repo_dnf_why", {"repo": repo},
+                needs_root=True, edits=(Edit(path=repo_file, content=content),), backups=(repo_file,),
                 done_when=(Check("path_exists", (repo_file,)),),
             ))
         else:
-            steps.append(Step(
-                id="add_nvidia_repo", kind="add_repo", needs_root=True,
-                title=f"Add NVIDIA's package repository ({repo})",
-                title_code="add_nvidia_repo", why_code="add_nvidia_repo_dnf_why", params={"repo": repo},
-                why="NVIDIA publishes the CUDA packages in its own repository; dnf checks them against NVIDIA's key.",
-                commands=(_dnf_add_repo(facts, f"{base}/cuda-{repo}.repo"),),
+            steps.append(coded_step(
+                "add_nvidia_repo", "add_repo", "add_nvidia_repo", "add_nvidia_repo_dnf_why", {"repo": repo},
+                needs_root=True, commands=(_dnf_add_repo(facts, f"{base}/cuda-{repo}.repo"),),
                 done_when=(Check("path_exists", (repo_file,)),),
             ))
-        steps.append(Step(
-            id="update_package_index", kind="update_index", needs_root=True, weight=3, timeout_s=900,
-            title="Refresh the package index",
-            title_code="update_package_index", why_code="update_package_index_dnf_why",
-            why="dnf must read the new repository's package list before it can install from it.",
-            commands=(("dnf", "-y", "makecache"),),
-        ))
+        steps.append(_update_index("dnf", ("dnf", "-y", "makecache"), [s.id for s in steps]))
     return steps
+
+
+def _update_index(pm: str, argv: tuple[str, ...], after: list[str], env: dict[str, str] | None = None) -> Step:
+    """The package index refresh: after the repository (and its mirror) is in place, before any install from it."""
+    return coded_step("update_package_index", "update_index", "update_package_index", f"update_package_index_{pm}_why",
+                      needs_root=True, weight=3, timeout_s=900, env=env or {}, commands=(argv,), after=tuple(after))

@@ -8,8 +8,8 @@ from app.choices import Choices
 from app.facts import Facts
 from app.recommendation import Recommendation
 
-from .common import APT_ENV, package_manager, toolkit_package, toolkit_version
-from .model import Check, Download, Step
+from .common import APT_ENV, UPDATE_INDEX, package_manager, toolkit_package, toolkit_version
+from .model import Check, Download, Step, coded_step
 
 RUNFILE_FREE_MIB = 12_000  # the runfile is ~4-5 GiB and unpacks to ~7 GiB
 FORBIDDEN_PACKAGES = ("cuda", "cuda-drivers")
@@ -35,13 +35,9 @@ def build_toolkit_steps(facts: Facts, rec: Recommendation, choices: Choices) -> 
         if not rec.cuda_toolkit.runfile_sha256:
             # NVIDIA publishes the runfiles' checksums next to them: <release>/docs/sidebar/md5sum.txt
             checksum_url = url.rsplit("/local_installers/", 1)[0] + "/docs/sidebar/md5sum.txt" if "/local_installers/" in url else None
-        return [Step(
-            id="install_cuda_toolkit", kind="run_runfile", needs_root=True, weight=30, timeout_s=3600,
-            title=f"Install the CUDA {version} toolkit (runfile, toolkit only)",
-            title_code="install_cuda_toolkit_runfile", why_code="install_cuda_toolkit_runfile_why", params={"version": version},
-            why="The runfile installs the toolkit without a package repository. It is checked against NVIDIA's "
-                "published checksum before it runs (a corrupt download is the usual cause of "
-                "'gzip: stdin: invalid compressed data'), and only the toolkit is installed, never its bundled driver.",
+        return [coded_step(
+            "install_cuda_toolkit", "run_runfile", "install_cuda_toolkit_runfile", "install_cuda_toolkit_runfile_why",
+            {"version": version}, needs_root=True, weight=30, timeout_s=3600,
             downloads=(Download(name=name, url=url, sha256=rec.cuda_toolkit.runfile_sha256, checksum_url=checksum_url,
                                 min_free_mib=RUNFILE_FREE_MIB),),
             commands=(("sh", f"@download:{name}", "--silent", "--toolkit", f"--toolkitpath={prefix}"),),
@@ -51,24 +47,14 @@ def build_toolkit_steps(facts: Facts, rec: Recommendation, choices: Choices) -> 
     pkg = rec.cuda_toolkit.package or toolkit_package(version)
     if pkg in FORBIDDEN_PACKAGES:  # never the metapackages: they install a driver
         pkg = toolkit_package(version)
+    cmd: tuple[str, ...]
     if pm == "apt":
-        return [Step(
-            id="install_cuda_toolkit", kind="install_toolkit", needs_root=True, weight=25, timeout_s=3600,
-            title=f"Install the CUDA {version} toolkit ({pkg})", env=dict(APT_ENV),
-            title_code="install_cuda_toolkit", why_code="install_cuda_toolkit_apt_why", params={"version": version, "package": pkg},
-            why="The toolkit (nvcc, headers, libraries) is only needed to build CUDA code such as PyTorch "
-                f"extensions. The versioned {pkg} package installs it without touching the driver.",
-            commands=(("apt-get", "install", "-y", "--no-install-recommends", pkg),),
-            done_when=(Check("dpkg_installed", (pkg,)),),
-        )]
-    if pm in ("dnf", "yum"):
-        return [Step(
-            id="install_cuda_toolkit", kind="install_toolkit", needs_root=True, weight=25, timeout_s=3600,
-            title=f"Install the CUDA {version} toolkit ({pkg})",
-            title_code="install_cuda_toolkit", why_code="install_cuda_toolkit_dnf_why", params={"version": version, "package": pkg},
-            why=f"The toolkit (nvcc, headers, libraries) is only needed to build CUDA code. {pkg} installs it "
-                "without touching the driver.",
-            commands=(("dnf", "-y", "install", pkg),),
-            done_when=(Check("rpm_installed", (pkg,)),),
-        )]
-    return []
+        cmd, done, env = ("apt-get", "install", "-y", "--no-install-recommends", pkg), Check("dpkg_installed", (pkg,)), dict(APT_ENV)
+    elif pm in ("dnf", "yum"):
+        cmd, done, env = ("dnf", "-y", "install", pkg), Check("rpm_installed", (pkg,)), {}
+    else:
+        return []
+    # the versioned package comes from NVIDIA's repository: after its index is refreshed
+    return [coded_step("install_cuda_toolkit", "install_toolkit", "install_cuda_toolkit", f"install_cuda_toolkit_{'apt' if pm == 'apt' else 'dnf'}_why",
+                       {"version": version, "package": pkg}, needs_root=True, weight=25, timeout_s=3600, env=env,
+                       commands=(cmd,), done_when=(done,), after=(UPDATE_INDEX,))]

@@ -18,7 +18,7 @@ from app.facts import Facts, WslDistro
 from app.recommendation import Recommendation
 
 from .common import said_notes
-from .model import Check, Step
+from .model import Check, Step, coded_step
 from .wsl import memory_step
 
 DEFAULT_DISTRO = "Ubuntu-24.04"
@@ -60,86 +60,27 @@ def build_windows_plan(facts: Facts, rec: Recommendation, choices: Choices) -> l
     if facts.os.platform != "windows":
         return []
     win = facts.windows
-    steps: list[Step] = []
-
     # 1. the NVIDIA Windows driver: the only driver, for Windows and for WSL 2
-    minimum = rec.driver.min_version or FALLBACK_MIN_DRIVER
-    if facts.driver.state != "ok" or driver_too_old(facts.driver.version, minimum):
-        have = facts.driver.version or "none"
-        steps.append(Step(
-            id="update_nvidia_windows_driver", kind="windows_host", needs_root=False, weight=1, timeout_s=60,
-            title=f"Install the NVIDIA Windows driver {minimum} or newer (you have {have})",
-            title_code="update_nvidia_windows_driver", why_code="update_nvidia_windows_driver_why",
-            params={"minimum": str(minimum), "have": have},
-            why="On Windows the NVIDIA driver also serves CUDA inside WSL 2; it must be at least "
-                f"{minimum} for the PyTorch build the wizard chose. NVIDIA's download page opens; run its installer, "
-                "then start the wizard again.",
-            commands=(("rundll32", "url.dll,FileProtocolHandler", DRIVER_DOWNLOAD_URL),),
-            **said_notes(("note_windows_driver_pick", {})),
-        ))
-
-    # 2. Windows features (administrator: UAC), then a restart
+    steps: list[Step] = [s for s in (_driver_step(facts, rec),) if s]
+    # 2. Windows features (administrator: UAC), then a restart: nothing WSL-related works before it, the
+    # next run plans the rest
     wsl_missing = not (win and win.wsl_installed)
-    vmp_missing = facts.finding("wsl_vmp_missing") is not None
-    if wsl_missing or vmp_missing:
-        feats = WSL_FEATURES if wsl_missing else ("VirtualMachinePlatform",)
-        steps.append(Step(
-            id="enable_wsl_features", kind="windows_host", needs_root=True, weight=5, timeout_s=1200,
-            title="Turn on the Windows features WSL 2 needs",
-            title_code="enable_wsl_features", why_code="enable_wsl_features_why",
-            why="WSL 2 runs Linux in a light virtual machine: Windows needs 'Windows Subsystem for Linux' and "
-                "'Virtual Machine Platform' switched on. Windows asks for administrator approval for this step only.",
-            commands=tuple(("dism.exe", "/online", "/enable-feature", f"/featurename:{f}", "/all", "/norestart") for f in feats),
-            reboot_required=True,
-            # 3010 = ERROR_SUCCESS_REBOOT_REQUIRED: the feature is on after the restart
-            ok_exit_codes=(0, 3010), reboot_exit_codes=(3010,),
-            done_when=(Check("command_ok", ("wsl", "--status")),),  # wsl.exe answers: the features are on
-            **said_notes(("note_dism_3010", {}), ("note_after_restart", {"name": pick_distro(facts, choices)[0]})),
-        ))
-        # Nothing WSL-related works before the restart: the next run plans the rest.
-        return steps
-
+    if wsl_missing or facts.finding("wsl_vmp_missing") is not None:
+        return steps + [_features_step(facts, choices, wsl_missing)]
     # 3. WSL itself up to date, WSL 2 by default
     if wsl_missing or facts.finding("wsl_update_needed") or facts.finding("wsl_kernel_old"):
-        steps.append(Step(
-            id="update_wsl", kind="windows_host", needs_root=True, weight=3, timeout_s=1200,
-            title="Update WSL and its Linux kernel", title_code="update_wsl", why_code="update_wsl_why",
-            why="GPU support in WSL 2 needs a recent WSL and kernel (5.10.43.3 or newer).",
-            commands=(("wsl", "--update"),),
-        ))
+        steps.append(coded_step("update_wsl", "windows_host", "update_wsl", "update_wsl_why", needs_root=True, weight=3,
+                                timeout_s=1200, commands=(("wsl", "--update"),)))
     if wsl_missing or (win and win.wsl_default_version != 2):
-        steps.append(Step(
-            id="set_wsl_default_version", kind="windows_host", needs_root=False, timeout_s=120,
-            title="Make WSL 2 the default for new distros",
-            title_code="set_wsl_default_version", why_code="set_wsl_default_version_why",
-            why="CUDA works only under WSL 2.",
-            commands=(("wsl", "--set-default-version", "2"),),
-        ))
-
-    # 4. the distro: install one, or convert the chosen one to WSL 2
+        steps.append(coded_step("set_wsl_default_version", "windows_host", "set_wsl_default_version", "set_wsl_default_version_why",
+                                timeout_s=120, commands=(("wsl", "--set-default-version", "2"),)))
+    # 4. the distro: install one (its first start asks for a user name: the next run continues), or convert it
     name, existing = pick_distro(facts, choices)
     if existing is None:
-        steps.append(Step(
-            id="install_wsl_distro", kind="windows_host", needs_root=False, weight=8, timeout_s=1800,
-            title=f"Install {name} in WSL",
-            title_code="install_wsl_distro", why_code="install_wsl_distro_why", params={"name": name},
-            why=f"The Linux side (CUDA toolkit if wanted, PyTorch) runs inside a WSL 2 distro; {name} is the one NVIDIA's "
-                "wsl-ubuntu packages are built for.",
-            commands=(("wsl", "--install", "-d", name, "--no-launch"),),
-            done_when=(Check("command_ok", ("wsl", "-d", name, "--", "true")),),
-            **said_notes(("note_first_start", {"name": name}), ("note_continue_inside_it", {"command": ' '.join(linux_side_argv(name))})),
-        ))
-        # A fresh distro needs its first start (user name and password) before anything runs in it.
-        return steps
-    elif existing.version != 2:
-        steps.append(Step(
-            id="set_wsl_distro_version", kind="windows_host", needs_root=False, weight=6, timeout_s=3600,
-            title=f"Convert {name} to WSL 2",
-            title_code="set_wsl_distro_version", why_code="set_wsl_distro_version_why", params={"name": name},
-            why="CUDA cannot run under WSL 1. The conversion keeps your files; it can take several minutes.",
-            commands=(("wsl", "--set-version", name, "2"),),
-        ))
-
+        return steps + [_install_distro_step(name, [s.id for s in steps if s.id in ("update_wsl", "set_wsl_default_version")])]
+    if existing.version != 2:
+        steps.append(coded_step("set_wsl_distro_version", "windows_host", "set_wsl_distro_version", "set_wsl_distro_version_why",
+                                {"name": name}, weight=6, timeout_s=3600, commands=(("wsl", "--set-version", name, "2"),)))
     # 5. memory WSL 2 may use (the .wslconfig in the user's profile; no administrator rights)
     host = facts.os.memory_total_mib
     gmem = [g.memory_total_mib for g in facts.gpus if g.memory_total_mib]
@@ -149,18 +90,50 @@ def build_windows_plan(facts: Facts, rec: Recommendation, choices: Choices) -> l
         if target:
             steps.append(memory_step(facts.os.wslconfig_path, target, limit, limit or host // 2, kind="windows_host",
                                      after="note_wsl_shutdown_windows"))
-
     # 6. hand over to the Linux side inside the distro
-    steps.append(Step(
-        id="check_wsl_gpu", kind="windows_host", needs_root=False, weight=1, timeout_s=120,
-        title=f"Check that {name} sees the GPU",
-        title_code="check_wsl_gpu", why_code="check_wsl_gpu_why", params={"name": name},
-        why="Inside WSL 2 the Windows driver appears as /usr/lib/wsl/lib (libcuda, nvidia-smi); this shows it works "
-            "before the Linux side installs anything.",
+    steps.append(coded_step(
+        "check_wsl_gpu", "windows_host", "check_wsl_gpu", "check_wsl_gpu_why", {"name": name}, weight=1, timeout_s=120,
         commands=(("wsl", "-d", name, "--", "/usr/lib/wsl/lib/nvidia-smi"),),
+        after=tuple(s.id for s in steps if s.id in ("update_wsl", "set_wsl_distro_version")),
         **said_notes(("note_continue_inside_distro", {"command": ' '.join(linux_side_argv(name))})),
     ))
     return steps
+
+
+def _driver_step(facts: Facts, rec: Recommendation) -> Optional[Step]:
+    minimum = rec.driver.min_version or FALLBACK_MIN_DRIVER
+    if facts.driver.state == "ok" and not driver_too_old(facts.driver.version, minimum):
+        return None
+    return coded_step(
+        "update_nvidia_windows_driver", "windows_host", "update_nvidia_windows_driver", "update_nvidia_windows_driver_why",
+        {"minimum": str(minimum), "have": facts.driver.version or "none"}, weight=1, timeout_s=60,
+        commands=(("rundll32", "url.dll,FileProtocolHandler", DRIVER_DOWNLOAD_URL),),
+        **said_notes(("note_windows_driver_pick", {})),
+    )
+
+
+def _features_step(facts: Facts, choices: Choices, wsl_missing: bool) -> Step:
+    feats = WSL_FEATURES if wsl_missing else ("VirtualMachinePlatform",)
+    return coded_step(
+        "enable_wsl_features", "windows_host", "enable_wsl_features", "enable_wsl_features_why",
+        needs_root=True, weight=5, timeout_s=1200,
+        commands=tuple(("dism.exe", "/online", "/enable-feature", f"/featurename:{f}", "/all", "/norestart") for f in feats),
+        reboot_required=True,
+        # 3010 = ERROR_SUCCESS_REBOOT_REQUIRED: the feature is on after the restart
+        ok_exit_codes=(0, 3010), reboot_exit_codes=(3010,),
+        done_when=(Check("command_ok", ("wsl", "--status")),),  # wsl.exe answers: the features are on
+        **said_notes(("note_dism_3010", {}), ("note_after_restart", {"name": pick_distro(facts, choices)[0]})),
+    )
+
+
+def _install_distro_step(name: str, before: list[str]) -> Step:
+    return coded_step(
+        "install_wsl_distro", "windows_host", "install_wsl_distro", "install_wsl_distro_why", {"name": name},
+        weight=8, timeout_s=1800, after=tuple(before),
+        commands=(("wsl", "--install", "-d", name, "--no-launch"),),
+        done_when=(Check("command_ok", ("wsl", "-d", name, "--", "true")),),
+        **said_notes(("note_first_start", {"name": name}), ("note_continue_inside_it", {"command": ' '.join(linux_side_argv(name))})),
+    )
 
 
 def linux_side_argv(distro: str, extra: tuple[str, ...] = ()) -> tuple[str, ...]:

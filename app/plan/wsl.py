@@ -26,7 +26,7 @@ from app.facts import Facts
 from app.recommendation import Recommendation
 
 from .common import APT_ENV, said_notes
-from .model import Check, Edit, Step
+from .model import Check, Edit, Step, coded_step
 
 LINKS_DIR = "/usr/local/lib/wsl-driver-links"
 WSL_CONF = "/etc/wsl.conf"
@@ -90,12 +90,9 @@ def build_wsl_steps(facts: Facts, rec: Recommendation, choices: Choices) -> list
         record = ("# Removed by GPU Setup Wizard: a Linux NVIDIA driver does not belong inside WSL 2.\n"
                   "# To put them back: apt-get install " + " ".join(f"{n}={v}" for n, v in pkgs) + "\n"
                   + "".join(f"{n}={v}\n" for n, v in pkgs))
-        steps.append(Step(
-            id="remove_wsl_linux_driver", kind="wsl_fix", needs_root=True, weight=4, timeout_s=900, env=dict(APT_ENV),
-            title="Remove the Linux NVIDIA driver installed inside WSL",
-            title_code="remove_wsl_linux_driver", why_code="remove_wsl_linux_driver_why",
-            why="Inside WSL 2 the GPU is driven by the Windows driver, which WSL maps in as /usr/lib/wsl/lib/libcuda.so. "
-                "A Linux driver installed here shadows that library, and CUDA stops working.",
+        steps.append(coded_step(
+            "remove_wsl_linux_driver", "wsl_fix", "remove_wsl_linux_driver", "remove_wsl_linux_driver_why",
+            needs_root=True, weight=4, timeout_s=900, env=dict(APT_ENV),
             commands=(("apt-get", "purge", "-y", *names), ("ldconfig",)),
             edits=(Edit(path=REMOVED_RECORD, mode="write", content=record),),
             backups=(REMOVED_RECORD,),
@@ -105,16 +102,15 @@ def build_wsl_steps(facts: Facts, rec: Recommendation, choices: Choices) -> list
         ))
     if libs:
         # after the purge: whatever driver library is still there came from no package (a runfile driver)
-        steps.append(Step(
-            id="remove_wsl_stray_driver_libs", kind="wsl_fix", needs_root=True, weight=1, timeout_s=120,
-            title="Remove leftover Linux driver libraries inside WSL",
-            title_code="remove_wsl_stray_driver_libs", why_code="remove_wsl_stray_driver_libs_why",
-            why="These libraries would be loaded instead of the Windows driver's libcuda in /usr/lib/wsl/lib.",
+        steps.append(coded_step(
+            "remove_wsl_stray_driver_libs", "wsl_fix", "remove_wsl_stray_driver_libs", "remove_wsl_stray_driver_libs_why",
+            needs_root=True, weight=1, timeout_s=120,
             commands=(("ldconfig",),),
             edits=tuple(Edit(path=p, mode="delete") for p in libs),
             backups=tuple(libs),
             removes=tuple(libs),
             done_when=(Check("path_missing", tuple(libs)),),
+            after=("remove_wsl_linux_driver",) if pkgs else (),
             **said_notes(("note_backed_up_first", {})),
         ))
 
@@ -129,13 +125,9 @@ def build_wsl_steps(facts: Facts, rec: Recommendation, choices: Choices) -> list
                          ("ln", "-sfn", "libcuda.so.1", LINKS_DIR + "/libcuda.so")]
             done.append(Check("link_points_to", (LINKS_DIR + "/libcuda.so.1", WSL_LIB_DIR + "/libcuda.so.1.1")))
         commands.append(("ldconfig",))
-        steps.append(Step(
-            id="fix_wsl_libcuda_links", kind="wsl_fix", needs_root=True, weight=1, timeout_s=120,
-            title="Fix the 'libcuda.so.1 is not a symbolic link' warning",
-            title_code="fix_wsl_libcuda_links", why_code="fix_wsl_libcuda_links_why",
-            why="The Windows driver puts plain copies of libcuda in /usr/lib/wsl/lib, so ldconfig complains on every "
-                "package install. A folder of links to the same files gives ldconfig what it expects; nothing about "
-                "the driver changes.",
+        steps.append(coded_step(
+            "fix_wsl_libcuda_links", "wsl_fix", "fix_wsl_libcuda_links", "fix_wsl_libcuda_links_why",
+            needs_root=True, weight=1, timeout_s=120,
             commands=tuple(commands),
             edits=(Edit(path=WSL_LDCONF, mode="write", content=ldconf),
                    Edit(path=WSL_CONF, mode="ini_set", section="automount", settings=(("ldconfig", "false"),))),
@@ -156,13 +148,9 @@ def memory_step(path: str, target_mib: int, old_limit_mib, current_mib, *, kind:
     value replaced where it stands; processors= and the rest untouched), or a [wsl2] section added."""
     gb = target_mib // 1024
     edits = [Edit(path=path, mode="ini_set", section="wsl2", settings=(("memory", f"{gb}GB"),), needs_root=False)]
-    return Step(
-        id="configure_wsl_memory", kind=kind, needs_root=False, weight=1, timeout_s=60,
-        title=f"Let WSL 2 use {gb} GB of memory",
-        title_code="configure_wsl_memory", why_code="configure_wsl_memory_why",
-        params={"gb": str(gb), "current_mib": str(current_mib)},
-        why=f"WSL 2 may use {current_mib} MiB now; training needs room for the data loaders and pinned buffers, "
-            "about twice the GPU's memory. The setting lives in your Windows user's .wslconfig.",
+    return coded_step(
+        "configure_wsl_memory", kind, "configure_wsl_memory", "configure_wsl_memory_why",
+        {"gb": str(gb), "current_mib": str(current_mib)}, needs_root=False, weight=1, timeout_s=60,
         edits=tuple(edits), backups=(path,),
         done_when=(Check("ini_value", (path, "wsl2", "memory", f"{gb}GB")),),
         **said_notes((after, {}), ("note_restore_wslconfig", {})),

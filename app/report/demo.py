@@ -57,18 +57,24 @@ def demo_recommendation() -> dict[str, Any]:
 
 
 def demo_plan() -> dict[str, Any]:
-    def step(i, title, why, argv, root=False):
-        return {"id": i, "title": title, "why": why, "kind": i,
-                "commands": [argv], "needs_root": root}
-    return {"format": "gpu-wizard-plan/1", "platform": "linux", "steps": [
-        step("update_index", "Refresh the package index", "So apt sees NVIDIA's newest packages.", ["apt-get", "update"], True),
-        step("install_toolkit", "Install the CUDA 13.0 toolkit", "You asked for nvcc to build extensions.",
-             ["apt-get", "install", "-y", "cuda-toolkit-13-0"], True),
-        step("create_venv", "Create the Python environment", "PyTorch goes into its own environment.",
-             ["/usr/bin/python3", "-m", "venv", "/home/demo-user/.venvs/gpu"]),
-        step("install_pytorch", "Install PyTorch 2.11.0 (CUDA 13.0)", "The build that matches your driver.",
-             ["/home/demo-user/.venvs/gpu/bin/pip", "install", "torch==2.11.0", "--index-url", "https://download.pytorch.org/whl/cu130"]),
-    ]}
+    """Four steps said by their catalogue codes (app.plan.model.coded_step), as the real builders say them."""
+    from app.plan.model import coded_step
+
+    venv = "/home/demo-user/.venvs/gpu"
+    url = "https://download.pytorch.org/whl/cu130"
+    steps = [
+        coded_step("update_index", "update_index", "update_package_index", "update_package_index_apt_why",
+                   commands=(("apt-get", "update"),), needs_root=True),
+        coded_step("install_toolkit", "install_toolkit", "install_cuda_toolkit", "install_cuda_toolkit_apt_why",
+                   {"version": "13.0", "package": "cuda-toolkit-13-0"},
+                   commands=(("apt-get", "install", "-y", "cuda-toolkit-13-0"),), needs_root=True),
+        coded_step("create_venv", "create_venv", "create_venv", "create_venv_why", {"venv": venv},
+                   commands=(("/usr/bin/python3", "-m", "venv", venv),)),
+        coded_step("install_pytorch", "install_pytorch", "install_pytorch", "install_pytorch_why_url",
+                   {"packages": "torch", "index": "cu130", "reason_code": "install_pytorch_reason_default", "url": url},
+                   commands=((f"{venv}/bin/pip", "install", "torch==2.11.0", "--index-url", url),)),
+    ]
+    return {"format": "gpu-wizard-plan/1", "platform": "linux", "steps": [s.to_json() for s in steps]}
 
 
 def demo_verification(seconds: float = 30.0, rate_hz: float = 10.0, gpus: int = 1, seed: int = 7) -> dict[str, Any]:

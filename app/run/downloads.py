@@ -96,43 +96,36 @@ def _open(url: str, start: int, timeout: float, session=None):
         return gen(), total, True, None
     if parsed.scheme not in ("http", "https"):
         raise DownloadError(f"unsupported address {url!r}: only https, http and file are allowed")
-    import requests
+    from app import net
 
-    s = session or requests
-    headers = {"Range": f"bytes={start}-"} if start else {}
     try:
-        r = s.get(url, headers=headers, stream=True, timeout=timeout)
-    except requests.RequestException as e:
-        raise DownloadError(f"cannot reach {parsed.netloc}: {type(e).__name__}") from None
-    if r.status_code == 416 and start:
-        r.close()
-        return iter(()), start, True, None
-    if r.status_code not in (200, 206):
-        r.close()
-        raise DownloadError(f"the server answered {r.status_code} for {url}")
-    resumed = r.status_code == 206
-    length = r.headers.get("Content-Length")
-    total = None
-    if r.status_code == 206:
-        m = re.search(r"/(\d+)$", r.headers.get("Content-Range", ""))
-        total = int(m.group(1)) if m else (start + int(length) if length else None)
-    elif length and length.isdigit():
-        total = int(length)
-    return r.iter_content(1 << 16), total, resumed, r
+        st = net.open_stream(url, start, sess=session, timeout=timeout)
+    except net.FetchError as e:
+        if e.status is None:
+            raise DownloadError(f"cannot reach {parsed.netloc}: {e}") from None
+        raise DownloadError(str(e)) from None
+    return st.chunks, st.total, st.resumed, st.resp
 
 
 def fetch_text(url: str, timeout: float = 60.0, limit: int = 64 << 20, session=None) -> str:
-    stream, _, _, resp = _open(url, 0, timeout, session)
-    data = bytearray()
-    try:
+    """A small text (a checksum list, a Packages index) read whole within `timeout` seconds in all."""
+    parsed = urllib.parse.urlparse(url)
+    if parsed.scheme == "file":
+        stream, _, _, _ = _open(url, 0, timeout, session)
+        data = bytearray()
         for b in stream:
             data += b
             if len(data) > limit:
                 raise DownloadError(f"{url} is larger than expected")
-    finally:
-        if resp is not None:
-            resp.close()
-    return data.decode("utf-8", errors="replace")
+        return data.decode("utf-8", errors="replace")
+    if parsed.scheme not in ("http", "https"):
+        raise DownloadError(f"unsupported address {url!r}: only https, http and file are allowed")
+    from app import net
+
+    try:
+        return net.get(url, sess=session, deadline_s=timeout, max_bytes=limit).body.decode("utf-8", errors="replace")
+    except net.FetchError as e:
+        raise DownloadError(str(e)) from None
 
 
 def published_checksum(checksum_url: str, file_name: str, session=None) -> str:
@@ -289,26 +282,11 @@ def _stream_to(part: Path, stream, start: int, name: str, total: Optional[int], 
     finally:
         stop.set()
         if resp is not None and worker.is_alive():
-            _shutdown(resp)  # unblocks a read waiting on a stalled server (closing would wait for it)
+            from app.net import shutdown_response
+
+            shutdown_response(resp)  # unblocks a read waiting on a stalled server (closing would wait for it)
             worker.join(timeout=1.0)
     return got
-
-
-def _shutdown(resp) -> None:
-    import socket
-
-    raw = getattr(resp, "raw", None)
-    for get in (lambda: raw._connection.sock, lambda: raw._fp.fp.raw._sock):  # urllib3 2.x internals
-        try:
-            sock = get()
-        except AttributeError:
-            continue
-        if sock is not None:
-            try:
-                sock.shutdown(socket.SHUT_RDWR)
-                return
-            except OSError:
-                continue
 
 
 def _disk_error(e: OSError, part: Path, name: str, got: int) -> DownloadError:
@@ -319,18 +297,8 @@ def _disk_error(e: OSError, part: Path, name: str, got: int) -> DownloadError:
 
 
 def http_session(requests_kwargs: dict):
-    """A requests.Session with the proxy and CA bundle of app.config.requests_kwargs(mirrors), or
-    None when there is nothing to set (requests then uses the environment, as before)."""
-    if not requests_kwargs:
-        return None
-    import requests
+    """A requests.Session (app.net) with the proxy and CA bundle of app.config.requests_kwargs(mirrors),
+    the system trust store when no CA bundle is given."""
+    from app import net
 
-    s = requests.Session()
-    # these settings already merge flags, config file and environment (app.config.mirrors_from);
-    # with trust_env on, requests would let the environment's proxy override them
-    s.trust_env = False
-    if requests_kwargs.get("proxies"):
-        s.proxies.update(requests_kwargs["proxies"])
-    if "verify" in requests_kwargs:
-        s.verify = requests_kwargs["verify"]
-    return s
+    return net.session_from_kwargs(requests_kwargs)

@@ -16,7 +16,7 @@ import time
 from typing import Optional
 
 from app import restart as _restart
-from app.plan.model import Plan, Step, is_done
+from app.plan.model import Plan, Step, coded_step, is_done
 
 from .downloads import DownloadError, download
 from .edits import RestoreReport, apply_edit, restore
@@ -102,7 +102,10 @@ class Executor:
             from .privilege import choose_privilege
 
             self._privilege = choose_privilege()
+            self._own_privilege = True  # closed when the run ends (the helper quits, its dialog socket goes)
         return self._privilege
+
+    _own_privilege = False
 
     def run(self) -> PlanFinished:
         """Run the plan under the session's lock (SessionBusy when another run holds it)."""
@@ -120,6 +123,9 @@ class Executor:
         finally:
             self.session.close()  # flushes output.log; a later write reopens it
             self.session.release()
+            if self._own_privilege and self._privilege is not None:
+                self._privilege.close()
+                self._privilege, self._own_privilege = None, False
 
     def _run(self) -> PlanFinished:
         steps = self.plan.steps
@@ -239,7 +245,7 @@ class Executor:
                 mirrors = Choices.from_json(self.plan.choices).mirrors if self.plan.choices else None
             except ModelError:
                 mirrors = None
-            self._http = (http_session(requests_kwargs(mirrors)) if mirrors else None) or False
+            self._http = http_session(requests_kwargs(mirrors) if mirrors else {}) or False
         return self._http or None
 
     def _run_step(self, step: Step, total_w: int) -> bool:
@@ -295,6 +301,8 @@ class Executor:
                         self.state.root_edits = True  # undo must ask the helper too
                         self._save()
             except Exception as ex:  # OSError, EditError, PolicyError, PrivilegeError
+                if _is_door(ex):  # no root rights (cancelled, refused): that sentence, nothing was changed
+                    raise StepFailed(str(ex), cancelled=bool(getattr(ex, "cancelled", False))) from None
                 raise StepFailed(f"could not {e.describe()}: {ex}") from None
             on_line(Line("stdout", e.describe() + (f" (backup: {rec.backup})" if rec.backup else " (new file)")))
             self.session.log_command(step.id, ["edit", e.mode, e.path], 0, 0.0, f"backup {rec.backup}")
@@ -326,12 +334,18 @@ class Executor:
                                           self.cancel_token)
             except PolicyError as e:
                 raise StepFailed(f"refused by the privileged helper: {e}") from None
-            except Exception as e:  # PrivilegeError and friends: one clear line
-                raise StepFailed(str(e)) from None
+            except Exception as e:  # PrivilegeError and friends: one clear line (a cancelled password: cancelled)
+                raise StepFailed(str(e), cancelled=bool(getattr(e, "cancelled", False))) from None
         mapping = {k: v["path"] for k, v in files.items()}
         real = [mapping.get(a, a) for a in argv]
         return run_command(real, on_line=on_line, on_progress=on_progress, env=env, cwd=step.cwd,
                            timeout_s=step.timeout_s, cancel=self.cancel_token, ok_codes=step.ok_exit_codes)
+
+
+def _is_door(e: Exception) -> bool:
+    from .privilege import PrivilegeError
+
+    return isinstance(e, PrivilegeError) and getattr(e, "code", "").startswith("door_")
 
 
 REPAIR_DPKG_ID = "repair_interrupted_dpkg"
@@ -366,12 +380,9 @@ def with_dpkg_repair(plan: Plan, system) -> Plan:
         return plan
     if not dpkg_interrupted(system):
         return plan
-    repair = Step(id=REPAIR_DPKG_ID, kind="repair_packages", needs_root=True, weight=2, timeout_s=1800,
-                  title="Finish the package installation that was interrupted",
-                  title_code="repair_interrupted_dpkg", why_code="repair_interrupted_dpkg_why",
-                  why="An earlier package installation stopped half-way (dpkg was interrupted); apt refuses to "
-                      "install anything until it is finished with 'dpkg --configure -a'.",
-                  commands=(("dpkg", "--configure", "-a"),), env={"DEBIAN_FRONTEND": "noninteractive"})
+    repair = coded_step(REPAIR_DPKG_ID, "repair_packages", "repair_interrupted_dpkg", "repair_interrupted_dpkg_why",
+                        needs_root=True, weight=2, timeout_s=1800,
+                        commands=(("dpkg", "--configure", "-a"),), env={"DEBIAN_FRONTEND": "noninteractive"})
     return plan.replace(steps=(repair, *plan.steps))
 
 

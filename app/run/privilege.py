@@ -2,8 +2,11 @@
 
 `choose_privilege()` → `DirectPrivilege` when already root; else a `HelperPrivilege` that starts
 the helper once, lazily on the first root request (so a plan without root steps never asks for a
-password): pkexec with our polkit action on a desktop session, `sudo -A` with SUDO_ASKPASS (the
-GUI passes its dialog program) where there is no polkit agent (WSL, SSH), plain sudo on a terminal.
+password), asking for the password where the user is: pkexec with our polkit action where it is
+installed and an agent runs; else sudo with `--askpass PROGRAM`, the window's own password dialog
+(app/run/askpass.py), this terminal (sudo asks there; the helper then leaves the terminal's
+signals), or a dialog of our own on a display. With none of them: one line, exit code 2. Under sudo
+root never runs the user's interpreter or files: app/run/rootboot.py copies and checks them first.
 On Windows without administrator rights: `ElevatedPrivilege`, which starts the helper elevated
 through UAC (PowerShell Start-Process -Verb RunAs) for each root request, and only for those; the
 request and its answer travel as files, the output lines stream live (app/run/privileged.py).
@@ -13,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import queue
+import re
 import shutil
 import subprocess
 import sys
@@ -23,15 +27,35 @@ from typing import Callable, Optional, Sequence
 
 from app.plan.model import Edit
 
+from . import askpass as askpass_mod
+from . import rootboot
 from .edits import EditRecord, RestoreReport
-from .privileged import INSTALLED_HELPER, ROOT_BACKUPS, PolicyError, RootExecutor
+from .privileged import ROOT_BACKUPS, PolicyError, RootExecutor
 from .runner import CancelToken, CommandOutcome, Line, Progress
 
 HELPER_SCRIPT = Path(__file__).resolve().parents[2] / "installers" / "helper" / "gpu-wizard-helper"
 
 
 class PrivilegeError(Exception):
-    """Root rights could not be had (password dialog dismissed, no sudo...)."""
+    """Root rights could not be had. `code` names why (the catalogue sentence cli.<code> is the
+    message), `cancelled` when the user dismissed the password prompt (the plan stops as cancelled,
+    nothing ran), `exit_code` for the command line (2: there was no way to ask at all)."""
+
+    def __init__(self, message: str, code: str = "door_failed", params: Optional[dict] = None,
+                 cancelled: bool = False, exit_code: int = 1):
+        super().__init__(message)
+        self.code = code
+        self.params = dict(params or {})
+        self.cancelled = cancelled
+        self.exit_code = exit_code
+
+
+def door_error(code: str, lang: Optional[str] = None, cancelled: bool = False, exit_code: int = 1,
+               **params: str) -> PrivilegeError:
+    """A PrivilegeError whose message is the catalogue's sentence cli.<code> in `lang`."""
+    from app.messages import cli, resolve_lang
+
+    return PrivilegeError(cli(code, lang or resolve_lang(), **params), code, params, cancelled, exit_code)
 
 
 class DirectPrivilege:
@@ -96,12 +120,30 @@ class _RequestPrivilege:
 
 
 class HelperPrivilege(_RequestPrivilege):
-    """One helper process per run, JSON lines over its stdin/stdout."""
+    """One helper process per run, JSON lines over its stdin/stdout.
 
-    def __init__(self, launcher: Sequence[str], env: Optional[dict[str, str]] = None, how: str = "helper"):
+    `terminal`: sudo asks for the password on this terminal, so the helper starts in the wizard's
+    own session (a new session has no terminal to ask on); once root it leaves the terminal's
+    signals itself (app/run/rootboot.py). Otherwise it starts in a session of its own (pkexec, an
+    askpass dialog), out of reach of the terminal the wizard may have been started from.
+    `first_line`: written before anything else (the helper's file list, for rootboot).
+    `prompt`: the askpass server that answers sudo's password questions (it says whether the user
+    cancelled). `fallback`: how to ask instead when this way finds no one to ask (pkexec without a
+    polkit agent): tried only when no prompt was shown, so nobody is asked twice.
+    A failed start is remembered: later root requests of the run get the same answer, never a
+    second password prompt."""
+
+    def __init__(self, launcher: Sequence[str], env: Optional[dict[str, str]] = None, how: str = "helper",
+                 terminal: bool = False, first_line: str = "", prompt=None,
+                 fallback: Optional[Callable[[], "HelperPrivilege"]] = None, lang: Optional[str] = None):
         self.launcher = list(launcher)
         self.env = env
         self.how = how
+        self.terminal = terminal
+        self.first_line = first_line
+        self.prompt = prompt
+        self.fallback = fallback
+        self.lang = lang
         self.proc: Optional[subprocess.Popen] = None
         self._lock = threading.Lock()
         self._next = 0
@@ -110,15 +152,45 @@ class HelperPrivilege(_RequestPrivilege):
         self._ready = threading.Event()
         self._reader: Optional[threading.Thread] = None
         self._stderr: list[str] = []
+        self._failed: Optional[PrivilegeError] = None
+        self.started_s: Optional[float] = None  # when root answered (the bench reads it)
 
     def _start(self) -> None:
+        if self._failed is not None:
+            raise self._failed
         if self.proc is not None and self.proc.poll() is None:
             return
         try:
+            self._spawn()
+        except PrivilegeError as e:
+            alt = self.fallback() if self.fallback is not None and e.code == "door_no_agent" else None
+            if alt is None:
+                self._failed = e
+                raise
+            self._adopt(alt)
+            try:
+                self._spawn()
+            except PrivilegeError as e2:
+                self._failed = e2
+                raise
+
+    def _adopt(self, other: "HelperPrivilege") -> None:
+        for name in ("launcher", "env", "how", "terminal", "first_line", "prompt"):
+            setattr(self, name, getattr(other, name))
+        self.fallback = None
+
+    def _spawn(self) -> None:
+        self._ready.clear()
+        self._stderr = []
+        if self.prompt is not None:
+            self.prompt.start()
+        try:
             self.proc = subprocess.Popen(self.launcher, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                         env=self.env, text=True, bufsize=1, start_new_session=True)
+                                         env=self.env, text=True, bufsize=1, start_new_session=not self.terminal)
         except OSError as e:
-            raise PrivilegeError(f"cannot start the privileged helper ({self.how}): {e.strerror}") from None
+            raise door_error("door_failed", self.lang, error=f"cannot start the privileged helper ({self.how}): {e.strerror}") from None
+        if self.first_line:
+            threading.Thread(target=self._send_first, args=(self.proc, self.first_line), daemon=True).start()
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
         threading.Thread(target=self._read_err, daemon=True).start()
@@ -127,8 +199,19 @@ class HelperPrivilege(_RequestPrivilege):
                 self._reader.join(timeout=2)
                 if self._ready.is_set():
                     break
-                err = " ".join(self._stderr[-3:]).strip()
-                raise PrivilegeError("administrator rights were not granted" + (f": {err}" if err else ""))
+                time.sleep(0.05)  # the last stderr lines
+                cancelled = bool(self.prompt is not None and self.prompt.cancelled)
+                raise refusal(self.how, self.proc.returncode, self._stderr, cancelled, self.lang)
+        self.started_s = time.monotonic()
+
+    @staticmethod
+    def _send_first(proc: subprocess.Popen, line: str) -> None:
+        try:
+            assert proc.stdin is not None
+            proc.stdin.write(line)
+            proc.stdin.flush()
+        except (OSError, ValueError):
+            pass  # the helper never started: its refusal says why
 
     def _read_err(self) -> None:
         assert self.proc and self.proc.stderr
@@ -193,6 +276,8 @@ class HelperPrivilege(_RequestPrivilege):
         """Tell the helper to quit. It finishes a root step that is still running first (never
         killed half-way: a dpkg or a runfile cut off leaves the system half-installed); after
         `wait_s` the wizard stops waiting and leaves it to end by itself (or by the step's timeout)."""
+        if self.prompt is not None:
+            self.prompt.close()
         if self.proc is None:
             return
         try:
@@ -205,6 +290,55 @@ class HelperPrivilege(_RequestPrivilege):
         except subprocess.TimeoutExpired:
             pass  # still finishing a step as root: not ours to kill
         self.proc = None
+
+
+# --- why root rights were not had: real sudo and pkexec texts → one sentence ----------------------
+
+_SUDO_NOT_ALLOWED = re.compile(r"is not in the sudoers file|is not allowed to (run|execute)|may not run sudo")
+
+
+def refusal(how: str, rc: Optional[int], stderr: Sequence[str], cancelled: bool = False,
+            lang: Optional[str] = None) -> PrivilegeError:
+    """The PrivilegeError for a helper that ended before it was ready, from what sudo or pkexec
+    printed (their real sentences: tests/fixtures/run/door/) and whether our dialog was cancelled."""
+    text = "\n".join(stderr)
+    last = " ".join(stderr[-3:]).strip()
+    if cancelled or "no password was provided" in text or "Request dismissed" in text or (how == "pkexec" and rc == 126):
+        return door_error("door_cancelled", lang, cancelled=True)
+    if re.search(r"\d+ incorrect password attempts?", text):
+        return door_error("door_wrong_password", lang)
+    if _SUDO_NOT_ALLOWED.search(text) or (how == "pkexec" and "Not authorized" in text):
+        return not_allowed_error(lang)
+    if "No authentication agent found" in text:
+        return door_error("door_no_agent", lang, error=last)
+    if "a terminal is required" in text or "no askpass program" in text:
+        return door_error("door_no_way", lang, exit_code=2)
+    if "must run as root" in text or "gpu-wizard-helper:" in text:
+        return door_error("door_failed", lang, error=last)
+    return door_error("door_failed", lang, error=last or f"{how} exited with code {rc}")
+
+
+def admin_group() -> str:
+    """The group whose members may use sudo here (Debian/Ubuntu: sudo; Fedora/RHEL: wheel)."""
+    import grp
+
+    for g in ("sudo", "wheel", "admin"):
+        try:
+            grp.getgrnam(g)
+            return g
+        except KeyError:
+            continue
+    return "sudo"
+
+
+def not_allowed_error(lang: Optional[str] = None) -> PrivilegeError:
+    import getpass
+
+    try:
+        user = getpass.getuser()
+    except (OSError, KeyError):
+        user = str(os.getuid())
+    return door_error("door_not_allowed", lang, user=user, group=admin_group())
 
 
 # --- Windows: elevation through UAC, per root request ------------------------------------------
@@ -336,15 +470,23 @@ POLICY_FILE = "/usr/share/polkit-1/actions/org.gpuwizard.helper.policy"
 HELPER_FLAG = "--gpu-wizard-helper"  # the bundled executable runs the helper when given this
 
 
-def helper_program() -> str:
-    return INSTALLED_HELPER if os.path.exists(INSTALLED_HELPER) else str(HELPER_SCRIPT)
-
-
-def self_helper_argv() -> list[str]:
-    """How this wizard starts its own helper (under sudo): the bundle re-runs itself with HELPER_FLAG."""
-    if getattr(sys, "frozen", False):
-        return [sys.executable, HELPER_FLAG]
-    return [sys.executable, helper_program()]
+def sudo_helper_launch(lang: Optional[str] = None, frozen: Optional[bool] = None,
+                       executable: Optional[str] = None) -> tuple[list[str], str]:
+    """What sudo runs, and the first line it reads. A bundle only root can write (install.sh
+    --system) runs as it is; anything else (a checkout, a per-user bundle, a venv the user made)
+    never runs as root: the system's own Python copies the helper's files into a root-owned folder,
+    checks them there and runs that copy (app/run/rootboot.py)."""
+    frozen = getattr(sys, "frozen", False) if frozen is None else frozen
+    executable = executable or sys.executable
+    if frozen and rootboot.trusted(executable):
+        return [executable, HELPER_FLAG], ""
+    root = rootboot.payload_root()
+    if not os.path.isfile(os.path.join(root, "app", "run", "rootboot.py")):
+        raise door_error("door_failed", lang, error=f"the helper's files are missing from {root}")
+    py = rootboot.root_python()
+    if py is None:
+        raise door_error("door_no_python", lang, exit_code=2)
+    return rootboot.boot_argv(py, root), rootboot.manifest_line(root)
 
 
 def polkit_helper_argv(policy_file: str = POLICY_FILE) -> Optional[list[str]]:
@@ -353,17 +495,11 @@ def polkit_helper_argv(policy_file: str = POLICY_FILE) -> Optional[list[str]]:
         text = Path(policy_file).read_text(encoding="utf-8")
     except OSError:
         return None
-    import re
-
     m = re.search(r'key="org\.freedesktop\.policykit\.exec\.path">\s*([^<\s]+)\s*<', text)
     if not m or not os.path.isabs(m.group(1)) or not os.path.exists(m.group(1)):
         return None
     path = m.group(1)
     return [path] if os.path.basename(path) == "gpu-wizard-helper" else [path, HELPER_FLAG]
-
-
-ASKPASS_PROGRAMS = ("/usr/bin/ssh-askpass", "/usr/lib/ssh/x11-ssh-askpass", "/usr/lib/openssh/gnome-ssh-askpass",
-                    "/usr/libexec/openssh/gnome-ssh-askpass", "/usr/bin/ksshaskpass", "/usr/bin/lxqt-openssh-askpass")
 
 
 def _has_tty() -> bool:
@@ -375,9 +511,8 @@ def _has_tty() -> bool:
         return False
 
 
-def find_askpass() -> Optional[str]:
-    """A graphical password prompt for sudo when the GUI gave none and there is no terminal."""
-    return next((p for p in ASKPASS_PROGRAMS if os.access(p, os.X_OK)), None)
+def _has_display(env=os.environ) -> bool:
+    return bool(env.get("DISPLAY") or env.get("WAYLAND_DISPLAY"))
 
 
 def _is_wsl() -> bool:
@@ -389,12 +524,26 @@ def _is_wsl() -> bool:
 
 def polkit_usable(env=os.environ) -> bool:
     """pkexec needs an authentication agent: a local graphical session, not WSL or SSH."""
-    return (shutil.which("pkexec") is not None and bool(env.get("DISPLAY") or env.get("WAYLAND_DISPLAY"))
+    return (shutil.which("pkexec") is not None and _has_display(env)
             and not env.get("SSH_CONNECTION") and not _is_wsl())
 
 
-def choose_privilege(askpass: Optional[str] = None, prefer: Optional[str] = None, backups_root: str = ROOT_BACKUPS):
-    """DirectPrivilege when root; else HelperPrivilege via pkexec or sudo (askpass for a GUI)."""
+def sudo_needs_no_password() -> bool:
+    """`sudo -n true` works (NOPASSWD, or a password typed moments ago): nothing needs to ask."""
+    try:
+        return subprocess.run(["sudo", "-n", "true"], stdin=subprocess.DEVNULL, capture_output=True,
+                              timeout=20, start_new_session=True).returncode == 0
+    except (OSError, subprocess.SubprocessError):
+        return False
+
+
+def choose_privilege(askpass: Optional[str] = None, prefer: Optional[str] = None, backups_root: str = ROOT_BACKUPS,
+                     lang: Optional[str] = None):
+    """How root steps run, decided before anything starts: already root → DirectPrivilege; the
+    desktop's polkit dialog where our action is installed (pkexec; without an agent it falls back
+    to sudo without having asked); else sudo asking where the user is: `askpass` (--askpass,
+    SUDO_ASKPASS), the window's own dialog, this terminal, a dialog of our own on a display, or
+    nothing when `sudo -n` needs no password. No way to ask at all: PrivilegeError, exit code 2."""
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         return DirectPrivilege(backups_root)
     if sys.platform.startswith("win"):
@@ -403,14 +552,36 @@ def choose_privilege(askpass: Optional[str] = None, prefer: Optional[str] = None
         if ctypes.windll.shell32.IsUserAnAdmin():  # type: ignore[attr-defined]
             return DirectPrivilege(os.path.join(os.environ.get("PROGRAMDATA", "C:\\ProgramData"), "gpu-wizard", "backups"))
         return ElevatedPrivilege()  # UAC asks for each administrator step, and only for those
+    window = askpass_mod.window_prompt()
+    lang = lang or (window.lang() if window is not None else None)
     polkit = polkit_helper_argv()
     if prefer in (None, "pkexec") and polkit and polkit_usable():
-        return HelperPrivilege(["pkexec", *polkit], how="pkexec")
+        return HelperPrivilege(["pkexec", *polkit], how="pkexec", lang=lang,
+                               fallback=lambda: sudo_privilege(askpass, window, lang))
+    return sudo_privilege(askpass, window, lang)
+
+
+def sudo_privilege(askpass: Optional[str], window, lang: Optional[str]) -> HelperPrivilege:
     if shutil.which("sudo") is None:
-        raise PrivilegeError("this plan needs administrator rights, but neither pkexec nor sudo is available")
+        raise door_error("door_no_sudo", lang, exit_code=2)
     env = dict(os.environ)
-    askpass = askpass or os.environ.get("SUDO_ASKPASS") or (None if _has_tty() else find_askpass())
-    if askpass:
-        env["SUDO_ASKPASS"] = askpass
-        return HelperPrivilege(["sudo", "-A", "--", *self_helper_argv()], env=env, how="sudo (askpass)")
-    return HelperPrivilege(["sudo", "--", *self_helper_argv()], env=env, how="sudo")
+    given = askpass or os.environ.get("SUDO_ASKPASS")
+    tty = _has_tty()
+    how = ""
+    if given:
+        env["SUDO_ASKPASS"], how = given, "sudo (askpass)"
+    elif window is not None or (not tty and _has_display()):
+        program, extra = askpass_mod.askpass_program()
+        env.update(extra)
+        env["SUDO_ASKPASS"], how = program, "sudo (password dialog)"
+    elif not tty and not sudo_needs_no_password():
+        raise door_error("door_no_way", lang, exit_code=2)
+    launch, first = sudo_helper_launch(lang)
+    if how:
+        server = askpass_mod.PromptServer(window) if window is not None else None
+        if server is not None:
+            env[askpass_mod.SOCKET_ENV] = server.path
+        return HelperPrivilege(["sudo", "-A", "--", *launch], env=env, how=how, first_line=first, prompt=server, lang=lang)
+    if tty:
+        return HelperPrivilege(["sudo", "--", *launch], env=env, how="sudo", terminal=True, first_line=first, lang=lang)
+    return HelperPrivilege(["sudo", "-n", "--", *launch], env=env, how="sudo", first_line=first, lang=lang)

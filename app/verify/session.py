@@ -17,8 +17,6 @@ In the background, with cancel (GUI):
 """
 from __future__ import annotations
 
-import shlex
-
 import datetime as _dt
 import threading
 import time
@@ -44,13 +42,29 @@ class VerifyOptions:
     sample_interval_s: float = 0.1
     timeout_s: Optional[float] = None  # None: from the work asked for
     keep_samples: bool = True
+    mirrors: Any = None  # app.choices.Mirrors the suggested fix's pip command uses (proxy, CA, mirrors); None: the config's
+
+
+def _config_mirrors() -> Any:
+    from app.choices import Mirrors
+
+    try:
+        from app.config import load_config, mirrors_from
+
+        return mirrors_from(load_config())
+    except Exception:  # an unreadable config file: no mirrors (the failure being reported still shows)
+        return Mirrors()
 
 
 def fix_command(python: str, nvml: Optional[dict[str, Any]], python_version: Optional[str] = None,
-                platform: str = "linux") -> str:
+                platform: str = "linux", mirrors: Any = None) -> str:
     """The pip command that installs the PyTorch build recommend() picks for this driver, these GPUs
-    and this Python into `python`; the plain `pip install --upgrade torch` when it cannot tell."""
-    plain = [python, "-m", "pip", "install", "--upgrade", "torch"]
+    and this Python into `python`, with the run's mirrors, proxy and CA bundle (`mirrors`; None: the
+    config file's); the plain `pip install --upgrade torch` (with the same) when it cannot tell."""
+    from app.install_command import torch_install
+
+    mirrors = mirrors if mirrors is not None else _config_mirrors()
+    plain = torch_install(python, ("torch",), None, mirrors, upgrade=True).shown("windows" if platform == "windows" else "linux")
     try:
         from app.compat import load_db
         from app.detect.nvml import parse_nvml
@@ -64,16 +78,13 @@ def fix_command(python: str, nvml: Optional[dict[str, Any]], python_version: Opt
                       gpus=tuple(parse_nvml(nvml)),
                       python=PythonEnv(path=python, version=python_version))
         if not facts.gpus:  # no GPU seen: do not steer towards a CPU build
-            return shlex.join(plain)
+            return plain
         torch = recommend(facts, load_db()).pytorch
     except Exception:  # a broken data bundle must not hide the failure being reported
-        return shlex.join(plain)
+        return plain
     if not torch.packages:
-        return shlex.join(plain)
-    from app.choices import Mirrors
-    from app.install_command import torch_install
-
-    return torch_install(python, torch.packages, torch.index_url, Mirrors(), upgrade=True).shown(
+        return plain
+    return torch_install(python, torch.packages, torch.index_url, mirrors, upgrade=True).shown(
         "windows" if platform == "windows" else "linux")
 
 
@@ -189,7 +200,7 @@ def assemble(outcome: ProbeOutcome, nvml: Optional[dict[str, Any]], python: str,
         arch_list=tuple(x for x in torch_data.get("arch_list") or () if isinstance(x, str)),
         error=(torch_data.get("error") or None))
     if tr.installed is False or (tr.installed and (not tr.cuda or not tr.available)):
-        tr = tr.replace(fix_command=fix_command(tr.python or python, nvml, tr.python_version))
+        tr = tr.replace(fix_command=fix_command(tr.python or python, nvml, tr.python_version, mirrors=options.mirrors))
 
     # the GPUs: what the probe used; else what NVML lists (so the device layer still speaks)
     if dev_data:

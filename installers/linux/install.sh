@@ -44,6 +44,28 @@ fi
 legacy=("$data/gpu-wizard" "$data/_internal" "$data/install.sh" "$data/gpu-wizard.desktop" "$data/gpu-wizard.svg" "$data/polkit"
         "$data/gpu-wizard-mime.xml")
 
+# --system: root's copy (which pkexec and sudo run as root) must sit where no user can swap it: every
+# folder above it owned by root, writable by no one else, and no link on the way (a link in a user's
+# folder could be pointed elsewhere later). Checked on the final path, before anything is written.
+unsafe_parent() {  # FINAL: prints the first folder on the way that a user could change
+  local path=$1 p="" part owner mode
+  [[ $path == /* ]] || { echo "$path (not an absolute path)"; return 0; }
+  IFS=/ read -ra parts <<<"${path#/}"
+  for part in "" "${parts[@]:0:${#parts[@]}-1}"; do
+    [[ -n $part ]] && p="$p/$part" || p=${p:-/}
+    [[ $p == // ]] && p=/
+    [[ -e $p || -L $p ]] || break  # the rest is made by root below
+    if [[ -L $p ]]; then echo "$p (a link)"; return 0; fi
+    read -r owner mode < <(stat -c '%u %a' -- "$p")
+    if [[ $owner != 0 ]] || (( 8#$mode & 8#022 )); then echo "$p (owner uid $owner, mode $mode)"; return 0; fi
+  done
+  return 1
+}
+if [[ $scope == system && $mode == install ]] && bad=$(unsafe_parent "${PREFIX:-/opt}/gpu-wizard"); then
+  echo "--system: refusing PREFIX=${PREFIX:-/opt}: $bad could be changed by a user, and root runs the copy installed below it; choose a folder only root can change, such as /opt" >&2
+  exit 2
+fi
+
 as_root=()
 if [[ $scope == system && $(id -u) -ne 0 ]]; then
   command -v sudo >/dev/null || { echo "--system needs root: run it with sudo (sudo is not installed here)" >&2; exit 2; }

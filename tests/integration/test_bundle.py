@@ -126,3 +126,38 @@ def test_bundle_needs_no_newer_glibc_than_ubuntu_2204(bundle):
         if need > smoke.OLDEST_GLIBC:
             too_new[str(p.relative_to(bundle))] = "%d.%d" % need
     assert too_new == {}
+
+
+def test_bundle_carries_the_helper_sources_for_roots_checked_copy(bundle):
+    """A per-user bundle never runs as root under sudo: the system's Python runs root's checked copy of
+    these files (app/run/rootboot.py), so they travel as plain files."""
+    from app.run import rootboot
+
+    src = bundle / "_internal" / "helper-src"
+    files = rootboot.manifest(str(src))
+    assert "app/run/privileged.py" in files and "app/run/rootboot.py" in files
+    libs = rootboot.lib_manifest(str(src))
+    assert any(rel.startswith("requests/") for lib in libs for rel in lib["files"])
+    assert all(lib["src"] == str(src / "lib") for lib in libs)  # the bundle's own, not this venv's
+
+
+def test_bundle_is_sudos_askpass_program(bundle):
+    """GPU_WIZARD_ASKPASS set: the bundle's binary is the password dialog sudo runs; it asks the
+    window over its socket and prints the answer (Cancel: exit 1, nothing printed)."""
+    from app.run.askpass import ASKPASS_ENV, SOCKET_ENV, PromptServer, WindowPrompt
+
+    answers = iter(["s3cret-pw", None])
+    asked = []
+    server = PromptServer(WindowPrompt(lambda prompt, n: asked.append((prompt, n)) or next(answers)))
+    server.start()
+    try:
+        env = dict(os.environ, **{ASKPASS_ENV: "1", SOCKET_ENV: server.path})
+        r = subprocess.run([str(bundle / "gpu-wizard"), "[sudo] password for alex: "], env=env, capture_output=True,
+                           text=True, timeout=60)
+        assert r.returncode == 0 and r.stdout == "s3cret-pw\n", r.stderr
+        r = subprocess.run([str(bundle / "gpu-wizard"), "[sudo] password for alex: "], env=env, capture_output=True,
+                           text=True, timeout=60)
+        assert r.returncode == 1 and r.stdout == ""
+        assert asked == [("[sudo] password for alex: ", 1), ("[sudo] password for alex: ", 2)]
+    finally:
+        server.close()

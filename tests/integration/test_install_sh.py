@@ -134,3 +134,38 @@ def test_system_install_is_root_owned_and_the_polkit_action_names_that_copy(tmp_
     r = _run(prog, env, "--uninstall", "--system")
     assert r.returncode == 0, r.stderr
     assert not prog.exists() and not (dest / "usr/share/polkit-1/actions/org.gpuwizard.helper.policy").exists()
+
+
+@pytest.mark.parametrize("where", ["user_folder", "through_a_link", "world_writable"])
+def test_system_install_refuses_a_prefix_a_user_could_swap(tmp_path, where):
+    """Root runs the --system copy (pkexec, sudo): a PREFIX inside a user's folder, behind a link or
+    under a world-writable folder is refused in one line, naming that folder, before anything is written."""
+    env = _user_env(tmp_path)
+    base = ROOT / "build" / f"prefix-test-{os.getpid()}-{where}"  # root-owned all the way up when run as root
+    base.mkdir(parents=True)
+    try:
+        if where == "user_folder":
+            bad = base / "home-of-a-user"
+            bad.mkdir()
+            if os.geteuid() == 0:
+                os.chown(bad, 54321, 54321)
+            target = bad / "apps"
+        elif where == "through_a_link":
+            bad = base / "opt-link"
+            bad.symlink_to("/opt")
+            target = bad
+        else:
+            bad = base / "shared"
+            bad.mkdir()
+            bad.chmod(0o1777)
+            target = bad / "apps"
+        env["PREFIX"] = str(target)
+        env["DESTDIR"] = str(tmp_path / "root")
+        r = _run(_bundle(tmp_path), env, "--system")
+        assert r.returncode == 2, r.stdout + r.stderr
+        assert r.stderr.count("\n") == 1 and "refusing PREFIX" in r.stderr and "only root can change" in r.stderr
+        if os.geteuid() == 0 and os.stat(ROOT).st_uid == 0:
+            assert f"{bad} (" in r.stderr, r.stderr  # this folder, not one above it
+        assert not (tmp_path / "root").exists()  # nothing written
+    finally:
+        shutil.rmtree(base, ignore_errors=True)

@@ -123,3 +123,36 @@ def test_failed_verification_goes_to_troubleshoot(qtbot, make_wizard):
     assert "insufficient" in ts.input.toPlainText()
     qtbot.waitUntil(lambda: ts.state.diagnosis is not None, timeout=10000)
     assert ts.state.diagnosis.matches and ts.state.diagnosis.matches[0].category == "driver_insufficient"
+
+
+def test_a_fix_plan_installs_into_the_plans_venv_with_the_runs_mirrors_never_the_system_python(qtbot, make_wizard, tmp_path):
+    """Issue 22: "Make a plan of this fix" ran pip into the system Python (Debian refuses it: externally managed).
+    The window's own diagnosis (ui.engine, as the app runs it) aims at the plan's venv with the run's proxy and CA."""
+    from app.choices import Choices, Mirrors
+    from app.facts import DriverInfo, Facts, Gpu, OsInfo, PythonEnv, TorchInfo
+
+    system = PythonEnv(path="/usr/bin/python3", version="3.11.2", kind="system", torch=TorchInfo(version="2.1.2", cuda=None))
+    facts = Facts(source="test", os=OsInfo(package_manager="apt", id="debian", version_id="12"), python=system, pythons=(system,),
+                  gpus=(Gpu(index=0, name="NVIDIA GeForce RTX 4090", compute_capability="8.9"),),
+                  driver=DriverInfo(state="ok", version="570.133.07", cuda_version="12.8", modules_loaded=("nvidia", "nvidia_uvm")))
+    w, _s, _r = make_wizard(facts=facts)  # the window's real diagnose (ui.engine), not a fake
+    ca = tmp_path / "corp.pem"
+    ca.write_text("-----BEGIN CERTIFICATE-----\n", encoding="utf-8")
+    page = _to_troubleshoot(qtbot, w)
+    w.session.facts = facts
+    w.session.choices = Choices(venv_path=str(tmp_path / "gpu"),
+                                mirrors=Mirrors(https_proxy="http://proxy.corp.example:3128", ca_bundle=str(ca)))
+    page.input.setPlainText('  File "/usr/lib/python3/dist-packages/torch/cuda/__init__.py", line 289, in _lazy_init\n'
+                            '    raise AssertionError("Torch not compiled with CUDA enabled")\n'
+                            'AssertionError: Torch not compiled with CUDA enabled\n')
+    page.diagnose()
+    qtbot.waitUntil(lambda: page.state.diagnosis is not None, timeout=20000)
+    assert page.state.has_fix and page.fix_btn.isEnabled()
+    page.make_fix_plan()
+    assert w.current_page_id == "plan"
+    steps = w.session.plan.steps
+    assert [s.kind for s in steps] == ["create_venv", "install_pytorch"]
+    pip = steps[1].commands[0]
+    assert pip[0] == str(tmp_path / "gpu" / "bin" / "python") and pip[1:4] == ("-m", "pip", "install")
+    assert not any(c[0] == "/usr/bin/python3" and "pip" in c for s in steps for c in s.commands)
+    assert "--cert" in pip and steps[1].env["HTTPS_PROXY"] == "http://proxy.corp.example:3128"

@@ -76,10 +76,27 @@ class Server:
         self.thread.join(timeout=5)
 
 
-def serve_pytorch(s: Server, torch: dict, tv: dict, tags=("cp312",)):
+def tv_metadata(torch_pin: str, tv_version: str) -> bytes:
+    """A torchvision wheel's METADATA (PEP 658 `.metadata`) as PyTorch's index serves it: it pins one torch."""
+    return (f"Metadata-Version: 2.1\nName: torchvision\nVersion: {tv_version}\nRequires-Python: >=3.10\n"
+            f"Requires-Dist: numpy\nRequires-Dist: torch=={torch_pin}\n"
+            "Requires-Dist: pillow!=8.3.*,>=5.3.0\nProvides-Extra: gdown\n\n").encode()
+
+
+def serve_pytorch(s: Server, torch: dict, tv: dict, tags=("cp312",), pins: dict | None = None):
+    """Pages of cu126/cu130/cu132; each torchvision wheel's `.metadata` pins the torch patch of `pins[tv]`, else the
+    patch-aligned one (0.29.1 -> 2.14.1, as PyTorch releases them); pins[tv] = None serves no metadata."""
+    pins = pins or {}
     for variant in ("cu126", "cu130", "cu132"):
         s.pages[f"/whl/{variant}/torch/"] = simple_page("torch", variant, wheels("torch", torch.get(variant, []), variant, list(tags)))
-        s.pages[f"/whl/{variant}/torchvision/"] = simple_page("torchvision", variant, wheels("torchvision", tv.get(variant, []), variant, list(tags)))
+        tvw = wheels("torchvision", tv.get(variant, []), variant, list(tags))
+        s.pages[f"/whl/{variant}/torchvision/"] = simple_page("torchvision", variant, tvw)
+        for n in tvw:
+            ver = n.split("-")[1].split("+")[0]
+            minor, patch = int(ver.split(".")[1]), ver.split(".")[2]
+            pin = pins.get(ver, f"2.{minor - 15}.{patch}")
+            if pin is not None:
+                s.pages[f"/whl/{variant}/{n.replace('+', '%2B')}.metadata"] = tv_metadata(f"{pin}+{variant}", ver)
 
 
 def _facts(os_id="ubuntu", version="24.04", driver="595.71.05", py="3.12"):
@@ -128,8 +145,15 @@ def live_outputs() -> tuple:
         go("live_repo_checked", _facts("debian", "13", None), Choices(want_toolkit=True), pypi=False, repo=True)
         go("live_repo_unreachable", _facts("ubuntu", "22.04", None), Choices(want_toolkit=True), pypi=False, repo=True)
         serve_pytorch(s, {"cu130": ["2.13.0"], "cu126": ["2.13.0"], "cu132": ["2.13.0"]},
-                      {"cu130": ["0.28.0"], "cu126": ["0.28.0"], "cu132": ["0.28.0"]})  # no 2.14 wheel for cp312
+                      {"cu130": ["0.28.0"], "cu126": ["0.28.0"], "cu132": ["0.28.0"]})
+        for variant in ("cu126", "cu130", "cu132"):  # 2.14.1 is there, but for cp313 only: no 2.14 wheel for cp312
+            s.pages[f"/whl/{variant}/torch/"] = simple_page("torch", variant, wheels("torch", ["2.13.0"], variant, ["cp312"])
+                                                            + wheels("torch", ["2.14.1"], variant, ["cp313"]))
         go("live_no_wheel_for_release", _facts(), pypi=False)
+        s.pages = {"/whl/cpu/torch/": simple_page("torch", "cpu", wheels("torch", ["2.13.0", "2.14.1"], "cpu", ["cp312"])),
+                   "/whl/cpu/torchvision/": simple_page("torchvision", "cpu", wheels("torchvision", ["0.28.0", "0.29.1"], "cpu", ["cp312"]))}
+        go("live_cpu_only_mirror", _facts(), pypi=False)  # no cu* pages at all (404): the CPU build it carries, said so
+        go("live_cpu_pin_not_on_mirror", _facts(), Choices(torch_version="2.12", torch_variant="cpu"), pypi=False)
         s.down = True
         go("live_cached_copy", _facts(), fetcher=live.Fetcher(cache=cache, ttl=0.0, timeout=1.0), pypi=False)
         go("live_unreachable_stale", _facts(), day=dt.date(2027, 6, 1))

@@ -47,8 +47,10 @@ def test_minor_compat_floors(db):
     ("580.159.04", "13.0.2", "full"),
     ("580.159.04", "13.2.1", "minor"),
     ("580.159.04", "12.8.1", "full"),
-    ("580.82.07", "13.0.2", "full"),  # full support is per CUDA X.Y (13.0 GA needs 580.65.06)
-    ("560.28.03", "12.6.3", "full"),
+    ("580.82.07", "13.0.2", "minor"),  # full support is per update release (Table 3: 13.0 Update 2 needs 580.95.05)
+    ("580.95.05", "13.0.2", "full"),
+    ("560.28.03", "12.6.3", "minor"),  # 12.6 Update 3 needs 560.35.05
+    ("560.28.03", "12.6", "full"),  # a bare X.Y: its GA row
     ("555.42.06", "12.6.3", "minor"),
     ("535.129.03", "12.8.1", "minor"),
     ("525.60.13", "12.6.3", "minor"),

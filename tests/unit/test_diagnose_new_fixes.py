@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from app.diagnose import diagnose, fix_plan
+from diagnose_helpers import diagnose as diagnose_rec
 from app.facts import CudaInfo, DriverInfo, Facts, Gpu, OsInfo, PackageInfo, PythonEnv, TorchInfo
 from app.plan.model import Step, validate_step
 from app.run.privileged import argv_allowed, check_edit
@@ -60,15 +61,30 @@ def test_docker_with_toolkit_installed_only_registers_it():
 
 
 def test_dkms_failure_rebuilds_for_the_kernel_the_text_names():
-    f = ubuntu(driver=DriverInfo(state="not_loaded", kernel_headers_installed=False))
-    d = diagnose(text("dkms_zen_kernel_update.txt"), f)
+    f = ubuntu(driver=DriverInfo(state="not_loaded", kernel_headers_installed=True))
+    d = diagnose(text("dkms_zen_kernel_update.txt").replace("6.4.1-zen1-1-zen", "6.8.0-45-generic"), f)  # an Ubuntu kernel
     m = d.matches[0]
-    assert m.category == "dkms_build_failed" and m.subcode == "kernel_headers_missing"
+    assert m.category == "dkms_build_failed"
     steps = runnable(fix_plan(d, f))
     cmds = [c for s in steps for c in s.commands]
-    assert ("apt-get", "install", "-y", "linux-headers-6.4.1-zen1-1-zen") in cmds
-    assert ("dkms", "autoinstall", "-k", "6.4.1-zen1-1-zen") in cmds
+    assert ("apt-get", "install", "-y", "linux-headers-6.8.0-45-generic") in cmds
+    assert ("dkms", "autoinstall", "-k", "6.8.0-45-generic") in cmds
     assert steps[-1].reboot_required
+
+
+def test_dkms_failure_on_arch_installs_the_kernel_flavours_headers_with_pacman():
+    arch = Facts(source="test", os=OsInfo(package_manager="pacman", id="arch", kernel="6.4.1-zen1-1-zen"),
+                 driver=DriverInfo(state="not_loaded", kernel_headers_installed=False))
+    for facts in (arch, None, ubuntu()):  # this Arch machine, the text alone, and an Ubuntu machine it was pasted on
+        d = diagnose(text("dkms_zen_kernel_update.txt"), facts)
+        m = d.matches[0]
+        assert m.category == "dkms_build_failed" and d.platform.package_manager == "pacman", facts
+        argv = [a for s in m.fix_steps for a in s.argv]
+        assert ("pacman", "-S", "--needed", "--noconfirm", "linux-zen-headers") in argv
+        assert ("dkms", "autoinstall", "-k", "6.4.1-zen1-1-zen") in argv
+        assert not any(a[0] == "apt-get" for a in argv)
+    assert d.platform.foreign and any(e.key == "platform" for e in m.evidence)  # the Ubuntu machine's facts were not used
+    assert arch is not None and diagnose(text("dkms_zen_kernel_update.txt"), arch).matches[0].subcode == "kernel_headers_missing"
 
 
 def test_held_packages_are_released_by_name_and_the_families_named():
@@ -87,7 +103,7 @@ def test_cudnn_mismatch_reinstalls_the_recommended_build_into_the_failing_enviro
     py = PythonEnv(path="/home/u/sd/venv/bin/python", version="3.11.9", kind="venv", torch=t)
     f = ubuntu(python=py, pythons=(py,), gpus=(Gpu(index=0, name="NVIDIA GeForce RTX 3090", compute_capability="8.6"),),
                driver=DriverInfo(state="ok", version="570.133.07", cuda_version="12.8", modules_loaded=("nvidia", "nvidia_uvm")))
-    d = diagnose(text("cudnn_ver_pytorch_cogat.txt"), f)
+    d = diagnose_rec(text("cudnn_ver_pytorch_cogat.txt"), f)
     m = d.matches[0]
     assert m.category == "cudnn_version_mismatch" and "(8, 5, 0)" in m.root_cause and "(8, 3, 3)" in m.root_cause
     step = next(s for s in m.fix_steps if s.kind == "install_pytorch")
@@ -193,9 +209,11 @@ def test_no_kernel_image_installs_the_build_the_recommendation_names_not_run_rec
     py = PythonEnv(path="/home/u/.venvs/gpu/bin/python", version="3.11.9", kind="venv", torch=t)
     f = ubuntu(python=py, pythons=(py,), gpus=(Gpu(index=0, name="NVIDIA GeForce RTX 5090", compute_capability="12.0"),),
                driver=DriverInfo(state="ok", version="575.57.08", cuda_version="12.9", modules_loaded=("nvidia", "nvidia_uvm")))
-    d = diagnose(text("nki_sm120_warning_laptop.txt"), f)
+    linux = text("nki_sm120_warning_laptop.txt").replace("C:\\Hi3DGen_1Click_v04_Triton\\code\\venv\\lib\\site-packages\\torch\\cuda\\",
+                                                         "/home/u/.venvs/gpu/lib/python3.11/site-packages/torch/cuda/")
+    d = diagnose_rec(linux, f)
     m = d.matches[0]
-    assert m.category == "no_kernel_image"
+    assert m.category == "no_kernel_image" and d.platform.python == py.path
     (step,) = [s for s in m.fix_steps if s.kind == "install_pytorch"]
     from app.config import load_config, mirrors_from
 

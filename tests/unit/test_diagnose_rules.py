@@ -12,19 +12,42 @@ from app.diagnose.model import CATEGORIES
 from app.paths import resource
 
 RULES = json.loads(resource("diagnose", "rules.json").read_text(encoding="utf-8"))
+FIXES = json.loads(resource("diagnose", "fixes.json").read_text(encoding="utf-8"))
 SCHEMA = json.loads(resource("diagnose", "rules.schema.json").read_text(encoding="utf-8"))
 
 
 def _steps(rule):
-    yield from rule.get("fix_steps", [])
-    for v in rule.get("subcodes", {}).values():
-        yield from v.get("fix_steps", [])
-    for r in rule.get("redirect", []):
-        yield from r.get("fix_steps", [])
+    from app.diagnose.rules import rule_parts, step_lists
+
+    for code, part in rule_parts(rule):
+        for _c, specs in step_lists(part, code):
+            yield from specs
+
+
+def _all_steps():
+    from app.diagnose.rules import all_step_specs
+
+    return [s for _c, s in all_step_specs(RULES, FIXES)]
 
 
 def test_rules_match_schema():
     jsonschema.validate(RULES, SCHEMA)
+
+
+def test_fixes_match_their_schema_and_steps_are_the_rules_steps():
+    fixes_schema = json.loads(resource("diagnose", "fixes.schema.json").read_text(encoding="utf-8"))
+    jsonschema.validate(FIXES, fixes_schema)
+    assert fixes_schema["$defs"]["step"] == SCHEMA["$defs"]["step"]  # one shape of a step in both files
+    used = {s["use"] for r in RULES["rules"] for s in _steps(r) if "use" in s}
+    used |= {s["use"] for s in RULES["platforms"]["macos"]["fix_steps"] if "use" in s}
+    assert used == set(FIXES["fixes"]), set(FIXES["fixes"]) ^ used  # every named fix is used, every use names one
+
+
+def test_an_unknown_named_fix_is_refused_clearly():
+    bad = json.loads(json.dumps(RULES))
+    bad["rules"][0]["fix_steps"] = [{"use": "no_such_fix"}]
+    with pytest.raises(RulesError, match="unknown fix"):
+        parse_rules(bad, FIXES)
 
 
 def test_schema_categories_are_the_model_categories():
@@ -66,12 +89,16 @@ def test_fact_checks_and_predicates_exist():
 def test_fix_steps_are_plan_steps():
     from app.plan.model import STEP_KINDS, _VERBS
 
-    for r in RULES["rules"]:
-        for s in _steps(r):
-            assert s["kind"] in STEP_KINDS, (r["id"], s["kind"])
-            assert s["id"].split("_")[0] in _VERBS, (r["id"], s["id"])
-            for argv in s["argv"]:
-                assert all(isinstance(a, str) and a for a in argv)
+    steps = _all_steps()
+    assert len(steps) >= 80
+    for s in steps:
+        assert s["kind"] in STEP_KINDS, s
+        assert s["id"].split("_")[0] in _VERBS, s["id"]
+        for argv in s["argv"]:
+            assert all(isinstance(a, str) and a for a in argv)
+        for key in ("when", "unless"):
+            assert key not in s or s[key] in PREDICATES, s
+        assert s.get("where", "") in ("", "windows", "host", "image", "firmware"), s
 
 
 def test_every_rule_cites_sources():

@@ -18,7 +18,6 @@ import import_graph as G  # noqa: E402
 
 # Cycles of today, as the set of modules each one joins: owner.
 KNOWN_CYCLES: dict[frozenset[str], str] = {
-    frozenset({"app.diagnose.fixplan", "app.diagnose.model"}): "i25diag",
     frozenset({"app.run.privileged", "app.run.rootfiles"}): "i23trust",
 }
 # Imports from a lower layer to a higher one of today: owner.
@@ -29,7 +28,6 @@ KNOWN_UPWARD: dict[tuple[str, str], str] = {
 NO_SOLVER_BELOW = ("app.verify", "app.diagnose")
 KNOWN_SOLVER: dict[tuple[str, str], str] = {
     ("app.verify.session", "app.recommend"): "i27burn",
-    ("app.diagnose.evidence", "app.recommend"): "i25diag",
 }
 
 

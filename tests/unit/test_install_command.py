@@ -107,20 +107,21 @@ def test_mirrors_go_where_pip_reads_them():
 
 
 def test_the_diagnosis_reinstall_and_the_verify_fix_are_the_same_command(cases):
-    from app.diagnose.engine import _torch_install_argv
     from app.diagnose import evidence as ev
+    from app.diagnose.model import Platform
+    from app.diagnose.values import torch_install as diagnosis_install
     from app.verify.session import fix_command
 
     where, facts, ch, rec, plan = next(c for c in cases if "rtx4090" in c[0] and c[0].endswith("/pip"))
     ran = plan.step("install_pytorch").commands[0]
-    ctx = ev.Context(facts=facts, text="", groups={}, live={}, recommendation=rec)
-    argv = _torch_install_argv(ctx, rec)
-    assert argv is not None
-    assert argv[0] == ctx.python_path and argv[4] == "--force-reinstall"
-    from app.config import load_config, mirrors_from
-
-    same = torch_install(ctx.python_path, rec.pytorch.packages, rec.pytorch.index_url, mirrors_from(load_config()), force_reinstall=True)
-    assert argv == list(same.argv)  # the plan's builder, for the failing env and the user's configured mirrors
+    failing = Platform(os="linux", python="/home/u/proj/venv/bin/python", python_kind="venv", source="text")
+    ctx = ev.Context(facts=facts, text="", groups={}, live={}, recommendation=rec, platform=failing, choices=ch)
+    cmd = diagnosis_install(ctx)
+    assert cmd is not None
+    argv = list(cmd.argv)
+    assert argv[0] == failing.python and argv[4] == "--force-reinstall"
+    same = torch_install(failing.python, rec.pytorch.packages, rec.pytorch.index_url, ch.mirrors, force_reinstall=True)
+    assert argv == list(same.argv) and cmd.env == same.env  # the plan's builder, for the failing env and the run's mirrors
     assert [a for a in argv if a not in ("--force-reinstall",)][1:len(ran)] == list(ran[1:])
-    fix = fix_command("/v/bin/python", None)
-    assert fix == "/v/bin/python -m pip install --upgrade torch"  # no GPU seen: the plain upgrade
+    fix = fix_command("/v/bin/python", None, mirrors=Mirrors())
+    assert fix == "/v/bin/python -m pip install --upgrade --disable-pip-version-check torch"  # no GPU seen: the plain upgrade

@@ -87,7 +87,9 @@ def test_the_newest_patch_seen_is_pinned_with_its_torchvision(server, db, tmp_pa
     rec, rep, f = run(server, db, h200(), tmp_path=tmp_path)
     assert rec.pytorch.packages == ("torch==2.14.2", "torchvision==0.29.2") and rec.pytorch.index == "cu130"
     assert {"index_newer_patch", "index_confirmed"} <= codes(rec) and "index_unreachable" not in codes(rec)
-    assert rep.requests == 8 and rep.cache == "cold"  # 3 variants x (torch, torchvision) + PyPI's 2 JSON documents
+    pages = [h for h in server.hits if not h.endswith(".metadata")]
+    assert len(pages) == 8 and rep.cache == "cold"  # 3 variants x (torch, torchvision) + PyPI's 2 JSON documents
+    assert rep.requests == len(server.hits) and 0 < rep.requests - 8 <= 4  # + the newest torchvisions' metadata
     # warm: the on-disk cache answers, no request
     before = len(server.hits)
     rec2, rep2, _ = run(server, db, h200(), tmp_path=tmp_path)
@@ -155,7 +157,7 @@ def test_a_cached_copy_answers_when_the_index_goes_away(server, db, tmp_path):
     f = live.Fetcher(cache=tmp_path / "cache", ttl=0.0, timeout=1.0)  # expired: asks, fails, uses the old copy
     ch = Choices().replace(mirrors=Mirrors(pytorch_index_url=server.url + "/whl"))
     rec, rep = live.recommend_live(h200(), db, ch, fetcher=f, pypi_json=None, today=TODAY, enabled=True)
-    assert rec.pytorch.version == "2.14.1" and "index_cached_copy" in codes(rec) and rep.requests == 6
+    assert rec.pytorch.version == "2.14.1" and "index_cached_copy" in codes(rec) and rep.requests == 7  # 6 pages + 1 metadata
 
 
 def test_reads_go_through_the_configured_proxy(server, db, tmp_path):
@@ -168,7 +170,7 @@ def test_reads_go_through_the_configured_proxy(server, db, tmp_path):
     f = live.Fetcher(requests_kwargs=requests_kwargs(m), timeout=2.0)
     rec, rep = live.recommend_live(h200(), db, Choices(mirrors=m), fetcher=f, pypi_json=None, today=TODAY, enabled=True)
     assert rec.pytorch.version == "2.14.1" and all(h.startswith("http://pytorch-mirror.invalid/whl/") for h in server.hits)
-    assert len(server.hits) == 6
+    assert len(server.hits) == 7  # 6 pages + the metadata of torchvision 0.29.1
 
 
 def test_live_reads_are_off_in_the_test_suite_by_default(db):
@@ -221,7 +223,7 @@ def test_an_index_that_just_failed_is_not_asked_again_at_once(server, db, tmp_pa
                   {"cu130": ["0.29.1"], "cu126": ["0.29.1"], "cu132": ["0.29.1"]})
     f3 = live.Fetcher(cache=tmp_path / "c", timeout=1.0, fail_ttl=0.0)  # past the pause: asked again, and read
     r3, rep3 = live.recommend_live(h200(), db, ch, fetcher=f3, pypi_json=None, today=TODAY, enabled=True)
-    assert rep3.requests == 6 and r3.pytorch.version == "2.14.1"
+    assert rep3.requests == 7 and r3.pytorch.version == "2.14.1"
 
 
 def test_garbage_pages_never_break_the_answer(server, db, tmp_path):

@@ -181,7 +181,8 @@ CASES = [
     E("rtx3060_525_60_13", m("u2204", ["NVIDIA GeForce RTX 3060"], "525.60.13", "3.11"), NEW, "cu126", "keep", compat="minor",
       why="[T3] exactly the 12.x floor"),
     E("rtx3060_590", m("u2404", ["NVIDIA GeForce RTX 3060"], "590.44.01", "3.12"), NEW, "cu130", "keep", compat="full", why="[T3]"),
-    E("rtx4090_580_65_06", m("u2404", ["NVIDIA GeForce RTX 4090"], "580.65.06", "3.12"), NEW, "cu130", "keep", why="[T3] 13.0 GA"),
+    # [T3] 13.0 GA's driver runs the cu130 wheel (13.0 Update 2 inside) only minor; cu126 (12.6.3) fully
+    E("rtx4090_580_65_06", m("u2404", ["NVIDIA GeForce RTX 4090"], "580.65.06", "3.12"), NEW, "cu126", "keep", why="[T3] 13.0 U2 floor"),
     E("rtx2060maxq_nodriver_u2204", m("u2204", ["NVIDIA GeForce RTX 2060 with Max-Q Design"], None, "3.10"), NEW, "cu130", "install",
       branch="580", why="[CC] 7.5"),
     E("jetson_orin", m("u2204", [("Orin (nvgpu)", "8.7")], "540.4.0", "3.10"), NEW, "cpu", "none", warns=("tegra_unsupported",),

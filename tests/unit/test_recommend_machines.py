@@ -97,7 +97,7 @@ CASES = [
     # --- datacenter, native Linux
     Case("h200_real_580_u2404", machine("u2404", [H200], "580.159.04", "3.12", kernel_module="open"), "2.14.0", "cu130", "keep",
          compat="full", branch="580", not_warns=("minor_version_compat_only", "plain_pip_wrong_build", "driver_too_old_for_newest"),
-         reason="Keep driver 580.159.04", min_version="580.65.06"),
+         reason="Keep driver 580.159.04", min_version="580.95.05"),  # 13.0 Update 2 (Table 3)
     Case("h100_r535_u2204", machine("u2204", [H100] * 8, "535.129.03", "3.11"), "2.14.0", "cu126", "keep", compat="minor",
          warns=("minor_version_compat_only", "plain_pip_wrong_build"), min_version="525.60.13"),
     Case("a100_r450_upgrade", machine("u2004", [A100], "450.80.02", "3.10"), "2.14.0", "cu130", "upgrade", branch="580",
@@ -130,13 +130,14 @@ CASES = [
     Case("rtx5070_proprietary_module", machine("u2404", [RTX5070], "580.95.05", "3.12", kernel_module="proprietary"), "2.14.0", "cu130",
          "install", branch="580", package="nvidia-driver-580-open", warns=("open_module_required",)),
     Case("rtx5090_no_driver_u2404", machine("u2404", [RTX5090], None, "3.13"), "2.14.0", "cu130", "install", branch="580",
-         package="nvidia-driver-580-open", min_version="580.65.06"),
+         package="nvidia-driver-580-open", min_version="580.95.05"),  # the wheel bundles 13.0 Update 2: Table 3's 580.95.05
     Case("rtx4090_r550_u2204", machine("u2204", [RTX4090], "550.54.14", "3.11"), "2.14.0", "cu126", "keep", compat="minor"),
-    Case("rtx4060l_r560_35_03", machine("u2404", [RTX4060L], "560.35.03", "3.12"), "2.14.0", "cu126", "keep", compat="full",
-         not_warns=("minor_version_compat_only",)),  # CUDA 12.6 GA needs 560.28.03: full support of 12.6.x
+    Case("rtx4060l_r560_35_03", machine("u2404", [RTX4060L], "560.35.03", "3.12"), "2.14.0", "cu126", "keep", compat="minor",
+         warns=("minor_version_compat_only",)),  # the wheel bundles 12.6 Update 3: full needs 560.35.05 (Table 3)
     Case("rtx4060l_r555_minor", machine("u2404", [RTX4060L], "555.42.06", "3.12"), "2.14.0", "cu126", "keep", compat="minor",
          warns=("minor_version_compat_only",)),
-    Case("rtx4070l_r580_82_cu130", machine("u2404", [RTX4070L], "580.82.09", "3.12"), "2.14.0", "cu130", "keep", compat="full"),
+    # 580.82.09 < 580.95.05 (13.0 Update 2, what cu130 bundles): cu130 only minor; cu126 (12.6.3, 560.35.05) full, preferred
+    Case("rtx4070l_r580_82_cu130", machine("u2404", [RTX4070L], "580.82.09", "3.12"), "2.14.0", "cu126", "keep", compat="full"),
     Case("rtx4090_no_driver_fedora42", machine("fed42", [RTX4090], None, "3.13"), "2.14.0", "cu130", "install", branch="580",
          package="nvidia-open"),  # NVIDIA fedora repo: no module streams
     Case("rtx3090_r470_upgrade", machine("u2204", [RTX3090], "470.239.06", "3.10"), "2.14.0", "cu130", "upgrade", branch="580"),
@@ -186,19 +187,20 @@ CASES = [
     Case("jetson_orin_tegra", machine("u2204", [ORIN], "540.4.0", "3.10"), "2.14.0", "cpu", "none", warns=("tegra_unsupported",)),
     # --- WSL2
     Case("wsl2_rtx4070l_566", machine("wsl2", [RTX4070L], "566.36", "3.10"), "2.14.0", "cu126", "host", compat="full",
-         min_version="560.76", warns=("plain_pip_wrong_build",), reason="Never install a Linux NVIDIA driver"),
+         min_version="561.17", warns=("plain_pip_wrong_build",), reason="Never install a Linux NVIDIA driver"),  # 12.6 Update 3, Windows
     Case("wsl2_rtx4090_581", machine("wsl2", [RTX4090], "581.57", "3.12"), "2.14.0", "cu130", "host", compat="full", min_version="580"),
     Case("wsl2_rtx3080_old_472", machine("wsl2", [("NVIDIA GeForce RTX 3080", "8.6")], "472.12", "3.10"), "2.14.0", "cu130", "host",
          min_version="580", reason="update the NVIDIA Windows driver to 580 or newer (now: 472.12; driver 472.12 cannot run PyTorch 2.14.0"),
     Case("wsl2_rtx3080_old_472_keep", machine("wsl2", [("NVIDIA GeForce RTX 3080", "8.6")], "472.12", "3.10"), "2.7.1", "cu118", "host",
          compat="minor", warns=("driver_too_old_for_newest",), choices=Choices(install_driver=False), reason="keep the Windows driver 472.12"),
-    Case("win_gtx1070_old_472_update", machine("win11", [GTX1070], "472.12", "3.12"), "2.14.0", "cu126", "upgrade", min_version="560.76",
-         reason="cannot run PyTorch 2.14.0+cu126"),
+    Case("win_gtx1070_old_472_update", machine("win11", [GTX1070], "472.12", "3.12"), "2.14.0", "cu126", "upgrade", min_version="561.17",
+         reason="cannot run PyTorch 2.14.0+cu126"),  # 12.6 Update 3's Windows driver (Table 3)
     Case("wsl2_no_driver_seen", machine("wsl2", [RTX3060], None, "3.12"), "2.14.0", "cu130", "host", min_version="580",
          reason="install or update the NVIDIA Windows driver"),
     Case("wsl1_no_gpu", machine("wsl1", [RTX3060], "566.36", "3.12"), "2.14.0", "cpu", "none", warns=("wsl1_no_gpu",)),
     # --- Windows native
-    Case("win_rtx3060_560", machine("win11", [RTX3060], "560.94", "3.12"), "2.14.0", "cu126", "keep", compat="full",
+    # 560.94 < 561.17 (12.6 Update 3, Windows): minor-version compatibility
+    Case("win_rtx3060_560", machine("win11", [RTX3060], "560.94", "3.12"), "2.14.0", "cu126", "keep", compat="minor",
          warns=("plain_pip_wrong_build",), reason="on Windows"),
     Case("win_rtx4060l_591", machine("win11", [RTX4060L], "591.86", "3.13"), "2.14.0", "cu130", "keep", compat="full"),
     Case("win_gtx1070_538", machine("win11", [GTX1070], "538.15", "3.11"), "2.14.0", "cu126", "keep", compat="minor"),

@@ -34,7 +34,8 @@ def _facts(case, key, name):
     ("smi-umd-gtx1650", "nvidia-smi", ("2.14.0", "cu130", "keep", "610", None, set())),
     ("smi-multi-quadro-rtx4000", "nvidia-smi", ("2.14.0", "cu126", "keep", "535", None, {"minor_version_compat_only"})),
     ("smi-rtx-a400-550", "nvidia-smi", ("2.14.0", "cu126", "keep", "550", None, {"minor_version_compat_only"})),
-    ("smi-truncated-rtx4070-laptop", "nvidia-smi", ("2.14.0", "cu130", "keep", "580", None, set())),
+    # 580.82.09 runs cu130 (13.0 Update 2 inside, 580.95.05) only minor: the cu126 build runs fully
+    ("smi-truncated-rtx4070-laptop", "nvidia-smi", ("2.14.0", "cu126", "keep", "580", None, set())),
     ("smi-err-v100-azure", "nvidia-smi", ("2.14.0", "cu126", "keep", None, None, {"driver_version_unknown"})),
     ("fail-version-mismatch", "nvidia-smi", ("2.14.0", "cpu", "none", None, None, {"driver_not_working"})),
     ("fail-no-communication", "nvidia-smi", ("2.14.0", "cpu", "none", None, None, {"driver_not_working"})),

@@ -81,10 +81,18 @@ def test_a_privilege_failure_is_a_failed_step_with_state_saved(tmp_path):
     from app.plan import Edit
     from app.run.privilege import HelperPrivilege
 
-    dismissed = HelperPrivilege([sys.executable, "-c", "import sys; sys.stderr.write('Request dismissed'); sys.exit(126)"])
+    failing = HelperPrivilege([sys.executable, "-c", "import sys; sys.stderr.write('sudo: unable to resolve host x'); sys.exit(1)"])
     plan = Plan(steps=(Step(id="write_cuda_env", kind="write_env", title="env", why="t", needs_root=True,
                             edits=(Edit("/etc/profile.d/cuda.sh", content="x"),), backups=("/etc/profile.d/cuda.sh",)),))
     session = Session.create(tmp_path / "s")
-    r = Executor(plan, session, privilege=dismissed).run()
+    r = Executor(plan, session, privilege=failing).run()
     assert r.status == "error" and "not granted" in r.message
     assert json.loads((session.dir / "state.json").read_text())["status"] == "error"
+    # the password dialog dismissed: the plan stops as cancelled, in the catalogue's words, nothing ran
+    dismissed = HelperPrivilege([sys.executable, "-c", "import sys; sys.stderr.write('Error executing command as another user: "
+                                                       "Request dismissed'); sys.exit(126)"], how="pkexec")
+    session2 = Session.create(tmp_path / "s2")
+    r2 = Executor(plan, session2, privilege=dismissed).run()
+    assert r2.status == "cancelled" and "You cancelled the password" in r2.message
+    state = json.loads((session2.dir / "state.json").read_text())
+    assert state["status"] == "cancelled" and state["steps"]["write_cuda_env"]["status"] == "cancelled"

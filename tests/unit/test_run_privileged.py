@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import os
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -115,10 +116,69 @@ def test_real_helper_process_speaks_json_lines_and_refuses(helper, tmp_path):
     assert isinstance(out2.rc, int)
 
 
-def test_helper_that_cannot_start_is_a_clear_error():
-    h = HelperPrivilege([sys.executable, "-c", "import sys; sys.stderr.write('Request dismissed'); sys.exit(126)"], how="test")
-    with pytest.raises(PrivilegeError, match="not granted: Request dismissed"):
+DOOR = Path(__file__).resolve().parents[1] / "fixtures" / "run" / "door"
+
+
+@pytest.mark.parametrize("how,rc,fixture,code", [
+    ("sudo (password dialog)", 1, "sudo_askpass_cancelled.txt", "door_cancelled"),
+    ("sudo (password dialog)", 1, "sudo_wrong_password_3x.txt", "door_wrong_password"),
+    ("sudo (password dialog)", 1, "sudo_not_in_sudoers.txt", "door_not_allowed"),
+    ("sudo", 1, "sudo_no_terminal.txt", "door_no_way"),
+    ("pkexec", 126, "pkexec_dismissed.txt", "door_cancelled"),
+    ("pkexec", 127, "pkexec_not_authorized.txt", "door_not_allowed"),
+    ("pkexec", 127, "pkexec_no_agent.txt", "door_no_agent"),
+])
+def test_real_refusals_become_one_sentence(how, rc, fixture, code):
+    from app.run.privilege import refusal
+
+    e = refusal(how, rc, (DOOR / fixture).read_text().splitlines())
+    assert e.code == code and e.cancelled is (code == "door_cancelled")
+    assert "\n" not in str(e) and "{" not in str(e)
+    zh = refusal(how, rc, (DOOR / fixture).read_text().splitlines(), lang="zh_CN")
+    assert str(zh) != str(e) and zh.code == code  # the same sentence in Chinese
+    if code == "door_not_allowed":
+        assert "sudo gpu-wizard install" in str(e) and e.params["group"] in str(e)
+
+
+def test_a_helper_that_cannot_start_is_one_line_and_is_never_started_twice(tmp_path):
+    """A refusal is remembered: the next root request of the run gets the same answer and no
+    second password prompt (the launcher runs once)."""
+    count = tmp_path / "starts"
+    code = f"import sys; open({str(count)!r}, 'a').write('x'); sys.stderr.write('sudo: unable to resolve host x'); sys.exit(1)"
+    h = HelperPrivilege([sys.executable, "-c", code], how="test")
+    with pytest.raises(PrivilegeError, match="not granted: sudo: unable to resolve host x") as first:
         h.run("write_env", ["ldconfig"], {}, 60, {}, lambda _l: None, lambda _p: None, CancelToken())
+    with pytest.raises(PrivilegeError) as second:
+        h.edit("write_env", Edit("/etc/profile.d/cuda.sh", content="x"), "s1")
+    assert second.value is first.value and count.read_text() == "x"
+    dismissed = HelperPrivilege([sys.executable, "-c", "import sys; sys.stderr.write('Error executing command as another user: "
+                                                      "Request dismissed'); sys.exit(126)"], how="pkexec")
+    with pytest.raises(PrivilegeError, match="You cancelled the password") as c:
+        dismissed.run("write_env", ["ldconfig"], {}, 60, {}, lambda _l: None, lambda _p: None, CancelToken())
+    assert c.value.cancelled
+
+
+def test_pkexec_without_an_agent_falls_back_to_sudo_without_asking_twice(tmp_path):
+    """No polkit agent: nothing was asked, so the sudo way is tried; any other pkexec refusal is final."""
+    no_agent = [sys.executable, "-c", "import sys; sys.stderr.write('Error executing command as another user: "
+                                      "No authentication agent found.'); sys.exit(127)"]
+    env = dict(os.environ, GPU_WIZARD_HELPER_UNPRIVILEGED_TEST="1")
+    tried = []
+
+    def fallback():
+        tried.append(True)
+        return HelperPrivilege([sys.executable, str(HELPER_SCRIPT)], env=env, how="sudo (test)")
+    h = HelperPrivilege(no_agent, how="pkexec", fallback=fallback)
+    try:
+        out = h.run("write_env", ["ldconfig"], {}, 60, {}, lambda _l: None, lambda _p: None, CancelToken())
+        assert isinstance(out.rc, int) and tried == [True] and h.how == "sudo (test)"
+    finally:
+        h.close()
+    refused = HelperPrivilege([sys.executable, "-c", "import sys; sys.stderr.write('Error executing command as another user: "
+                                                     "Not authorized'); sys.exit(127)"], how="pkexec", fallback=fallback)
+    with pytest.raises(PrivilegeError, match="may not use sudo"):
+        refused.run("write_env", ["ldconfig"], {}, 60, {}, lambda _l: None, lambda _p: None, CancelToken())
+    assert tried == [True]  # not asked again through sudo
 
 
 def test_helper_refuses_to_start_unprivileged():
@@ -132,23 +192,50 @@ def test_helper_refuses_to_start_unprivileged():
 
 
 def test_choose_privilege(monkeypatch, tmp_path):
+    from app.run import askpass
+
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         assert isinstance(choose_privilege(backups_root=str(tmp_path)), DirectPrivilege)
     monkeypatch.setattr(os, "geteuid", lambda: 1000)
     monkeypatch.setattr("app.run.privilege.polkit_usable", lambda env=None: False)
     monkeypatch.setattr("app.run.privilege.shutil.which", lambda name: "/usr/bin/" + name)
+    monkeypatch.setattr("app.run.rootboot.root_python", lambda: "/usr/bin/python3")
     monkeypatch.delenv("SUDO_ASKPASS", raising=False)
     monkeypatch.setattr("app.run.privilege._has_tty", lambda: True)
     p = choose_privilege(askpass="/usr/lib/gpu-wizard/askpass")
     assert p.launcher[:3] == ["sudo", "-A", "--"] and p.env["SUDO_ASKPASS"] == "/usr/lib/gpu-wizard/askpass"
-    assert p.launcher[-1].endswith("gpu-wizard-helper")
-    assert choose_privilege().launcher[:2] == ["sudo", "--"]
-    assert p.proc is None  # started lazily, on the first root request
-    # no terminal and no dialog given: a graphical askpass found on the machine
+    # never the user's own interpreter or files as root: the system's Python, isolated, on rootboot
+    assert p.launcher[3:7] == ["/usr/bin/python3", "-I", "-B", "-c"] and "def boot(" in p.launcher[7]
+    assert '"app/run/privileged.py"' in p.first_line and sys.executable not in p.launcher
+    t = choose_privilege()
+    assert t.launcher[:2] == ["sudo", "--"] and t.terminal  # sudo asks on this terminal
+    assert p.proc is None and not p.terminal  # started lazily, on the first root request
+    # the window is up: its own dialog, even when it was started from a terminal
+    askpass.set_window_prompt(askpass.WindowPrompt(lambda prompt, n: None))
+    try:
+        w = choose_privilege()
+        assert w.launcher[:2] == ["sudo", "-A"] and w.env["SUDO_ASKPASS"].endswith("gpu-wizard-askpass")
+        assert w.env[askpass.SOCKET_ENV] == w.prompt.path and not w.terminal
+        w.close()
+    finally:
+        askpass.set_window_prompt(None)
+    # no terminal, a display: the wizard's own dialog (no ssh-askpass needed)
     monkeypatch.setattr("app.run.privilege._has_tty", lambda: False)
-    monkeypatch.setattr("app.run.privilege.find_askpass", lambda: "/usr/bin/ssh-askpass")
+    monkeypatch.setenv("DISPLAY", ":9")
     q = choose_privilege()
-    assert q.launcher[:2] == ["sudo", "-A"] and q.env["SUDO_ASKPASS"] == "/usr/bin/ssh-askpass"
+    assert q.launcher[:2] == ["sudo", "-A"] and q.env[askpass.ASKPASS_ENV] == "1" and q.prompt is None
+    # neither: one line naming the ways, exit code 2, unless sudo needs no password
+    monkeypatch.delenv("DISPLAY")
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    monkeypatch.setattr("app.run.privilege.sudo_needs_no_password", lambda: False)
+    with pytest.raises(PrivilegeError) as e:
+        choose_privilege()
+    assert e.value.exit_code == 2 and "--askpass PROGRAM" in str(e.value) and "from a terminal" in str(e.value)
+    monkeypatch.setattr("app.run.privilege.sudo_needs_no_password", lambda: True)
+    assert choose_privilege().launcher[:3] == ["sudo", "-n", "--"]
+    monkeypatch.setattr("app.run.rootboot.root_python", lambda: None)
+    with pytest.raises(PrivilegeError, match="/usr/bin/python3"):
+        choose_privilege()
 
 
 def test_polkit_policy_names_the_helper_install_sh_substitutes(tmp_path):

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from app.detect.nvml import read_nvml
+from app.choices import Mirrors
 from app.verify.session import VerifyOptions, fix_command, run_verification
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -55,7 +56,7 @@ def test_no_gpu_text_output():
 @pytest.mark.skipif(torch_importable(), reason="torch is installed in the test interpreter")
 def test_gpu_present_but_no_torch_in_the_target_fails_pytorch_with_the_fix():
     progress = []
-    v = run_verification(VerifyOptions(python=sys.executable, quick=True), on_progress=progress.append,
+    v = run_verification(VerifyOptions(python=sys.executable, quick=True, mirrors=Mirrors()), on_progress=progress.append,
                          nvml_reader=lambda: H200_NVML)
     p = v.layer("pytorch")
     assert p.status == "fail" and p.checks[0].code == "torch_missing"
@@ -75,15 +76,25 @@ def _nvml(driver, cuda, cc):
 
 def test_fix_command_comes_from_recommend_for_this_driver_and_gpu():
     # the real H200: driver 580 (CUDA 13.0), CC 9.0 -> the newest CUDA 13 build, versions pinned
-    cmd = fix_command("/v/bin/python", _nvml("580.159.04", 13000, (9, 0)), "3.12")
+    cmd = fix_command("/v/bin/python", _nvml("580.159.04", 13000, (9, 0)), "3.12", mirrors=Mirrors())
     assert cmd.startswith("/v/bin/python -m pip install --upgrade --disable-pip-version-check torch==")
     assert "torchvision==" in cmd and "--index-url https://download.pytorch.org/whl/cu13" in cmd
     # a Pascal card on a 535 driver (CUDA 12.2): no CUDA 13 build can run there, and none ships sm_61
-    pascal = fix_command("/v/bin/python", _nvml("535.129.03", 12020, (6, 1)), "3.11")
+    pascal = fix_command("/v/bin/python", _nvml("535.129.03", 12020, (6, 1)), "3.11", mirrors=Mirrors())
     assert "/whl/cu13" not in pascal and "/whl/cu12" in pascal
     # nothing known: the plain command, quoted for a path with a space
-    assert fix_command("/v/bin/python", None) == "/v/bin/python -m pip install --upgrade torch"
-    assert fix_command("/my env/python", None).startswith("'/my env/python' -m pip")
+    assert fix_command("/v/bin/python", None, mirrors=Mirrors()) == "/v/bin/python -m pip install --upgrade --disable-pip-version-check torch"
+    assert fix_command("/my env/python", None, mirrors=Mirrors()).startswith("'/my env/python' -m pip")
+
+
+def test_the_fix_command_uses_the_runs_proxy_ca_and_mirrors():
+    corp = Mirrors(pypi_index_url="https://pypi.corp.example/simple", pytorch_index_url="https://mirror.corp.example/whl",
+                   https_proxy="http://proxy.corp.example:3128", ca_bundle="/etc/ssl/corp.pem")
+    for cmd in (fix_command("/v/bin/python", _nvml("580.159.04", 13000, (9, 0)), "3.12", mirrors=corp),
+                fix_command("/v/bin/python", None, mirrors=corp)):
+        assert cmd.startswith("HTTPS_PROXY=http://proxy.corp.example:3128 HTTP_PROXY=http://proxy.corp.example:3128 "
+                              "SSL_CERT_FILE=/etc/ssl/corp.pem REQUESTS_CA_BUNDLE=/etc/ssl/corp.pem /v/bin/python -m pip install")
+        assert cmd.endswith("--cert /etc/ssl/corp.pem") and "https://pypi.corp.example/simple" in cmd
 
 
 def test_bad_input_is_one_clear_line():

@@ -376,7 +376,7 @@ class InstallPage(BasePage):
             word, icon = tr("would run (dry run)"), "info"  # nothing ran: never shown as done
         shown = plan_text(s.title_code, s.params, s.title)
         title = shown + (" (" + tr("administrator") + ")" if s.needs_root else "")
-        it.setText(f"{title}\n{word}" + (f": {s.message}" if s.message and s.status == "failed" else ""))
+        it.setText(f"{title}\n{word}" + (f": {s.message}" if s.message and s.status in ("failed", "cancelled") and s.message != "cancelled" else ""))
         it.setIcon(status_icon(icon))
         it.setToolTip(s.title if shown != s.title else "")
         it.setData(Qt.ItemDataRole.AccessibleTextRole, f"{shown}: {word}")

@@ -4,6 +4,7 @@ network settings when the wizard's own downloads failed (proxy, mirror, certific
 for support. Next goes on to the Summary: never a dead end."""
 from __future__ import annotations
 
+import functools
 import html
 from dataclasses import dataclass
 from typing import Any
@@ -183,10 +184,14 @@ class TroubleshootPage(BasePage):
         self.diagnose_btn.setEnabled(False)
         self.fix_btn.setEnabled(False)
         self.result.setPlainText(tr("Looking for the cause…"))
-        if path:
-            self.tasks.submit(self.w.services.diagnose_file, path, self.session.facts, on_done=self._got, on_error=self._failed)
-        else:
-            self.tasks.submit(self.w.services.diagnose, text, self.session.facts, on_done=self._got, on_error=self._failed)
+        # the run's choices (mirrors, proxy, CA bundle, venv) and recommendation: the fix installs where this run would
+        run = functools.partial(self.w.services.diagnose_file if path else self.w.services.diagnose, path or text,
+                                self.session.facts, choices=self.session.choices, recommendation=self._recommendation())
+        self.tasks.submit(run, on_done=self._got, on_error=self._failed)
+
+    def _recommendation(self):
+        """The recommendation the window holds for this machine's facts (None before there is one)."""
+        return self.session.recommendation if self.session.facts is not None else None
 
     def _got(self, d: Any) -> None:
         self.state.busy = False
