@@ -586,7 +586,7 @@ def _verify_from_files(fd, host: str, snapshot: str, verification: Optional[str]
 
 def _verdict_of(fd, host: str) -> tuple[str, str]:
     """What a host's verification says: pass/warn/fail, or `skipped` with the reason when no layer ran."""
-    from app.fleet.record import read_json
+    from app.fleet.record import one_line, read_json
 
     data = read_json(fd.verification(host))
     if not isinstance(data, dict):
@@ -594,11 +594,14 @@ def _verdict_of(fd, host: str) -> tuple[str, str]:
     layers = {la.get("name"): la.get("status") for la in data.get("layers") or () if isinstance(la, dict)}
     ran = [s for s in layers.values() if s in ("pass", "warn", "fail")]
     if not ran or layers.get("pytorch") == "skip":
-        why = "no PyTorch yet: run `gpu-wizard fleet run` first" if layers.get("pytorch") in ("skip", None) else "no layer ran"
+        why: list[str] = []
         if layers.get("device") == "skip":
-            why = "no GPU answered (" + str(next((la.get("summary") for la in data.get("layers") or ()
-                                                  if isinstance(la, dict) and la.get("name") == "device"), "") or "device layer skipped") + ")"
-        return "skipped", why
+            dev = next((la.get("reason") for la in data.get("layers") or () if isinstance(la, dict) and la.get("name") == "device"), "")
+            why.append(f"no GPU answered ({one_line(dev)})" if dev else "no GPU answered")
+        torch: dict[str, Any] = data["torch"] if isinstance(data.get("torch"), dict) else {}
+        if not torch.get("version"):
+            why.append("no PyTorch yet: run `gpu-wizard fleet run` first")
+        return "skipped", "; ".join(why) or "no layer ran"
     worst = "fail" if "fail" in ran else "warn" if "warn" in ran else "pass"
     return worst, ""
 

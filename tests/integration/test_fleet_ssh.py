@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from fleet_hosts import SshHosts, skip_reason  # beside this file (pytest puts its folder on sys.path)
+from fleet_hosts import HOME, INDEX, SshHosts, skip_reason  # beside this file (pytest puts its folder on sys.path)
 
 pytestmark = pytest.mark.integration
 
@@ -86,16 +86,22 @@ def _standin_wheel(tmp: Path) -> Path:
     return whl
 
 
-def _index(tmp: Path, name: str, whl: Path) -> str:
-    """A PEP 503 index (file://) holding one torch wheel, linked where it lies, with its sha256."""
+def _index(indexes: Path, name: str, whl: Path) -> str:
+    """A PEP 503 index (file://) holding one torch wheel, with its sha256, as the hosts see it (INDEX: the
+    folder `indexes` bound read-only into each host); a wheel the hosts cannot reach where it lies
+    (inside the test's root-only folder) is moved into the index."""
     h = hashlib.sha256()
     with open(whl, "rb") as f:
         for chunk in iter(lambda: f.read(1 << 20), b""):
             h.update(chunk)
-    d = tmp / name / "cpu" / "torch"
+    d = indexes / name / "cpu" / "torch"
     d.mkdir(parents=True)
-    (d / "index.html").write_text(f"<html><body><a href='{whl.as_uri()}#sha256={h.hexdigest()}'>{whl.name}</a></body></html>\n")
-    return (tmp / name).as_uri()
+    href = whl.as_uri()
+    if not all(os.stat(p).st_mode & 0o005 == 0o005 for p in [*whl.parents][:-1]):
+        shutil.move(str(whl), d / whl.name)
+        href = f"file://{INDEX}/{name}/cpu/torch/{whl.name}"
+    (d / "index.html").write_text(f"<html><body><a href='{href}#sha256={h.hexdigest()}'>{whl.name}</a></body></html>\n")
+    return f"file://{INDEX}/{name}"
 
 
 def _degraded_verification(tmp: Path) -> Path:
@@ -106,6 +112,14 @@ def _degraded_verification(tmp: Path) -> Path:
             g["bandwidth"][k] = round(g["bandwidth"][k] * 0.5, 2)
     p = tmp / "h200-x8.verify.json"
     p.write_text(json.dumps(v))
+    return p
+
+
+def _hook(tmp: Path, what: str) -> Path:
+    p = tmp / f"{what}.yml"
+    p.write_text(f"- name: Mark the node {what}ed (as a scheduler's drain would)\n  become: true\n  ansible.builtin.file:\n"
+                 f"    path: /mnt/gw-{what}ed\n    state: touch\n    mode: '0644'\n"
+                 "    modification_time: preserve\n    access_time: preserve\n")
     return p
 
 
@@ -121,18 +135,23 @@ def fleet(tmp_path):
     why = skip_reason()
     if why:
         pytest.skip(why)
-    index = _index(tmp_path, "index", _real_torch_wheel(tmp_path))  # alpha: the real PyTorch, verified in its venv
-    standin = _index(tmp_path, "index-standin", _standin_wheel(tmp_path))  # beta, gamma: what is tested is the fleet
+    indexes = tmp_path / "indexes"
+    indexes.mkdir()
+    index = _index(indexes, "index", _real_torch_wheel(tmp_path))  # alpha: the real PyTorch, verified in its venv
+    standin = _index(indexes, "index-standin", _standin_wheel(tmp_path))  # beta, gamma: what is tested is the fleet
     x8 = _degraded_verification(tmp_path)
-    with SshHosts(tmp_path / "ssh", ["alpha", "beta", "gamma"]) as hosts:
+    with SshHosts(tmp_path / "ssh", ["alpha", "beta", "gamma"], indexes) as hosts:
         inv: dict[str, dict[str, str]] = {}
         for h in hosts.hosts:
             v = hosts.inventory_vars(h)
-            v.update(gpu_wizard_remote_dir=str(tmp_path / f"remote-{h.name}"), gpu_wizard_root_dir=str(tmp_path / f"root-{h.name}" / "fleet"),
-                     gpu_wizard_venv=str(tmp_path / f"venv-{h.name}"),
-                     gpu_wizard_torch=TORCH, gpu_wizard_variant="cpu", gpu_wizard_pytorch_mirror=index)
+            # each host's defaults: its user's ~/.cache/gpu-wizard/fleet and ~/.venvs/gpu, on its own /home
+            v.update(gpu_wizard_torch=TORCH, gpu_wizard_variant="cpu", gpu_wizard_pytorch_mirror=index)
             if h.name != "alpha":
                 v["gpu_wizard_pytorch_mirror"] = standin
+            if h.name == "beta":  # Ansible's other way to become root: the module as a file in the user's temp folder
+                v["gpu_wizard_pipelining"] = "false"
+                v["gpu_wizard_pre_hook"] = str(_hook(tmp_path, "drain"))  # an admin's drain/resume tasks, as root
+                v["gpu_wizard_post_hook"] = str(_hook(tmp_path, "resume"))
             if h.name == "gamma":  # fails on purpose: a venv where nothing can be created
                 v["gpu_wizard_venv"] = "/proc/gpu-wizard-fleet-test-cannot-be-here"
             inv[h.name] = v
@@ -143,11 +162,7 @@ def fleet(tmp_path):
         inv["h200d"] = {"gpu_wizard_snapshot": str(SNAP / "h200-server-ubuntu2404.json"), "gpu_wizard_verification": str(x8)}
         (tmp_path / "inventory.ini").write_text(_ini(inv))
         (tmp_path / "inventory.json").write_text(json.dumps(inv))
-        try:
-            yield tmp_path
-        finally:
-            for h in ("alpha", "beta"):  # alpha's torch venv is about 900 MB
-                shutil.rmtree(tmp_path / f"venv-{h}", ignore_errors=True)
+        yield tmp_path, hosts  # each host's /home is a tmpfs: gone with its server
 
 
 def _closed_port(addr: str) -> int:
@@ -166,8 +181,18 @@ def _run_record(d: Path) -> dict:
     return {h: r["runs"][-1] for h, r in rows.items() if r.get("runs")}
 
 
+def _files(hosts, name: str) -> set[str]:
+    r = hosts.on(name, ["find", HOME, "/mnt", "-path", f"{HOME}/.ansible", "-prune", "-o", "-print"], user=False)
+    return set(r.stdout.split())
+
+
 def test_fleet_end_to_end_over_real_ssh(fleet):
-    d = fleet
+    d, hosts = fleet
+    # the hosts: an unprivileged user with passwordless sudo; root cannot log in; each its own /home
+    assert hosts.ssh("alpha", "id -u").stdout.strip() == "54321" and hosts.ssh("alpha", "sudo -n id -u").stdout.strip() == "0"
+    assert hosts.ssh("alpha", "true", user="root").returncode != 0
+    hosts.on("alpha", ["touch", f"{HOME}/only-on-alpha"])
+    assert hosts.on("beta", ["test", "-e", f"{HOME}/only-on-alpha"]).returncode != 0
     # detect: every host into snaps/<host>.json, redacted; snapshot-backed hosts never contacted
     r = _gw("fleet", "detect", "-i", "inventory.ini", "-o", "snaps", "--forks", "8", cwd=d)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-2000:]
@@ -210,9 +235,12 @@ def test_fleet_end_to_end_over_real_ssh(fleet):
     assert [k for k in kinds if k != "install_python_tools"] == ["create_venv", "install_pytorch", "verify"]
 
     # --check: says what would change, changes nothing
-    r = _gw("fleet", "run", "-i", "inventory.ini", "--check", "--limit", "alpha,beta", cwd=d)
+    before = {h: _files(hosts, h) for h in ("alpha", "beta")}
+    r = _gw("fleet", "run", "-i", "inventory.ini", "--check", "--limit", "alpha,beta", "--json", cwd=d)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-2000:]
-    assert not (d / "venv-alpha").exists() and not (d / "venv-beta").exists()
+    assert {h: _files(hosts, h) for h in ("alpha", "beta")} == before  # --check wrote nothing on the hosts
+    checked = json.loads(r.stdout)["hosts"]
+    assert checked["alpha"]["changed"] >= 2  # the venv and PyTorch: counted as changes, never "skipped"
 
     # run: gamma fails, even in batches of one host (Ansible would stop the play there), the others go on
     r = _gw("fleet", "run", "-i", "inventory.ini", "--forks", "3", "--serial", "1", cwd=d, timeout=600)
@@ -222,13 +250,14 @@ def test_fleet_end_to_end_over_real_ssh(fleet):
     assert rec["alpha"]["result"] == rec["beta"]["result"] == "changed" and rec["alpha"]["changed"] >= 2
     assert rec["ws1"]["result"] == "snapshot"  # a snapshot-backed host is never touched
     for h in ("alpha", "beta"):
-        py = d / f"venv-{h}" / "bin" / "python"
-        got = subprocess.run([str(py), "-c", "import torch; print(torch.__version__)"], capture_output=True, text=True, timeout=300)
+        got = hosts.on(h, [f"{HOME}/.venvs/gpu/bin/python", "-c", "import torch; print(torch.__version__)"])
         assert got.stdout.startswith(TORCH), got.stderr[-500:]
-    real = subprocess.run([str(d / "venv-alpha" / "bin" / "python"), "-c", "import torch; print(torch.ones(2).sum().item())"],
-                          capture_output=True, text=True, timeout=300)
+    real = hosts.on("alpha", [f"{HOME}/.venvs/gpu/bin/python", "-c", "import torch; print(torch.ones(2).sum().item())"])
     assert real.stdout.strip() == "2.0", real.stderr[-500:]  # alpha's is the real PyTorch, beta's the 1 kB stand-in
     assert "PLAY RECAP" in r.stdout and "failed: gamma" in r.stderr
+    for what in ("drain", "resume"):  # beta's hooks ran, as root, through sudo with pipelining off
+        assert hosts.on("beta", ["stat", "-c", "%u", f"/mnt/gw-{what}ed"], user=False).stdout.strip() == "0"
+    assert hosts.on("alpha", ["test", "-e", "/mnt/gw-drained"], user=False).returncode != 0  # only where it was asked
 
     # a second run changes nothing
     r = _gw("fleet", "run", "-i", "inventory.ini", "--forks", "3", cwd=d, timeout=600)
@@ -239,8 +268,12 @@ def test_fleet_end_to_end_over_real_ssh(fleet):
     assert [x["check"] for x in runs] == [True, False, False]  # every run kept, --limit'ed or not
 
     # verify: each host's verification JSON and its own report collected
-    r = _gw("fleet", "verify", "-i", "inventory.ini", "-o", "snaps", "--forks", "8", cwd=d)
+    r = _gw("fleet", "verify", "-i", "inventory.ini", "-o", "snaps", "--forks", "8", "--json", cwd=d)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-2000:]
+    res = json.loads(r.stdout)  # honest counts: a host whose layers all skipped is never "verified"
+    assert sorted(res["verified"]) == ["h200a", "h200b", "h200c", "h200d"]
+    assert {"gamma", "ws1", "laptop1"} <= set(res["skipped"])
+    assert "fleet run" in res["reasons"]["gamma"]
     for h in ("alpha", "beta", "gamma", "h200a", "h200d"):
         assert json.loads((d / "snaps" / "hosts" / h / "verify.json").read_text())["format"].startswith("gpu-wizard-verification/")
         assert (d / "snaps" / "hosts" / h / "report.html").read_text().startswith("<!DOCTYPE html>")

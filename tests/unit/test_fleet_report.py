@@ -153,3 +153,18 @@ def test_reserved_names_and_every_host_kept_with_its_reason(tmp_path, capsys):
     rows = {r["host"]: r for r in json.loads((d / "fleet.json").read_text())["hosts"]}
     assert set(rows) == set(rec["hosts"]) and rows["broken"]["plan_status"] == "fail"
     assert "missing.json" in rows["broken"]["plan"]
+
+
+def test_fleet_verify_counts_honestly(tmp_path, capsys):
+    """`verified N` counts hosts whose verification ran; the others are skipped, with why."""
+    ver = VER / "h200_quick.json"
+    inv = tmp_path / "inv.ini"
+    inv.write_text("[lab]\n" + "".join(f"h{i} gpu_wizard_snapshot={SNAP / 'h200-server-ubuntu2404.json'} gpu_wizard_verification={ver}\n"
+                                       for i in range(2))
+                   + f"ws1 gpu_wizard_snapshot={SNAP / 'nodriver-rtx3060-ubuntu2204.json'}\n")
+    assert main(["fleet", "verify", "-i", str(inv), "-o", str(tmp_path / "f")]) == 0
+    err = capsys.readouterr().err
+    assert "verified 2 of 3 hosts (2 passed, 0 with warnings, 0 failed)" in err
+    assert "skipped 1: no verification" in err and "(ws1)" in err
+    assert main(["fleet", "verify", "-i", str(inv), "-o", str(tmp_path / "f"), "--lang", "zh_CN"]) == 0
+    assert "已验证 3 台主机中的 2 台" in capsys.readouterr().err
