@@ -222,7 +222,7 @@ def test_fleet_end_to_end_over_real_ssh(fleet):
     assert res["reasons"]["down1"]
 
     # plan: one playbook, each host its own plan; syntax-checked by ansible-playbook
-    r = _gw("fleet", "plan", "-i", "inventory.ini", "--snapshots", "snaps", "-o", "fleet-plan.yml", "--json", "--offline", cwd=d)
+    r = _gw("fleet", "plan", "-i", "inventory.ini", "--snapshots", "snaps", "-o", "fleet-plan.yml", "--json", cwd=d)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-2000:]
     out = json.loads(r.stdout)
     assert out["syntax_check"] is True
