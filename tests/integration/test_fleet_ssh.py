@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from fleet_hosts import HOME, INDEX, SshHosts, skip_reason  # beside this file (pytest puts its folder on sys.path)
+from fleet_hosts import HOME, SshHosts, skip_reason  # beside this file (pytest puts its folder on sys.path)
 
 pytestmark = pytest.mark.integration
 
@@ -87,9 +87,9 @@ def _standin_wheel(tmp: Path) -> Path:
 
 
 def _index(indexes: Path, name: str, whl: Path) -> str:
-    """A PEP 503 index (file://) holding one torch wheel, with its sha256, as the hosts see it (INDEX: the
-    folder `indexes` bound read-only into each host); a wheel the hosts cannot reach where it lies
-    (inside the test's root-only folder) is moved into the index."""
+    """A PEP 503 index (file://) holding one torch wheel, with its sha256, at a path the controller (the
+    live index reads it) and the hosts' unprivileged user both reach; a wheel the user cannot reach where
+    it lies (inside the test's root-only folder) is moved into the index."""
     h = hashlib.sha256()
     with open(whl, "rb") as f:
         for chunk in iter(lambda: f.read(1 << 20), b""):
@@ -99,9 +99,9 @@ def _index(indexes: Path, name: str, whl: Path) -> str:
     href = whl.as_uri()
     if not all(os.stat(p).st_mode & 0o005 == 0o005 for p in [*whl.parents][:-1]):
         shutil.move(str(whl), d / whl.name)
-        href = f"file://{INDEX}/{name}/cpu/torch/{whl.name}"
+        href = (d / whl.name).as_uri()
     (d / "index.html").write_text(f"<html><body><a href='{href}#sha256={h.hexdigest()}'>{whl.name}</a></body></html>\n")
-    return f"file://{INDEX}/{name}"
+    return (indexes / name).as_uri()
 
 
 def _degraded_verification(tmp: Path) -> Path:
@@ -131,12 +131,15 @@ def _ini(items: dict[str, dict[str, str]]) -> str:
 
 
 @pytest.fixture
-def fleet(tmp_path):
+def fleet(tmp_path, request):
     why = skip_reason()
     if why:
         pytest.skip(why)
-    indexes = tmp_path / "indexes"
-    indexes.mkdir()
+    import tempfile
+
+    indexes = Path(tempfile.mkdtemp(prefix="gw-fleet-index-", dir="/tmp"))  # reachable by the hosts' user
+    os.chmod(indexes, 0o755)
+    request.addfinalizer(lambda: shutil.rmtree(indexes, ignore_errors=True))
     index = _index(indexes, "index", _real_torch_wheel(tmp_path))  # alpha: the real PyTorch, verified in its venv
     standin = _index(indexes, "index-standin", _standin_wheel(tmp_path))  # beta, gamma: what is tested is the fleet
     x8 = _degraded_verification(tmp_path)
