@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any, Mapping, Optional
 from urllib.parse import urlparse
 
+from app import fileio
 from app.choices import Mirrors
 
 MIRROR_KEYS = ("pypi_index_url", "pytorch_index_url", "nvidia_repo_url", "https_proxy", "ca_bundle")
@@ -95,7 +96,7 @@ def load_config(path: Optional[str | Path] = None, env: Optional[Mapping[str, st
             raise ConfigError(f"config file {p} does not exist")
         return Config()
     try:
-        data = json.loads(p.read_text(encoding="utf-8"))
+        data = fileio.loads(p.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as e:
         raise ConfigError(f"cannot read config file {p}: {e}") from None
     except json.JSONDecodeError as e:

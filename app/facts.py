@@ -205,6 +205,65 @@ class WindowsInfo(Model):
 
 
 @dataclass(frozen=True)
+class DisplayAdapter(Model):
+    """A display controller (PCI class 03xx) of any vendor: the iGPU of a hybrid laptop beside the NVIDIA GPU."""
+    bus_id: str  # "0000:00:02.0"
+    vendor: str  # "8086" Intel, "1002" AMD, "10de" NVIDIA
+    device: str = ""
+    class_code: str = ""  # "0300" VGA, "0302" 3D controller (no display outputs), "0380" display controller
+    driver: Optional[str] = None  # the kernel driver bound: "i915", "xe", "amdgpu", "nvidia", "nouveau"
+    boot_vga: Optional[bool] = None  # sysfs boot_vga: the firmware's display device
+    connected: tuple[str, ...] = ()  # DRM connectors with a display on them ("eDP-1", "HDMI-A-1")
+    name: str = ""
+
+    @property
+    def label(self) -> str:
+        """"Intel UHD Graphics 620", "AMD Rembrandt": the vendor and the model lspci names."""
+        vendor = {"8086": "Intel", "1002": "AMD", "10de": "NVIDIA"}.get(self.vendor, self.vendor)
+        name = self.name
+        for prefix in ("Intel Corporation", "Advanced Micro Devices, Inc. [AMD/ATI]", "Advanced Micro Devices, Inc. [AMD]",
+                       "NVIDIA Corporation"):
+            name = name[len(prefix):].strip() if name.startswith(prefix) else name
+        return f"{vendor} {name}".strip() if name and not name.startswith(vendor) else (name or f"{vendor} GPU")
+
+
+@dataclass(frozen=True)
+class GraphicsInfo(Model):
+    """Every display controller, and the settings of a hybrid-graphics (Intel/AMD + NVIDIA) machine."""
+    adapters: tuple[DisplayAdapter, ...] = ()
+    prime_mode: Optional[str] = None  # Ubuntu's nvidia-prime (/etc/prime-discrete): "on-demand", "on" (nvidia), "off" (intel)
+    runtime_pm: Optional[str] = None  # the NVIDIA GPU's /sys/bus/pci/devices/*/power/control: "auto" (runtime PM) or "on"
+    source: str = ""  # "sysfs", "lspci"
+
+    @property
+    def nvidia(self) -> tuple[DisplayAdapter, ...]:
+        return tuple(a for a in self.adapters if a.vendor == "10de")
+
+    @property
+    def integrated(self) -> tuple[DisplayAdapter, ...]:
+        """The Intel or AMD display controllers beside the NVIDIA GPU."""
+        return tuple(a for a in self.adapters if a.vendor in ("8086", "1002"))
+
+    @property
+    def hybrid(self) -> bool:
+        """Hybrid graphics: one NVIDIA GPU and an Intel or AMD display controller beside it."""
+        return len(self.nvidia) == 1 and bool(self.integrated)
+
+    def display_adapter(self) -> Optional[DisplayAdapter]:
+        """The controller that drives the display: the one with the built-in panel connected, else the one with any
+        display connected, else the firmware's boot VGA device, else the iGPU beside an NVIDIA 3D controller (a
+        class 0302 device has no display outputs); None when nothing says."""
+        for test in (lambda a: any(c.split("-")[0] in ("eDP", "LVDS", "DSI") for c in a.connected), lambda a: bool(a.connected),
+                     lambda a: a.boot_vga is True):
+            hit = [a for a in self.adapters if test(a)]
+            if len(hit) == 1:
+                return hit[0]
+        if self.hybrid and self.nvidia[0].class_code == "0302" and len(self.integrated) == 1:
+            return self.integrated[0]
+        return None
+
+
+@dataclass(frozen=True)
 class Facts(Model):
     os: OsInfo = field(default_factory=OsInfo)
     driver: DriverInfo = field(default_factory=DriverInfo)
@@ -214,6 +273,7 @@ class Facts(Model):
     pythons: tuple[PythonEnv, ...] = ()
     python: Optional[PythonEnv] = None  # the selected target environment
     windows: Optional[WindowsInfo] = None
+    graphics: GraphicsInfo = field(default_factory=GraphicsInfo)  # every display controller (hybrid graphics)
     findings: tuple[Finding, ...] = ()
     probes: tuple[ProbeRecord, ...] = ()
     source: str = "live"  # "live" or "snapshot:<file name>"

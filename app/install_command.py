@@ -41,27 +41,28 @@ class InstallCommand:
         """The command as one line to read and copy: the environment it needs, then the argv quoted for
         the platform's shell (POSIX sh, or PowerShell's call operator on Windows)."""
         if platform == "windows":
-            sets = "".join(f"$env:{k}='{v}'; " for k, v in self.env.items())
-            return sets + "& " + " ".join(_ps_quote(a) for a in self.argv)
+            from app.pwsh import env_line
+
+            return "".join(env_line(k, v) for k, v in self.env.items()) + shown_argv(self.argv, "windows")
         sets = "".join(f"{k}={shlex.quote(v)} " for k, v in self.env.items())
         return sets + shlex.join(self.argv)
 
 
 def shown_argv(argv: Sequence[str], platform: str = "linux") -> str:
-    """One argv as a line to read and copy: POSIX sh quoting, or PowerShell's call operator on Windows."""
+    """One argv as a line to read and copy: POSIX sh quoting, or PowerShell (app.pwsh: the call operator
+    and a literal for a program that is not a plain word, every argument inert) on Windows."""
     if platform == "windows":
-        return ("& " if argv and not _plain_word(argv[0]) else "") + " ".join(_ps_quote(a) for a in argv)
+        from app.pwsh import ps_arg, ps_quote
+
+        if not argv:
+            return ""
+        head = argv[0] if _plain_word(argv[0]) else "& " + ps_quote(argv[0])
+        return " ".join([head, *(ps_arg(a) for a in argv[1:])])
     return shlex.join(argv)
 
 
 def _plain_word(arg: str) -> bool:
     return bool(arg) and all(c.isalnum() or c in "-_." for c in arg)
-
-
-def _ps_quote(arg: str) -> str:
-    if arg and all(c.isalnum() or c in "-_.:/\\=+,@" for c in arg):
-        return arg
-    return "'" + arg.replace("'", "''") + "'"
 
 
 def mirror_env(mirrors: Any) -> dict[str, str]:

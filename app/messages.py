@@ -17,12 +17,12 @@ compat=full), are said in the language too. Qt-free: the GUI, the CLI and the re
 """
 from __future__ import annotations
 
-import json
 import os
 import re
 from functools import lru_cache
 from typing import Any, Mapping, Optional
 
+from app import fileio
 from app.paths import resource
 
 LANGUAGES = ("en", "zh_CN")
@@ -79,7 +79,7 @@ def catalogue(lang: str) -> dict:
     English also carries the diagnose rules' templates (their one home is resources/diagnose/rules.json)."""
     lang = normalise_lang(lang)
     path = resource("messages", f"{lang}.json")
-    doc = _check(json.loads(path.read_text(encoding="utf-8")), str(path))
+    doc = _check(fileio.loads(path.read_text(encoding="utf-8")), str(path))
     if lang == "en":
         doc = {**doc, "messages": {**doc["messages"], **_diagnose_templates()}}
     return doc
@@ -118,8 +118,8 @@ def _diagnose_templates() -> dict[str, str]:
     file and the named fixes (fixes.json) themselves: the catalogue sits below every stage and imports none."""
     out: dict[str, str] = {}
     try:
-        doc = json.loads(resource("diagnose", "rules.json").read_text(encoding="utf-8"))
-        fixes = json.loads(resource("diagnose", "fixes.json").read_text(encoding="utf-8"))
+        doc = fileio.loads(resource("diagnose", "rules.json").read_text(encoding="utf-8"))
+        fixes = fileio.loads(resource("diagnose", "fixes.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return out
     for code, part in _diagnose_parts(doc):
@@ -152,6 +152,12 @@ def word(name: str, value: str, lang: str) -> str:
     if w is None and lang != "en":
         w = catalogue("en").get("values", {}).get(name, {}).get(value)
     return value if w is None else w
+
+
+def status_word(status: Optional[str], lang: str) -> str:
+    """A step's or a run's status (app/run/events.py STEP_STATES, RUN_STATUSES) said in `lang`: the one word
+    list the window, the CLI and the reports share (catalogue `values.status`; None: "unknown")."""
+    return word("status", status or "unknown", lang)
 
 
 class MissingMessage(LookupError):

@@ -14,6 +14,8 @@ import types
 import typing
 from typing import Any, TypeVar, get_args, get_origin, get_type_hints
 
+from app import fileio
+
 T = TypeVar("T", bound="Model")
 _HINTS: dict[type, dict[str, Any]] = {}
 
@@ -121,7 +123,7 @@ class Model:
     @classmethod
     def loads(cls: type[T], text: str) -> T:
         try:
-            data = json.loads(text)
+            data = fileio.loads(text)
         except json.JSONDecodeError as e:
             raise ModelError(f"not valid JSON: {e}") from None
         return cls.from_json(data)

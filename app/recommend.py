@@ -28,6 +28,7 @@ from typing import Iterable, Optional
 from app.choices import Choices
 from app.compat.db import PYTORCH_INDEX, CompatDB, TorchRelease, TorchVariant, cc_key, major_minor, vkey
 from app.compat.version import is_free_threaded, python_base, python_tag
+from app import messages
 from app.facts import Facts, Gpu
 from app.install_command import expand_venv, torch_install, uv_executable, venv_python
 from app.recommendation import (
@@ -57,6 +58,7 @@ WARNING_CODES = frozenset({
     "index_unreachable", "index_not_checked", "compat_data_stale", "driver_branch_not_in_repo",
     "nvidia_repo_checked", "nvidia_repo_unreachable", "index_confirmed", "vgpu_guest_driver", "index_variant_not_mirrored",
     "index_gpu_build_not_mirrored",
+    "hybrid_graphics", "hybrid_prime_off", "hybrid_runtime_pm",
 })
 
 # Every reason_code recommend() can give a TorchChoice, DriverChoice, ToolkitChoice or CudnnChoice (stable, like the
@@ -69,14 +71,15 @@ WARNING_CODES = frozenset({
 REASON_CODES = frozenset({
     # TorchChoice
     "torch_newest_full", "torch_newest_minor", "torch_newest_needs_driver", "torch_cpu_chosen", "torch_cpu_no_usable_gpu",
-    "torch_cpu_driver_not_working", "torch_cpu_no_gpu", "python_too_new", "python_too_old", "no_release_for_gpu",
+    "torch_cpu_driver_not_working", "torch_cpu_no_gpu", "python_too_new", "python_too_old", "no_release_for_gpu", "torch_cpu_jetson",
     # DriverChoice
     "driver_keep", "driver_upgrade", "driver_install", "driver_host_keep", "driver_host_update", "driver_windows_keep",
     "driver_windows_update", "driver_needed_unmanaged", "driver_not_needed", "driver_cpu_chosen",
     "driver_python_first", "driver_no_release", "driver_no_release_capped", "driver_see_diagnose", "driver_vgpu_update",
+    "driver_keep_last_branch", "driver_install_last_branch", "driver_upgrade_last_branch", "driver_jetpack",
     # ToolkitChoice
     "toolkit_repo", "toolkit_repo_wsl", "toolkit_runfile", "toolkit_installer", "toolkit_windows", "toolkit_not_available",
-    "toolkit_no_gpu", "toolkit_no_release",
+    "toolkit_no_gpu", "toolkit_no_release", "toolkit_jetpack",
     # CudnnChoice
     "cudnn_bundled", "cudnn_system", "cudnn_cpu", "cudnn_no_release",
 })
@@ -100,6 +103,8 @@ CLAUSE_CODES = frozenset({
     "newest_version", "newest_unknown", "os_named", "os_unknown", "hint_default", "driver_subject", "driver_subject_version",
     "driver_not_working_text", "driver_not_working_no_gpu", "python_too_new_older_release", "python_too_new_no_release",
     "python_too_old_older_release", "python_too_old_no_release", "plain_pip_windows", "plain_pip_linux",
+    "python_too_new_for_gpu", "python_too_old_for_gpu", "branch_eol_last",
+    "hybrid_display_igpu", "hybrid_display_nvidia", "hybrid_display_unknown", "runtime_pm_turing", "runtime_pm_udev",
     "toolkit_optional", "toolkit_why_matches_wheel", "toolkit_why_newest_for_driver", "toolkit_why_capped_by_driver",
     "toolkit_why_closest_not_in_repo", "toolkit_why_closest_gpus", "toolkit_why_no_driver", "toolkit_why_none_in_repo",
     "toolkit_why_none_fits", "grace_proprietary_loaded", "branch_eol_date", "branch_eol_target",
@@ -142,7 +147,7 @@ class _Ctx:
     """Everything the solve needs, read once from Facts and Choices."""
 
     def __init__(self, facts: Facts, db: CompatDB, choices: Choices):
-        self.facts, self.db, self.choices = facts, db, choices
+        self.facts, self.choices = facts, choices
         o = facts.os
         self.platform = "windows" if o.platform == "windows" else ("wsl" if o.wsl == 2 else "linux")
         self.arm = (o.arch or "").lower() in ("aarch64", "arm64")
@@ -150,6 +155,8 @@ class _Ctx:
         self.os_label = {"windows": "Windows", "linux_aarch64": "Linux aarch64", "linux": "Linux"}[self.wheel_os]
         py = choices.python_version or (facts.python.version if facts.python else None)
         self.python = python_tag(py) if py else None  # "3.13t" keeps its free-threaded 't' (wheel tag cp313t)
+        self.data = db  # the rows as they are (a pinned patch is looked up here)
+        self.db = db.for_python(self.python)  # each release at its newest patch with wheels for this Python (2.12.0 for 3.13t)
         self.warnings: list[RecWarning] = []
         self.refused: list[str] = []
         self.refusals: list[RecWarning] = []  # self.refused with codes and figures (Recommendation.refused_detail)
@@ -160,6 +167,7 @@ class _Ctx:
         # an NVIDIA vGPU guest: its driver comes with the vGPU software release that matches the hypervisor's vGPU
         # Manager (NVIDIA Virtual GPU Software User Guide); a package-manager driver would not run the vGPU
         self.vgpu = [g.name for g in facts.gpus if _vgpu_board(g.name)]
+        self.tegra: list[str] = []  # Jetson/Tegra GPUs (JetPack's builds, never these wheels)
 
     def refuse(self, code: str, message: str, **params) -> None:
         self.refused.append(message)
@@ -173,6 +181,12 @@ class _Ctx:
 def _p(**kw) -> dict[str, str]:
     """Translation parameters: the figures and names of a sentence, as strings (None: left out)."""
     return {k: str(v) for k, v in kw.items() if v is not None}
+
+
+def _en(code: str, params: dict) -> str:
+    """The catalogue's English for "rec.<code>" (or its shape params["text_code"]) with these figures: the one
+    home of a recommendation sentence is resources/messages/en.json."""
+    return messages.render("rec", code, _p(**params), "en", fallback=code)
 
 
 # ------------------------------------------------------------------ helpers
@@ -362,12 +376,47 @@ def _target_branch(cx: _Ctx, max_branch: Optional[str], min_branch: Optional[str
     return max(any_ok, key=vkey) if any_ok else None
 
 
+def _hybrid_advice(cx: _Ctx, labels: dict[str, str]) -> None:
+    """A hybrid-graphics machine (an Intel or AMD GPU beside one NVIDIA GPU): which GPU drives the display, that CUDA
+    needs no PRIME offload, how OpenGL/Vulkan programs get the NVIDIA GPU (PRIME render offload, NVIDIA driver README
+    "PRIME Render Offload"), a PRIME mode that switched it off, and runtime power management ("PCI-Express Runtime D3
+    (RTD3) Power Management": Turing laptop GPUs need NVreg_DynamicPowerManagement=0x02, Ampere and newer have it on)."""
+    g = cx.facts.graphics
+    nv, igpu = g.nvidia[0], g.integrated[0]
+    on_bus = [x for x in cx.facts.gpus if (x.bus_id or "").lower() == nv.bus_id]
+    gpu = _gpu_label(on_bus[0], _gpu_cc(on_bus[0])) if on_bus else (next(iter(labels.values()), None) or nv.label)
+    shown = g.display_adapter()
+    shape = "hybrid_display_unknown" if shown is None else ("hybrid_display_nvidia" if shown.vendor == "10de" else "hybrid_display_igpu")
+    drv = igpu.driver or ("amdgpu" if igpu.vendor == "1002" else "i915")
+    hp = dict(display_code=shape, igpu=igpu.label, gpu=gpu, igpu_driver=drv)
+    cx.warn("hybrid_graphics", _en("hybrid_graphics", hp), "info", hp)
+    if g.prime_mode == "off":
+        pp = dict(igpu=igpu.label, gpu=gpu)
+        cx.warn("hybrid_prime_off", _en("hybrid_prime_off", pp), "error", pp)
+    cc = next((c for c, _lb in labels.items()), None) if len(labels) == 1 else None
+    k = cc_key(cc) if cc else None
+    if k and k >= (7, 5) and ((k < (8, 0) and g.runtime_pm != "auto") or (k >= (8, 0) and g.runtime_pm == "on")):
+        rp = dict(gpu=gpu, how_code="runtime_pm_turing" if k < (8, 0) else "runtime_pm_udev")
+        cx.warn("hybrid_runtime_pm", _en("hybrid_runtime_pm", rp), "info", rp)
+
+
+def _next_supported(cx: _Ctx, cur_branch: Optional[str], max_branch: Optional[str], min_branch: Optional[str]) -> Optional[str]:
+    """The next branch after `cur_branch` that is still supported (not past its end of support on the data's day) and
+    serves these GPUs: what replaces a branch that ended (R610 -> R620, R535 on Volta -> R580), never an older one."""
+    if not cur_branch:
+        return None
+    later = [b.branch for b in cx.db.driver_branches if vkey(b.branch) > vkey(cur_branch) and not b.ended(cx.data_date)
+             and (max_branch is None or vkey(b.branch) <= vkey(max_branch)) and (min_branch is None or vkey(b.branch) >= vkey(min_branch))]
+    return min(later, key=vkey) if later else None
+
+
 def _branch_driver(branch: Optional[str]) -> Optional[str]:
     return f"{branch}." + ".".join(_NEWEST_IN_BRANCH[1:]) if branch else None
 
 
 def recommend(facts: Facts, db: CompatDB, choices: Choices = Choices()) -> Recommendation:
     cx = _Ctx(facts, db, choices)
+    db = cx.db
     plat = cx.platform
     o = facts.os
 
@@ -392,6 +441,7 @@ def recommend(facts: Facts, db: CompatDB, choices: Choices = Choices()) -> Recom
         if cc and info and info.tegra:
             cx.warn("tegra_unsupported", f"{_gpu_label(g, cc)} is a Jetson/Tegra GPU: use NVIDIA JetPack's PyTorch builds, not these wheels.", "error",
                     dict(gpu=_gpu_label(g, cc)))
+            cx.tegra.append(_gpu_label(g, cc))
             continue
         if not cc:
             unknown.append(g.name or f"GPU {g.index}")
@@ -403,11 +453,15 @@ def recommend(facts: Facts, db: CompatDB, choices: Choices = Choices()) -> Recom
                 "Use --assume-gpu with a name or a compute capability such as 8.9.", params=dict(gpus=', '.join(unknown)))
     distinct_ccs = sorted(set(ccs), key=cc_key)
     releases = list(db.torch_releases)
+    if plat == "linux" and facts.graphics.hybrid:
+        _hybrid_advice(cx, dict(zip(ccs, labels)))
 
     # ---- Choices: torch version / variant
     want_release = None
     if choices.torch_version:
-        want_release = db.torch_release(choices.torch_version)
+        want_release = cx.data.torch_release(choices.torch_version)  # a patch the data lists (2.12.0 too), as it is
+        if want_release is not None and len(vkey(choices.torch_version)) < 3:
+            want_release = want_release.for_python(cx.python) or want_release  # "2.12": its patch with wheels for this Python
         if want_release is None:
             known = ', '.join(r.version for r in releases[:6])
             cx.refuse("refused_unknown_release", f"PyTorch {choices.torch_version}: not a known release (known: {known}, ...).",
@@ -457,6 +511,8 @@ def recommend(facts: Facts, db: CompatDB, choices: Choices = Choices()) -> Recom
                     f"so it is at least {floor}, and the choice below assumes that.", "info",
                     params=dict(cuda=d.cuda_version, floor=floor))
     cur_branch = str(vkey(cur)[0]) if vkey(cur) else None
+    if plat == "linux" and cur_branch and target_branch and vkey(target_branch) < vkey(cur_branch):
+        target_branch = _next_supported(cx, cur_branch, max_branch, min_branch) or target_branch  # never back to an older branch
     broken = d.state in ("not_loaded", "mismatch", "no_communication", "nvml_failed")
     drv_why = ""
     why_p: dict = {}  # drv_why's clause code and figures, for translation
@@ -619,7 +675,10 @@ def recommend(facts: Facts, db: CompatDB, choices: Choices = Choices()) -> Recom
     eff_driver = _branch_driver(drv_target) if drv_target else cur
     compat = db.driver_compat(eff_driver, chosen.variant.cuda_runtime, plat) if eff_driver else None
     if plat != "linux" and (compat is None):
-        compat = "full"  # the user installs a driver new enough: ask for the full-compat minimum
+        compat = "full"  # the user installs a driver new enough: ask for the full-compat minimum ...
+        full = db.min_driver_full(chosen.variant.cuda_runtime, plat)
+        if max_branch and full and vkey(full)[:1] > vkey(max_branch)[:1]:
+            compat = "minor"  # ... unless the GPUs' last branch predates it (Kepler: R470 runs CUDA 11.8 through minor compatibility)
     need_full = db.min_driver_full(chosen.variant.cuda_runtime, plat)
     need_min = db.min_driver_for_runtime(chosen.variant.cuda_runtime, plat, compat or "full")
 
@@ -631,11 +690,9 @@ def recommend(facts: Facts, db: CompatDB, choices: Choices = Choices()) -> Recom
                 params=dict(driver_code="driver_now" if cur else "driver_none", current=cur, newest=best_any.release.version,
                             index=best_any.index, need=need, where_code="on_windows" if where else "", torch=chosen.release.version))
     if compat == "minor":
-        cx.warn("minor_version_compat_only", f"Driver {eff_driver if not drv_target else 'R' + drv_target} runs CUDA {chosen.variant.cuda_runtime} only through "
-                f"minor-version compatibility (CUDA {chosen.variant.cuda_major}.x on a driver at or above {need_min}): PyTorch works; "
-                f"a few newer CUDA features and PTX JIT need {need_full} or newer.", "info",
-                dict(driver=eff_driver if not drv_target else 'R' + drv_target, cuda=chosen.variant.cuda_runtime, major=chosen.variant.cuda_major,
-                     need_min=need_min, need_full=need_full))
+        label = "R" + drv_target if drv_target else (eff_driver or (f"R{max_branch}" if max_branch else need_min))
+        mp = dict(driver=label, cuda=chosen.variant.cuda_runtime, major=chosen.variant.cuda_major, need_min=need_min, need_full=need_full)
+        cx.warn("minor_version_compat_only", _en("minor_version_compat_only", mp), "info", mp)
     if chosen.variant.confidence != "verified":
         cx.warn("arch_list_unverified", f"The architecture list of {chosen.release.version}+{chosen.index} on {cx.os_label} is {chosen.variant.confidence}, "
                 "not read from the build itself; the verify step checks it on this machine.", "info",
@@ -670,11 +727,11 @@ def recommend(facts: Facts, db: CompatDB, choices: Choices = Choices()) -> Recom
     keep_best = best_cur if best_cur and vkey(best_cur.release.version) < vkey(chosen.release.version) else None
     alts = _alternatives(cx, chosen, cur_cands if chosen is best_cur else (tgt_cands or any_cands), keep_best, any_cands)
     if plat == "linux" and drv.action == "keep" and cur_branch and (brow := db.branch(cur_branch)) and brow.ended(cx.data_date):
-        other = target_branch if target_branch and target_branch != cur_branch else None
-        cx.warn("driver_branch_ended", f"Driver branch R{cur_branch} is past its end of support" + (f" ({brow.eol})" if brow.eol else "")
-                + "; it keeps working, but gets no more fixes." + (f" R{other} is the supported branch for these GPUs." if other else ""), "info",
-                dict(branch=cur_branch, eol=brow.eol, target=other, eol_part_code="branch_eol_date" if brow.eol else "",
-                     target_part_code="branch_eol_target" if other else ""))
+        other = _next_supported(cx, cur_branch, max_branch, min_branch)  # the next supported branch, never an older one
+        last = not other and max_branch == cur_branch
+        wp = dict(branch=cur_branch, eol=brow.eol, target=other, eol_part_code="branch_eol_date" if brow.eol else "",
+                  target_part_code="branch_eol_target" if other else ("branch_eol_last" if last else ""))
+        cx.warn("driver_branch_ended", _en("driver_branch_ended", wp), "info", wp)
     summary = f"PyTorch {torch.version}+{torch.index} for {', '.join(labels)}; driver: {drv.action}" + (f" R{drv.branch}" if drv.branch and drv.action in ("install", "upgrade") else "") + "."
     return Recommendation(pytorch=torch, driver=drv, cuda_toolkit=toolkit, cudnn=cudnn, warnings=tuple(cx.warnings),
                           alternatives=alts, refused=tuple(cx.refused), refused_detail=tuple(cx.refusals), db_version=db.version, platform=plat, summary=summary)
@@ -814,6 +871,8 @@ def _driver_choice(cx: _Ctx, action: str, cur: Optional[str], target: Optional[s
                                                   "why_note_code": "why_note" if why else ""}
     elif plat == "windows":
         branch = str(vkey(need_min)[0]) if action != "keep" and need_min else None
+        if branch and max_branch and compat == "minor":
+            branch = max_branch  # the GPUs' last branch: its newest driver, at least need_min
         if action == "keep":
             reason = f"Keep driver {cur}: it runs {chosen.release.version}+{chosen.index}."
             code, params = "driver_windows_keep", dict(current=cur, **run_p)
@@ -1003,8 +1062,11 @@ def _cpu_only(cx: _Ctx, want_release: Optional[TorchRelease], reason_gpu: bool) 
     rel = rels[0]
     c = Candidate(rel, None, None)
     torch = _torch_choice(cx, c, None, [])
+    jetson = bool(reason_gpu and cx.tegra and cx.choices.torch_variant != "cpu")
     if cx.choices.torch_variant == "cpu":
         reason, code = "CPU build, as chosen.", "torch_cpu_chosen"
+    elif jetson:  # a Jetson's GPU is there, JetPack's builds use it: never "no NVIDIA GPU" beside that warning
+        reason, code = "", "torch_cpu_jetson"
     elif reason_gpu:
         reason, code = "No usable NVIDIA GPU was identified: CPU build.", "torch_cpu_no_usable_gpu"
     elif cx.facts.driver.state in ("not_loaded", "mismatch", "no_communication", "nvml_failed"):
@@ -1016,9 +1078,17 @@ def _cpu_only(cx: _Ctx, want_release: Optional[TorchRelease], reason_gpu: bool) 
     else:
         reason, code = "No NVIDIA GPU found: the CPU build of PyTorch.", "torch_cpu_no_gpu"
         cx.warn("no_nvidia_gpu", "No NVIDIA GPU was found; PyTorch will run on the CPU. If a GPU is installed, check that it is seated and powered (lspci lists it).", "warning")
-    torch = torch.replace(reason=f"{reason} {torch.reason}", reason_code=code)
+    if jetson:
+        tp = {**torch.reason_params, "gpus": ", ".join(cx.tegra)}
+        torch = torch.replace(reason=_en(code, tp), reason_code=code, reason_params=_p(**tp))
+    else:
+        torch = torch.replace(reason=f"{reason} {torch.reason}", reason_code=code)
     action = "none"
     drv_reason, drv_code = "No NVIDIA GPU: no driver needed.", "driver_not_needed"
+    tk_code = "toolkit_no_gpu"
+    if jetson:  # JetPack's own driver: nothing to do here
+        drv_code, tk_code = "driver_jetpack", "toolkit_jetpack"
+        drv_reason = _en(drv_code, {})
     if cx.warnings and any(w.code == "driver_not_working" for w in cx.warnings):
         drv_reason, drv_code = "The installed driver is not working; `gpu-wizard diagnose` says why and how to fix it.", "driver_see_diagnose"
     if cx.choices.torch_variant == "cpu" and cx.facts.gpus:
@@ -1026,7 +1096,7 @@ def _cpu_only(cx: _Ctx, want_release: Optional[TorchRelease], reason_gpu: bool) 
         drv_reason, drv_code = "CPU build chosen: the driver is left as it is.", "driver_cpu_chosen"
     return Recommendation(pytorch=torch, driver=DriverChoice(action=action, current_version=cx.facts.driver.version, reason=drv_reason,  # type: ignore[arg-type]
                                                              reason_code=drv_code),
-                          cuda_toolkit=ToolkitChoice(reason="No CUDA toolkit without an NVIDIA GPU.", reason_code="toolkit_no_gpu"),
+                          cuda_toolkit=ToolkitChoice(reason=_en(tk_code, {}), reason_code=tk_code),
                           cudnn=CudnnChoice(reason="No cuDNN: CPU build.", reason_code="cudnn_cpu"), warnings=tuple(cx.warnings), alternatives=(),
                           refused=tuple(cx.refused), refused_detail=tuple(cx.refusals), db_version=db.version, platform=cx.platform,
                           summary=f"PyTorch {rel.version} CPU build.")
@@ -1054,31 +1124,93 @@ def _no_release(cx: _Ctx, facts: Facts, labels: list[str], ccs: list[str], actio
     db = cx.db
     if cx.python and not any(r.supports_python(cx.python) for r in db.torch_releases):
         return _no_python(cx)
-    with_wheels = [r for r in db.torch_releases if db.variants(r.release, cx.wheel_os)]
-    oldest = with_wheels[-1] if with_wheels else db.torch_releases[-1]
-    msg = (f"No PyTorch release from {oldest.release} on ships kernels for {', '.join(labels)} on {cx.os_label}"
-           + (f" with Python {cx.python}" if cx.python else "") + ". Use the CPU build, or build PyTorch from source for this GPU.")
-    msg_p = _p(oldest=oldest.release, gpus=', '.join(labels), os=cx.os_label, with_python_code="with_python" if cx.python else "", python=cx.python)
-    cx.warn("no_release_for_gpu", msg, "error", msg_p)
+    labels = list(dict.fromkeys(labels))  # two K40m are named once
+    other = _other_python(cx, ccs, max_branch)
+    if other is not None:  # kernels for this GPU exist, for other Pythons: name the Python that works
+        code, msg_p = other[0], {**other[1], "gpus": ", ".join(labels), "os": cx.os_label, "python": cx.python}
+    else:
+        with_wheels = [r for r in db.torch_releases if db.variants(r.release, cx.wheel_os)]
+        oldest = with_wheels[-1] if with_wheels else db.torch_releases[-1]
+        code, msg_p = "no_release_for_gpu", dict(oldest=oldest.release, gpus=", ".join(labels), os=cx.os_label,
+                                                 with_python_code="with_python" if cx.python else "", python=cx.python)
+    msg = _en(code, msg_p)
+    cx.warn(code, msg, "error", msg_p)
     newest = next((r for r in db.torch_releases if r.supports_python(cx.python)), None)
-    alts = ()
+    alts: tuple[Alternative, ...] = ()
     if newest:
-        alts = (Alternative(torch_version=newest.version, index="cpu", reason="CPU only (no GPU acceleration).", rank=1, index_url=_index_url(cx.choices, "cpu"),
+        alts = (Alternative(torch_version=newest.version, index="cpu", reason=_en("alt_cpu", {}), rank=1, index_url=_index_url(cx.choices, "cpu"),
                             reason_code="alt_cpu"),)
-    drv_action = action if action in ("keep", "host") else ("install" if cx.platform == "linux" and target_branch and cx.choices.install_driver
-                                                             and not cx.vgpu else action)
-    package = db.driver_package((facts.os.id or "").lower() or None, flavour or "proprietary", target_branch, tuple(facts.os.id_like),
-                                facts.os.version_id) if drv_action == "install" and target_branch else None
-    drv = DriverChoice(action=drv_action, current_version=cur, branch=target_branch if drv_action == "install" else None, package=package,  # type: ignore[arg-type]
-                       flavour=flavour if cx.platform == "linux" else None, max_branch=max_branch,  # type: ignore[arg-type]
-                       reason=(f"R{max_branch} is the last driver branch for {', '.join(labels)}." if max_branch else "") + " The GPU works for CUDA programs built for it.",
-                       reason_code="driver_no_release_capped" if max_branch else "driver_no_release",
-                       reason_params=_p(max_branch=max_branch, gpus=', '.join(labels)) if max_branch else {})
-    return Recommendation(pytorch=TorchChoice(reason=msg, python=cx.python, platform=cx.wheel_os, reason_code="no_release_for_gpu", reason_params=msg_p),
+    drv = _legacy_driver(cx, facts, labels, action, cur, target_branch, flavour, max_branch, python_first=other is not None)
+    return Recommendation(pytorch=TorchChoice(reason=msg, python=cx.python, platform=cx.wheel_os, reason_code=code, reason_params=_p(**msg_p)),
                           driver=drv,
-                          cuda_toolkit=ToolkitChoice(reason="Not chosen: no PyTorch build uses this GPU.", reason_code="toolkit_no_release"),
-                          cudnn=CudnnChoice(reason="No cuDNN: no PyTorch GPU build.", reason_code="cudnn_no_release"), warnings=tuple(cx.warnings), alternatives=alts,
-                          refused=tuple(cx.refused), refused_detail=tuple(cx.refusals), db_version=db.version, platform=cx.platform, summary=msg)
+                          cuda_toolkit=ToolkitChoice(reason=_en("toolkit_no_release", {}), reason_code="toolkit_no_release"),
+                          cudnn=CudnnChoice(reason=_en("cudnn_no_release", {}), reason_code="cudnn_no_release"), warnings=tuple(cx.warnings),
+                          alternatives=alts, refused=tuple(cx.refused), refused_detail=tuple(cx.refusals), db_version=db.version,
+                          platform=cx.platform, summary=msg)
+
+
+def _other_python(cx: _Ctx, ccs: list[str], max_branch: Optional[str]) -> Optional[tuple[str, dict]]:
+    """(warning code, figures) when releases with kernels for these GPUs exist, only for other Pythons: the newest
+    such release+build a driver these GPUs allow runs, and the Python bound that gets it (free-threaded tags for a
+    free-threaded Python)."""
+    if not cx.python:
+        return None
+    driver = _branch_driver(max_branch) if max_branch else _ANY_DRIVER
+    for rel in cx.db.torch_releases:
+        if not _complete(cx, rel):
+            continue
+        runs = [Candidate(rel, v, c, cov) for v in cx.db.variants(rel.release, cx.wheel_os)
+                if (cov := _coverage(v, ccs)) is not None and (c := cx.db.driver_compat(driver, v.cuda_runtime, cx.platform))]
+        pys = [p for p in rel.python if is_free_threaded(p) == is_free_threaded(cx.python)] or [p for p in rel.python if not is_free_threaded(p)]
+        if not runs or not pys:
+            continue
+        best = max(runs, key=Candidate.key)
+        hi, lo = max(pys, key=vkey), min(pys, key=vkey)
+        fig = dict(torch=rel.version, index=best.index)
+        if vkey(cx.python) > vkey(hi):
+            return "python_too_new", dict(text_code="python_too_new_for_gpu", py_max=hi, **fig)
+        if vkey(cx.python) < vkey(lo):
+            return "python_too_old", dict(text_code="python_too_old_for_gpu", py_min=lo, **fig)
+        return None
+    return None
+
+
+def _legacy_driver(cx: _Ctx, facts: Facts, labels: list[str], action: str, cur: Optional[str], target: Optional[str], flavour: Optional[str],
+                   max_branch: Optional[str], python_first: bool = False) -> DriverChoice:
+    """The driver where no PyTorch build serves the GPUs: kept on their last branch ("keep: R470 is its last branch"), moved to
+    that branch's newest release with a target, installed from it, never "upgrade" with nowhere to go."""
+    db, plat = cx.db, cx.platform
+    gpus = ", ".join(labels)
+    cur_branch = str(vkey(cur)[0]) if vkey(cur) else None
+    last = max_branch
+    branch = target or last
+    managed = plat == "windows" or (plat == "linux" and cx.choices.install_driver and not cx.vgpu)
+    code: str
+    if python_first and last is None:  # a GPU no branch caps: its driver follows the build another Python gets
+        drv_action, code, branch = ("host" if plat == "wsl" else ("keep" if cur else "none")), "driver_python_first", None
+    elif last is None:  # no branch caps these GPUs: keep a driver, install the recommended branch where there is none
+        install = not cur and plat == "linux" and managed and bool(target)
+        drv_action, code = ("install" if install else ("host" if plat == "wsl" else ("keep" if cur else "none"))), "driver_no_release"
+        branch = target if install else None
+    elif plat == "wsl" or action == "host" or not managed or not branch:
+        drv_action = "host" if plat == "wsl" else ("keep" if cur else "none")
+        code = "driver_no_release_capped" if last else "driver_no_release"
+        branch = None
+    elif cur_branch and (cur_branch == last or (plat != "linux" and vkey(cur_branch) > vkey(last))):
+        drv_action, code, branch = "keep", "driver_keep_last_branch", last
+    elif cur_branch and vkey(cur_branch) < vkey(branch):
+        drv_action, code = "upgrade", "driver_upgrade_last_branch"
+    else:  # none installed, or (native Linux) a branch past the GPUs' last one
+        drv_action, code = "install", "driver_install_last_branch"
+    figures = dict(gpus=gpus, max_branch=last, current=cur, branch=branch)
+    params = {k: figures[k] for k in messages.names(messages.template(f"rec.{code}") or "") if k in figures}
+    package = None
+    if drv_action in ("install", "upgrade") and plat == "linux" and branch:
+        package = db.driver_package((facts.os.id or "").lower() or None, flavour or "proprietary", branch, tuple(facts.os.id_like),
+                                    facts.os.version_id)
+    return DriverChoice(action=drv_action, current_version=cur, branch=branch, package=package,  # type: ignore[arg-type]
+                        flavour=flavour if plat == "linux" else None, max_branch=last,  # type: ignore[arg-type]
+                        reason=_en(code, params), reason_code=code, reason_params=_p(**params))
 
 
 def torch_options(facts: Facts, db: CompatDB, choices: Choices = Choices(), rec: Optional[Recommendation] = None) -> tuple[TorchOption, ...]:
@@ -1088,6 +1220,7 @@ def torch_options(facts: Facts, db: CompatDB, choices: Choices = Choices(), rec:
     or no wheels for the target Python ('no_python'). The CPU build closes each release."""
     cx = _Ctx(facts, db, choices)
     rec = rec or recommend(facts, db, choices)
+    db = cx.db
     ccs = sorted({c for c in (_gpu_cc(g) for g in facts.gpus) if c and not (db.cc_info(c) and db.cc_info(c).tegra)}, key=cc_key)
     labels = {c: next(_gpu_label(g, c) for g in facts.gpus if _gpu_cc(g) == c) for c in ccs}
     cur = facts.driver.version or (windows_driver_to_nvidia(facts.driver.windows_version) if cx.platform != "linux" else None)

@@ -16,6 +16,8 @@ import time
 from pathlib import Path
 from typing import Callable, Optional, Sequence
 
+from app.fileio import write_atomic
+
 ENTRY = "gpu-wizard-resume"
 
 
@@ -107,10 +109,7 @@ def write_autostart(launch: Sequence[str], directory: Optional[str] = None, plat
     verification (the wizard removes the entry when it starts; the Windows one also removes itself)."""
     path = autostart_path(directory, platform)
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    with open(tmp, "w", encoding="utf-8", newline="") as fh:
-        fh.write(autostart_text(launch, platform))
-    tmp.replace(path)
+    write_atomic(path, autostart_text(launch, platform))
     return path
 
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Optional, Protocol, runtime_checkable
 
+from app.fileio import JsonError, loads
 from app.tools import find_tool
 
 SNAPSHOT_FORMAT = "gpu-wizard-snapshot/1"
@@ -380,10 +381,10 @@ def load_snapshot_data(path: str | os.PathLike) -> dict[str, Any]:
     p = Path(path)
     text = read_utf8_file(p, "snapshot")
     try:
-        data = json.loads(text)
+        data = loads(text)
     except json.JSONDecodeError as e:
         cut = e.pos >= len(text.rstrip()) - 1 or e.msg.startswith("Unterminated string")
-        what = "truncated" if cut else "not valid JSON"
+        what = e.msg if isinstance(e, JsonError) else "truncated" if cut else "not valid JSON"
         raise SnapshotError(f"{p.name} is not a usable snapshot: the JSON is {what} (line {e.lineno}, column {e.colno})") from None
     return validate_snapshot(data, p.name)
 
@@ -526,11 +527,3 @@ class RecordingSystem:
         if note:
             snap["note"] = note
         return snap
-
-
-def write_json_atomic(path: str | os.PathLike, data: Any) -> None:
-    """Write JSON next to the target and rename it into place, so a crash leaves the old file."""
-    p = Path(path)
-    tmp = p.with_name(p.name + ".tmp")
-    tmp.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    os.replace(tmp, p)

@@ -38,7 +38,9 @@ def stream_bench(seconds: float, rate: int) -> dict:
     from PySide6.QtWidgets import QApplication, QHBoxLayout, QWidget
 
     from ui.bridge import RunBridge, SampleBridge
-    from ui.state import SampleSeries
+    from app.plan.model import Step
+    from app.run.events import LineEvent
+    from ui.state import InstallState, SampleSeries
     from ui.widgets.charts import ChartPanel
     from ui.widgets.log_view import LogView
 
@@ -53,7 +55,17 @@ def stream_bench(seconds: float, rate: int) -> dict:
     win.show()
     series = SampleSeries()
     run_bridge = RunBridge()
-    run_bridge.lines.connect(log.append_lines)
+    record = InstallState.from_steps([Step(id="install_pytorch", title="Install PyTorch", why="", kind="install_pytorch")])
+
+    def on_events(batch):  # as the Install page does: fold every event, append the lines once per batch
+        lines = []
+        for ev in batch:
+            record.apply(ev)
+            if isinstance(ev, LineEvent) and ev.final:
+                lines.append((ev.stream, ev.text))
+        log.append_lines(lines)
+
+    run_bridge.events.connect(on_events)
     sample_bridge = SampleBridge(100)
     refreshes = [0]
 
@@ -69,14 +81,14 @@ def stream_bench(seconds: float, rate: int) -> dict:
     stop = threading.Event()
     produced = [0]
 
-    def producer():  # one listener call per line, paced to `rate` lines per second
+    def producer():  # one event per line, paced to `rate` lines per second
         t0 = time.perf_counter()
         n = 0
         while not stop.is_set():
             due = int((time.perf_counter() - t0) * rate)
             while n < due:
-                run_bridge.output("install_pytorch", "stderr" if n % 50 == 0 else "stdout",
-                                  f"Collecting nvidia-cublas-cu12==12.8.4.1 ({n}) Downloading 594.3 MB 23.1 MB/s eta 0:00:20")
+                run_bridge(LineEvent("install_pytorch", "stderr" if n % 50 == 0 else "stdout",
+                                     f"Collecting nvidia-cublas-cu12==12.8.4.1 ({n}) Downloading 594.3 MB 23.1 MB/s eta 0:00:20"))
                 n += 1
             time.sleep(0.001)
         produced[0] = n

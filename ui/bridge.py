@@ -2,9 +2,9 @@
 
 - `Tasks.submit(fn, ...)` runs a blocking engine call on a QThread and delivers its result
   (or error) on the GUI thread. `fn` gets a `threading.Event` as `cancel=` when it accepts one.
-- `RunBridge` is the listener the install runner calls from its worker thread. Step events go
-  straight through as queued signals; output lines (thousands a second) are buffered and
-  flushed to the GUI every `FLUSH_MS` as one `lines` signal, so the event loop never drowns.
+- `RunBridge` is the listener the install runner calls from its worker thread with each event of
+  app/run/events.py; the events (the same objects, in order) reach the GUI thread every `FLUSH_MS`
+  as one `events` signal, so thousands of lines a second never drown the event loop.
 - `SampleBridge` does the same for verification samples (charts refresh at most 10 Hz).
 
 Every thread and timer made here is registered, and `Tasks.shutdown()` stops and joins them:
@@ -19,6 +19,8 @@ from collections import deque
 from typing import Any, Callable, Optional
 
 from PySide6.QtCore import QObject, QThread, QTimer, Signal, Slot
+
+from app.run.events import Event
 
 FLUSH_MS = 40
 _ORPHANS: list = []  # worker threads still running after their owner shut down
@@ -130,60 +132,24 @@ class Tasks(QObject):
 
 
 class RunBridge(QObject):
-    """Listener for the install runner (called on its thread) → Qt signals on the GUI thread.
+    """The install run's listener (app.run.events.Listener: called with each event on the runner's
+    thread) → the same event objects on the GUI thread, in order, as one `events` list every FLUSH_MS.
+    The page folds them into its run record (ui.state.InstallState.apply) and redraws once per batch, so
+    thousands of lines a second never drown the event loop."""
 
-    Everything goes through one ordered queue drained by a GUI-thread timer, so a step's
-    lines always arrive before its `stepFinished`, and lines come in batches."""
-
-    stepStarted = Signal(str)
-    stepFinished = Signal(str, str, str)  # step id, status, message
-    lines = Signal(list)  # [(stream, text), ...] batched
-    runFinished = Signal(str)  # "ok", "failed", "cancelled"
-    rebootRequired = Signal()
-    progressChanged = Signal(str, float)  # step id, overall fraction 0..1 (the latest per flush)
-    activityChanged = Signal(str, str)  # step id, what the running command says now (the latest per flush)
-    transferChanged = Signal(str, str, object, object)  # step id, file, bytes so far, total (None: unknown)
+    events = Signal(list)  # [Event, ...] in the order the run emitted them
 
     def __init__(self, parent: Optional[QObject] = None):
         super().__init__(parent)
-        self._q: deque[tuple] = deque()
+        self._q: deque[Event] = deque()
         self._lock = threading.Lock()
         self._timer = QTimer(self)
         self._timer.setInterval(FLUSH_MS)
         self._timer.timeout.connect(self.flush)
 
-    # --- called from the runner's thread -------------------------------------------------
-    def step_started(self, step_id: str) -> None:
+    def __call__(self, ev: Event) -> None:  # the runner's thread
         with self._lock:
-            self._q.append(("start", step_id))
-
-    def output(self, step_id: str, stream: str, text: str) -> None:
-        with self._lock:
-            self._q.append(("line", stream, text))
-
-    def step_finished(self, step_id: str, status: str, message: str = "") -> None:
-        with self._lock:
-            self._q.append(("finish", step_id, status, message))
-
-    def reboot_required(self) -> None:
-        with self._lock:
-            self._q.append(("reboot",))
-
-    def progress(self, step_id: str, overall: float) -> None:
-        with self._lock:
-            self._q.append(("progress", step_id, float(overall)))
-
-    def activity(self, step_id: str, text: str) -> None:
-        with self._lock:
-            self._q.append(("activity", step_id, str(text)))
-
-    def transfer(self, step_id: str, name: str, done: int, total: Optional[int]) -> None:
-        with self._lock:
-            self._q.append(("transfer", step_id, str(name), int(done), total))
-
-    def finished(self, status: str) -> None:
-        with self._lock:
-            self._q.append(("done", status))
+            self._q.append(ev)
 
     # --- GUI thread ----------------------------------------------------------------------
     def start(self) -> None:
@@ -202,41 +168,9 @@ class RunBridge(QObject):
         with self._lock:
             if not self._q:
                 return
-            items = list(self._q)
+            batch = list(self._q)
             self._q.clear()
-        batch: list[tuple[str, str]] = []
-        last_progress = max((i for i, it in enumerate(items) if it[0] == "progress"), default=-1)
-        last_activity = max((i for i, it in enumerate(items) if it[0] == "activity"), default=-1)
-        last_transfer = max((i for i, it in enumerate(items) if it[0] == "transfer"), default=-1)
-        for n, it in enumerate(items):
-            if it[0] == "line":
-                batch.append((it[1], it[2]))
-                continue
-            if it[0] == "progress":
-                if n == last_progress:  # pip and apt report many times a second: only the latest
-                    self.progressChanged.emit(it[1], it[2])
-                continue
-            if it[0] == "activity":
-                if n == last_activity:
-                    self.activityChanged.emit(it[1], it[2])
-                continue
-            if it[0] == "transfer":
-                if n == last_transfer:
-                    self.transferChanged.emit(it[1], it[2], it[3], it[4])
-                continue
-            if batch:
-                self.lines.emit(batch)
-                batch = []
-            if it[0] == "start":
-                self.stepStarted.emit(it[1])
-            elif it[0] == "finish":
-                self.stepFinished.emit(it[1], it[2], it[3])
-            elif it[0] == "reboot":
-                self.rebootRequired.emit()
-            elif it[0] == "done":
-                self.runFinished.emit(it[1])
-        if batch:
-            self.lines.emit(batch)
+        self.events.emit(batch)
 
 
 class SampleBridge(QObject):

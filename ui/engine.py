@@ -16,6 +16,7 @@ from typing import Any, Callable, Optional, Protocol
 from app.choices import Choices
 from app.facts import Facts
 from app.recommendation import Recommendation
+from app.run.events import LineEvent, Listener, PlanFinished, StepFinished, StepStarted
 from ui.state import Source
 
 
@@ -114,7 +115,8 @@ def detect_facts(system: Any, overrides: Optional[dict] = None, report: Optional
 def save_snapshot(system: Any, path: str, note: str = "") -> str:
     """Record this machine, redacted (user and host names, home paths, addresses, serials,
     secrets), as `gpu-wizard snapshot` does; or copy the loaded snapshot as it is."""
-    from app.system import SnapshotSystem, write_json_atomic
+    from app.fileio import write_json_atomic
+    from app.system import SnapshotSystem
 
     if isinstance(system, SnapshotSystem):
         write_json_atomic(path, system.data)
@@ -211,25 +213,21 @@ def plan_script(plan: Any) -> str:
 
 
 # ---------------------------------------------------------------------------------------------
-# Install: backends the Install page drives on a worker thread
-
-class RunListener(Protocol):
-    """What a backend calls while it runs (ui.bridge.RunBridge implements it)."""
-
-    def step_started(self, step_id: str) -> None: ...
-    def output(self, step_id: str, stream: str, text: str) -> None: ...
-    def step_finished(self, step_id: str, status: str, message: str = "") -> None: ...
-    def reboot_required(self) -> None: ...
-    def progress(self, step_id: str, overall: float) -> None: ...
-    def finished(self, status: str) -> None: ...
-
+# Install: backends the Install page drives on a worker thread. Each calls the listener (ui.bridge.RunBridge)
+# with the events of app/run/events.py, the executor's own vocabulary, and returns how the run ended
+# (PlanFinished.status: "ok", "error", "cancelled", "reboot_required").
 
 class InstallBackend(Protocol):
     session_dir: Optional[str]
 
-    def run(self, plan: Any, listener: RunListener, cancel: threading.Event, only: Optional[list[str]] = None) -> str:
-        """Run the plan's steps (or only those ids), blocking; returns "ok", "failed" or "cancelled"."""
+    def run(self, plan: Any, listener: Listener, cancel: threading.Event, only: Optional[list[str]] = None) -> str:
+        """Run the plan's steps (or only those ids), blocking; its last event is a PlanFinished."""
         ...
+
+
+def _started(plan: Any, s: Any) -> StepStarted:
+    steps = tuple(getattr(plan, "steps", ()))
+    return StepStarted(s.id, steps.index(s) if s in steps else 0, len(steps), s.title, bool(getattr(s, "needs_root", False)))
 
 
 class DryRunBackend:
@@ -240,123 +238,83 @@ class DryRunBackend:
         self.step_delay_s = step_delay_s
         self.session_dir: Optional[str] = None
 
-    def run(self, plan: Any, listener: RunListener, cancel: threading.Event, only: Optional[list[str]] = None) -> str:
+    def run(self, plan: Any, listener: Listener, cancel: threading.Event, only: Optional[list[str]] = None) -> str:
         reboot = False
         for index, s in enumerate(getattr(plan, "steps", ()), 1):
             if only is not None and s.id not in only:
                 continue
             if cancel.is_set():
-                listener.finished("cancelled")
-                return "cancelled"
-            listener.step_started(s.id)
-            listener.output(s.id, "stdout", f"[dry run] {s.title}")
-            listener.output(s.id, "stdout", "[dry run] would run:")
+                return self._end(listener, "cancelled")
+            listener(_started(plan, s))
+            listener(LineEvent(s.id, "stdout", f"[dry run] {s.title}"))
+            listener(LineEvent(s.id, "stdout", "[dry run] would run:"))
             for part in step_script(plan, s, index).splitlines():  # as the exported script runs it
-                listener.output(s.id, "stdout", "[dry run]     " + part)
+                listener(LineEvent(s.id, "stdout", "[dry run]     " + part))
             if cancel.wait(self.step_delay_s):
-                listener.step_finished(s.id, "cancelled", "cancelled")
-                listener.finished("cancelled")
-                return "cancelled"
-            listener.step_finished(s.id, "ok", "dry run")
+                listener(StepFinished(s.id, "cancelled", "cancelled"))
+                return self._end(listener, "cancelled", s.id)
+            listener(StepFinished(s.id, "ok", "dry run"))
             reboot = reboot or bool(getattr(s, "reboot_required", False))
         if reboot:
-            listener.output("", "stdout", "[dry run] a real install would ask to restart the computer here")
-        listener.finished("ok")
-        return "ok"
+            listener(LineEvent("", "stdout", "[dry run] a real install would ask to restart the computer here"))
+        return self._end(listener, "ok")
+
+    @staticmethod
+    def _end(listener: Listener, status: str, failed: Optional[str] = None) -> str:
+        listener(PlanFinished(status, "", failed))
+        return status
 
 
 class RecordedBackend:
     """A report's walkthrough: replays what happened on the user's machine (each step's
     recorded outcome, and the log excerpt the report kept), running nothing."""
 
-    STATUS = {"done": "ok", "failed": "failed", "skipped": "skipped", "cancelled": "cancelled"}
-
     def __init__(self, report: dict):
         self.report = report
         self.session_dir: Optional[str] = None
 
-    def run(self, plan: Any, listener: RunListener, cancel: threading.Event, only: Optional[list[str]] = None) -> str:
+    def run(self, plan: Any, listener: Listener, cancel: threading.Event, only: Optional[list[str]] = None) -> str:
         steps = tuple(self.report.get("steps") or ())
         logs = tuple(self.report.get("logs") or ())
-        listener.output("", "stdout", "[recorded] what happened on the user's machine, from the report; nothing runs here")
-        result = "ok"
-        for o in steps:
-            status = self.STATUS.get(getattr(o, "status", ""), None)
-            if status is None:  # never reached on the user's machine
+        listener(LineEvent("", "stdout", "[recorded] what happened on the user's machine, from the report; nothing runs here"))
+        result, failed = "ok", None
+        for n, o in enumerate(steps):
+            if o.status in ("pending", "running"):  # never reached (or never ended) on the user's machine
                 continue
-            listener.step_started(o.id)
-            for line in getattr(o, "commands", ()) or ():
-                listener.output(o.id, "stdout", "[recorded] ran: " + line)
-            if status == "failed":
+            listener(StepStarted(o.id, n, len(steps), o.title or o.id, o.needs_root))
+            for line in o.commands or ():
+                listener(LineEvent(o.id, "stdout", "[recorded] ran: " + line))
+            if o.status == "error":
                 for ex in logs:
-                    listener.output(o.id, "stdout", f"[recorded] {ex.source}, lines {ex.first_line}-{ex.last_line}"
-                                    + (f" ({ex.reason})" if ex.reason else ""))
-                    for n, line in enumerate(ex.text.splitlines(), start=ex.first_line):
-                        # output.log marks stderr lines "[step] ! ..."; the report marks the failure line
-                        err = n == ex.focus_line or "] ! " in line[:80] or "E: " in line or "error" in line.lower()
-                        listener.output(o.id, "stderr" if err else "stdout", line)
-                result = "failed"
-            listener.step_finished(o.id, status, getattr(o, "message", "") or "")
-            if status in ("failed", "cancelled"):
-                result = status
+                    self._excerpt(listener, o.id, ex)
+            listener(StepFinished(o.id, o.status, o.message or "", "", o.duration_s or 0.0))
+            if o.status in ("error", "cancelled"):
+                result, failed = o.status, o.id
                 break
-        listener.finished(result)
+        listener(PlanFinished(result, "", failed))
         return result
 
-
-class EventForwarder:
-    """The executor's events (app.run.executor) → the listener. A failed step's output was already
-    streamed line by line: it is not repeated; one separator line says which step failed and why
-    (its details only when the step printed nothing). Live (not final) lines, e.g. a progress bar
-    redrawn in place, and the executor's progress messages become the step's activity text."""
-
-    def __init__(self, listener: Any):
-        self.listener = listener
-        self.streamed: set[str] = set()
-        self.said: set[str] = set()
-
-    def __call__(self, ev: Any) -> None:
-        listener = self.listener
-        kind = getattr(ev, "type", "")
-        if kind == "step_started":
-            listener.step_started(ev.step_id)
-        elif kind == "line":
-            if ev.final:
-                self.streamed.add(ev.step_id)
-                listener.output(ev.step_id, ev.stream, ev.text)
-            elif hasattr(listener, "activity"):
-                listener.activity(ev.step_id, ev.text)
-        elif kind == "progress":
-            listener.progress(ev.step_id, ev.overall)
-            if getattr(ev, "done_bytes", None) is not None and hasattr(listener, "transfer"):
-                # pip's own download progress: the window says it in its language, with bytes
-                listener.transfer(ev.step_id, ev.name, ev.done_bytes, ev.total_bytes)
-            elif getattr(ev, "message", "") and hasattr(listener, "activity"):
-                listener.activity(ev.step_id, ev.message)
-        elif kind == "step_finished":
-            if ev.status == "error":
-                if ev.details and ev.step_id not in self.streamed:
-                    for line in ev.details.splitlines()[-20:]:
-                        listener.output(ev.step_id, "stderr", line)
-                listener.output(ev.step_id, "stderr", f"— {ev.step_id} failed: {ev.message} —" if ev.message
-                                else f"— {ev.step_id} failed —")
-                self.said.add(ev.message)
-            listener.step_finished(ev.step_id, EngineBackend.STATUS.get(ev.status, "failed"), ev.message)
+    @staticmethod
+    def _excerpt(listener: Listener, step_id: str, ex: Any) -> None:
+        listener(LineEvent(step_id, "stdout", f"[recorded] {ex.source}, lines {ex.first_line}-{ex.last_line}"
+                           + (f" ({ex.reason})" if ex.reason else "")))
+        for n, line in enumerate(ex.text.splitlines(), start=ex.first_line):
+            # output.log marks stderr lines "[step] ! ..."; the report marks the failure line
+            err = n == ex.focus_line or "] ! " in line[:80] or "E: " in line or "error" in line.lower()
+            listener(LineEvent(step_id, "stderr" if err else "stdout", line))
 
 
 class EngineBackend:
-    """The real executor from app/run (argv only, session folder, privileged helper), its
-    events forwarded to the listener. A retry re-opens the same session folder: the executor
+    """The real executor from app/run (argv only, session folder, privileged helper), its events
+    handed to the listener as they are. A retry re-opens the same session folder: the executor
     skips the steps that finished and continues with the failed one."""
-
-    STATUS = {"ok": "ok", "skipped": "skipped", "error": "failed", "cancelled": "cancelled"}
 
     def __init__(self, facts: Optional[Facts] = None, sessions_base: Optional[str] = None):
         self.facts = facts
         self.sessions_base = sessions_base
         self.session_dir: Optional[str] = None
 
-    def run(self, plan: Any, listener: RunListener, cancel: threading.Event, only: Optional[list[str]] = None) -> str:
+    def run(self, plan: Any, listener: Listener, cancel: threading.Event, only: Optional[list[str]] = None) -> str:
         run = _module("app.run")
         if self.session_dir:
             session = run.Session.open(self.session_dir)
@@ -372,27 +330,17 @@ class EngineBackend:
                     token.cancel()
                     return
 
-        on_event = EventForwarder(listener)
-
         watcher = threading.Thread(target=watch, name="gpu-wizard-cancel-watch", daemon=True)
         watcher.start()
         try:
-            ex = run.Executor(plan, session, listener=on_event, cancel=token,
+            ex = run.Executor(plan, session, listener=listener, cancel=token,
                               facts_json=self.facts.to_json() if self.facts is not None else None)
-            result = ex.run()
+            result = ex.run()  # its last event, PlanFinished, has reached the listener
         finally:
             done.set()
             watcher.join(1)
         self.session_dir = result.session_dir or self.session_dir
-        if result.status == "reboot_required":
-            listener.reboot_required()
-            status = "ok"
-        else:
-            status = {"ok": "ok", "cancelled": "cancelled"}.get(result.status, "failed")
-        if status == "failed" and result.message and result.message not in on_event.said:
-            listener.output("", "stderr", result.message)
-        listener.finished(status)
-        return status
+        return result.status
 
 
 # ---------------------------------------------------------------------------------------------
@@ -488,18 +436,20 @@ def fix_plan(diagnosis: Any, facts: Optional[Facts]):
     """The diagnosis's fix as a Plan the Plan page shows (nothing runs before confirm)."""
     mod = _module("app.diagnose")
     fn = getattr(mod, "fix_plan", None)
+    from app.plan import platform_of
     from app.plan.model import Plan
 
+    platform = platform_of(facts) if facts is not None else "linux"  # a Windows host's fix is shown as PowerShell
     if fn is not None:
         steps = fn(diagnosis, facts)
         if isinstance(steps, Plan):
             return steps
         if not steps:
             raise EngineUnavailable("this diagnosis has no fix the wizard can run")
-        return Plan(steps=tuple(steps))
+        return Plan(steps=tuple(steps), platform=platform)
     steps = getattr(diagnosis, "fix_steps", None) or getattr(diagnosis, "steps", None)
     if steps:
-        return Plan(steps=tuple(steps))
+        return Plan(steps=tuple(steps), platform=platform)
     raise EngineUnavailable("this diagnosis has no fix the wizard can run")
 
 

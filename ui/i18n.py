@@ -147,4 +147,5 @@ def diag_text(code: Optional[str], field_name: str, params: Optional[Mapping[str
     """A diagnosis match's root cause or fix (Match.root_cause_code / fix_code with Match.params)."""
     if not code:
         return english
-    return messages.render("diagnose", f"{code}.{field_name}", params, current_language(), fallback=english)
+    key = _gui("diagnose", f"{code}.{field_name}") or f"{code}.{field_name}"
+    return messages.render("diagnose", key, params, current_language(), fallback=english)

@@ -54,9 +54,7 @@ def build_wizard(snapshot: Optional[str] = None, lang: Optional[str] = None, ass
     """The wizard window for these options (tests and the screenshot script use this too)."""
     from ui import engine
     from ui.i18n import Translator, normalise_lang, system_language
-    from ui.pages.install_page import remove_autostart, resume_path
-    from app.restart import resume_due
-    from ui.state import ResumeInfo, Session, current_boot_id, walkthrough_start
+    from ui.state import Session, walkthrough_start
     from ui.wizard import Services, Wizard
 
     app = make_app()
@@ -80,21 +78,7 @@ def build_wizard(snapshot: Optional[str] = None, lang: Optional[str] = None, ass
         engine.open_recorded(session, services, source, system, report)
         start = walkthrough_start(report) if report else None  # a snapshot: Welcome offers its paths
     else:
-        rp = resume_path(services.state_dir)
-        info = ResumeInfo.load(rp)
-        if info is not None and resume_due(info.boot_id, current_boot_id()):
-            start = info.page  # after the reboot: continue at verification
-            session.resumed = True
-            session.session_dir = info.session_dir
-            session.path = "setup"
-            try:
-                rp.unlink()
-            except OSError:
-                pass
-            remove_autostart(services.autostart_dir)
-        elif info is not None:  # started again before the restart ("Later"): Welcome offers what is left
-            session.pending_restart = info
-            session.session_dir = info.session_dir
+        start = _resume(session, services)
     w = Wizard(session, services, translator, start_page=start)
     from ui.password_dialog import install_password_prompt
 
@@ -108,6 +92,29 @@ def build_wizard(snapshot: Optional[str] = None, lang: Optional[str] = None, ass
         except FleetReportError as e:
             raise SnapshotError(str(e)) from None
     return w
+
+
+def _resume(session, services) -> Optional[str]:
+    """Where a run that asked for a restart goes on: its run state (app/run/resume.py), or once an old
+    window's resume.json. After the restart: the verification (the run stops waiting); before it ("Later"):
+    the Welcome page offers the restart."""
+    from app.restart import resume_due
+    from app.run import resume
+    from ui.pages.install_page import remove_autostart, resume_path
+    from ui.state import current_boot_id
+
+    point = resume.waiting_for_restart(services.sessions_dir) or resume.read_legacy(resume_path(services.state_dir))
+    if point is None:
+        return None
+    session.session_dir = point.session_dir
+    if not resume_due(point.boot_id, current_boot_id()):
+        session.pending_restart = point  # the autostart entry stays: the restart still continues at verification
+        return None
+    session.resumed = True
+    session.path = "setup"
+    resume.restarted(point)
+    remove_autostart(services.autostart_dir)
+    return "verify"
 
 
 def run_gui(snapshot: Optional[str] = None, lang: Optional[str] = None, assume_driver: Optional[str] = None,

@@ -9,7 +9,6 @@ tests/fixtures/errors/.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import tempfile
 import time
@@ -17,6 +16,8 @@ from pathlib import Path
 from typing import Optional
 
 import ui  # noqa: F401  (the PySide6 refcount guard)
+
+from app import fileio
 
 ROOT = Path(__file__).resolve().parents[1]
 ERROR_TEXT = ROOT / "tests" / "fixtures" / "errors" / "nki_sm120_warning_laptop.txt"
@@ -49,7 +50,7 @@ def make_report(folder: Path) -> Path:
     facts = engine.detect_facts(system, torch=False)
     rec = engine.recommend(facts, Choices())
     plan = engine.build_plan(facts, rec, Choices())
-    ver = Verification.from_json(json.loads(VERIFICATION.read_text(encoding="utf-8")))
+    ver = Verification.from_json(fileio.loads(VERIFICATION.read_text(encoding="utf-8")))
     report = build_report(facts=facts, recommendation=rec, plan=plan, verification=ver, snapshot=system.data)
     path = folder / "h200-report.json"
     write_report(report, path, "json")

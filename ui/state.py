@@ -6,7 +6,6 @@ thin QWizardPages over the state objects here; nothing in this module imports Qt
 """
 from __future__ import annotations
 
-import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,6 +14,10 @@ from typing import Any, Literal, Optional
 from app.choices import Choices
 from app.facts import Facts, Finding
 from app.recommendation import Recommendation
+from app.run.events import Event, LineEvent, ProgressEvent, StepFinished, StepStarted
+from app.run.record import RunRecord, StepRecord
+from app.run.record import StepStatus as _StepStatus
+from app.run.resume import RestartPoint
 
 PageId = Literal["welcome", "system", "recommendation", "plan", "install", "verify", "summary", "troubleshoot"]
 PathId = Literal["setup", "verify", "troubleshoot", "walkthrough"]
@@ -241,61 +244,57 @@ def group_facts(facts: Facts) -> tuple[FactGroup, ...]:
 
 
 # ---------------------------------------------------------------------------------------------
-# Install page: step progress, time left, retry, resume
+# Install page: the run record (app/run/record.py) folded from the run's events, with what only the
+# window shows: time left, the running command's own words, a download's bytes; retry
 
-StepStatus = Literal["pending", "running", "ok", "failed", "skipped", "cancelled"]
-
-
-@dataclass
-class StepProgress:
-    id: str
-    title: str
-    weight: float = 1.0
-    status: StepStatus = "pending"
-    started: Optional[float] = None
-    finished: Optional[float] = None
-    message: str = ""
-    needs_root: bool = False
-    title_code: str = ""  # the plan step's, for the GUI's translation (ui.i18n.plan_text)
-    params: dict = field(default_factory=dict)
+StepStatus = _StepStatus  # the one vocabulary: pending, running, and the engine's ok, skipped, error, cancelled
 
 
 @dataclass
-class InstallState:
-    steps: list[StepProgress] = field(default_factory=list)
-    started: Optional[float] = None
-    reboot_needed: bool = False
-    cancelled: bool = False
-    overall: Optional[float] = None  # the runner's own overall progress (within long steps too)
+class InstallState(RunRecord):
+    """The window's reducer: `apply(event)` for every event of app/run/events.py, as the executor (or a dry
+    run, or a recorded replay) emits them; the same fold the report makes of the session's journal."""
+
+    cancelled: bool = False  # the user pressed Cancel
+    activity: str = ""  # what the running command says now (a line redrawn in place, a progress message)
+    transfer: Optional["Transfer"] = None  # the download running inside the current step
 
     @classmethod
     def from_steps(cls, steps) -> "InstallState":
-        return cls([StepProgress(s.id, s.title, max(float(s.weight or 1.0), 0.1), needs_root=s.needs_root,
-                                 title_code=getattr(s, "title_code", ""), params=dict(getattr(s, "params", None) or {}))
-                    for s in steps])
+        return cls.for_plan(steps)  # type: ignore[return-value]
 
-    def step(self, step_id: str) -> Optional[StepProgress]:
-        return next((s for s in self.steps if s.id == step_id), None)
+    def apply(self, ev: Event, now: Optional[float] = None) -> Optional[StepRecord]:
+        now = time.monotonic() if now is None else now
+        step = super().apply(ev, now)
+        if isinstance(ev, StepStarted):
+            self.activity, self.transfer = "", None
+        elif isinstance(ev, LineEvent) and not ev.final:
+            self.activity = ev.text
+        elif isinstance(ev, ProgressEvent):
+            if ev.done_bytes is not None:  # pip's own download progress: said with bytes, in the window's words
+                self.transfer = self.transfer or Transfer()
+                self.transfer.update(ev.name, ev.done_bytes, ev.total_bytes, now)
+            elif ev.message:
+                self.activity = ev.message
+        return step
 
     def start_step(self, step_id: str, now: Optional[float] = None) -> None:
-        now = time.monotonic() if now is None else now
-        if self.started is None:
-            self.started = now
         s = self.step(step_id)
-        if s:
-            s.status, s.started, s.finished, s.message = "running", now, None, ""
+        self.apply(StepStarted(step_id, self.steps.index(s) if s else 0, len(self.steps), s.title if s else ""), now)
 
-    def finish_step(self, step_id: str, status: StepStatus, message: str = "", now: Optional[float] = None) -> None:
-        s = self.step(step_id)
-        if s:
-            s.status, s.finished, s.message = status, (time.monotonic() if now is None else now), message
+    def finish_step(self, step_id: str, status: str, message: str = "", now: Optional[float] = None) -> None:
+        self.apply(StepFinished(step_id, status, message), now)
+
+    @property
+    def reboot_needed(self) -> bool:
+        return self.reboot_pending
 
     @property
     def total_weight(self) -> float:
         return sum(s.weight for s in self.steps) or 1.0
 
     def fraction(self) -> float:
-        done = sum(s.weight for s in self.steps if s.status in ("ok", "skipped"))
+        done = sum(s.weight for s in self.steps if s.done)
         f = done / self.total_weight
         if self.overall is not None:
             f = max(f, self.overall)
@@ -312,33 +311,22 @@ class InstallState:
             return None
         spent = sum(s.finished - s.started for s in finished)  # type: ignore[operator]
         rate = sum(s.weight for s in finished) / max(spent, 1e-3)  # weight per second
-        left = sum(s.weight for s in self.steps if s.status in ("pending", "running", "failed", "cancelled")) / rate
+        left = sum(s.weight for s in self.steps if not s.done) / rate
         running = next((s for s in self.steps if s.status == "running" and s.started is not None), None)
         if running is not None:
             left -= min(now - running.started, running.weight / rate)  # type: ignore[operator]
         return max(left, 0.0)
 
-    @property
-    def failed_step(self) -> Optional[StepProgress]:
-        return next((s for s in self.steps if s.status == "failed"), None)
-
-    @property
-    def finished_ok(self) -> bool:
-        return bool(self.steps) and all(s.status in ("ok", "skipped") for s in self.steps)
-
-    @property
-    def running(self) -> bool:
-        return any(s.status == "running" for s in self.steps)
-
     def remaining_ids(self) -> list[str]:
         """What a retry (or resume) runs: the failed or cancelled step and everything after it."""
-        return [s.id for s in self.steps if s.status not in ("ok", "skipped")]
+        return [s.id for s in self.steps if not s.done]
 
     def reset_for_retry(self) -> None:
         self.overall = None
+        self.status, self.message, self.failed_step = "new", "", None
         for s in self.steps:
-            if s.status in ("failed", "cancelled", "running"):
-                s.status, s.message, s.started, s.finished = "pending", "", None, None
+            if s.status in ("error", "cancelled", "running"):
+                s.status, s.message, s.details, s.started, s.finished = "pending", "", "", None, None
         self.cancelled = False
 
 
@@ -400,37 +388,7 @@ def format_duration(seconds: Optional[float]) -> str:
 
 
 # ---------------------------------------------------------------------------------------------
-# Resume after a reboot
-
-@dataclass(frozen=True)
-class ResumeInfo:
-    """Written when a driver install asks for a reboot; read at the next start to continue at
-    verification. `boot_id` tells a real reboot from a plain restart of the wizard."""
-
-    page: PageId = "verify"
-    session_dir: Optional[str] = None
-    boot_id: Optional[str] = None
-    snapshot: Optional[str] = None
-    written: Optional[str] = None
-
-    def save(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(self.__dict__, indent=2), encoding="utf-8")
-        tmp.replace(path)
-
-    @classmethod
-    def load(cls, path: Path) -> Optional["ResumeInfo"]:
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-            page = data.get("page", "verify")
-            if page not in PAGE_IDS:
-                return None
-            return cls(page=page, session_dir=data.get("session_dir"), boot_id=data.get("boot_id"),
-                       snapshot=data.get("snapshot"), written=data.get("written"))
-        except (OSError, ValueError, AttributeError):
-            return None  # absent or corrupt: start from the beginning, nothing lost
-
+# Resume after a reboot: the run state says where (app/run/resume.py)
 
 def current_boot_id() -> Optional[str]:
     """This boot's id on Linux and Windows alike (app.restart, the same the executor pauses on)."""
@@ -543,9 +501,9 @@ class Session:
     error_text: str = ""
     report_data: Optional[dict[str, Any]] = None  # a report's JSON, in a walkthrough
     resumed: bool = False
-    # an install that asked for a restart, answered "Later", and the wizard started again before it:
-    # the saved ResumeInfo (the autostart entry stays, so the restart still continues at verification)
-    pending_restart: Optional["ResumeInfo"] = None
+    # an install that asked for a restart, answered "Later", and the wizard started again before it: where
+    # its run state waits (the autostart entry stays, so the restart still continues at verification)
+    pending_restart: Optional[RestartPoint] = None
 
     @property
     def dry_run(self) -> bool:

@@ -33,7 +33,8 @@ class Services:
     build_plan: Callable[..., Any] = engine.build_plan
     diagnose: Callable[..., Any] = engine.diagnose
     diagnose_file: Callable[..., Any] = engine.diagnose_file
-    state_dir: Optional[str] = None  # where resume.json goes (default: XDG state dir)
+    state_dir: Optional[str] = None  # where round 3's window kept resume.json (read once; default: XDG state dir)
+    sessions_dir: Optional[str] = None  # install sessions (default: app.run.session.sessions_dir())
     autostart_dir: Optional[str] = None  # where the resume-after-restart autostart entry goes (default: XDG)
     reboot: Optional[Callable[[], Any]] = None  # restarts the computer (default: systemctl reboot)
     restart_wsl: Optional[Callable[[], Any]] = None  # restarts WSL 2 (default: wsl.exe --shutdown through interop)
@@ -46,7 +47,7 @@ class Services:
             if self.report and self.report.get("steps"):
                 return engine.RecordedBackend(self.report)  # a report: what the user's run did
             return engine.DryRunBackend()
-        return engine.EngineBackend(session.facts)
+        return engine.EngineBackend(session.facts, sessions_base=self.sessions_dir)
 
     def get_system(self):
         if self.system is None:
@@ -335,7 +336,7 @@ class Wizard(QWizard):
                 return
             if what == "install":
                 page = self.pages["install"]
-                page.bridge.runFinished.connect(lambda _s: self.close())
+                page.when_finished(self.close)
                 page.cancel()
             else:
                 page = self.pages["verify"]

@@ -8,9 +8,10 @@ machine (or the --snapshot given) and the fix as steps.
 """
 from __future__ import annotations
 
-import json
 import sys
 from typing import Any, Optional
+
+from app import fileio
 
 HELP = "name the root cause of an error message or log, and the fix"
 
@@ -73,7 +74,7 @@ def load_samples(path: str):
     except OSError as e:
         raise CliError(f"cannot read {path}: {e.strerror or e}", 2) from None
     try:
-        data = json.loads(raw)
+        data = fileio.loads(raw)
     except ValueError as e:
         from app.diagnose.utilization import parse_dmon
 

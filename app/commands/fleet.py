@@ -23,6 +23,7 @@ import tempfile
 import time
 from typing import Any, Optional
 
+from app import fileio
 from app.commands.base import CliError
 
 HELP = "set up and prove many machines at once through Ansible (detect, plan, run, verify, report)"
@@ -693,7 +694,7 @@ def _json_arg(args, name: str) -> Any:
     if raw is None:
         raise CliError(f"--{name} or --{name}-env is needed", 2)
     try:
-        return json.loads(raw)
+        return fileio.loads(raw)
     except (ValueError, RecursionError):
         raise CliError(f"--{name}: not JSON", 2) from None
 

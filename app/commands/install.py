@@ -49,6 +49,8 @@ class _Printer:
         return step_title(step, self.lang) if step is not None else ev.title
 
     def __call__(self, ev) -> None:
+        from app.messages import status_word
+
         t = ev.type
         w = self.out.write
         if t == "line":
@@ -72,10 +74,10 @@ class _Printer:
                 w(self.t("skipped") + "\n")
             elif ev.status == "ok":
                 w(self.t("done", seconds=f"{ev.duration_s:.1f}") + "\n")
-            else:
-                w(f"    {ev.status.upper()}: {ev.message}\n")
+            else:  # the catalogue's one status word list (app.messages.status_word)
+                w(f"    {status_word(ev.status, self.lang).upper()}: {ev.message}\n")
         elif t == "plan_finished":
-            w(f"\n{ev.status}: {ev.message}\n" + self.t("session", dir=ev.session_dir) + "\n")
+            w(f"\n{status_word(ev.status, self.lang)}: {ev.message}\n" + self.t("session", dir=ev.session_dir) + "\n")
         self.out.flush()
 
 

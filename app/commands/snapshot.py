@@ -24,7 +24,7 @@ def record(system, *, torch: bool = False, python=None, note: str = "", redact: 
 
 def run(args, ctx) -> int:
     from app.commands.base import CliError
-    from app.system import write_json_atomic
+    from app.fileio import write_json_atomic
 
     out = args.output
     parent = os.path.dirname(os.path.abspath(out))

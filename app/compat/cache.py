@@ -12,13 +12,13 @@
 """
 from __future__ import annotations
 
-import json
 import os
-import secrets
 import stat
 import threading
 from pathlib import Path
 from typing import Any, Mapping, Optional
+
+from app import fileio
 
 ROOT_CACHE = "/var/cache/gpu-wizard/index"
 MAX_ENTRY = 48 << 20
@@ -149,40 +149,22 @@ class IndexCache:
         finally:
             os.close(fd)
         try:
-            doc = json.loads(raw.decode("utf-8"))
-        except (ValueError, UnicodeDecodeError, RecursionError):
+            doc = fileio.loads(raw.decode("utf-8"))
+        except (ValueError, UnicodeDecodeError):
             return None
         return doc if isinstance(doc, dict) else None
 
     def write(self, key: str, doc: dict[str, Any]) -> bool:
-        data = json.dumps(doc).encode("utf-8")
         dfd = self._dir()
         if dfd is None and not (self.path is not None and os.name == "nt" and self.problem is None):
             return False
-        tmp = f".{key}.{secrets.token_hex(6)}.tmp"
-        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | getattr(os, "O_BINARY", 0)
-        try:
-            fd = os.open(tmp, flags, 0o600, dir_fd=dfd) if dfd is not None else os.open(self.path / tmp, flags, 0o600)  # type: ignore[operator]
-        except OSError:
-            return False
-        try:
-            try:
-                view = memoryview(data)
-                while view:
-                    view = view[os.write(fd, view):]
-                os.fsync(fd)
-            finally:
-                os.close(fd)
+        try:  # app.fileio: random O_EXCL|O_NOFOLLOW name in this very folder, fsync, rename
             if dfd is not None:
-                os.replace(tmp, key, src_dir_fd=dfd, dst_dir_fd=dfd)
+                fileio.write_json_atomic("", doc, indent=None, mode=0o600, keep_mode=False, dir_fd=dfd, name=key)
             else:
-                os.replace(self.path / tmp, self.path / key)  # type: ignore[operator]
+                fileio.write_json_atomic(self.path / key, doc, indent=None, mode=0o600, keep_mode=False)  # type: ignore[operator]
             return True
         except OSError:
-            try:
-                os.unlink(tmp, dir_fd=dfd) if dfd is not None else os.unlink(self.path / tmp)  # type: ignore[operator]
-            except OSError:
-                pass
             return False
 
     def remove(self, key: str) -> None:

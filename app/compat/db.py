@@ -11,9 +11,11 @@ import hashlib
 import json
 import os
 import re
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Iterable, Literal, Optional, Sequence
+
+from app import fileio
 
 Platform = Literal["linux", "windows", "wsl"]
 
@@ -111,6 +113,16 @@ class ComputeCapability(Row):
 
 
 @dataclass(frozen=True)
+class TorchPatch(Row):
+    """An older patch of a release whose wheels carry other Python tags than the row's newest patch (torch 2.12.0
+    has cp313t wheels, 2.12.1 none): the pin a Python only that patch serves gets, with its own torchvision."""
+    version: str = ""  # "2.12.0"
+    python: tuple[str, ...] = ()
+    torchvision: Optional[str] = None
+    note: Optional[str] = None
+
+
+@dataclass(frozen=True)
 class TorchRelease(Row):
     release: str = ""  # "2.9"
     version: str = ""  # "2.9.1"
@@ -122,6 +134,7 @@ class TorchRelease(Row):
     default_variant: Any = None  # {"linux": "cu128", "windows": "cpu"}
     note: Optional[str] = None
     cpu_version: Optional[str] = None  # set by the live index: its CPU build's newest patch here ("": none on the index)
+    patches: tuple[TorchPatch, ...] = ()  # older patches whose Python tags differ from this row's (newest first)
 
     def default_for(self, os_name: str) -> Optional[str]:
         """The build plain `pip install torch` gives on this OS (aarch64 Linux follows x86_64 unless a row says otherwise)."""
@@ -132,6 +145,25 @@ class TorchRelease(Row):
 
     def supports_python(self, py: Optional[str]) -> bool:
         return py is None or py in self.python
+
+    def for_python(self, py: Optional[str]) -> Optional["TorchRelease"]:
+        """The release as a Python tag gets it: this row when its newest patch has wheels for `py`, else the newest
+        older patch that has them (its version, tags and torchvision), else None."""
+        if self.supports_python(py):
+            return self
+        hit = max((p for p in self.patches if py in p.python), key=lambda p: vkey(p.version), default=None)
+        if hit is None:
+            return None
+        return replace(self, version=hit.version, python=hit.python, torchvision=hit.torchvision, patches=(),
+                       note=hit.note or self.note, source=hit.source, checked=hit.checked)
+
+    def patch(self, version: str) -> Optional["TorchRelease"]:
+        """The release pinned to one of its patches: this row for its own version, a listed older patch's view."""
+        if vkey(version)[:3] == vkey(self.version)[:3]:
+            return self
+        hit = next((p for p in self.patches if vkey(p.version)[:3] == vkey(version)[:3]), None)
+        return None if hit is None else replace(self, version=hit.version, python=hit.python, torchvision=hit.torchvision,
+                                                patches=(), note=hit.note or self.note, source=hit.source, checked=hit.checked)
 
 
 @dataclass(frozen=True)
@@ -273,8 +305,29 @@ def parse_table(name: str, doc: Any) -> tuple:
         if not isinstance(raw["checked"], str) or not _DATE.match(raw["checked"]):
             raise CompatDataError(f"{where}: 'checked' must be a date YYYY-MM-DD")
         kwargs = {k: (tuple(v) if isinstance(v, list) else v) for k, v in raw.items() if k in known}
+        if "patches" in kwargs:
+            kwargs["patches"] = _patches(raw["patches"], where)
         out.append(cls(**kwargs))
     return tuple(out)
+
+
+def _patches(raw: Any, where: str) -> tuple[TorchPatch, ...]:
+    """A release row's older patches (each with its own source and check date), newest first."""
+    if not isinstance(raw, list):
+        raise CompatDataError(f"{where}: 'patches' must be a list")
+    out = []
+    for j, p in enumerate(raw):
+        pw = f"{where}.patches[{j}]"
+        if not isinstance(p, dict) or not isinstance(p.get("version"), str) or not re.fullmatch(r"\d+\.\d+\.\d+", p["version"]):
+            raise CompatDataError(f"{pw}: a patch needs a version X.Y.Z")
+        if not isinstance(p.get("python"), list) or not p["python"] or not all(isinstance(x, str) for x in p["python"]):
+            raise CompatDataError(f"{pw}: a patch needs its Python tags")
+        if not isinstance(p.get("source"), str) or len(p["source"]) < 5 or not isinstance(p.get("checked"), str) \
+                or not _DATE.match(p["checked"]):
+            raise CompatDataError(f"{pw}: a patch needs its 'source' and 'checked' (YYYY-MM-DD)")
+        out.append(TorchPatch(version=p["version"], python=tuple(p["python"]), torchvision=p.get("torchvision"), note=p.get("note"),
+                              source=p["source"], checked=p["checked"]))
+    return tuple(sorted(out, key=lambda x: vkey(x.version), reverse=True))
 
 
 _REQUIRED: dict[str, set[str]] = {
@@ -468,14 +521,28 @@ class CompatDB:
     # -- PyTorch
 
     def torch_release(self, version: str) -> Optional[TorchRelease]:
-        """By '2.9' or '2.9.1' (a patch must match the row's version)."""
+        """By '2.9' or '2.9.1' (a patch must be the row's version or one of its listed older patches)."""
         k = vkey(version)
         for r in self.torch_releases:
-            if len(k) >= 3 and vkey(r.version) == k[:3]:
-                return r
+            if len(k) >= 3 and vkey(r.release) == k[:2]:
+                return r.patch(version)
             if len(k) == 2 and vkey(r.release) == k:
                 return r
         return None
+
+    def for_python(self, py: Optional[str]) -> "CompatDB":
+        """The data as a Python tag sees it: each release pinned to its newest patch with wheels for `py`
+        (TorchRelease.for_python); the releases none of whose patches serve it are left as they are."""
+        if not py or not any(r.patches for r in self.torch_releases):
+            return self
+        cache = self._index.setdefault("for_python", {})
+        hit = cache.get(py)
+        if hit is None:
+            rels = tuple(sorted(((r.for_python(py) or r) for r in self.torch_releases), key=lambda r: vkey(r.version), reverse=True))
+            hit = replace(self, torch_releases=rels, _index={})
+            hit._build_index()
+            cache[py] = hit
+        return hit
 
     def variants(self, release: str, os_name: str) -> list[TorchVariant]:
         """Variants of a release for a wheel platform: 'linux' (x86_64), 'linux_aarch64' or 'windows'."""
@@ -544,7 +611,7 @@ def bundled_dir() -> Path:
 
 def bundled_version() -> str:
     try:
-        return str(json.loads((bundled_dir() / "manifest.json").read_text(encoding="utf-8")).get("version", ""))
+        return str(fileio.loads((bundled_dir() / "manifest.json").read_text(encoding="utf-8")).get("version", ""))
     except (OSError, ValueError):
         return ""
 
@@ -566,7 +633,7 @@ def read_dir_tables(path: Path) -> tuple[dict[str, Any], str]:
     for t in TABLES:
         f = path / f"{t}.json"
         try:
-            tables[t] = json.loads(f.read_text(encoding="utf-8"))
+            tables[t] = fileio.loads(f.read_text(encoding="utf-8"))
         except FileNotFoundError:
             raise CompatDataError(f"missing compat table {f}") from None
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
@@ -575,7 +642,7 @@ def read_dir_tables(path: Path) -> tuple[dict[str, Any], str]:
     mf = path / "manifest.json"
     if mf.exists():
         try:
-            version = str(json.loads(mf.read_text(encoding="utf-8")).get("version", "unknown"))
+            version = str(fileio.loads(mf.read_text(encoding="utf-8")).get("version", "unknown"))
         except (OSError, ValueError):
             pass
     return tables, version
@@ -583,7 +650,7 @@ def read_dir_tables(path: Path) -> tuple[dict[str, Any], str]:
 
 def parse_bundle(text: str | bytes) -> tuple[dict[str, Any], str]:
     try:
-        doc = json.loads(text)
+        doc = fileio.loads(text)
     except (ValueError, UnicodeDecodeError) as e:
         raise CompatDataError(f"compat bundle is not valid JSON: {e}") from None
     if not isinstance(doc, dict) or doc.get("format") != BUNDLE_FORMAT:

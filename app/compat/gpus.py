@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import csv
 import functools
-import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
 
+from app import fileio
 from app.paths import resource
 
 SEGMENTS = ("geforce", "geforce_laptop", "workstation", "datacenter")
@@ -323,7 +323,7 @@ def cc_from_name(name: str) -> Optional[str]:
 @functools.lru_cache(maxsize=4)
 def _cc_rows(path: str) -> dict[str, str]:
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        data = fileio.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
     out: dict[str, str] = {}

@@ -27,7 +27,6 @@ from __future__ import annotations
 import datetime as _dt
 import hashlib
 import html
-import json
 import os
 import re
 import time
@@ -36,6 +35,7 @@ from pathlib import Path
 from typing import Any, Iterable, Optional
 from urllib.parse import unquote
 
+from app import fileio
 from app.compat.cache import CLOCK_SKEW_S, IndexCache, default_dir
 from app.compat.db import PYTORCH_INDEX, CompatDB, NvidiaRepo, TorchRelease, TorchVariant
 from app.compat.version import cp_tag, python_tag, vkey
@@ -273,8 +273,8 @@ def parse_simple(body: bytes | str) -> list[Wheel]:
     s = text.lstrip()
     if s.startswith("{"):
         try:
-            doc = json.loads(s)
-        except (ValueError, RecursionError):
+            doc = fileio.loads(s)
+        except ValueError:
             return []
         for f in doc.get("files", []) if isinstance(doc, dict) and isinstance(doc.get("files"), list) else []:
             if isinstance(f, dict) and isinstance(f.get("filename"), str):
@@ -300,7 +300,7 @@ def parse_simple(body: bytes | str) -> list[Wheel]:
 def parse_pypi_json(body: bytes | str) -> list[Wheel]:
     """Every wheel file of PyPI's project JSON (`releases`), or of one release (`urls`)."""
     try:
-        doc = json.loads(body)
+        doc = fileio.loads(body)
     except (ValueError, UnicodeDecodeError):
         return []
     out: list[Wheel] = []
@@ -543,7 +543,7 @@ def _overlay_release(db: CompatDB, rel: TorchRelease, pg: _Pages, wheel_os: str,
         if lacks_python:
             out.notes.append(("index_no_wheel", "info", f"PyTorch {rel.release} has no wheel for Python {pt} on this platform on the index "
                               f"({li.pytorch_base}): skipped.", {"release": rel.release, "python": pt, "index": li.pytorch_base}))
-            return replace(rel, python=tuple(p for p in rel.python if p != pt)), []
+            return replace(rel, python=tuple(p for p in rel.python if p != pt), patches=()), []  # the index answers for every patch
         out.absent.append(rel.release)
         return rel, []
     common = set.intersection(*(set(x) for x in per.values())) if per else set()
@@ -569,7 +569,8 @@ def _overlay_release(db: CompatDB, rel: TorchRelease, pg: _Pages, wheel_os: str,
             else:
                 tv, tv_ok = None, False  # no torchvision built for a torch here: the release is incomplete on this index
     pys = rel.python if pt in rel.python or not per else tuple(rel.python) + (pt,)
-    new = replace(rel, version=version, torchvision=tv if tv_ok else None, python=pys)
+    # the index read for this Python says which patch has its wheels: the data's older patches no longer answer
+    new = replace(rel, version=version, torchvision=tv if tv_ok else None, python=pys, patches=())
     for v in keep:
         if v.variant in per:
             out.seen[(rel.release, v.variant)] = (version, tv if tv_ok else None)

@@ -10,15 +10,13 @@ fallback (`load_db` uses it when the user bundle is missing or broken).
 """
 from __future__ import annotations
 
-import json
-import os
 import re
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional
 from urllib.parse import urlparse
 
+from app import fileio
 from app.compat.db import TABLES, CompatDataError, CompatDB, bundled_dir, parse_bundle, sha256_text, user_bundle_path, vkey
 
 MAX_BUNDLE_BYTES = 32 * 1024 * 1024
@@ -71,7 +69,7 @@ def validate_schemas(tables: dict[str, Any]) -> None:
         f = sdir / f"{t}.schema.json"
         if not f.exists():
             continue
-        schema = json.loads(f.read_text(encoding="utf-8"))
+        schema = fileio.loads(f.read_text(encoding="utf-8"))
         err = next(iter(jsonschema.Draft202012Validator(schema).iter_errors(tables.get(t))), None)
         if err is not None:
             where = ".".join(str(p) for p in err.absolute_path)
@@ -126,22 +124,9 @@ def update_db(url: str, *, sha256: Optional[str] = None, dest: Optional[Path] = 
         return UpdateResult(version=version, previous_version=previous, path=str(dest), sha256=digest, changed=False)
     try:
         dest.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".compat-bundle-", suffix=".tmp", dir=str(dest.parent))
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(body)
-                fh.flush()
-                os.fsync(fh.fileno())
-            if dest.is_file():
-                bak = dest.with_name(dest.name + ".bak")
-                bak.write_bytes(dest.read_bytes())
-            os.replace(tmp, dest)
-        except BaseException:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-            raise
+        if dest.is_file():
+            fileio.write_atomic(dest.with_name(dest.name + ".bak"), dest.read_bytes())
+        fileio.write_atomic(dest, body)
     except OSError as e:
         raise UpdateError(f"cannot write {dest}: {e}") from None
     return UpdateResult(version=version, previous_version=previous, path=str(dest), sha256=digest, changed=True)

@@ -161,15 +161,18 @@ def _detect(system, log: _Log, torch_probe: bool, python: Optional[str]) -> Fact
         gpus, drv = _gpu_chain(system, log, nvml, t_nvml)
 
         t0 = time.perf_counter()
-        pci_devs = _safe(lambda: pcip.read_sysfs_nvidia(system), None)
+        displays = _safe(lambda: pcip.read_sysfs_displays(system), None)
+        pci_devs = pcip.nvidia_display(displays) if displays is not None else None
         if pci_devs is not None:
             log.probe("sysfs_pci", "ok" if pci_devs else "not_found", t0, f"{len(pci_devs)} NVIDIA display device(s)")
             lspci_devs: list = []
         else:
             log.probe("sysfs_pci", "not_found", t0)
             r = log.cmd(system, "lspci", pcip.LSPCI_ARGV, TIMEOUTS["lspci"])
-            lspci_devs = pcip.nvidia_display(pcip.parse_lspci_nn(r.stdout)) if r.rc == 0 or r.stdout else []
+            displays = [d for d in pcip.parse_lspci_nn(r.stdout) if d.is_display] if r.rc == 0 or r.stdout else []
+            lspci_devs = pcip.nvidia_display(displays)
         gpus = _merge_pci(gpus, pci_devs or lspci_devs, "sysfs_pci" if pci_devs else "lspci")
+        graphics = _safe(lambda: _graphics(system, displays or [], "sysfs" if pci_devs is not None else "lspci"), None)
         gpus = [_complete(g) for g in gpus]
 
         # -- packages, toolkits, cuDNN, env
@@ -217,8 +220,20 @@ def _detect(system, log: _Log, torch_probe: bool, python: Optional[str]) -> Fact
 
     facts = Facts(os=os_info, driver=driver, gpus=tuple(gpus), cuda=cuda, env=env, pythons=tuple(pythons),
                   python=selected, source=source, created=created)
+    if graphics is not None:
+        facts = replace(facts, graphics=graphics)
     _findings(facts, log)
     return facts
+
+
+def _graphics(system, displays: list, source: str):
+    """Every display controller, which of them has displays connected (DRM), and a hybrid machine's PRIME mode and the
+    NVIDIA GPU's runtime power management."""
+    connected = pcip.read_drm_connected(system) if source == "sysfs" else {}
+    nv = pcip.nvidia_display(displays)
+    pm = _safe(lambda: system.read_text(f"{pcip.SYSFS_PCI}/{nv[0].bus_id}/power/control"), None) if len(nv) == 1 and source == "sysfs" else None
+    prime = pcip.prime_mode(_safe(lambda: system.read_text(pcip.PRIME_DISCRETE), None))
+    return pcip.graphics_info(displays, connected, prime, pm, source)
 
 
 # ---------------------------------------------------------------- OS
@@ -627,6 +642,10 @@ def _findings(f: Facts, log: _Log) -> None:
                 hint_code=None if d.hint else "")
     elif d.state == "nvml_failed":
         log.add("nvml_init_failed", "error", log.driver_evidence)
+    if f.graphics.hybrid:  # an Intel/AMD GPU beside the NVIDIA one: its driver runs the screen
+        ig, nv = f.graphics.integrated[0], f.graphics.nvidia[0]
+        log.add("hybrid_graphics", "info", [a.bus_id for a in f.graphics.adapters], igpu=ig.label, gpu=names or nv.label,
+                igpu_driver=ig.driver or ("amdgpu" if ig.vendor == "1002" else "i915"))
     if d.nouveau_loaded:
         sev = "error" if d.state in ("not_installed", "not_loaded", "no_communication") else "warning"
         log.add("nouveau_loaded", sev, ["nouveau in /proc/modules"])

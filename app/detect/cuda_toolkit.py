@@ -2,10 +2,10 @@
 nvcc on PATH, runfile uninstallers."""
 from __future__ import annotations
 
-import json
 import re
 from typing import Optional
 
+from app import fileio
 from app.facts import CudaToolkit
 
 CUDA_ROOT = "/usr/local"
@@ -14,7 +14,7 @@ _DIR = re.compile(r"^cuda-(\d+\.\d+)$")
 
 def parse_version_json(text: Optional[str]) -> Optional[str]:
     try:
-        data = json.loads(text or "")
+        data = fileio.loads(text or "")
     except ValueError:
         return None
     v = (data.get("cuda") or {}).get("version") if isinstance(data, dict) and isinstance(data.get("cuda"), dict) else None

@@ -1,11 +1,16 @@
-"""PCI devices: /sys/bus/pci/devices/* (no tools needed) and `lspci -nn` (a user's paste)."""
+"""PCI devices: /sys/bus/pci/devices/* (no tools needed) and `lspci -nn` (a user's paste); every display controller
+with the DRM connectors that have a display on them (/sys/class/drm), for hybrid graphics (an Intel/AMD iGPU beside
+the NVIDIA GPU)."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Optional
 
 SYSFS_PCI = "/sys/bus/pci/devices"
+SYSFS_DRM = "/sys/class/drm"
+PRIME_DISCRETE = "/etc/prime-discrete"  # Ubuntu's nvidia-prime: "on-demand", "on" (prime-select nvidia), "off" (intel)
+IGPU_VENDORS = ("8086", "1002")  # Intel, AMD: the integrated GPU of a hybrid laptop
 LSPCI_ARGV = ["lspci", "-nn"]
 NVIDIA_VENDOR = "10de"
 ATTRS = ("vendor", "device", "subsystem_vendor", "subsystem_device", "class", "current_link_speed",
@@ -26,6 +31,7 @@ class PciDevice:
     link_gen_max: Optional[int] = None
     link_width_current: Optional[int] = None
     link_width_max: Optional[int] = None
+    boot_vga: Optional[bool] = None  # sysfs boot_vga (the firmware's display device)
 
     @property
     def pci_id(self) -> str:
@@ -68,28 +74,72 @@ def parse_sysfs_device(bus_id: str, attrs: dict[str, Optional[str]], driver_link
         driver=driver_link.rstrip("/").rsplit("/", 1)[-1] if driver_link else None,
         link_gen_current=link_gen(attrs.get("current_link_speed")), link_gen_max=link_gen(attrs.get("max_link_speed")),
         link_width_current=_int(attrs.get("current_link_width")), link_width_max=_int(attrs.get("max_link_width")),
+        boot_vga={"1": True, "0": False}.get((attrs.get("boot_vga") or "").strip()),
     )
 
 
-def read_sysfs_nvidia(system) -> Optional[list[PciDevice]]:
-    """NVIDIA display devices from sysfs; None when sysfs is not there (snapshot, Windows)."""
+def read_sysfs_displays(system) -> Optional[list[PciDevice]]:
+    """Every display controller (class 03xx) of NVIDIA, Intel and AMD from sysfs; None when sysfs is not there
+    (snapshot, Windows). Other vendors' devices are passed over after their vendor file (a BMC's VGA is no iGPU)."""
     entries = system.list_dir(SYSFS_PCI)
     if entries is None:
         return None
     out: list[PciDevice] = []
     for bus in entries:
         base = f"{SYSFS_PCI}/{bus}"
-        vendor = system.read_text(f"{base}/vendor")
-        if _hex(vendor) != NVIDIA_VENDOR:
+        vendor = _hex(system.read_text(f"{base}/vendor"))
+        if vendor != NVIDIA_VENDOR and vendor not in IGPU_VENDORS:
             continue
         cls = system.read_text(f"{base}/class")
         if not (_hex(cls, 6) or "").startswith("03"):
-            continue  # audio, USB-C controllers on the same card
-        attrs = {a: system.read_text(f"{base}/{a}") for a in ATTRS}
+            continue  # audio, USB-C controllers on the same card; the host bridges of an Intel or AMD CPU
+        names = ATTRS if vendor == NVIDIA_VENDOR else ("vendor", "device", "class", "subsystem_vendor", "subsystem_device")
+        attrs = {a: system.read_text(f"{base}/{a}") for a in (*names, "boot_vga")}
         dev = parse_sysfs_device(bus, attrs, system.readlink(f"{base}/driver"))
         if dev:
             out.append(dev)
     return out
+
+
+def read_sysfs_nvidia(system) -> Optional[list[PciDevice]]:
+    """NVIDIA display devices from sysfs; None when sysfs is not there (snapshot, Windows)."""
+    devs = read_sysfs_displays(system)
+    return None if devs is None else nvidia_display(devs)
+
+
+def read_drm_connected(system) -> dict[str, tuple[str, ...]]:
+    """PCI bus id -> the DRM connectors with a display on them (/sys/class/drm/cardN-<connector>/status "connected";
+    cardN/device names the PCI device): which GPU the screens hang off."""
+    out: dict[str, list[str]] = {}
+    for name in system.list_dir(SYSFS_DRM) or []:
+        m = re.fullmatch(r"card(\d+)-([A-Za-z0-9-]+)", name)
+        if not m or (system.read_text(f"{SYSFS_DRM}/{name}/status") or "").strip() != "connected":
+            continue
+        link = system.readlink(f"{SYSFS_DRM}/card{m.group(1)}/device") or ""
+        bus = link.rstrip("/").rsplit("/", 1)[-1].lower()
+        if re.fullmatch(r"[0-9a-f]{4,8}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]", bus):
+            out.setdefault(bus, []).append(m.group(2))
+    return {k: tuple(sorted(v)) for k, v in out.items()}
+
+
+def prime_mode(text: Optional[str]) -> Optional[str]:
+    """/etc/prime-discrete as nvidia-prime writes it ("on-demand", "on", "off"); anything else: None."""
+    v = (text or "").strip().lower()
+    return v if v in ("on-demand", "on", "off") else None
+
+
+def graphics_info(devs: list[PciDevice], connected: Optional[dict[str, tuple[str, ...]]] = None, prime: Optional[str] = None,
+                  runtime_pm: Optional[str] = None, source: str = ""):
+    """Facts.graphics from the display controllers seen (sysfs or an lspci paste) and their connected displays."""
+    from app.facts import DisplayAdapter, GraphicsInfo
+
+    con = connected or {}
+    adapters = tuple(DisplayAdapter(bus_id=d.bus_id, vendor=d.vendor, device=d.device, class_code=d.class_code, driver=d.driver,
+                                    boot_vga=d.boot_vga, connected=con.get(d.bus_id, ()),
+                                    name=lspci_model_name(d.description) or d.description)
+                     for d in devs if d.is_display and (d.vendor == NVIDIA_VENDOR or d.vendor in IGPU_VENDORS))
+    pm = (runtime_pm or "").strip() or None
+    return GraphicsInfo(adapters=adapters, prime_mode=prime, runtime_pm=pm if pm in ("auto", "on") else None, source=source)
 
 
 # A device line, found anywhere in the line (a prompt, a log timestamp or a list bullet before it), with or
@@ -107,6 +157,9 @@ _SUB_MM = re.compile(r'"[^"]*?\[(?P<sv>[0-9a-fA-F]{4})\]"\s+"[^"]*?\[(?P<sd>[0-9
 # `lspci -vmm -nn`: records of "Key:<TAB>value" lines, a blank line between devices
 _VMM_FIELD = re.compile(r"^(Slot|Class|Vendor|Device|SVendor|SDevice|Driver):\s*(.*?)\s*$")
 _BRACKET_ID = re.compile(r"^(?P<name>.*?)\s*\[(?P<id>[0-9a-fA-F]{4})\]$")
+
+
+_KERNEL_DRIVER = re.compile(r"^\s+Kernel driver in use:\s*([A-Za-z0-9_-]+)\s*$")
 
 
 def _bus(bus: str) -> str:
@@ -141,6 +194,10 @@ def parse_lspci_nn(text: str) -> list[PciDevice]:
         return _parse_vmm(text)
     out: list[PciDevice] = []
     for line in text.splitlines():
+        k = _KERNEL_DRIVER.match(line)
+        if k and out:  # `lspci -nnk`: the driver bound to the device line above
+            out[-1] = replace(out[-1], driver=k.group(1))
+            continue
         mm = _LSPCI_MM.match(line.strip())
         if mm:
             sub = _SUB_MM.search(mm.group("rest"))

@@ -2,10 +2,10 @@
 script in a subprocess (with a timeout) that prints one JSON line about its torch."""
 from __future__ import annotations
 
-import json
 import re
 from typing import Any, Optional
 
+from app import fileio
 from app.facts import PythonEnv, TorchInfo
 
 TORCH_TIMEOUT_S = 90.0
@@ -106,7 +106,7 @@ from app.compat.arch import arch_covers  # noqa: E402,F401  (one home for arch c
 def parse_torch_probe(stdout: str, gpu_ccs: list[Optional[str]]) -> TorchInfo:
     line = next((ln for ln in reversed((stdout or "").splitlines()) if ln.strip().startswith("{")), "")
     try:
-        data: dict[str, Any] = json.loads(line)
+        data: dict[str, Any] = fileio.loads(line)
     except ValueError:
         return TorchInfo(error=f"the torch probe printed no result: {(stdout or '').strip()[:200]}")
     if not isinstance(data, dict):

@@ -11,11 +11,11 @@ All of it runs on Linux too against a snapshot with "platform": "windows" (tests
 """
 from __future__ import annotations
 
-import json
 import re
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Optional
 
+from app import fileio
 from app.detect import smi
 from app.detect.findings import finding
 from app.facts import DriverInfo, Finding, Gpu, OsInfo, WindowsInfo, WslDistro
@@ -154,7 +154,7 @@ def _json_list(text: Optional[str]) -> list[dict[str, Any]]:
     if not t:
         return []
     try:
-        data = json.loads(t)
+        data = fileio.loads(t)
     except ValueError:
         return []
     if isinstance(data, dict):

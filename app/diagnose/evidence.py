@@ -216,9 +216,12 @@ class CheckResult:
     evidence: list[Evidence] = field(default_factory=list)
     subcode: Optional[str] = None  # the cause these facts point at, when they pin it down
 
-    def add(self, message: str, supports: bool = True, key: str = "", value: Any = None, source: str = "facts") -> None:
+    def add(self, message: str, supports: bool = True, key: str = "", value: Any = None, source: str = "facts",
+            code: str = "", params: Optional[dict] = None) -> None:
+        """One evidence line: its English `message` is the catalogue's diagnose.evidence.<code> filled with `params`."""
         self.evidence.append(Evidence(source=source, message=message, supports=supports, key=key,  # type: ignore[arg-type]
-                                      value=None if value is None else str(value)))
+                                      value=None if value is None else str(value), code=code,
+                                      params={k: str(v) for k, v in (params or {}).items()}))
 
 
 def _sm(cc: str) -> Optional[str]:
@@ -372,8 +375,17 @@ def check_cuda_visible_devices(ctx: Context) -> CheckResult:
     return r
 
 
+_TEXT_MODE = re.compile(r"\b(E\. Process|E\. Thread|Prohibited)\s*\||\b(Exclusive_Process|Exclusive_Thread)\b")
+
+
 def check_compute_mode(ctx: Context) -> CheckResult:
     r = CheckResult()
+    m = _TEXT_MODE.search(ctx.text) if ctx.facts is None or not ctx.facts.gpus else None
+    if m:  # an nvidia-smi table in the text shows the mode (its "Compute M." column)
+        mode = m.group(1) or m.group(2)
+        r.add(f"The nvidia-smi table in the text shows a GPU in compute mode {mode}.", key="text", value=mode, source="text",
+              code="compute_mode_text", params={"mode": mode})
+        r.subcode = "compute_mode_prohibited" if mode == "Prohibited" else "compute_mode_exclusive"
     for g in (ctx.facts.gpus if ctx.facts else ()):
         if g.compute_mode == "Prohibited":
             r.add(f"GPU {g.index} is in compute mode Prohibited: no process may use it (`sudo nvidia-smi -i {g.index} -c DEFAULT`).",
@@ -710,6 +722,70 @@ def check_network_setup(ctx: Context) -> CheckResult:
     return r
 
 
+# the newest CPython minor each PyTorch release line publishes wheels for is the compat data's; what a text shows
+_PY_TEXT = re.compile(r"\bPython (3\.(\d{1,2}))(?:\.\d+)?(t?)\b|\bcp3(\d{1,2})(t?)-|python3\.(\d{1,2})(t)\b")
+_PY_32 = re.compile(r"\b32[ -]?bit\b|\bwin32\b(?!.*amd64)|\[MSC v\.\d+ 32 bit", re.IGNORECASE)
+
+
+def text_python(text: str) -> tuple[Optional[str], bool]:
+    for m in _PY_TEXT.finditer(text):
+        minor = m.group(2) or m.group(4) or m.group(6)
+        return f"3.{minor}", bool(m.group(3) or m.group(5) or m.group(7))
+    return None, False
+
+
+def check_python_for_wheel(ctx: Context) -> CheckResult:
+    """Why pip found no PyTorch wheel: a 32-bit or free-threaded Python, one newer than the release, a +cuXXX pin."""
+    r = CheckResult()
+    req = ctx.groups.get("req") or ""
+    f = ctx.facts
+    ver = f.python.version if f is not None and f.python is not None else None
+    pyver, free = text_python(ctx.text)
+    pyver = pyver or (".".join(ver.split(".")[:2]) if ver else None)
+    if _PY_32.search(ctx.text):
+        r.add("The text shows a 32-bit Python: PyTorch publishes no 32-bit wheels.", key="text", source="text", code="python_32bit")
+        r.subcode = "python_32bit"
+        return r
+    if free or (ver or "").endswith("t"):
+        r.add(f"Python {pyver} is a free-threaded build.", key="python.version", value=pyver, source="text",
+              code="python_free_threaded", params={"pyver": pyver or "?"})
+        r.subcode = "free_threaded"
+        return r
+    if "+cu" in req or "+cpu" in req:
+        r.add(f"The requirement {req} names a local build tag, found only on the PyTorch index.", key="text", source="text",
+              code="torch_local_tag", params={"req": req})
+        r.subcode = "local_version_tag"
+    newest = _newest_supported_python()
+    if pyver and newest and _ver_tuple(pyver) > _ver_tuple(newest):
+        r.add(f"Python {pyver} is newer than {newest}, the newest Python the PyTorch releases in the compat data have wheels for.",
+              key="python.version", value=pyver, source="text" if ver is None else "facts",
+              code="python_too_new", params={"pyver": pyver, "newest": newest})
+        r.subcode = "python_too_new"
+    return r
+
+
+def _newest_supported_python() -> Optional[str]:
+    try:
+        from app.compat import load_db
+
+        db = load_db()
+        vers = [p for rel in db.torch_releases for p in getattr(rel, "python", ()) or ()]
+        return max(vers, key=_ver_tuple) if vers else None
+    except Exception:  # the compat data is unreadable: no opinion
+        return None
+
+
+def check_runtime_lib_owner(ctx: Context) -> CheckResult:
+    """Whose CUDA library failed to load: PyTorch's own wheel (its nvidia-*-cuNN dependencies) or another program's."""
+    r = CheckResult()
+    if re.search(r"torch/__init__\.py|_preload_cuda_deps|_load_global_deps|site-packages/nvidia/\w+/lib|dist-packages/nvidia/\w+/lib",
+                 ctx.text.replace("\\", "/")):
+        r.add("It failed while importing torch: the CUDA libraries of PyTorch's own wheel.", key="text", source="text",
+              code="torch_wheel_libs")
+        r.subcode = "torch_wheel_libs"
+    return r
+
+
 CHECKS: dict[str, Callable[[Context], CheckResult]] = {
     "gpu_arch_vs_torch": check_gpu_arch_vs_torch,
     "torch_build": check_torch_build,
@@ -738,5 +814,7 @@ CHECKS: dict[str, Callable[[Context], CheckResult]] = {
     "xid_class": check_xid_class,
     "driver_families": check_driver_families,
     "network_setup": check_network_setup,
+    "python_for_wheel": check_python_for_wheel,
+    "runtime_lib_owner": check_runtime_lib_owner,
     "oom_numbers": lambda ctx: CheckResult(),  # handled by app.diagnose.oom
 }

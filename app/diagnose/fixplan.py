@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Optional
 
+from app import fileio
 from app.diagnose.model import Diagnosis, FixStep, Match
 from app.facts import Facts
 
@@ -55,7 +56,7 @@ def _config_edit(fs: FixStep):
         return None
     path = config_path()
     try:
-        doc = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+        doc = fileio.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
     except (OSError, ValueError):
         return None
     if not isinstance(doc, dict):

@@ -50,6 +50,16 @@ CATEGORIES: tuple[str, ...] = (
     "nccl_error",
     "gpu_hardware_error",
     "network_error",
+    # issue 25's causes
+    "cuda_runtime_missing",
+    "windows_dll_load",
+    "no_torch_wheel",
+    "mig_mode",
+    "libcuda_stub",
+    "install_download_corrupt",
+    "tensorrt_unsupported_sm",
+    "gpu_lost_after_resume",
+    "cuda_devices_busy",
     "other",
 )
 

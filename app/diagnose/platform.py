@@ -38,6 +38,7 @@ _WINDOWS = (
     ("dll", r"\b[\w.\-]+\.dll\b"),
     ("powershell", r"(?:^|\n)\s*PS [A-Za-z]:\\|is not recognized as (?:the name of a cmdlet|an internal or external command)"),
     ("windows_wheel", r"\bwin_amd64\b|\bwin32\b|\\Scripts\\(?:python|pip)"),
+    ("windows_named", r"\bWindows (?:1[01]|Server(?: 20\d\d)?|7|8\.1)\b|\bDLL load failed\b|\bWin(?:10|11)\b"),
 )
 _MACOS = (
     ("mac_home", r"(?<![A-Za-z]:)(?<![\w/\\.])/Users/[\w.\-]+/"),

@@ -8,13 +8,13 @@ machine), "platform~<tag>" (the rule base's own entry for a platform, e.g. macOS
 """
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Optional
 
+from app import fileio
 from app.diagnose import evidence as ev
 from app.diagnose.model import CATEGORIES
 from app.diagnose.textscan import keyword_regex
@@ -191,7 +191,7 @@ FIXES_FORMAT = "gpu-wizard-diagnose-fixes/1"
 
 def _read(p: Path, what: str) -> Any:
     try:
-        return json.loads(p.read_text(encoding="utf-8"))
+        return fileio.loads(p.read_text(encoding="utf-8"))
     except (OSError, ValueError) as e:
         raise RulesError(f"cannot read the diagnose {what} {p}: {e}") from None
 

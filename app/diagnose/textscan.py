@@ -93,6 +93,7 @@ def _expand(line: str) -> list[str]:
 CUDA_ERROR_NAMES: dict[int, tuple[str, ...]] = {
     2: ("cudaErrorMemoryAllocation", "CUDA_ERROR_OUT_OF_MEMORY"),
     3: ("cudaErrorInitializationError", "CUDA_ERROR_NOT_INITIALIZED"),
+    34: ("cudaErrorStubLibrary", "CUDA_ERROR_STUB_LIBRARY"),
     35: ("cudaErrorInsufficientDriver",),
     46: ("cudaErrorDevicesUnavailable",),
     100: ("cudaErrorNoDevice", "CUDA_ERROR_NO_DEVICE"),

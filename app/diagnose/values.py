@@ -66,6 +66,8 @@ DEFAULT_WORDS = {
     "compiled": "one version", "runtime": "another version", "lib": "the library", "need": "a newer version",
     "max": "an older version", "kver": "this kernel", "host": "the download server", "xid": "(see the message)",
     "major": "the required", "dep": "a library it depends on", "reason": "see the message",
+    "dll": "a DLL", "code": "126", "req": "torch", "pkg": "the package", "path": "its cache folder",
+    "sm_name": "of this GPU", "pyver": "this version",
 }
 _PKG_NAME = re.compile(r"^(?:cuda[a-z0-9.+-]*|nvidia-[a-z0-9.+:-]+|libnvidia-[a-z0-9.+-]+|libcudnn[a-z0-9.+-]*|cudnn[a-z0-9.+-]*)$")
 # the signing key DKMS signs the NVIDIA module with, per distribution (Ubuntu's shim-signed key; Fedora's
@@ -183,6 +185,68 @@ def _install_values(ctx: ev.Context, v: dict[str, Any]) -> None:
         v["base_python"] = base or ("python" if p.os == "windows" else "python3")
 
 
+# the pip wheel that brings each CUDA runtime library (NVIDIA's nvidia-*-cuNN packages)
+RUNTIME_WHEELS = (("cudart", "nvidia-cuda-runtime"), ("cublaslt", "nvidia-cublas"), ("cublas", "nvidia-cublas"),
+                  ("cufft", "nvidia-cufft"), ("curand", "nvidia-curand"), ("cusparse", "nvidia-cusparse"),
+                  ("cusolver", "nvidia-cusolver"), ("nvrtc", "nvidia-cuda-nvrtc"), ("nvjitlink", "nvidia-nvjitlink"),
+                  ("cupti", "nvidia-cuda-cupti"), ("nvtoolsext", "nvidia-nvtx"), ("npp", "nvidia-npp"))
+
+
+def runtime_wheel(lib: str, major: str) -> Optional[str]:
+    """nvidia-cuda-runtime-cu12 for libcudart.so.12 (the pip wheels exist for CUDA 11 and newer)."""
+    low = lib.lower()
+    if not major.isdigit() or int(major) < 11:
+        return None
+    name = next((w for k, w in RUNTIME_WHEELS if low.startswith(("lib" + k, k))), None)
+    return f"{name}-cu{major}" if name else None
+
+
+def compute_capability(groups: dict[str, str]) -> Optional[tuple[int, int]]:
+    """The GPU generation a TensorRT message names: "SM 120" (12.0), "SM 61" (6.1), or 0x601/0x809 (6.1, 8.9)."""
+    sm = groups.get("sm")
+    hexv = groups.get("hex") or groups.get("hex2")
+    if sm and sm.isdigit():
+        return int(sm[:-1]), int(sm[-1])
+    if hexv:
+        n = int(hexv, 16)
+        return n >> 8, n & 0xFF
+    return None
+
+
+def tensorrt_spec(cc: Optional[tuple[int, int]]) -> str:
+    """The TensorRT releases that support a GPU generation (NVIDIA's support matrices): Blackwell needs 10.8+,
+    TensorRT 10 dropped Pascal and Volta, 8.6 dropped Kepler and Maxwell."""
+    if cc is None:
+        return "tensorrt"
+    if cc >= (10, 0):
+        return "tensorrt>=10.8"
+    if cc < (6, 0):
+        return "tensorrt<8.6"
+    if cc <= (7, 0):
+        return "tensorrt<10"
+    return "tensorrt"
+
+
+def _package_values(ctx: ev.Context, v: dict[str, Any], groups: dict[str, str]) -> None:
+    from app.install_command import torch_install as build
+
+    mirrors = _mirrors(ctx).mirrors
+    wheel = runtime_wheel(groups.get("lib", ""), groups.get("major", "")) if groups.get("lib") else None
+    if wheel:
+        v["runtime_wheel_install_argv"] = list(build(target_python(ctx), (wheel,), None, mirrors).argv)
+    cc = compute_capability(groups)
+    if cc is not None:
+        v["sm_name"] = f"{cc[0]}.{cc[1]}"
+    v["tensorrt_spec"] = tensorrt_spec(cc)
+    v["tensorrt_install_argv"] = list(build(target_python(ctx), (v["tensorrt_spec"],), None, mirrors, upgrade=True).argv)
+    pyver, _free = ev.text_python(ctx.text)
+    f = ctx.facts
+    if pyver is None and f is not None and f.python is not None and f.python.version:
+        pyver = ".".join(f.python.version.split(".")[:2])
+    if pyver:
+        v["pyver"] = pyver
+
+
 def _platform_values(ctx: ev.Context, v: dict[str, Any]) -> None:
     p = ctx.platform
     pm = (p.package_manager if p is not None else None) or "apt"
@@ -226,6 +290,7 @@ def values(ctx: ev.Context, groups: dict[str, str], text: str) -> dict[str, Any]
     if not v.get("kver") and v.get("kernel"):
         v["kver"] = v["kernel"]
     _install_values(ctx, v)
+    _package_values(ctx, v, groups)
     ca = ev.system_ca_bundle()
     if ca:
         v["ca_bundle"] = ca

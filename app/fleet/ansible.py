@@ -18,6 +18,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Sequence
 
+from app import fileio
+
 
 class FleetError(Exception):
     """A fleet failure to say in one line (code 2: bad input, 1: the run failed)."""
@@ -90,7 +92,7 @@ def read_inventory(path: str, limit: Optional[str] = None) -> Inventory:
         msg = (r.stderr.strip().splitlines() or ["ansible-inventory failed"])[-1]
         raise FleetError(f"cannot read inventory {path}: {msg}", 2)
     try:
-        data = json.loads(r.stdout)
+        data = fileio.loads(r.stdout)
     except ValueError:
         raise FleetError(f"cannot read inventory {path}: ansible-inventory printed no JSON", 2) from None
     hostvars = (data.get("_meta") or {}).get("hostvars") or {}

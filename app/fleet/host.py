@@ -73,7 +73,8 @@ def host_verify(prefix: str, *, venv: Optional[str] = None, quick: bool = True, 
                 snapshot: Optional[str] = None, verification: Optional[str] = None) -> dict[str, Any]:
     """Verify (live) or take a saved verification (snapshot-backed host); write the host's files."""
     from app.report import build_report, write_report
-    from app.system import LiveSystem, RecordingSystem, SnapshotSystem, write_json_atomic
+    from app.fileio import write_json_atomic
+    from app.system import LiveSystem, RecordingSystem, SnapshotSystem
 
     out: dict[str, Any] = {"prefix": prefix}
     os.makedirs(os.path.dirname(os.path.abspath(prefix)) or ".", exist_ok=True)

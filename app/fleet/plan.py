@@ -243,11 +243,9 @@ def _split(s: str, sentinel: str, tmpl: Tmpl) -> list[str]:
 
 def _shown(s: str) -> str:
     """Text for a task's name (Ansible prints it): the home sentinel as `~`, credentials in URLs hidden."""
-    from app.report.redact import RE_URL_CRED, RE_URL_TOKEN
+    from .record import hide_credentials
 
-    s = s.replace(HOME_SENTINEL, "~")
-    s = RE_URL_CRED.sub(lambda m: f"{m.group(1)}***@{m.group(4) or ''}", s)
-    return RE_URL_TOKEN.sub(lambda m: f"{m.group(1)}***@", s)
+    return hide_credentials(s.replace(HOME_SENTINEL, "~"))
 
 
 def _engine(root: bool) -> list[str]:
@@ -431,9 +429,9 @@ class Builder:
 
     @staticmethod
     def _is_secret(s: str) -> bool:
-        from app.report.redact import RE_AUTH_HEADER, RE_FLAG, RE_URL_CRED, RE_URL_TOKEN
+        from .record import holds_credentials
 
-        return any(r.search(s) for r in (RE_URL_CRED, RE_URL_TOKEN, RE_AUTH_HEADER, RE_FLAG))
+        return holds_credentials(s)
 
     # -- one step --------------------------------------------------------------------------
     def step_tasks(self, step: Any, n: int) -> list[dict[str, Any]]:

@@ -21,7 +21,6 @@ import fcntl
 import json
 import os
 import re
-import tempfile
 import time
 from typing import Any, Iterator, Optional
 
@@ -155,24 +154,35 @@ def append_run(row: dict[str, Any], entry: dict[str, Any]) -> None:
     del row["runs"][:-MAX_RUNS_PER_HOST]
 
 
+_AUTH = re.compile(r"(?i)\b(?:proxy-)?authorization\s*[:=]|(?<![\w-])--?(?:password|passwd|token|api-?key|secret|access-?key)(?:[= ]|$)")
+
+
+def hide_credentials(s: str) -> str:
+    """URLs' user:password@ and token@ parts as ***@ (redaction's own patterns)."""
+    from app.report.redact.network import RE_URL_CRED, RE_URL_TOKEN
+
+    s = RE_URL_CRED.sub(lambda m: f"{m.group(1)}***@{m.group(4) or ''}", s)
+    return RE_URL_TOKEN.sub(lambda m: f"{m.group(1)}***@", s)
+
+
+def holds_credentials(s: str) -> bool:
+    """A URL with credentials, an authorization header or a password/token flag: a secret to keep out of
+    playbooks and logs."""
+    return hide_credentials(s) != s or bool(_AUTH.search(s))
+
+
 def one_line(text: Any) -> str:
     """A reason as one line, without credentials, at most MAX_REASON characters."""
-    from app.report.redact import RE_URL_CRED, RE_URL_TOKEN
-
-    s = " ".join(str(text or "").split())
-    s = RE_URL_CRED.sub(lambda m: f"{m.group(1)}***@{m.group(4) or ''}", s)
-    s = RE_URL_TOKEN.sub(lambda m: f"{m.group(1)}***@", s)
+    s = hide_credentials(" ".join(str(text or "").split()))
     return s if len(s) <= MAX_REASON else s[:MAX_REASON - 1] + "…"
 
 
 def read_json(path: str, max_bytes: int = 64 << 20) -> Optional[Any]:
     """A JSON file, or None when it is missing, unreadable, too big or nested too deep (never a traceback)."""
+    from app import fileio
+
     try:
-        with open(path, "rb") as f:
-            raw = f.read(max_bytes + 1)
-        if len(raw) > max_bytes:
-            return None
-        return json.loads(raw.decode("utf-8-sig"))
+        return fileio.read_json(path, limit=max_bytes)
     except (OSError, ValueError, UnicodeDecodeError, RecursionError):
         return None
 
@@ -182,20 +192,10 @@ def write_json(path: str, data: Any, mode: int = 0o644) -> None:
 
 
 def write_bytes(path: str, data: bytes, mode: int = 0o644) -> None:
-    """Atomically: a new temporary file (O_EXCL, `mode` from the start) renamed over `path`."""
-    d = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path)[:40] + ".", suffix=".tmp", dir=d)
-    try:
-        os.fchmod(fd, mode)
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    """Atomically, through the project's one atomic writer (app.fileio): `mode` from the start."""
+    from app import fileio
+
+    fileio.write_atomic(path, data, mode=mode, keep_mode=False)
 
 
 _TASK_RE = re.compile(r"^\[[a-z_]+\]\s*")

@@ -23,6 +23,8 @@ import zipfile
 from pathlib import Path
 from typing import Optional
 
+from app.fileio import write_atomic
+
 ROOT = Path(__file__).resolve().parents[2]
 # resources the engine reads on a host; icons and Qt translations are the GUI's
 RESOURCE_DIRS = ("compat", "diagnose", "messages", "catalogue", "i18n")
@@ -127,8 +129,5 @@ def build_zipapp(path: os.PathLike | str, root: Optional[Path] = None) -> str:
     if p.is_file() and hashlib.sha256(p.read_bytes()).hexdigest() == digest:
         return digest
     p.parent.mkdir(parents=True, exist_ok=True)
-    tmp = p.with_name(p.name + ".tmp")
-    tmp.write_bytes(data)
-    os.chmod(tmp, 0o755)
-    os.replace(tmp, p)
+    write_atomic(p, data, mode=0o755)
     return digest

@@ -3,8 +3,9 @@ the counterpart of script.py's bash script. Every argument is a single-quoted Po
 ('' escapes a quote), so nothing from the plan is ever parsed as PowerShell code."""
 from __future__ import annotations
 
-import re
 import textwrap
+
+from app.pwsh import ps_quote
 
 from .model import Edit, Plan, Step
 from .script import one_line
@@ -65,16 +66,6 @@ function Set-IniValue([string]$Path, [string]$Section, [string]$Key, [string]$Va
     [IO.File]::WriteAllText($Path, ($lines -join $nl) + $nl, [Text.UTF8Encoding]::new($bom))
 }
 """
-
-
-_PS_QUOTES = re.compile("['\u2018\u2019\u201a\u201b]")
-
-
-def ps_quote(s: str) -> str:
-    """A PowerShell single-quoted literal: no variable expansion, no escapes but a doubled quote.
-    PowerShell also ends such a string at the typographic single quotes (U+2018, U+2019, U+201A,
-    U+201B), so each of those is doubled too."""
-    return "'" + _PS_QUOTES.sub(lambda m: m.group(0) * 2, str(s)) + "'"
 
 
 def _comment(text: str, width: int = 96) -> list[str]:

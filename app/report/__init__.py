@@ -18,8 +18,9 @@ import re
 from pathlib import Path
 from typing import Any, Optional
 
+from app.fileio import JsonError, atomic_text, loads, read_json, write_atomic, write_json_atomic
 from app.report.build import ReportInputError, build_report, log_excerpt, read_session, redact_report
-from app.report.model import REPORT_FORMAT, LogExcerpt, Report, SessionInfo, StepOutcome
+from app.report.model import REPORT_FORMAT, LogExcerpt, Report, SessionInfo, StepOutcome, upgrade_report_json
 from app.report.redact import Redactor, redact_snapshot, redact_text
 from app.system import SnapshotError
 
@@ -54,14 +55,15 @@ def render(report: Report, fmt: str = "html") -> str:
     raise ValueError(f"unknown report format {fmt!r} (use one of {', '.join(FORMATS)})")
 
 
+def _json_why(e: json.JSONDecodeError) -> str:
+    return e.msg if isinstance(e, JsonError) else "broken"
+
+
 def write_report(report: Report, path: str | os.PathLike, fmt: Optional[str] = None) -> str:
     """Render and write atomically (a crash leaves no half file). Returns the format used."""
     fmt = fmt or format_for_path(path)
     text = render(report, fmt)
-    p = Path(path)
-    tmp = p.with_name(p.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, p)
+    write_atomic(path, text)
     return fmt
 
 
@@ -98,14 +100,14 @@ def load_report_json(path: str | os.PathLike) -> dict[str, Any]:
             raise ReportLoadError(f"{p.name} is an HTML file without an embedded gpu-wizard report")
         text = m.group(1)
     try:
-        data = json.loads(text)
+        data = loads(text)
     except json.JSONDecodeError as e:
-        raise ReportLoadError(f"{p.name} is not a usable report: the JSON is broken (line {e.lineno}, column {e.colno})") from None
+        raise ReportLoadError(f"{p.name} is not a usable report: the JSON is {_json_why(e)} (line {e.lineno}, column {e.colno})") from None
     if not isinstance(data, dict) or not str(data.get("format", "")).startswith("gpu-wizard-report/"):
         raise ReportLoadError(f"{p.name} is not a gpu-wizard report (format is {data.get('format') if isinstance(data, dict) else None!r}, "
                               f"expected {REPORT_FORMAT!r})")
     try:
-        report = Report.from_json(data)
+        report = Report.from_json(upgrade_report_json(data))
     except Exception as e:
         raise ReportLoadError(f"{p.name} is a damaged report: {e}") from None
     snap = report.snapshot
@@ -155,12 +157,9 @@ def export_log(src: str | os.PathLike, dst: str | os.PathLike, redactor: Optiona
     if learn:
         for c in _chunks(src, chunk_lines):
             r.learn_text(c)
-    d = Path(dst)
-    tmp = d.with_name(d.name + ".tmp")
-    with open(tmp, "w", encoding="utf-8", newline="") as out:
+    with atomic_text(dst) as out:
         for c in _chunks(src, chunk_lines):
             out.write(r.text(c, learn=False))
-    os.replace(tmp, d)
     return r
 
 
@@ -181,7 +180,7 @@ def export_session(session_dir: str | os.PathLike, dest_dir: str | os.PathLike, 
         for f in files:
             if f.suffix == ".json":
                 try:
-                    jsons[f.name] = json.loads(f.read_text(encoding="utf-8-sig"))
+                    jsons[f.name] = read_json(f)
                 except (OSError, ValueError):  # a broken JSON file is copied as text
                     jsons.pop(f.name, None)
                     for c in _chunks(f, 20000):
@@ -198,9 +197,9 @@ def export_session(session_dir: str | os.PathLike, dest_dir: str | os.PathLike, 
     for f in files:
         target = dst / f.name
         if not redact:
-            target.write_bytes(f.read_bytes())
+            write_atomic(target, f.read_bytes())
         elif f.name in jsons:
-            target.write_text(json.dumps(r.data(jsons[f.name]), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+            write_json_atomic(target, r.data(jsons[f.name]))
         else:
             export_log(f, target, r, learn=False)
         written.append(f.name)

@@ -10,11 +10,13 @@ from __future__ import annotations
 import json
 import os
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional, cast
 
+from app import fileio
 from app.model import Model
-from app.report.model import REPORT_FORMAT, LogExcerpt, Redaction, Report, SessionInfo, StepOutcome, StepStatus
+from app.report.model import REPORT_FORMAT, LogExcerpt, Redaction, Report, SessionInfo, StepOutcome
 from app.report import words as W
 from app.report.redact import Redactor
 from app.report.words import LANG, _t
@@ -53,7 +55,7 @@ def as_json(value: Any, what: str = "value") -> Optional[dict[str, Any]]:
     if isinstance(value, (str, os.PathLike)):
         p = Path(value)
         try:
-            data = json.loads(p.read_text(encoding="utf-8-sig"))
+            data = fileio.loads(p.read_text(encoding="utf-8-sig"))
         except FileNotFoundError:
             raise ReportInputError(f"{what} file not found: {p}") from None
         except (OSError, UnicodeDecodeError) as e:
@@ -200,210 +202,66 @@ def text_excerpt(text: str, source: str, *, reason: str = "", before: int = LOG_
 
 
 # ---------------------------------------------------------------------------------------------
-# Session folder (app/run): commands.log, output.log, plan.json, facts.json, state.json
-
-_STATUS_WORDS = {
-    "ok": "done", "done": "done", "reboot_required": "done", "success": "done", "succeeded": "done", "finished": "done", "passed": "done",
-    "completed": "done", "complete": "done",
-    "failed": "failed", "fail": "failed", "error": "failed", "timeout": "failed", "timed_out": "failed",
-    "skipped": "skipped", "skip": "skipped", "already_done": "skipped",
-    "cancelled": "cancelled", "canceled": "cancelled", "running": "running", "pending": "pending",
-    "waiting": "pending", "todo": "pending", "not_run": "pending",
-}
+# Session folder (app/run): plan.json, events.jsonl, state.json read typed (app/run/record.py), output.log
 
 
-def _status(v: Any) -> str:
-    if isinstance(v, bool):
-        return "done" if v else "failed"
-    return _STATUS_WORDS.get(str(v or "").strip().lower(), "unknown")
+@dataclass(frozen=True)
+class SessionRead:
+    """An install session as the report shows it: its info, each plan step's outcome, the log excerpt."""
+
+    info: SessionInfo
+    steps: tuple[StepOutcome, ...]
+    plan: Optional[dict[str, Any]]
+    facts: Optional[dict[str, Any]]
+    log: Optional[LogExcerpt]
+    notes: tuple[str, ...] = ()  # what could not be read, and why
 
 
-def _read_json(p: Path) -> Optional[Any]:
-    try:
-        return json.loads(p.read_text(encoding="utf-8-sig"))
-    except (OSError, ValueError):
-        return None
+def read_session(path: str | os.PathLike, plan: Optional[dict[str, Any]] = None) -> SessionRead:
+    """Read an install session folder through the one run record: the plan's steps (`plan`'s, else the
+    session's plan.json), the event journal
+    folded by app.run.record's reducer, the run state (RunState) settled on top. A missing file is absent;
+    a damaged run state is a note saying why, never a guess."""
+    from app.run.record import from_session
 
-
-def _step_states(state: Any) -> dict[str, dict[str, Any]]:
-    """Per-step records from state.json, whatever its exact shape: {"steps": {id: {...}}},
-    {"steps": [{"id": ...}]}, or {id: "done"}."""
-    out: dict[str, dict[str, Any]] = {}
-    if not isinstance(state, dict):
-        return out
-    steps = state.get("steps", state.get("step_states", state.get("results")))
-    if isinstance(steps, dict):
-        for k, v in steps.items():
-            out[str(k)] = v if isinstance(v, dict) else {"status": v}
-    elif isinstance(steps, list):
-        for v in steps:
-            if isinstance(v, dict) and (v.get("id") or v.get("step_id") or v.get("step")):
-                out[str(v.get("id") or v.get("step_id") or v.get("step"))] = v
-    for key in ("done", "completed", "finished_steps"):
-        if isinstance(state.get(key), list):
-            for sid in state[key]:
-                out.setdefault(str(sid), {"status": "done"})
-    if isinstance(state.get("failed"), str):
-        out.setdefault(state["failed"], {}).setdefault("status", "failed")
-    return out
-
-
-def _commands_log(p: Path) -> list[dict[str, Any]]:
-    """commands.log records (time, argv, rc, duration): JSON lines, or plain text lines."""
-    out: list[dict[str, Any]] = []
-    try:
-        fh = open(p, "r", encoding="utf-8", errors="replace")
-    except OSError:
-        return out
-    with fh:
-        for line in fh:
-            line = line.strip()
-            if not line:
-                continue
-            rec: dict[str, Any]
-            if line.startswith("{"):
-                try:
-                    rec = json.loads(line)
-                except ValueError:
-                    rec = {"text": line}
-            elif line.count("\t") >= 4:  # app/run/session.py: time, step, rc=N, 1.23s, argv JSON[, # note]
-                f = line.split("\t")
-                rec = {"time": f[0], "step_id": f[1], "text": line}
-                m = re.fullmatch(r"rc=(-?\d+)", f[2])
-                if m:
-                    rec["rc"] = int(m.group(1))
-                m = re.fullmatch(r"(\d+(?:\.\d+)?)s", f[3])
-                if m:
-                    rec["duration_s"] = float(m.group(1))
-                try:
-                    argv = json.loads(f[4])
-                    if isinstance(argv, list):
-                        rec["argv"] = [str(a) for a in argv]
-                except ValueError:
-                    pass
-                if len(f) > 5 and f[5].startswith("# "):
-                    rec["note"] = f[5][2:]
-            else:
-                rec = {"text": line}
-                m = re.search(r"\brc[=: ]\s*(-?\d+)", line)
-                if m:
-                    rec["rc"] = int(m.group(1))
-                m = re.search(r"\b(\d+(?:\.\d+)?)\s*s\b", line)
-                if m:
-                    rec["duration_s"] = float(m.group(1))
-            out.append(rec)
-    return out
-
-
-def _journal(d: Path) -> list:
-    if not (d / "events.jsonl").is_file():
-        return []
-    from app.run.session import Session
-
-    return Session(d).read_events()
-
-
-def read_session(path: str | os.PathLike) -> dict[str, Any]:
-    """Read an install session folder. Returns {"info": SessionInfo, "plan", "facts", "state",
-    "commands": [...], "log": LogExcerpt|None}; a missing file is simply absent."""
     d = Path(path)
     if not d.is_dir():
         raise ReportInputError(f"session folder not found: {d}")
-    files = tuple(sorted(x.name for x in d.iterdir() if x.is_file()))
-    state = _read_json(d / "state.json")
-    plan = _read_json(d / "plan.json")
-    facts = _read_json(d / "facts.json")
-    cmds = _commands_log(d / "commands.log") if (d / "commands.log").is_file() else []
-    failed_cmds = [c for c in cmds if isinstance(c.get("rc"), int) and c["rc"] != 0]
-    st = state if isinstance(state, dict) else {}
-    steps = _step_states(st)
-    for c in cmds:  # per-step exit code (the last command's) and time (all its commands)
-        sid = c.get("step_id")
-        if sid:
-            rec = steps.setdefault(str(sid), {"status": "running"})
-            if isinstance(c.get("rc"), int):
-                rec["_rc"] = c["rc"]
-            if isinstance(c.get("duration_s"), float):
-                rec["_duration_s"] = rec.get("_duration_s", 0.0) + c["duration_s"]
-            rec.setdefault("_started", c.get("time"))
-    # the step-level event journal (app/run/events.py): each step's own time and final message
-    for ev in _journal(d):
-        if ev.type == "step_finished":
-            rec = steps.setdefault(ev.step_id, {"status": ev.status})
-            if ev.duration_s:
-                rec["duration_s"] = round(ev.duration_s, 3)
-            if ev.message and not rec.get("message"):
-                rec["message"] = ev.message
-    if isinstance(st.get("failed_step"), str) and st["failed_step"] in steps:
-        rec = steps[st["failed_step"]]
-        if _status(rec.get("status")) not in ("failed", "cancelled"):
-            rec["status"] = "error"
-    failed = [sid for sid, rec in steps.items() if _status(rec.get("status", rec.get("state", rec.get("ok")))) == "failed"]
-    raw_status = st.get("status", st.get("state", st.get("result")))
-    status = _status(raw_status)
-    if raw_status == "reboot_required":
-        status = "reboot required"
-    if status == "unknown":
-        status = "failed" if failed else ("done" if steps and all(_status(r.get("status", r.get("state"))) in ("done", "skipped")
-                                                                 for r in steps.values()) else "unknown")
+    s = from_session(d, plan)
+    rec = s.record
+    journaled = bool(rec.commands) or any(st.status != "pending" for st in rec.steps) or rec.status != "new"
+    status: Optional[str] = s.state.status if s.state is not None else (rec.status if journaled else None)
+    failed = rec.failed
     log = None
-    out_log = d / "output.log"
-    if out_log.is_file():
-        hint = failed[-1] if failed else None
-        log = log_excerpt(out_log, hint=hint, reason=f"around the failure of step {hint}" if hint else "")
-    first_time = next((c.get("time") for c in cmds if c.get("time")), None)
-    info = SessionInfo(path=str(d), status=status, started=st.get("started") or st.get("started_at") or first_time,
-                       finished=st.get("finished") or st.get("finished_at")
-                       or (st.get("updated") if status not in ("running", "unknown") else None), files=files, commands_run=len(cmds),
-                       commands_failed=len(failed_cmds), output_lines=log.total_lines if log else 0)
-    return {"info": info, "plan": plan if isinstance(plan, dict) else None, "facts": facts if isinstance(facts, dict) else None,
-            "state": st, "steps": steps, "commands": cmds, "log": log}
+    if (d / "output.log").is_file():
+        hint = failed.id if failed else None
+        log = log_excerpt(d / "output.log", hint=hint, reason=f"around the failure of step {hint}" if hint else "")
+    ended = status not in (None, "new", "running")
+    info = SessionInfo(path=str(d), status=status, files=s.files,
+                       started=next((st.started_at for st in rec.steps if st.started_at), None),
+                       finished=(s.state.updated or None) if s.state is not None and ended else None,
+                       commands_run=len(rec.commands), commands_failed=sum(not c.ok for c in rec.commands),
+                       output_lines=log.total_lines if log else 0)
+    whys = {str(x.get("id")): str(x.get("why") or "") for x in (s.plan or {}).get("steps") or () if isinstance(x, dict)}
+    steps = tuple(_outcome(st, whys.get(st.id, "")) for st in rec.steps)
+    return SessionRead(info, steps, s.plan, s.facts, log, tuple(s.problems))
 
 
-def step_outcomes(plan: Optional[dict[str, Any]], states: dict[str, dict[str, Any]]) -> tuple[StepOutcome, ...]:
-    """One StepOutcome per plan step (in plan order), with what state.json says happened."""
-    out = []
-    seen = set()
-    for s in (plan or {}).get("steps") or []:
-        if not isinstance(s, dict) or not s.get("id"):
-            continue
-        sid = str(s["id"])
-        seen.add(sid)
-        rec = states.get(sid, {})
-        cmds = []
-        for argv in s.get("commands") or []:
-            if isinstance(argv, (list, tuple)):
-                cmds.append(_join(argv))
-            elif isinstance(argv, str):
-                cmds.append(argv)
-        out.append(_outcome(sid, rec, title=s.get("title") or "", why=s.get("why") or "", kind=s.get("kind") or "",
-                            needs_root=bool(s.get("needs_root")), commands=tuple(cmds)))
-    for sid, rec in states.items():  # steps the state knows but the plan does not (a resumed run)
-        if sid not in seen:
-            out.append(_outcome(sid, rec, title=str(rec.get("title") or ""), why="", kind="", needs_root=False, commands=()))
-    return tuple(out)
+def step_outcomes(plan: Optional[dict[str, Any]]) -> tuple[StepOutcome, ...]:
+    """The plan's steps, none of them run yet (a report of a plan without its session)."""
+    from app.run.record import RunRecord, plan_steps
+
+    whys = {str(x.get("id")): str(x.get("why") or "") for x in (plan or {}).get("steps") or () if isinstance(x, dict)}
+    return tuple(_outcome(st, whys.get(st.id, "")) for st in RunRecord.for_plan(plan_steps(plan)).steps)
 
 
-def _join(argv: Any) -> str:
+def _outcome(st: Any, why: str) -> StepOutcome:
+    """A run record's step (app.run.record.StepRecord) as the report keeps it."""
     import shlex
 
-    return shlex.join(str(a) for a in argv)
-
-
-def _num(v: Any) -> Optional[float]:
-    return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
-
-
-def _outcome(sid: str, rec: dict[str, Any], **kw: Any) -> StepOutcome:
-    status = _status(rec.get("status", rec.get("state", rec.get("ok")))) if rec else "pending"
-    rc = rec.get("rc", rec.get("returncode", rec.get("_rc")))
-    started = rec.get("started", rec.get("_started"))
-    finished = rec.get("finished", rec.get("at"))
-    return StepOutcome(id=sid, status=cast(StepStatus, status), rc=rc if isinstance(rc, int) and not isinstance(rc, bool) else None,
-                       duration_s=_num(rec.get("duration_s", rec.get("duration", rec.get("_duration_s")))),
-                       message=str(rec.get("message") or rec.get("error") or ""),
-                       started=started if isinstance(started, str) else None,
-                       finished=finished if isinstance(finished, str) else None, **kw)
+    return StepOutcome(id=st.id, title=st.title, status=st.status, why=why, kind=st.kind, needs_root=st.needs_root,
+                       commands=tuple(shlex.join(a) for a in st.commands), rc=st.rc, duration_s=st.duration_s,
+                       message=st.message, started=st.started_at or None, finished=st.finished_at or None)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -477,8 +335,8 @@ def _headline(facts, rec, steps, session, ver, diag, plan=None) -> tuple[str, li
         elif rec.get("warnings"):
             lines.append(_t("Recommendation: {text}", text=W.say("rec", rec["warnings"][0])))
     if steps:
-        done = sum(1 for s in steps if s.status in ("done", "skipped"))
-        failed = [s for s in steps if s.status == "failed"]
+        done = sum(1 for s in steps if s.status in ("ok", "skipped"))
+        failed = [s for s in steps if s.status == "error"]
         line = _t("Install: {done} of {total} steps done", done=done, total=len(steps))
         if failed:
             f = failed[0]
@@ -492,8 +350,8 @@ def _headline(facts, rec, steps, session, ver, diag, plan=None) -> tuple[str, li
             bump("pass")
         lines.append(line + ".")
     elif session is not None:
-        lines.append(_t("Install session: {status}.", status=_t(str(session.status))))
-        bump({"done": "pass", "failed": "fail", "cancelled": "warn"}.get(session.status, "unknown"))
+        lines.append(_t("Install session: {status}.", status=W.status(session.status)))
+        bump({"ok": "pass", "error": "fail", "cancelled": "warn", "reboot_required": "warn"}.get(str(session.status), "unknown"))
     if ver:
         layers = ver.get("layers") or []
         worst = "skip"
@@ -568,7 +426,7 @@ def build_report(*, facts: Any = None, recommendation: Any = None, plan: Any = N
     """Gather everything into one Report, redacted unless `redact=False`.
 
     facts/recommendation/plan/verification/diagnosis/snapshot: a Model, its to_json() dict, or a
-    JSON file path. session: a session folder path (or the dict `read_session` returned).
+    JSON file path. session: a session folder path (or what `read_session` returned).
     logs: extra LogExcerpt values or (name, text) pairs. live: also learn this machine's user,
     host name and secrets for redaction (the CLI does this when it ran on the live machine)."""
     said_notes: list[str] = [str(n) for n in notes or ()]
@@ -595,18 +453,19 @@ def build_report(*, facts: Any = None, recommendation: Any = None, plan: Any = N
     steps: tuple[StepOutcome, ...] = ()
     excerpts: list[LogExcerpt] = []
     if session is not None:
-        s = session if isinstance(session, dict) and "info" in session else read_session(session)
-        sess = s["info"]
-        plan_d = plan_d or s.get("plan")
-        facts_d = facts_d or s.get("facts")
-        steps = step_outcomes(plan_d, s.get("steps") or {})
-        if s.get("log") is not None:
-            excerpts.append(s["log"])
-        for name in ("plan.json", "state.json", "output.log", "commands.log"):
+        s = session if isinstance(session, SessionRead) else read_session(session, plan_d)
+        sess = s.info
+        plan_d = plan_d or s.plan
+        facts_d = facts_d or s.facts
+        steps = s.steps
+        if s.log is not None:
+            excerpts.append(s.log)
+        for name in ("plan.json", "state.json", "output.log", "events.jsonl"):
             if name not in sess.files:
                 said_notes.append(f"The session folder has no {name}.")
+        said_notes += [f"The run state was not read: {why}" for why in s.notes]
     elif plan_d:
-        steps = step_outcomes(plan_d, {})
+        steps = step_outcomes(plan_d)
     for item in logs or ():
         if isinstance(item, LogExcerpt):
             excerpts.append(item)

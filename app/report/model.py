@@ -15,9 +15,13 @@ from typing import Any, Literal, Optional
 
 from app.model import Model
 
-REPORT_FORMAT = "gpu-wizard-report/1"
+REPORT_FORMAT = "gpu-wizard-report/2"  # /1 said a step's status in words of its own ("done", "failed")
 
-StepStatus = Literal["done", "failed", "skipped", "cancelled", "running", "pending", "unknown"]
+# The one vocabulary of app/run/events.py (STEP_STATES; a run's: RUN_STATUSES)
+StepStatus = Literal["pending", "running", "ok", "skipped", "error", "cancelled"]
+# Report format 1's words, read as the vocabulary's (an older report opens in walkthrough)
+OLD_STEP_WORDS: dict[Any, str] = {"done": "ok", "failed": "error", "unknown": "pending"}
+OLD_RUN_WORDS: dict[Any, Optional[str]] = {"done": "ok", "failed": "error", "reboot required": "reboot_required", "unknown": None}
 
 
 @dataclass(frozen=True)
@@ -58,7 +62,7 @@ class SessionInfo(Model):
     """The install run's session folder (commands.log, output.log, plan.json, facts.json, state.json)."""
 
     path: str
-    status: str = "unknown"  # "done", "failed", "cancelled", "running", "unknown"
+    status: Optional[str] = None  # RunState.status (RUN_STATUSES); None: the run state could not be read
     started: Optional[str] = None
     finished: Optional[str] = None
     files: tuple[str, ...] = ()  # the files the folder holds
@@ -95,3 +99,16 @@ class Report(Model):
     snapshot: Optional[dict[str, Any]] = None  # redacted format-1 snapshot (opens in walkthrough)
     notes: tuple[str, ...] = ()  # what could not be read, and why
     lang: str = "en"  # the language it is written in ("en", "zh_CN"): labels and the engine's sentences
+
+
+def upgrade_report_json(data: dict[str, Any]) -> dict[str, Any]:
+    """A format-1 report's JSON with its status words said in the one vocabulary (format 2)."""
+    if data.get("format") != "gpu-wizard-report/1":
+        return data
+    steps = [dict(st, status=OLD_STEP_WORDS.get(st.get("status"), st.get("status"))) if isinstance(st, dict) else st
+             for st in data.get("steps") or ()]
+    out = dict(data, format=REPORT_FORMAT, steps=steps)
+    if isinstance(data.get("session"), dict):
+        old = data["session"].get("status")
+        out["session"] = dict(data["session"], status=OLD_RUN_WORDS.get(old, old))
+    return out

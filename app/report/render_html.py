@@ -35,10 +35,10 @@ p{margin:6px 0}
 .overall ul{margin:0;padding-left:18px}
 .badge{display:inline-block;border-radius:999px;padding:1px 10px;font-size:12px;font-weight:700;letter-spacing:.03em;text-transform:uppercase;border:1px solid;white-space:nowrap}
 .badge.big{font-size:15px;padding:4px 14px}
-.pass,.done{color:var(--pass);border-color:#86efac;background:#f0fdf4}
-.warn,.warning,.cancelled,.skip,.skipped{color:var(--warn);border-color:#fcd34d;background:#fffbeb}
-.fail,.failed,.error{color:var(--fail);border-color:#fca5a5;background:#fef2f2}
-.info,.pending,.unknown,.running{color:var(--info);border-color:#bfdbfe;background:#eff6ff}
+.pass,.ok{color:var(--pass);border-color:#86efac;background:#f0fdf4}
+.warn,.warning,.cancelled,.skip,.skipped,.reboot_required,.interrupted{color:var(--warn);border-color:#fcd34d;background:#fffbeb}
+.fail,.error{color:var(--fail);border-color:#fca5a5;background:#fef2f2}
+.info,.pending,.unknown,.running,.new{color:var(--info);border-color:#bfdbfe;background:#eff6ff}
 table{border-collapse:collapse;width:100%;margin:8px 0 12px;font-size:14px}
 th,td{text-align:left;vertical-align:top;padding:6px 8px;border-bottom:1px solid var(--line)}
 th{background:var(--soft);font-weight:600}
@@ -64,9 +64,14 @@ def _e(v: Any) -> str:
     return escape("" if v is None else str(v))
 
 
-def _badge(status: Optional[str], big: bool = False) -> str:
+def _badge(status: Optional[str], big: bool = False, text: Optional[str] = None) -> str:
     s = (status or "unknown").lower()
-    return f"<span class='badge {escape(s)}{' big' if big else ''}'>{escape(s)}</span>"
+    return f"<span class='badge {escape(s)}{' big' if big else ''}'>{escape(s if text is None else text)}</span>"
+
+
+def _run_badge(status: Optional[str]) -> str:
+    """A step's or run's status (the one vocabulary), in the report's language."""
+    return _badge(status, text=W.status(status))
 
 
 def _kv(rows: Iterable[tuple[str, Any]]) -> str:
@@ -229,7 +234,7 @@ def _steps_html(report: Report) -> str:
     out = [("<h2 id='plan'>" + _e(_t("Plan and what happened")) + "</h2>")]
     s = report.session
     if s is not None:
-        out.append(_kv([(_t("Session folder"), _Raw(f"<code>{_e(s.path)}</code>")), (_t("Result"), _Raw(_badge(s.status))),
+        out.append(_kv([(_t("Session folder"), _Raw(f"<code>{_e(s.path)}</code>")), (_t("Result"), _Raw(_run_badge(s.status))),
                         (_t("Started"), s.started), (_t("Finished"), s.finished),
                         (_t("Commands run"), f"{s.commands_run} ({s.commands_failed} failed)" if s.commands_run else None),
                         (_t("Output lines"), s.output_lines or None)]))
@@ -239,12 +244,12 @@ def _steps_html(report: Report) -> str:
     if report.steps:
         out.append(_table(["#", _t("Step"), _t("Result"), _t("Time"), _t("Exit code"), _t("Message")], [
             (i, _Raw(f"<b>{_e(W.report_step(report, st, 'title'))}</b><br><code>{_e(st.id)}</code>" + (f" <span class='muted'>{_e(_t('(as administrator)'))}</span>" if st.needs_root else "")),
-             _Raw(_badge(st.status)), _fmt(st.duration_s, "s"), st.rc if st.rc is not None else "", st.message)
+             _Raw(_run_badge(st.status)), _fmt(st.duration_s, "s"), st.rc if st.rc is not None else "", st.message)
             for i, st in enumerate(report.steps, 1)]))
         for i, st in enumerate(report.steps, 1):
             if not (st.why or st.commands):
                 continue
-            out.append(f"<div class='card'><b>{i}. {_e(W.report_step(report, st, 'title'))}</b> {_badge(st.status)}"
+            out.append(f"<div class='card'><b>{i}. {_e(W.report_step(report, st, 'title'))}</b> {_run_badge(st.status)}"
                        + (f"<p>{_e(W.report_step(report, st, 'why'))}</p>" if st.why else "")
                        + (f"<pre>{_e(chr(10).join(st.commands))}</pre>" if st.commands else "") + "</div>")
     elif s is None:

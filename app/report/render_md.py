@@ -105,9 +105,9 @@ def _render(report: Report) -> str:
     if report.steps or report.session:
         L += [_t("## Plan and what happened"), ""]
         if report.session:
-            L += [f"{_t('Session folder')}: `{report.session.path}` — {_t(report.session.status)}", ""]
+            L += [f"{_t('Session folder')}: `{report.session.path}` — {W.status(report.session.status)}", ""]
         L += _table(["#", _t("Step"), _t("Result"), _t("Time"), _t("Exit code"), _t("Message")], [
-            (i, f"{W.report_step(report, s, 'title')} (`{s.id}`)", _t(s.status), _f(s.duration_s, "s"), s.rc, s.message) for i, s in enumerate(report.steps, 1)])
+            (i, f"{W.report_step(report, s, 'title')} (`{s.id}`)", W.status(s.status), _f(s.duration_s, "s"), s.rc, s.message) for i, s in enumerate(report.steps, 1)])
         for i, s in enumerate(report.steps, 1):
             if s.commands:
                 L += [f"{i}. {W.report_step(report, s, 'title')}:", ""] + _fence("\n".join(s.commands), "sh")

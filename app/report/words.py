@@ -46,6 +46,11 @@ def hint(domain: str, item: Optional[Mapping[str, Any]]) -> Optional[str]:
     return messages.render_hint(domain, item.get("code") or "", item.get("params") or {}, LANG.get(), fallback=item["hint"])
 
 
+def status(word: Optional[str]) -> str:
+    """A step's or a run's status (the one vocabulary) in the report's language; None: not known."""
+    return messages.status_word(word, LANG.get())
+
+
 def reason(part: Optional[Mapping[str, Any]]) -> str:
     """A recommendation part's reason."""
     return say("rec", part, "reason", "reason_code", "reason_params") if part else ""

@@ -27,6 +27,8 @@ import threading
 from dataclasses import dataclass
 from typing import Callable, Optional
 
+from app import fileio
+
 ASKPASS_ENV = "GPU_WIZARD_ASKPASS"  # set: the bundle's binary (or the checkout's script) is sudo's askpass
 SOCKET_ENV = "GPU_WIZARD_ASKPASS_SOCKET"  # where the running window answers
 PYTHON_ENV = "GPU_WIZARD_PYTHON"  # the checkout's script runs the window's own interpreter (as the user)
@@ -134,7 +136,7 @@ class PromptServer:
         if _peer_uid(conn) != os.getuid():
             return  # not this user's program: no answer at all
         try:
-            req = json.loads(_read_line(conn) or b"{}")
+            req = fileio.loads(_read_line(conn) or b"{}")
             text = str(req.get("prompt") or "")[:500]
         except (ValueError, AttributeError, OSError):
             return
@@ -156,6 +158,10 @@ class PromptServer:
     def close(self) -> None:
         sock, self.sock = self.sock, None
         if sock is not None:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)  # wakes the accept() waiting in the server thread
+            except OSError:
+                pass
             try:
                 sock.close()
             except OSError:
@@ -180,7 +186,7 @@ def ask_window(socket_path: str, prompt: str, timeout_s: float = 3600.0) -> Opti
         try:
             s.settimeout(timeout_s)
             s.sendall(json.dumps({"prompt": prompt}).encode("utf-8") + b"\n")
-            reply = json.loads(_read_line(s) or b"{}")
+            reply = fileio.loads(_read_line(s) or b"{}")
         except (OSError, ValueError):
             return Answer(None)
     pw = reply.get("password") if isinstance(reply, dict) else None

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
+from app import fileio
 from app.plan.ini import IniError, check_settings, set_in_bytes
 from app.plan.model import Edit
 
@@ -97,7 +98,7 @@ def read_manifest(bdir: Path) -> list[dict]:
     except (OSError, UnicodeError) as e:
         raise EditError(f"cannot read {manifest}: {getattr(e, 'strerror', None) or e}") from None
     try:
-        data = json.loads(text)
+        data = fileio.loads(text)
     except (ValueError, RecursionError):
         raise EditError(f"{manifest} is damaged (not JSON); nothing was restored") from None
     if not isinstance(data, list):
@@ -107,7 +108,7 @@ def read_manifest(bdir: Path) -> list[dict]:
 
 def _write_manifest(bdir: Path, records: list[dict]) -> None:
     with safefs.locate(str((bdir / MANIFEST).absolute()), follow_last=False) as loc:
-        safefs.write_at(loc, json.dumps(records, indent=1).encode(), 0o600)
+        safefs.write_at(loc, (json.dumps(records, indent=1) + "\n").encode(), 0o600)
 
 
 def _locate(path: str, **kw) -> safefs.Located:
@@ -445,25 +446,19 @@ def _apply_plain(edit: Edit, backup_dir, root: str, step_kind: str, content: Opt
         backup = None
         if existed and edit.backup:
             backup = str(bdir / _backup_name(edit.path, len(records)))
-            Path(backup).write_bytes(old or b"")
+            fileio.write_atomic(backup, old or b"", mode=0o600)
         st = target.stat() if existed else None
         rec = EditRecord(edit.path, existed, backup, "file" if existed else "missing",
                          mode=(st.st_mode & 0o7777) if st else None, step_kind=step_kind)
         new = _new_content(edit, old, text)
         records.append(rec.to_json())
-        tmp = bdir / (MANIFEST + ".tmp")
-        tmp.write_text(json.dumps(records, indent=1))
-        os.replace(tmp, bdir / MANIFEST)
+        fileio.write_json_atomic(bdir / MANIFEST, records, mode=0o600)
     if edit.mode == "delete":
         if existed:
             target.unlink()
         return rec
     target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = target.with_name(f".{target.name}.{os.urandom(6).hex()}.gpu-wizard-tmp")
-    with open(tmp, "xb") as fh:
-        fh.write(new or b"")
-    os.chmod(tmp, (st.st_mode & 0o7777) if st else edit.file_mode)
-    os.replace(tmp, target)
+    fileio.write_atomic(target, new or b"", mode=(st.st_mode & 0o7777) if st else edit.file_mode)
     return rec
 
 

@@ -20,7 +20,8 @@ from app.plan.model import Plan, Step, coded_step, is_done
 
 from .downloads import DownloadError, download
 from .edits import RestoreReport, apply_edit, restore
-from .events import JOURNALED, Event, LineEvent, Listener, PlanFinished, ProgressEvent, StepFinished, StepStarted
+from .events import (JOURNALED, CommandFinished, Event, LineEvent, Listener, PlanFinished, ProgressEvent, StepFinished,
+                     StepStarted)
 from .privileged import PolicyError
 from .runner import CancelToken, CommandOutcome, Line, Progress, run_command
 from .session import Session
@@ -123,6 +124,9 @@ class Executor:
         finally:
             self.session.close()  # flushes output.log; a later write reopens it
             self.session.release()
+            end_batch = getattr(self._privilege, "end_batch", None)  # Windows: the batch's elevated helper quits
+            if end_batch is not None:
+                end_batch()
             if self._own_privilege and self._privilege is not None:
                 self._privilege.close()
                 self._privilege, self._own_privilege = None, False
@@ -153,6 +157,9 @@ class Executor:
                     self._done_weight += max(1, step.weight)
                     self._emit(StepFinished(step.id, "skipped", "already done"))
                     continue
+                starting = getattr(self._privilege, "step_starting", None)  # Windows: one UAC prompt per batch
+                if starting is not None:
+                    starting(step)
                 t0 = time.monotonic()
                 try:
                     try:
@@ -165,11 +172,11 @@ class Executor:
                         raise StepFailed(f"{type(e).__name__}: {e}") from e
                 except StepFailed as e:
                     status = "cancelled" if e.cancelled or self.cancel_token.cancelled else "error"
-                    self._record(step.id, status, str(e))
+                    self._end(step.id, status, str(e), time.monotonic() - t0)
                     self._emit(StepFinished(step.id, status, str(e), e.details, time.monotonic() - t0))
                     msg = f"{step.title}: {e}"
                     return self._finish(status, msg, step.id)
-                self._record(step.id, "ok", "restart needed" if restart else "", phase="finished")
+                self._end(step.id, "ok", "restart needed" if restart else "", time.monotonic() - t0)
                 if step.reboot_required or restart:
                     self.state.reboot_pending = True
                     self.state.boot_id = self.boot_id_fn()
@@ -210,6 +217,20 @@ class Executor:
     def _record(self, step_id: str, status: str, message: str, phase: Optional[str] = None) -> None:
         self.state.mark(step_id, status, message, phase)
         self._save()
+
+    def _end(self, step_id: str, status: str, message: str, duration_s: float) -> None:
+        """A step's attempt ended: its status, how long it ran and its last command's exit code, saved."""
+        self.state.end(step_id, status, message, duration_s, self._rc)
+        self._save()
+
+    def _command(self, step_id: str, argv: list[str], rc: Optional[int], duration_s: float, note: str = "",
+                 ok: Optional[bool] = None) -> None:
+        """One command of a step ended: a line in commands.log (for people), an event in the journal (typed)."""
+        self._rc = rc
+        self.session.log_command(step_id, argv, rc, duration_s, note)
+        self._emit(CommandFinished(step_id, tuple(argv), rc, rc == 0 if ok is None else ok, duration_s, note))
+
+    _rc: Optional[int] = None  # the exit code of the running step's last command
 
     def _phase(self, step_id: str, phase: str, commands_done: Optional[int] = None) -> None:
         s = self.state.mark(step_id, "running", "", phase)
@@ -263,9 +284,8 @@ class Executor:
             self._emit(ProgressEvent(step.id, p.fraction, min(1.0, overall), p.message,
                                      p.done_bytes, p.total_bytes, p.name))
 
-        st = self.state.mark(step.id, "running", "", "started")
-        st.attempts += 1
-        st.commands_done = 0
+        self.state.begin(step.id)
+        self._rc = None
         self._save()
         files: dict[str, dict[str, str]] = {}
         if step.downloads:
@@ -283,10 +303,10 @@ class Executor:
                              on_progress=on_progress, cancel=self.cancel_token, min_free_mib=d.min_free_mib, size_bytes=d.size_bytes,
                              session=self._http_session())
             except DownloadError as e:
-                self.session.log_command(step.id, ["download", d.url], 1, time.monotonic() - t0, str(e))
+                self._command(step.id, ["download", d.url], 1, time.monotonic() - t0, str(e))
                 raise StepFailed(str(e), cancelled=self.cancel_token.cancelled) from None
-            self.session.log_command(step.id, ["download", d.url], 0, time.monotonic() - t0,
-                                     f"sha256 {r.sha256}, verified by {r.verified_by}")
+            self._command(step.id, ["download", d.url], 0, time.monotonic() - t0,
+                          f"sha256 {r.sha256}, verified by {r.verified_by}")
             on_line(Line("stdout", f"Verified {d.name} ({r.verified_by})"))
             files[f"@download:{d.name}"] = {"path": r.path, "sha256": r.sha256, "url": d.url}
         if step.edits:
@@ -305,7 +325,7 @@ class Executor:
                     raise StepFailed(str(ex), cancelled=bool(getattr(ex, "cancelled", False))) from None
                 raise StepFailed(f"could not {e.describe()}: {ex}") from None
             on_line(Line("stdout", e.describe() + (f" (backup: {rec.backup})" if rec.backup else " (new file)")))
-            self.session.log_command(step.id, ["edit", e.mode, e.path], 0, 0.0, f"backup {rec.backup}")
+            self._command(step.id, ["edit", e.mode, e.path], 0, 0.0, f"backup {rec.backup}")
         env = dict(step.env)
         ok_codes = tuple(step.ok_exit_codes) or (0,)
         restart = False
@@ -321,7 +341,7 @@ class Executor:
                 restart = True
                 note = f"exit code {out.rc}: success, restart required"
                 on_line(Line("stdout", f"{out.message}: the change takes effect after a restart"))
-            self.session.log_command(step.id, out.argv, out.rc, out.duration_s, note)
+            self._command(step.id, out.argv, out.rc, out.duration_s, note, ok=out.ok)
             if not out.ok:
                 raise StepFailed(_with_hint(step, out.message, out.details), out.details, cancelled=out.cancelled)
             self._phase(step.id, "commands", n + 1)

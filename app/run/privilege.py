@@ -8,8 +8,9 @@ installed and an agent runs; else sudo with `--askpass PROGRAM`, the window's ow
 signals), or a dialog of our own on a display. With none of them: one line, exit code 2. Under sudo
 root never runs the user's interpreter or files: app/run/rootboot.py copies and checks them first.
 On Windows without administrator rights: `ElevatedPrivilege`, which starts the helper elevated
-through UAC (PowerShell Start-Process -Verb RunAs) for each root request, and only for those; the
-request and its answer travel as files, the output lines stream live (app/run/privileged.py).
+through UAC (PowerShell Start-Process -Verb RunAs) once for each run of consecutive administrator
+steps, and only for those; requests and answers travel as files, the output lines stream live
+(app/run/privileged.py serve_folder).
 """
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ import time
 from pathlib import Path
 from typing import Callable, Optional, Sequence
 
+from app import fileio
 from app.plan.model import Edit
 
 from . import askpass as askpass_mod
@@ -223,7 +225,7 @@ class HelperPrivilege(_RequestPrivilege):
         assert self.proc and self.proc.stdout
         for raw in self.proc.stdout:
             try:
-                msg = json.loads(raw)
+                msg = fileio.loads(raw)
             except json.JSONDecodeError:
                 continue
             ev = msg.get("event")
@@ -341,15 +343,14 @@ def not_allowed_error(lang: Optional[str] = None) -> PrivilegeError:
     return door_error("door_not_allowed", lang, user=user, group=admin_group())
 
 
-# --- Windows: elevation through UAC, per root request ------------------------------------------
+# --- Windows: elevation through UAC, once for each batch of administrator steps ---------------------
 
 WINDOWS_HELPER_EXE = "gpu-wizard-helper.exe"  # beside gpu-wizard.exe in the bundle (uac_admin manifest)
 
 
 def ps_quote(text: str) -> str:
-    """A PowerShell single-quoted literal: nothing inside is expanded or parsed (a doubled quote is a
-    quote; the typographic single quotes PowerShell also accepts are doubled as well)."""
-    from app.plan.script_ps import ps_quote as _q
+    """A PowerShell single-quoted literal (app.pwsh: nothing inside is expanded or parsed)."""
+    from app.pwsh import ps_quote as _q
 
     return _q(text)
 
@@ -359,15 +360,21 @@ def windows_command_line(args: Sequence[str]) -> str:
     return subprocess.list2cmdline([str(a) for a in args])
 
 
-def elevate_argv(exe: str, args: Sequence[str], powershell: str = "powershell.exe") -> list[str]:
-    """argv that starts `exe args...` elevated (UAC prompt), hidden, and waits for it.
+def elevate_script(exe: str, args: Sequence[str]) -> str:
+    """The PowerShell that starts `exe args...` elevated (UAC prompt), hidden, waits for it and passes on
+    its exit code. Start-Process hands -ArgumentList to the program as one command line, so the arguments
+    are first quoted for Windows (list2cmdline); that string and the path go in as single-quoted literals."""
+    return (f"$p = Start-Process -FilePath {ps_quote(exe)} -ArgumentList {ps_quote(windows_command_line(args))} "
+            "-Verb RunAs -Wait -WindowStyle Hidden -PassThru; exit $p.ExitCode")
 
-    Start-Process passes -ArgumentList to the program as one command line, unquoted, so the
-    arguments are first quoted for Windows (list2cmdline) and that string, like the path, goes in
-    as a single-quoted PowerShell literal: no text from a path or request is ever PowerShell code."""
-    script = (f"$p = Start-Process -FilePath {ps_quote(exe)} -ArgumentList {ps_quote(windows_command_line(args))} "
-              "-Verb RunAs -Wait -WindowStyle Hidden -PassThru; exit $p.ExitCode")
-    return [powershell, "-NoProfile", "-NonInteractive", "-ExecutionPolicy", "Bypass", "-Command", script]
+
+def elevate_argv(exe: str, args: Sequence[str], powershell: str = "powershell.exe") -> list[str]:
+    """argv that runs elevate_script: as -EncodedCommand (base64 of UTF-16-LE), so the Windows command line
+    carries no PowerShell text to be split or unquoted again: no path or request text is ever code."""
+    from app.pwsh import encoded_command
+
+    return [powershell, "-NoProfile", "-NonInteractive", "-ExecutionPolicy", "Bypass", "-EncodedCommand",
+            encoded_command(elevate_script(exe, args))]
 
 
 def windows_helper_argv(frozen: Optional[bool] = None, executable: Optional[str] = None) -> list[str]:
@@ -382,10 +389,14 @@ def windows_helper_argv(frozen: Optional[bool] = None, executable: Optional[str]
 
 
 class ElevatedPrivilege(_RequestPrivilege):
-    """Windows: each root request is a JSON file; the helper runs it elevated (one UAC prompt) and
-    answers in a result file, its output lines streamed live from RESULT.lines (app/run/privileged.py)."""
+    """Windows: one UAC prompt for each run of consecutive administrator steps. The first root request of a
+    batch starts the helper elevated (`--serve FOLDER`); each request is a numbered JSON file in that private
+    folder, answered in a result file beside it, its output lines streamed live from RESULT.lines
+    (app/run/privileged.py serve_folder). The executor ends the batch when a step that needs no
+    administrator rights starts (step_starting) and when the plan ends (end_batch)."""
 
     how = "UAC"
+    READY_WAIT_S = 900.0  # the user answers the prompt (or walks away): then "not granted"
 
     def __init__(self, helper_argv: Optional[Sequence[str]] = None, start: Optional[Callable] = None,
                  powershell: str = "powershell.exe", poll_s: float = 0.1):
@@ -394,6 +405,10 @@ class ElevatedPrivilege(_RequestPrivilege):
         self._start_fn = start or self._start_default
         self.poll_s = poll_s
         self.last_argv: Optional[list[str]] = None
+        self.prompts = 0  # UAC prompts asked so far (one per batch)
+        self._dir: Optional[str] = None
+        self._proc: Optional[subprocess.Popen] = None
+        self._n = 0
 
     @staticmethod
     def _start_default(argv: list[str], exe: str, args: list[str]) -> subprocess.Popen:
@@ -401,43 +416,85 @@ class ElevatedPrivilege(_RequestPrivilege):
         return subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                 creationflags=flags)
 
-    def _request(self, obj: dict, on_line=None, on_progress=None, cancel: Optional[CancelToken] = None) -> dict:
+    def step_starting(self, step) -> None:
+        """A step that needs no administrator rights ends the batch: the elevated helper does not stay."""
+        if not (getattr(step, "needs_root", False) or any(e.needs_root for e in getattr(step, "edits", ()))):
+            self.end_batch()
+
+    def _not_granted(self, proc) -> PrivilegeError:
+        err = ""
+        if getattr(proc, "stderr", None) is not None:
+            lines = (proc.stderr.read() or b"").decode("utf-8", "replace").strip().splitlines()
+            err = lines[-1] if lines else ""
+        return PrivilegeError("administrator rights were not granted" + (f": {err}" if err else ""))
+
+    def _batch(self) -> tuple[str, subprocess.Popen]:
+        """The elevated helper of this batch, started (one UAC prompt) when there is none."""
+        if self._dir is not None and self._proc is not None and self._proc.poll() is None:
+            return self._dir, self._proc
+        self.end_batch()
         import tempfile
 
         d = tempfile.mkdtemp(prefix="gpu-wizard-uac-")
-        req, res = os.path.join(d, "request.json"), os.path.join(d, "result.json")
+        exe, lead = self.helper_argv[0], self.helper_argv[1:]
+        args = [*lead, "--serve", d]
+        self.last_argv = elevate_argv(exe, args, self.powershell)
         try:
-            with open(req, "w", encoding="utf-8") as fh:
-                json.dump(obj, fh)
-            exe, lead = self.helper_argv[0], self.helper_argv[1:]
-            args = [*lead, "--request", req, "--result", res]
-            self.last_argv = elevate_argv(exe, args, self.powershell)
-            try:
-                proc = self._start_fn(self.last_argv, exe, args)
-            except OSError as e:
-                raise PrivilegeError(f"cannot ask for administrator rights: {e.strerror or e}") from None
-            lines_path, pos, cancelled = res + ".lines", 0, False
-            while True:
-                done = proc.poll() is not None
-                pos = self._drain(lines_path, pos, on_line, on_progress)
-                if done:
-                    break
-                if cancel is not None and cancel.cancelled and not cancelled:
-                    open(req + ".cancel", "w").close()  # the elevated helper watches for it
-                    cancelled = True
-                time.sleep(self.poll_s)
-            self._drain(lines_path, pos, on_line, on_progress)
-            try:
-                with open(res, encoding="utf-8") as fh:
-                    return json.load(fh)
-            except (OSError, ValueError):
-                err = ""
-                if getattr(proc, "stderr", None) is not None:
-                    err = (proc.stderr.read() or b"").decode("utf-8", "replace").strip().splitlines()
-                    err = err[-1] if err else ""
-                raise PrivilegeError("administrator rights were not granted" + (f": {err}" if err else "")) from None
-        finally:
+            proc = self._start_fn(self.last_argv, exe, args)
+        except OSError as e:
             shutil.rmtree(d, ignore_errors=True)
+            raise PrivilegeError(f"cannot ask for administrator rights: {e.strerror or e}") from None
+        self.prompts += 1
+        end = time.monotonic() + self.READY_WAIT_S
+        while not os.path.exists(os.path.join(d, "ready")):
+            if proc.poll() is not None or time.monotonic() > end:
+                shutil.rmtree(d, ignore_errors=True)
+                raise self._not_granted(proc)
+            time.sleep(self.poll_s)
+        self._dir, self._proc, self._n = d, proc, 0
+        return d, proc
+
+    def _request(self, obj: dict, on_line=None, on_progress=None, cancel: Optional[CancelToken] = None) -> dict:
+        d, proc = self._batch()
+        self._n += 1
+        base = os.path.join(d, f"{self._n:06d}")
+        req, res = base + ".json", base + ".result"
+        fileio.write_json_atomic(req, obj)  # the helper never reads half a request
+        pos, cancelled = 0, False
+        while not os.path.exists(res):
+            pos = self._drain(res + ".lines", pos, on_line, on_progress)
+            if proc.poll() is not None and not os.path.exists(res):
+                self._drain(res + ".lines", pos, on_line, on_progress)
+                self._dir = None
+                shutil.rmtree(d, ignore_errors=True)
+                raise PrivilegeError("the elevated helper stopped before it answered")
+            if cancel is not None and cancel.cancelled and not cancelled:
+                open(req + ".cancel", "w").close()  # the elevated helper watches for it
+                cancelled = True
+            time.sleep(self.poll_s)
+        self._drain(res + ".lines", pos, on_line, on_progress)
+        try:
+            with open(res, encoding="utf-8") as fh:
+                return fileio.loads(fh.read())
+        except (OSError, ValueError):
+            raise PrivilegeError("the elevated helper's answer could not be read") from None
+
+    def end_batch(self, wait_s: float = 15.0) -> None:
+        """Tell the batch's helper to quit (it finishes what it runs first) and drop the folder."""
+        d, proc = self._dir, self._proc
+        self._dir, self._proc = None, None
+        if d is None:
+            return
+        try:
+            open(os.path.join(d, "stop"), "w").close()
+        except OSError:
+            pass
+        if proc is not None:
+            try:
+                proc.wait(timeout=wait_s)
+            except subprocess.TimeoutExpired:
+                pass  # still finishing as administrator: not ours to kill; it quits when the folder is gone
+        shutil.rmtree(d, ignore_errors=True)
 
     @staticmethod
     def _drain(path: str, pos: int, on_line, on_progress) -> int:
@@ -453,7 +510,7 @@ class ElevatedPrivilege(_RequestPrivilege):
             return pos
         for raw in chunk[:end].split(b"\n"):
             try:
-                msg = json.loads(raw)
+                msg = fileio.loads(raw)
             except ValueError:
                 continue
             if msg.get("event") == "line" and on_line:
@@ -463,7 +520,7 @@ class ElevatedPrivilege(_RequestPrivilege):
         return pos + end + 1
 
     def close(self) -> None:
-        pass
+        self.end_batch()
 
 
 POLICY_FILE = "/usr/share/polkit-1/actions/org.gpuwizard.helper.policy"

@@ -34,8 +34,10 @@ import stat
 import sys
 import tempfile
 import threading
+import time
 from typing import Any, Callable, Optional, Sequence
 
+from app import fileio
 from app.plan.model import STEP_KINDS, Edit
 
 from .edits import EditError, EditRecord, RestoreReport, apply_edit, restore
@@ -547,7 +549,7 @@ def serve(stdin=None, stdout=None, executor: Optional[RootExecutor] = None) -> i
         if not raw:
             continue
         try:
-            req = json.loads(raw)
+            req = fileio.loads(raw)
             op = req.get("op")
         except (ValueError, AttributeError, RecursionError):
             send({"event": "refused", "message": "not a JSON request"})
@@ -610,7 +612,9 @@ def _edit_from(d) -> Edit:
     return e
 
 
-# --- one request through files (Windows: the helper is started elevated through UAC per step) ----
+# --- requests through files (Windows: the helper is started elevated through UAC, once per batch) --
+#
+# serve_folder (`--serve FOLDER`) answers a batch of numbered requests; each is handled as below.
 #
 # The wizard writes the request (the same JSON object as one line of the protocol above) to
 # REQUEST, starts `gpu-wizard-helper --request REQUEST --result RESULT` elevated and waits. The
@@ -660,13 +664,43 @@ def run_request_file(request_path: str, result_path: str, executor: Optional[Roo
     final = _handle_file_request(request_path, executor or RootExecutor(_default_backups()), send)
     out.close()
     try:
-        with _create_exclusive(result_path + ".tmp") as fh:
-            json.dump(final, fh)
-        os.replace(result_path + ".tmp", result_path)
+        fileio.write_json_atomic(result_path, final, indent=None, mode=0o600)
     except OSError as e:
         sys.stderr.write(f"gpu-wizard-helper: cannot write the result: {e.strerror}\n")
         return 2
     return 0
+
+
+SERVE_IDLE_S = 3600.0  # an elevated helper no request reaches for this long quits (the wizard is gone)
+
+
+def serve_folder(folder: str, executor: Optional[RootExecutor] = None, poll_s: float = 0.05,
+                 idle_s: float = SERVE_IDLE_S) -> int:
+    """Windows, one UAC prompt for a batch of requests: handle FOLDER/000001.json, 000002.json, ... in turn
+    (each exactly as run_request_file, its answer in NNNNNN.result), until FOLDER/stop appears, the folder
+    goes, or no request came for `idle_s`. "ready" (created exclusively) tells the wizard the prompt was
+    answered and the helper runs elevated; a helper without administrator rights says so and quits."""
+    folder = os.path.abspath(folder)
+    if not _is_admin() and not os.environ.get("GPU_WIZARD_HELPER_UNPRIVILEGED_TEST"):
+        sys.stderr.write("gpu-wizard-helper: not running with administrator rights\n")
+        return 2
+    ex = executor or RootExecutor(_default_backups())
+    try:
+        _create_exclusive(os.path.join(folder, "ready")).close()
+    except OSError as e:
+        sys.stderr.write(f"gpu-wizard-helper: cannot use {folder}: {e.strerror}\n")
+        return 2
+    n, last = 1, time.monotonic()
+    while True:
+        req = os.path.join(folder, f"{n:06d}.json")
+        if os.path.exists(req):
+            if run_request_file(req, os.path.join(folder, f"{n:06d}.result"), ex) != 0:
+                return 2
+            n, last = n + 1, time.monotonic()
+            continue
+        if os.path.exists(os.path.join(folder, "stop")) or not os.path.isdir(folder) or time.monotonic() - last > idle_s:
+            return 0
+        time.sleep(poll_s)
 
 
 def _default_backups() -> str:
@@ -680,7 +714,7 @@ def _handle_file_request(request_path: str, ex: RootExecutor, send: Callable[[di
         if os.path.getsize(request_path) > MAX_REQUEST_BYTES:
             return {"event": "refused", "message": "request too large"}
         with open(request_path, encoding="utf-8") as fh:
-            req = json.load(fh)
+            req = fileio.loads(fh.read())
         if not isinstance(req, dict):
             raise ValueError("not an object")
     except (OSError, ValueError) as e:
@@ -738,8 +772,10 @@ def main(argv: Optional[list[str]] = None) -> int:
     if argv[:1] == ["--gpu-wizard-helper"]:
         argv = argv[1:]
     if argv:
+        if len(argv) == 2 and argv[0] == "--serve":
+            return serve_folder(argv[1])
         if len(argv) != 4 or argv[0] != "--request" or argv[2] != "--result":
-            sys.stderr.write("usage: gpu-wizard-helper [--request FILE --result FILE]\n")
+            sys.stderr.write("usage: gpu-wizard-helper [--request FILE --result FILE | --serve FOLDER]\n")
             return 2
         return run_request_file(argv[1], argv[3])
     if hasattr(os, "geteuid") and os.geteuid() != 0 and not os.environ.get("GPU_WIZARD_HELPER_UNPRIVILEGED_TEST"):

@@ -28,6 +28,8 @@ import stat
 import sys
 from typing import Optional
 
+from app import fileio
+
 RUN_BASE = "/run/gpu-wizard"  # root's own folder for the checked copies (tmpfs: gone at the next boot)
 MAX_FILES = 2000
 MAX_FILE_BYTES = 4 << 20
@@ -81,7 +83,7 @@ def read_request(stream) -> tuple[str, dict[str, str], list[tuple[str, dict[str,
     """The first line: the helper's files and the packages beside them, checked for shape."""
     line = stream.readline(MAX_MANIFEST_BYTES)
     try:
-        spec = json.loads(line)
+        spec = fileio.loads(line)
         src, files = spec["src"], spec["files"]
     except (ValueError, KeyError, TypeError):
         raise BootError("the wizard sent no usable list of the helper's files") from None

@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import errno
 import os
-import secrets
 import stat
 from dataclasses import dataclass
 from typing import Optional
+
+from app import fileio
 
 MAX_LINKS = 40
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
@@ -219,47 +220,16 @@ def read_at(loc: Located, limit: int = 64 << 20) -> bytes:
         os.close(fd)
 
 
-def _tmp_name(name: str) -> str:
-    return f".{name[:100]}.{secrets.token_hex(8)}.gpu-wizard-tmp"
-
-
 def write_at(loc: Located, data: bytes, mode: int, uid: Optional[int] = None, gid: Optional[int] = None) -> None:
-    """Atomically replace loc.name with `data` (exclusive no-follow temp file, fsync, rename)."""
-    for _ in range(8):
-        tmp = _tmp_name(loc.name)
-        try:
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC, 0o600, dir_fd=loc.dir_fd)
-            break
-        except FileExistsError:
-            continue
-    else:
-        raise UnsafePath(errno.EEXIST, f"cannot create a temporary file beside {loc.path}")
-    try:
-        try:
-            view = memoryview(data)
-            while view:
-                n = os.write(fd, view)
-                view = view[n:]
-            if uid is not None or gid is not None:
-                _chown_fd(fd, uid, gid)
-            os.fchmod(fd, mode & 0o7777)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.replace(tmp, loc.name, src_dir_fd=loc.dir_fd, dst_dir_fd=loc.dir_fd)
-    except BaseException:
-        try:
-            os.unlink(tmp, dir_fd=loc.dir_fd)
-        except OSError:
-            pass
-        raise
-    _fsync_dir(loc.dir_fd)
+    """Atomically replace loc.name with `data` (app.fileio's writer on the walked folder: exclusive
+    no-follow temp file, owner and mode set on the descriptor, fsync, rename, folder fsync)."""
+    fileio.write_atomic("", data, mode=mode, uid=uid, gid=gid, dir_fd=loc.dir_fd, name=loc.name, keep_mode=False)
 
 
 def symlink_at(loc: Located, target: str, uid: Optional[int] = None, gid: Optional[int] = None) -> None:
     """Atomically make loc.name a symbolic link to `target` (the link itself, never a copy)."""
     for _ in range(8):
-        tmp = _tmp_name(loc.name)
+        tmp = fileio.temp_name(loc.name)
         try:
             os.symlink(target, tmp, dir_fd=loc.dir_fd)
             break
@@ -278,30 +248,9 @@ def symlink_at(loc: Located, target: str, uid: Optional[int] = None, gid: Option
         except OSError:
             pass
         raise
-    _fsync_dir(loc.dir_fd)
+    fileio.fsync_dir(loc.dir_fd)
 
 
 def unlink_at(loc: Located) -> None:
     os.unlink(loc.name, dir_fd=loc.dir_fd)  # removes a link itself, never its target
-    _fsync_dir(loc.dir_fd)
-
-
-def _chown_fd(fd: int, uid: Optional[int], gid: Optional[int]) -> None:
-    st = os.fstat(fd)
-    want_u = st.st_uid if uid is None else uid
-    want_g = st.st_gid if gid is None else gid
-    if (want_u, want_g) == (st.st_uid, st.st_gid):
-        return
-    try:
-        os.fchown(fd, want_u, want_g)
-    except PermissionError:
-        if _euid() == 0:
-            raise
-        # without root only our own groups are possible: keep what the kernel gave
-
-
-def _fsync_dir(fd: int) -> None:
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
+    fileio.fsync_dir(loc.dir_fd)

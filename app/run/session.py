@@ -14,10 +14,12 @@ import time
 from pathlib import Path
 from typing import Any, Optional
 
+from app.fileio import loads, read_json, write_json_atomic
+
 from .state import STATE_FORMAT, RunState, StateError
 
 __all__ = ["STATE_FORMAT", "RunState", "StateError", "Session", "SessionBusy", "SessionUntrusted",
-           "latest_unfinished", "sessions_dir", "trust_problem", "write_atomic"]
+           "latest_unfinished", "sessions_dir", "trust_problem"]
 ROOT_SESSIONS = "/var/lib/gpu-wizard/sessions"
 MAX_JSON_BYTES = 64 << 20
 
@@ -28,41 +30,6 @@ class SessionBusy(Exception):
 
 class SessionUntrusted(Exception):
     """Root will not use a session folder a user could have written (one line)."""
-
-
-def write_atomic(path: str | os.PathLike, data: bytes, mode: int = 0o600) -> None:
-    """Write beside the target under a random exclusive name, fsync, rename into place: a reader sees
-    the old file or the new one, never half of one; two writers never share a temporary file."""
-    p = Path(path)
-    for _ in range(8):
-        tmp = p.with_name(f".{p.name}.{secrets.token_hex(6)}.tmp")
-        try:
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
-                         | getattr(os, "O_BINARY", 0), mode)
-            break
-        except FileExistsError:
-            continue
-    else:
-        raise OSError(errno.EEXIST, f"cannot create a temporary file beside {p}")
-    try:
-        try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view):]
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.replace(tmp, p)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-
-
-def write_json_atomic(path: str | os.PathLike, data: Any) -> None:
-    write_atomic(path, (json.dumps(data, indent=1, ensure_ascii=False) + "\n").encode("utf-8"), 0o644)
 
 
 def _euid() -> Optional[int]:
@@ -248,15 +215,15 @@ class Session:
         return self.dir / "backups"
 
     def write_json(self, name: str, data: Any) -> None:
-        write_json_atomic(self.dir / name, data)
+        write_json_atomic(self.dir / name, data, mode=0o644)
 
     def read_json(self, name: str) -> Any:
         try:
             p = self.dir / name
             if p.stat().st_size > MAX_JSON_BYTES:
                 return None
-            return json.loads(p.read_text(encoding="utf-8"))
-        except (OSError, UnicodeError, ValueError, RecursionError):
+            return read_json(p, limit=MAX_JSON_BYTES)
+        except (OSError, UnicodeError, ValueError):
             return None
 
     def log_command(self, step_id: str, argv: list[str], rc: Optional[int], duration_s: float, note: str = "") -> None:
@@ -297,8 +264,8 @@ class Session:
                 if i >= limit:
                     break
                 try:
-                    out.append(event_from_json(json.loads(raw)))
-                except (ValueError, RecursionError, EventError):
+                    out.append(event_from_json(loads(raw)))
+                except (ValueError, EventError):
                     continue
         return out
 
@@ -361,8 +328,8 @@ class Session:
         if len(raw) > MAX_JSON_BYTES:
             raise StateError(f"{p} is too large to be a run state")
         try:
-            data = json.loads(raw.decode("utf-8"))
-        except (UnicodeError, ValueError, RecursionError):
+            data = loads(raw.decode("utf-8"))
+        except (UnicodeError, ValueError):
             raise StateError(f"{p} is damaged (not JSON); start a new session with --new") from None
         try:
             return RunState.from_json(data)

@@ -1,7 +1,9 @@
 """The run state of a session folder (state.json): one typed, versioned value.
 
 `RunState.from_json` reads the current format and every older one (format 1: the same keys as
-plain dicts, no per-step phases); anything else is a `StateError` saying why, never a guess.
+plain dicts, no per-step phases; format 2: no per-step start time, duration or exit code); anything
+else is a `StateError` saying why, never a guess. Resume, the window and the report read this type;
+its status words are app/run/events.py's (one vocabulary).
 A step's `phase` says how far it got: "started" → "downloads" → "edits" → "commands" → done. A
 step counts as done only when its status is "ok", written after its last command finished, so a
 kill between a step's file edits and its command re-runs the whole step on resume.
@@ -12,10 +14,11 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
-STATE_FORMAT = "gpu-wizard-state/2"
-OLDER_FORMATS = ("gpu-wizard-state/1",)
-RUN_STATUSES = ("new", "running", "ok", "error", "cancelled", "reboot_required", "interrupted")
-STEP_STATUSES = ("running", "ok", "skipped", "error", "cancelled")
+from .events import RUN_STATUSES, STEP_STATES
+
+STATE_FORMAT = "gpu-wizard-state/3"
+OLDER_FORMATS = ("gpu-wizard-state/1", "gpu-wizard-state/2")
+STEP_STATUSES = tuple(s for s in STEP_STATES if s != "pending")  # a step in state.json has begun
 PHASES = ("started", "downloads", "edits", "commands", "finished")
 
 
@@ -35,10 +38,14 @@ class StepState:
     phase: str = "started"
     commands_done: int = 0  # commands of this step that finished (in this attempt)
     attempts: int = 0
+    started: str = ""  # when its last attempt began (format 3)
+    duration_s: Optional[float] = None  # how long its last attempt ran (format 3)
+    rc: Optional[int] = None  # the exit code of its last command (format 3; None: none ran)
 
     def to_json(self) -> dict:
         return {"status": self.status, "message": self.message, "at": self.at, "phase": self.phase,
-                "commands_done": self.commands_done, "attempts": self.attempts}
+                "commands_done": self.commands_done, "attempts": self.attempts, "started": self.started,
+                "duration_s": self.duration_s, "rc": self.rc}
 
     @classmethod
     def from_json(cls, d: Any, sid: str = "?") -> "StepState":
@@ -56,8 +63,14 @@ class StepState:
         a = d.get("attempts", 0)
         if not isinstance(n, int) or isinstance(n, bool) or not isinstance(a, int) or isinstance(a, bool):
             raise StateError(f"step {sid}: commands_done/attempts must be whole numbers")
-        msg, at = d.get("message", ""), d.get("at", "")
-        return cls(st, msg if isinstance(msg, str) else str(msg), at if isinstance(at, str) else "", phase, n, a)
+        msg, at, started = d.get("message", ""), d.get("at", ""), d.get("started", "")
+        dur, rc = d.get("duration_s"), d.get("rc")
+        if dur is not None and (not isinstance(dur, (int, float)) or isinstance(dur, bool) or dur < 0):
+            raise StateError(f"step {sid}: duration_s must be a number of seconds")
+        if rc is not None and (not isinstance(rc, int) or isinstance(rc, bool)):
+            raise StateError(f"step {sid}: rc must be a whole number")
+        return cls(st, msg if isinstance(msg, str) else str(msg), at if isinstance(at, str) else "", phase, n, a,
+                   started if isinstance(started, str) else "", None if dur is None else float(dur), rc)
 
     @property
     def finished_ok(self) -> bool:
@@ -113,12 +126,25 @@ class RunState:
                    updated=d.get("updated") if isinstance(d.get("updated"), str) else "",
                    owner_pid=pid if isinstance(pid, int) and not isinstance(pid, bool) else None)
 
-    # dict-style reads for older callers (report builder, tests): state.get("status")
-    def get(self, key: str, default: Any = None) -> Any:
-        return self.to_json().get(key, default)
-
     def step(self, sid: str) -> Optional[StepState]:
         return self.steps.get(sid)
+
+    def begin(self, sid: str) -> StepState:
+        """A new attempt at a step: running from its first phase, nothing of the last attempt kept."""
+        s = self.mark(sid, "running", "", "started")
+        s.attempts += 1
+        s.commands_done, s.started, s.duration_s, s.rc = 0, s.at, None, None
+        return s
+
+    def end(self, sid: str, status: str, message: str = "", duration_s: Optional[float] = None,
+            rc: Optional[int] = None) -> StepState:
+        """A step's attempt ended (status: STEP_STATUSES), with how long it ran and its last exit code."""
+        s = self.mark(sid, status, message, "finished" if status in ("ok", "skipped") else None)
+        if duration_s is not None:
+            s.duration_s = round(duration_s, 3)
+        if rc is not None:
+            s.rc = rc
+        return s
 
     def mark(self, sid: str, status: str, message: str = "", phase: Optional[str] = None) -> StepState:
         s = self.steps.get(sid) or StepState()

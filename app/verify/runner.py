@@ -10,7 +10,6 @@ A probe that dies without its "done" line is a crash: the outcome carries the st
 from __future__ import annotations
 
 import collections
-import json
 import os
 import subprocess
 import sys
@@ -20,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Optional
 
+from app import fileio
 from app.system import kill_process_group
 
 
@@ -46,7 +46,7 @@ def parse_line(line: str) -> Optional[dict[str, Any]]:
     if not line.startswith("{") or len(line) > MAX_LINE_CHARS:
         return None
     try:
-        obj = json.loads(line)
+        obj = fileio.loads(line)
     except (ValueError, RecursionError):
         return None
     if not isinstance(obj, dict) or not isinstance(obj.get("event"), str):
@@ -221,7 +221,6 @@ def target_python(sessions: Optional[str] = None, default_venv: Optional[str] = 
     """(interpreter, where it came from) of the Python that holds the PyTorch the wizard set up:
     the venv of the newest session's plan that installs PyTorch, else the plan's default venv
     (~/.venvs/gpu), else this interpreter (`default_python()`; the wizard's own has no torch)."""
-    import json
 
     from app.choices import Choices
     from app.plan.common import expand_venv, venv_python
@@ -237,7 +236,7 @@ def target_python(sessions: Optional[str] = None, default_venv: Optional[str] = 
         dirs = []
     for d in dirs[:50]:
         try:
-            plan = json.loads((d / "plan.json").read_text(encoding="utf-8"))
+            plan = fileio.loads((d / "plan.json").read_text(encoding="utf-8"))
         except (OSError, ValueError):
             continue
         for step in (plan.get("steps") or ()) if isinstance(plan, dict) else ():

@@ -9,7 +9,7 @@
         <translation>高级(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="428"/>
+        <location filename="../../ui/pages/install_page.py" line="427"/>
         <source>&amp;Cancel</source>
         <translation>取消(&amp;C)</translation>
     </message>
@@ -19,7 +19,7 @@
         <translation>证书包（CA 文件）(&amp;C)：</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard.py" line="287"/>
+        <location filename="../../ui/wizard.py" line="288"/>
         <source>&amp;Close</source>
         <translation>关闭(&amp;C)</translation>
     </message>
@@ -29,7 +29,7 @@
         <translation>复制命令(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="298"/>
+        <location filename="../../ui/pages/welcome_page.py" line="306"/>
         <source>&amp;Demo machines:</source>
         <translation>演示机器(&amp;D)：</translation>
     </message>
@@ -54,12 +54,12 @@
         <translation>发现(&amp;F)：</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard.py" line="288"/>
+        <location filename="../../ui/wizard.py" line="289"/>
         <source>&amp;Finish</source>
         <translation>完成(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="414"/>
+        <location filename="../../ui/pages/verify_page.py" line="421"/>
         <source>&amp;GPU shown:</source>
         <translation>显示的 GPU(&amp;G)：</translation>
     </message>
@@ -69,27 +69,27 @@
         <translation>安装(&amp;I) &gt;</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard.py" line="323"/>
+        <location filename="../../ui/wizard.py" line="324"/>
         <source>&amp;Keep installing</source>
         <translation>继续安装(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard.py" line="327"/>
+        <location filename="../../ui/wizard.py" line="328"/>
         <source>&amp;Keep testing</source>
         <translation>继续测试(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="310"/>
+        <location filename="../../ui/pages/welcome_page.py" line="318"/>
         <source>&amp;Language:</source>
         <translation>语言(&amp;L)：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="292"/>
+        <location filename="../../ui/pages/install_page.py" line="291"/>
         <source>&amp;Later</source>
         <translation>稍后(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="413"/>
+        <location filename="../../ui/pages/verify_page.py" line="420"/>
         <source>&amp;Load per test:</source>
         <translation>每项测试负载时长(&amp;L)：</translation>
     </message>
@@ -104,7 +104,7 @@
         <translation>下一步(&amp;N) &gt;</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="300"/>
+        <location filename="../../ui/pages/welcome_page.py" line="308"/>
         <source>&amp;Open a file…</source>
         <translation>打开文件(&amp;O)…</translation>
     </message>
@@ -119,17 +119,17 @@
         <translation>重新扫描(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="150"/>
+        <location filename="../../ui/pages/summary_page.py" line="149"/>
         <source>&amp;Restart WSL</source>
         <translation>重启 WSL(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="307"/>
+        <location filename="../../ui/pages/welcome_page.py" line="315"/>
         <source>&amp;Restart the computer now</source>
         <translation>立即重启计算机(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="430"/>
+        <location filename="../../ui/pages/install_page.py" line="429"/>
         <source>&amp;Retry failed step</source>
         <translation>重试失败的步骤(&amp;R)</translation>
     </message>
@@ -149,42 +149,42 @@
         <translation>查看发生了什么(&amp;S) &gt;</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="419"/>
+        <location filename="../../ui/pages/verify_page.py" line="426"/>
         <source>&amp;Start</source>
         <translation>开始(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard.py" line="328"/>
+        <location filename="../../ui/wizard.py" line="329"/>
         <source>&amp;Stop and close</source>
         <translation>停止并关闭(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="255"/>
+        <location filename="../../ui/pages/summary_page.py" line="254"/>
         <source>&amp;Troubleshoot</source>
         <translation>故障排除(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="434"/>
+        <location filename="../../ui/pages/install_page.py" line="433"/>
         <source>&amp;Troubleshoot this error</source>
         <translation>排查此错误(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="209"/>
+        <location filename="../../ui/pages/summary_page.py" line="208"/>
         <source>&amp;What a real install would do:</source>
         <translation>实际安装将执行的操作(&amp;W)：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="207"/>
+        <location filename="../../ui/pages/summary_page.py" line="206"/>
         <source>&amp;What was done on the user's machine:</source>
         <translation>在用户机器上做了什么(&amp;W)：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="209"/>
+        <location filename="../../ui/pages/summary_page.py" line="208"/>
         <source>&amp;What was done:</source>
         <translation>已完成的操作(&amp;W)：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="404"/>
+        <location filename="../../ui/pages/verify_page.py" line="411"/>
         <source>(stopped early)</source>
         <translation>（提前停止）</translation>
     </message>
@@ -199,17 +199,17 @@
         <translation>1 个步骤。</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard.py" line="286"/>
+        <location filename="../../ui/wizard.py" line="287"/>
         <source>&lt; &amp;Back</source>
         <translation>&lt; 上一步(&amp;B)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="413"/>
+        <location filename="../../ui/pages/install_page.py" line="412"/>
         <source>A step failed: {step}. Read the log, then Retry, or press Next to find the cause and a fix.</source>
         <translation>有步骤失败：{step}。请查看日志，然后重试，或按“下一步”查找原因和修复方法。</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard.py" line="325"/>
+        <location filename="../../ui/wizard.py" line="326"/>
         <source>A test is running</source>
         <translation>测试正在运行</translation>
     </message>
@@ -224,7 +224,7 @@
         <translation>应用(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="406"/>
+        <location filename="../../ui/pages/install_page.py" line="405"/>
         <source>All steps finished.</source>
         <translation>所有步骤已完成。</translation>
     </message>
@@ -239,17 +239,17 @@
         <translation>其他可能</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard.py" line="321"/>
+        <location filename="../../ui/wizard.py" line="322"/>
         <source>An installation is running</source>
         <translation>正在安装</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="420"/>
+        <location filename="../../ui/pages/install_page.py" line="419"/>
         <source>As recorded on the user's machine (nothing ran here):</source>
         <translation>用户机器上记录的情况（此处未执行任何操作）：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="232"/>
+        <location filename="../../ui/pages/summary_page.py" line="231"/>
         <source>As recorded on the user's machine; nothing ran on this computer.</source>
         <translation>这是用户机器上的记录；本机没有运行任何内容。</translation>
     </message>
@@ -279,7 +279,7 @@
         <translation>带宽</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="425"/>
+        <location filename="../../ui/pages/verify_page.py" line="432"/>
         <source>Bandwidth against the theoretical ceiling</source>
         <translation>带宽与理论上限对比</translation>
     </message>
@@ -304,17 +304,17 @@
         <translation>CUDA 工具包</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="429"/>
+        <location filename="../../ui/pages/install_page.py" line="428"/>
         <source>Cancel the installation</source>
         <translation>取消安装</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="410"/>
+        <location filename="../../ui/pages/install_page.py" line="409"/>
         <source>Cancelled. Press Retry to continue from the step that was stopped, or Next for the summary.</source>
         <translation>已取消。按“重试”从被停止的步骤继续，或按“下一步”查看总结。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="183"/>
+        <location filename="../../ui/pages/install_page.py" line="175"/>
         <source>Cancelling: stopping the running command…</source>
         <translation>正在取消：停止正在运行的命令…</translation>
     </message>
@@ -329,7 +329,7 @@
         <translation>请修改它，或按“重置”恢复为推荐值。</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="289"/>
+        <location filename="../../ui/widgets/charts.py" line="295"/>
         <source>Chart: {title}</source>
         <translation>图表：{title}</translation>
     </message>
@@ -349,7 +349,7 @@
         <translation>频率</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard.py" line="294"/>
+        <location filename="../../ui/wizard.py" line="295"/>
         <source>Close the wizard</source>
         <translation>关闭向导</translation>
     </message>
@@ -374,7 +374,7 @@
         <translation>将所有命令复制到剪贴板</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="299"/>
+        <location filename="../../ui/pages/welcome_page.py" line="307"/>
         <source>Demo machines</source>
         <translation>演示机器</translation>
     </message>
@@ -384,7 +384,7 @@
         <translation>重新检测</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="290"/>
+        <location filename="../../ui/pages/welcome_page.py" line="298"/>
         <source>Detect, recommend, plan, install, then verify and stress the GPU.</source>
         <translation>检测、推荐、计划、安装，然后验证并对 GPU 进行压力测试。</translation>
     </message>
@@ -419,12 +419,12 @@
         <translation>诊断</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="234"/>
+        <location filename="../../ui/pages/install_page.py" line="242"/>
         <source>Downloading {file}: {done}</source>
         <translation>正在下载 {file}：{done}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="231"/>
+        <location filename="../../ui/pages/install_page.py" line="239"/>
         <source>Downloading {file}: {done} of {total} ({percent}%)</source>
         <translation>正在下载 {file}：{done} / {total}（{percent}%）</translation>
     </message>
@@ -434,17 +434,17 @@
         <translation>驱动</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="406"/>
+        <location filename="../../ui/pages/install_page.py" line="405"/>
         <source>Dry run finished: nothing was changed.</source>
         <translation>演练结束：未做任何更改。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="416"/>
+        <location filename="../../ui/pages/install_page.py" line="415"/>
         <source>Dry run: </source>
         <translation>演练：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="234"/>
+        <location filename="../../ui/pages/summary_page.py" line="233"/>
         <source>Dry run: nothing was changed on this computer.</source>
         <translation>演练：本计算机上未做任何更改。</translation>
     </message>
@@ -474,7 +474,7 @@
         <translation>证据：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="251"/>
+        <location filename="../../ui/pages/summary_page.py" line="250"/>
         <source>Export &amp;report…</source>
         <translation>导出报告(&amp;R)…</translation>
     </message>
@@ -489,7 +489,7 @@
         <translation>将计划导出为 Shell 脚本</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="174"/>
+        <location filename="../../ui/pages/summary_page.py" line="173"/>
         <source>Export the report</source>
         <translation>导出报告</translation>
     </message>
@@ -504,7 +504,7 @@
         <translation>查找原因</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="258"/>
+        <location filename="../../ui/pages/summary_page.py" line="257"/>
         <source>Find the cause of the failure</source>
         <translation>查找失败原因</translation>
     </message>
@@ -514,7 +514,7 @@
         <translation>发现</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard.py" line="295"/>
+        <location filename="../../ui/wizard.py" line="296"/>
         <source>Finish</source>
         <translation>完成</translation>
     </message>
@@ -549,7 +549,7 @@
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard.py" line="284"/>
+        <location filename="../../ui/wizard.py" line="285"/>
         <source>GPU Setup Wizard</source>
         <translation>GPU 配置向导</translation>
     </message>
@@ -569,12 +569,12 @@
         <translation>GPU 显存（设备到设备）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="223"/>
+        <location filename="../../ui/pages/summary_page.py" line="222"/>
         <source>GPU memory: {v:.0f} GB/s</source>
         <translation>GPU 显存：{v:.0f} GB/s</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="415"/>
+        <location filename="../../ui/pages/verify_page.py" line="422"/>
         <source>GPU shown in the charts</source>
         <translation>图表中显示的 GPU</translation>
     </message>
@@ -599,7 +599,7 @@
         <translation>请把贵单位的证书包交给向导：按“网络设置”，选择 CA 文件（可向 IT 部门索取），再按“应用”。同时检查电脑的日期和时间。不要关闭证书校验。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="175"/>
+        <location filename="../../ui/pages/summary_page.py" line="174"/>
         <source>HTML report (*.html);;Markdown (*.md);;JSON (*.json)</source>
         <translation>HTML 报告 (*.html);;Markdown (*.md);;JSON (*.json)</translation>
     </message>
@@ -619,17 +619,17 @@
         <translation>主机到 GPU（锁页内存）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="221"/>
+        <location filename="../../ui/pages/summary_page.py" line="220"/>
         <source>Host to GPU: {v:.1f} GB/s</source>
         <translation>主机到 GPU：{v:.1f} GB/s</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="424"/>
+        <location filename="../../ui/pages/install_page.py" line="423"/>
         <source>Install</source>
         <translation>安装</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="424"/>
+        <location filename="../../ui/pages/install_page.py" line="423"/>
         <source>Install (dry run)</source>
         <translation>安装（演练）</translation>
     </message>
@@ -659,12 +659,12 @@
         <translation>内核模块</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="311"/>
+        <location filename="../../ui/pages/welcome_page.py" line="319"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="418"/>
+        <location filename="../../ui/pages/verify_page.py" line="425"/>
         <source>Load duration per test</source>
         <translation>每项测试的负载时长</translation>
     </message>
@@ -689,7 +689,7 @@
         <translation>将此修复生成计划(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="226"/>
+        <location filename="../../ui/pages/summary_page.py" line="225"/>
         <source>Matrix multiply: {v:.0f} TFLOP/s ({dtype})</source>
         <translation>矩阵乘法：{v:.0f} TFLOP/s（{dtype}）</translation>
     </message>
@@ -749,7 +749,7 @@
         <translation>下一个匹配</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard.py" line="292"/>
+        <location filename="../../ui/wizard.py" line="293"/>
         <source>Next page</source>
         <translation>下一页</translation>
     </message>
@@ -759,7 +759,7 @@
         <translation>在这段文字中没有识别出已知的 GPU 配置错误。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="133"/>
+        <location filename="../../ui/pages/install_page.py" line="132"/>
         <source>No plan was confirmed: go back to the Plan page.</source>
         <translation>尚未确认计划：请返回“计划”页。</translation>
     </message>
@@ -794,17 +794,17 @@
         <translation>未检测到任何内容</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="291"/>
+        <location filename="../../ui/pages/welcome_page.py" line="299"/>
         <source>Nothing is installed: check the GPU, PyTorch and the bandwidth.</source>
         <translation>不安装任何内容：检查 GPU、PyTorch 和带宽。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="406"/>
+        <location filename="../../ui/pages/verify_page.py" line="413"/>
         <source>Nothing runs in a walkthrough.</source>
         <translation>查看模式下不会执行任何操作。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="418"/>
+        <location filename="../../ui/pages/install_page.py" line="417"/>
         <source>Nothing to install.</source>
         <translation>没有需要安装的内容。</translation>
     </message>
@@ -819,17 +819,17 @@
         <translation>一切正常：检测未发现问题。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="244"/>
+        <location filename="../../ui/pages/summary_page.py" line="243"/>
         <source>Nothing was installed in this session.</source>
         <translation>本次会话未安装任何内容。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="288"/>
+        <location filename="../../ui/pages/welcome_page.py" line="296"/>
         <source>Only verify what is installed</source>
         <translation>仅验证已安装的内容</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="432"/>
+        <location filename="../../ui/pages/install_page.py" line="431"/>
         <source>Open &amp;session folder</source>
         <translation>打开会话文件夹(&amp;S)</translation>
     </message>
@@ -849,12 +849,12 @@
         <translation>打开快照或报告</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="301"/>
+        <location filename="../../ui/pages/welcome_page.py" line="309"/>
         <source>Open a snapshot or report file</source>
         <translation>打开快照或报告文件</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="433"/>
+        <location filename="../../ui/pages/install_page.py" line="432"/>
         <source>Open the folder with this session's logs</source>
         <translation>打开包含本次会话日志的文件夹</translation>
     </message>
@@ -869,7 +869,7 @@
         <translation>操作系统与 WSL</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="427"/>
+        <location filename="../../ui/pages/install_page.py" line="426"/>
         <source>Overall progress</source>
         <translation>总体进度</translation>
     </message>
@@ -899,7 +899,7 @@
         <translation>PTX：程序第一次运行时由驱动为此 GPU 编译的 GPU 代码（启动会慢一些）。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="292"/>
+        <location filename="../../ui/pages/welcome_page.py" line="300"/>
         <source>Paste an error message or open a log; get the cause and a fix.</source>
         <translation>粘贴错误信息或打开日志；获取原因和修复方法。</translation>
     </message>
@@ -954,7 +954,7 @@
         <translation>按“安装”运行此计划。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="408"/>
+        <location filename="../../ui/pages/verify_page.py" line="415"/>
         <source>Press Start to test the GPU.</source>
         <translation>按“开始”测试 GPU。</translation>
     </message>
@@ -969,12 +969,12 @@
         <translation>上一个匹配</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard.py" line="293"/>
+        <location filename="../../ui/wizard.py" line="294"/>
         <source>Previous page</source>
         <translation>上一页</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="412"/>
+        <location filename="../../ui/pages/verify_page.py" line="419"/>
         <source>Proves PyTorch uses the GPU at the speed the hardware allows.</source>
         <translation>证明 PyTorch 能以硬件允许的速度使用 GPU。</translation>
     </message>
@@ -1019,7 +1019,7 @@
         <translation>PyTorch 变体(&amp;R)：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="228"/>
+        <location filename="../../ui/pages/summary_page.py" line="227"/>
         <source>PyTorch {v}</source>
         <translation>PyTorch {v}</translation>
     </message>
@@ -1054,7 +1054,7 @@
         <translation>为本机推荐。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="192"/>
+        <location filename="../../ui/pages/summary_page.py" line="191"/>
         <source>Report written: {path}</source>
         <translation>报告已写入：{path}</translation>
     </message>
@@ -1069,52 +1069,52 @@
         <translation>重置(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="256"/>
+        <location filename="../../ui/pages/summary_page.py" line="255"/>
         <source>Restart &amp;WSL…</source>
         <translation>重启 WSL(&amp;W)…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="291"/>
+        <location filename="../../ui/pages/install_page.py" line="290"/>
         <source>Restart &amp;now</source>
         <translation>立即重启(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="147"/>
+        <location filename="../../ui/pages/summary_page.py" line="146"/>
         <source>Restart WSL</source>
         <translation>重启 WSL</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="257"/>
+        <location filename="../../ui/pages/summary_page.py" line="256"/>
         <source>Restart WSL so its new settings apply</source>
         <translation>重启 WSL，使新设置生效</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="307"/>
+        <location filename="../../ui/pages/install_page.py" line="306"/>
         <source>Restart later: the wizard will continue with the verification after the restart.</source>
         <translation>稍后重启：重启后向导将继续进行验证。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="288"/>
+        <location filename="../../ui/pages/install_page.py" line="287"/>
         <source>Restart needed</source>
         <translation>需要重启</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="308"/>
+        <location filename="../../ui/pages/welcome_page.py" line="316"/>
         <source>Restart the computer now and continue with the verification afterwards</source>
         <translation>立即重启计算机，重启后继续验证</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="408"/>
+        <location filename="../../ui/pages/install_page.py" line="407"/>
         <source>Restart the computer to use the new driver.</source>
         <translation>请重启计算机以使用新驱动。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="404"/>
+        <location filename="../../ui/pages/verify_page.py" line="411"/>
         <source>Result: {verdict}</source>
         <translation>结果：{verdict}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="431"/>
+        <location filename="../../ui/pages/install_page.py" line="430"/>
         <source>Retry the failed step</source>
         <translation>重试失败的步骤</translation>
     </message>
@@ -1124,12 +1124,12 @@
         <translation>权限</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="416"/>
+        <location filename="../../ui/pages/install_page.py" line="415"/>
         <source>Running: {step}</source>
         <translation>正在运行：{step}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="421"/>
+        <location filename="../../ui/pages/verify_page.py" line="428"/>
         <source>S&amp;top</source>
         <translation>停止(&amp;T)</translation>
     </message>
@@ -1139,22 +1139,22 @@
         <translation>SM 频率</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="199"/>
+        <location filename="../../ui/pages/summary_page.py" line="198"/>
         <source>Save a snapshot</source>
         <translation>保存快照</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="254"/>
+        <location filename="../../ui/pages/summary_page.py" line="253"/>
         <source>Save a snapshot of this machine</source>
         <translation>保存本机的快照</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="253"/>
+        <location filename="../../ui/pages/summary_page.py" line="252"/>
         <source>Save s&amp;napshot…</source>
         <translation>保存快照(&amp;N)…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="202"/>
+        <location filename="../../ui/pages/summary_page.py" line="201"/>
         <source>Saving the snapshot…</source>
         <translation>正在保存快照…</translation>
     </message>
@@ -1174,12 +1174,12 @@
         <translation>安全启动</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="281"/>
+        <location filename="../../ui/pages/welcome_page.py" line="289"/>
         <source>Set up an NVIDIA GPU for PyTorch, and prove it runs at full speed.</source>
         <translation>为 PyTorch 配置 NVIDIA GPU，并证明它能全速运行。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="288"/>
+        <location filename="../../ui/pages/welcome_page.py" line="296"/>
         <source>Set up this computer</source>
         <translation>配置本计算机</translation>
     </message>
@@ -1199,7 +1199,7 @@
         <translation>快照已保存：{path}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="199"/>
+        <location filename="../../ui/pages/summary_page.py" line="198"/>
         <source>Snapshots (*.json)</source>
         <translation>快照 (*.json)</translation>
     </message>
@@ -1209,12 +1209,12 @@
         <translation>仍有部分功能无法正常工作。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="420"/>
+        <location filename="../../ui/pages/verify_page.py" line="427"/>
         <source>Start the test</source>
         <translation>开始测试</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="416"/>
+        <location filename="../../ui/pages/install_page.py" line="415"/>
         <source>Starting…</source>
         <translation>正在启动…</translation>
     </message>
@@ -1229,27 +1229,27 @@
         <translation>步骤</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="426"/>
+        <location filename="../../ui/pages/install_page.py" line="425"/>
         <source>Steps</source>
         <translation>步骤</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard.py" line="289"/>
+        <location filename="../../ui/wizard.py" line="290"/>
         <source>Steps of the wizard</source>
         <translation>向导的步骤</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard.py" line="326"/>
+        <location filename="../../ui/wizard.py" line="327"/>
         <source>Stop the GPU test and close the wizard?</source>
         <translation>停止 GPU 测试并关闭向导？</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard.py" line="322"/>
+        <location filename="../../ui/wizard.py" line="323"/>
         <source>Stop the running step and close? You can resume later: finished steps are skipped.</source>
         <translation>停止正在运行的步骤并关闭吗？稍后可以继续：已完成的步骤会被跳过。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="422"/>
+        <location filename="../../ui/pages/verify_page.py" line="429"/>
         <source>Stop the test</source>
         <translation>停止测试</translation>
     </message>
@@ -1259,12 +1259,12 @@
         <translation>正在停止…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="248"/>
+        <location filename="../../ui/pages/summary_page.py" line="247"/>
         <source>Summary</source>
         <translation>总结</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="293"/>
+        <location filename="../../ui/pages/welcome_page.py" line="301"/>
         <source>Support: see a user's machine page by page, read-only. Or try a demo machine.</source>
         <translation>技术支持：逐页只读查看用户的机器。也可以试用演示机器。</translation>
     </message>
@@ -1284,12 +1284,12 @@
         <translation>温度</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="218"/>
+        <location filename="../../ui/widgets/charts.py" line="219"/>
         <source>Test phases:</source>
         <translation>测试阶段：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="401"/>
+        <location filename="../../ui/pages/verify_page.py" line="408"/>
         <source>Testing the GPU…</source>
         <translation>正在测试 GPU…</translation>
     </message>
@@ -1314,7 +1314,7 @@
         <translation>安装驱动后计算机尚未重启：在重启之前，GPU 检查可能失败。重启后向导会自动再次验证。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="425"/>
+        <location filename="../../ui/pages/install_page.py" line="424"/>
         <source>The confirmed plan runs step by step. You can cancel at any time.</source>
         <translation>已确认的计划将逐步执行。您可以随时取消。</translation>
     </message>
@@ -1329,12 +1329,12 @@
         <translation>无法连接下载服务器。请按“网络设置”使用您网络允许的镜像或代理，再按“应用”；或在网络恢复后重试。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="303"/>
+        <location filename="../../ui/pages/welcome_page.py" line="311"/>
         <source>The installation finished and waits for a restart: the new driver is used only after the computer restarts. Restart now, and the wizard opens again by itself and goes on with the verification.</source>
         <translation>安装已完成，正在等待重启：新驱动只有在计算机重启后才会生效。现在重启后，向导会自动再次打开并继续进行验证。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="269"/>
+        <location filename="../../ui/pages/install_page.py" line="267"/>
         <source>The installer stopped with an error: {error}</source>
         <translation>安装程序因错误而停止：{error}</translation>
     </message>
@@ -1344,7 +1344,7 @@
         <translation>无法读取日志：{error}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="289"/>
+        <location filename="../../ui/pages/install_page.py" line="288"/>
         <source>The new driver is used after a restart. Restart now? The wizard continues with the verification when you start it again.</source>
         <translation>新驱动在重启后生效。现在重启吗？再次启动向导时将继续进行验证。</translation>
     </message>
@@ -1354,7 +1354,7 @@
         <translation>这是用户的向导在用户机器上制定的计划。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="196"/>
+        <location filename="../../ui/pages/summary_page.py" line="195"/>
         <source>The report could not be written: {error}</source>
         <translation>无法写入报告：{error}</translation>
     </message>
@@ -1369,7 +1369,7 @@
         <translation>报告中没有推荐：用户的向导没有进行到这一步。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="243"/>
+        <location filename="../../ui/pages/summary_page.py" line="242"/>
         <source>The report records no install steps.</source>
         <translation>报告中没有记录安装步骤。</translation>
     </message>
@@ -1384,7 +1384,7 @@
         <translation>无法保存快照：{error}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="249"/>
+        <location filename="../../ui/pages/summary_page.py" line="248"/>
         <source>The verdict, and what changed.</source>
         <translation>结论，以及所做的更改。</translation>
     </message>
@@ -1409,7 +1409,7 @@
         <translation>此选项无法使用：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="262"/>
+        <location filename="../../ui/pages/welcome_page.py" line="203"/>
         <source>This file cannot be opened: {error}</source>
         <translation>无法打开此文件：{error}</translation>
     </message>
@@ -1419,12 +1419,12 @@
         <translation>无法将此修复生成计划：{error}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="287"/>
+        <location filename="../../ui/pages/welcome_page.py" line="295"/>
         <source>This wizard will:</source>
         <translation>本向导将：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="390"/>
+        <location filename="../../ui/pages/install_page.py" line="389"/>
         <source>Time left: {t}</source>
         <translation>剩余时间：{t}</translation>
     </message>
@@ -1449,12 +1449,12 @@
         <translation>故障排查</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="289"/>
+        <location filename="../../ui/pages/welcome_page.py" line="297"/>
         <source>Troubleshoot an error</source>
         <translation>排查错误</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="435"/>
+        <location filename="../../ui/pages/install_page.py" line="434"/>
         <source>Troubleshoot this error</source>
         <translation>排查此错误</translation>
     </message>
@@ -1479,7 +1479,7 @@
         <translation>利用率</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="426"/>
+        <location filename="../../ui/pages/verify_page.py" line="433"/>
         <source>Verdicts</source>
         <translation>结论</translation>
     </message>
@@ -1489,12 +1489,12 @@
         <translation>验证</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="411"/>
+        <location filename="../../ui/pages/verify_page.py" line="418"/>
         <source>Verify and stress</source>
         <translation>验证与压力测试</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="309"/>
+        <location filename="../../ui/pages/welcome_page.py" line="317"/>
         <source>Verify now, before the restart</source>
         <translation>重启前先验证</translation>
     </message>
@@ -1514,12 +1514,12 @@
         <translation>WSL</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="148"/>
+        <location filename="../../ui/pages/summary_page.py" line="147"/>
         <source>WSL uses its new memory setting after it restarts. Restarting WSL closes every Linux window, this wizard too; open Ubuntu again afterwards. Restart WSL now?</source>
         <translation>WSL 重启后才会使用新的内存设置。重启 WSL 会关闭所有 Linux 窗口，包括本向导；之后请重新打开 Ubuntu。现在重启 WSL 吗？</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="230"/>
+        <location filename="../../ui/pages/summary_page.py" line="229"/>
         <source>WSL uses its new memory setting after it restarts: press Restart WSL, or restart Windows.</source>
         <translation>WSL 重启后才会使用新的内存设置：请按“重启 WSL”，或重启 Windows。</translation>
     </message>
@@ -1534,7 +1534,7 @@
         <translation>警告</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="280"/>
+        <location filename="../../ui/pages/welcome_page.py" line="288"/>
         <source>Welcome</source>
         <translation>欢迎</translation>
     </message>
@@ -1559,7 +1559,7 @@
         <translation>处理方法：{hint}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/summary_page.py" line="250"/>
+        <location filename="../../ui/pages/summary_page.py" line="249"/>
         <source>What was done</source>
         <translation>已完成的操作</translation>
     </message>
@@ -1579,14 +1579,9 @@
         <translation>您修改了高级选项：请按“应用”进行检查。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="378"/>
+        <location filename="../../ui/pages/install_page.py" line="377"/>
         <source>administrator</source>
         <translation>管理员</translation>
-    </message>
-    <message>
-        <location filename="../../ui/pages/install_page.py" line="25"/>
-        <source>already done</source>
-        <translation>已完成（跳过）</translation>
     </message>
     <message>
         <location filename="../../ui/pages/base.py" line="74"/>
@@ -1597,11 +1592,6 @@
         <location filename="../../ui/pages/recommendation_page.py" line="359"/>
         <source>bundled with PyTorch</source>
         <translation>随 PyTorch 附带</translation>
-    </message>
-    <message>
-        <location filename="../../ui/pages/install_page.py" line="25"/>
-        <source>cancelled</source>
-        <translation>已取消</translation>
     </message>
     <message>
         <location filename="../../ui/pages/system_page.py" line="171"/>
@@ -1619,7 +1609,7 @@
         <translation>cuDNN</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard.py" line="255"/>
+        <location filename="../../ui/wizard.py" line="256"/>
         <source>current page</source>
         <translation>当前页</translation>
     </message>
@@ -1629,22 +1619,17 @@
         <translation>设备检查</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="24"/>
-        <source>done</source>
-        <translation>完成</translation>
-    </message>
-    <message>
         <location filename="../../ui/pages/base.py" line="73"/>
         <source>driver {version}</source>
         <translation>驱动 {version}</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard.py" line="284"/>
+        <location filename="../../ui/wizard.py" line="285"/>
         <source>dry run</source>
         <translation>演练</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="24"/>
+        <location filename="../../ui/pages/verify_page.py" line="22"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
@@ -1669,7 +1654,7 @@
         <translation>安装驱动</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="285"/>
+        <location filename="../../ui/pages/welcome_page.py" line="293"/>
         <source>install with a live log, asking for administrator rights only where needed</source>
         <translation>安装时实时显示日志，仅在需要时请求管理员权限</translation>
     </message>
@@ -1699,7 +1684,7 @@
         <translation>负载测试</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="282"/>
+        <location filename="../../ui/pages/welcome_page.py" line="290"/>
         <source>look at this computer: GPU, driver, CUDA, Python and PyTorch</source>
         <translation>检查本计算机：GPU、驱动、CUDA、Python 和 PyTorch</translation>
     </message>
@@ -1799,7 +1784,7 @@
         <translation>由 Windows 主机提供</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="283"/>
+        <location filename="../../ui/pages/welcome_page.py" line="291"/>
         <source>recommend versions that work together, and say why</source>
         <translation>推荐可协同工作的版本，并说明原因</translation>
     </message>
@@ -1809,22 +1794,17 @@
         <translation>推荐</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="192"/>
+        <location filename="../../ui/pages/install_page.py" line="184"/>
         <source>retrying from the failed step</source>
         <translation>从失败的步骤重试</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="24"/>
-        <source>running</source>
-        <translation>运行中</translation>
-    </message>
-    <message>
-        <location filename="../../ui/widgets/charts.py" line="290"/>
+        <location filename="../../ui/widgets/charts.py" line="296"/>
         <source>seconds</source>
         <translation>秒</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="284"/>
+        <location filename="../../ui/pages/welcome_page.py" line="292"/>
         <source>show every command before anything runs; you confirm</source>
         <translation>在执行前显示每条命令，由您确认</translation>
     </message>
@@ -1844,7 +1824,7 @@
         <translation>系统软件包</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/welcome_page.py" line="286"/>
+        <location filename="../../ui/pages/welcome_page.py" line="294"/>
         <source>test the GPU under load with live charts, and write a report</source>
         <translation>用实时图表对 GPU 进行负载测试，并生成报告</translation>
     </message>
@@ -1869,11 +1849,6 @@
         <translation>升级驱动</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="24"/>
-        <source>waiting</source>
-        <translation>等待中</translation>
-    </message>
-    <message>
         <location filename="../../ui/pages/verify_page.py" line="22"/>
         <source>warning</source>
         <translation>警告</translation>
@@ -1884,7 +1859,7 @@
         <translation>正常</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="376"/>
+        <location filename="../../ui/pages/install_page.py" line="375"/>
         <source>would run (dry run)</source>
         <translation>将会执行（演练）</translation>
     </message>
@@ -1899,7 +1874,7 @@
         <translation>{n} 个匹配</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="417"/>
+        <location filename="../../ui/pages/verify_page.py" line="424"/>
         <source>{n} s</source>
         <translation>{n} 秒</translation>
     </message>
@@ -1919,7 +1894,7 @@
         <translation>{title}：{verdict}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/install_page.py" line="237"/>
+        <location filename="../../ui/pages/install_page.py" line="245"/>
         <source>{t} left for this file</source>
         <translation>此文件还需 {t}</translation>
     </message>
@@ -1927,6 +1902,16 @@
         <location filename="../../ui/widgets/bandwidth.py" line="35"/>
         <source>{v:.1f} of {c:.1f} {u} ({p:.0f}%)</source>
         <translation>{v:.1f} / {c:.1f} {u}（{p:.0f}%）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/install_page.py" line="222"/>
+        <source>— {step} failed —</source>
+        <translation>— {step} 失败 —</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/install_page.py" line="221"/>
+        <source>— {step} failed: {message} —</source>
+        <translation>— {step} 失败：{message} —</translation>
     </message>
 </context>
 </TS>

@@ -35,8 +35,8 @@ def test_install_yes_fails_then_resumes_and_undoes(tmp_path):
     session.write_json("plan.json", plan.to_json())
     r = _cli("install", "--yes", "--session", str(session.dir))
     assert r.returncode == 1, r.stderr
-    assert "==> [1/3] Create a" in r.stdout and "    looking" in r.stdout and "ERROR: python" in r.stdout
-    assert "error: Check the flag" in r.stdout and str(session.dir) in r.stdout
+    assert "==> [1/3] Create a" in r.stdout and "    looking" in r.stdout and "FAILED: python" in r.stdout
+    assert "failed: Check the flag" in r.stdout and str(session.dir) in r.stdout
     assert rc_file.read_text() == "alias x=y\n"
     flag.touch()
     r = _cli("--json", "install", "--yes", "--session", str(session.dir))

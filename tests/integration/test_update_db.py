@@ -103,7 +103,7 @@ def test_failures_keep_the_old_data(server, data_dir, kind, capsys):
     assert rc == 1 and "installed data is unchanged" in err and "Traceback" not in err
     assert _installed(data_dir) == before
     assert load_db().version == "2099.01.01"
-    assert not [p for p in data_dir.iterdir() if p.name.endswith(".tmp")]
+    assert not [p for p in data_dir.iterdir() if p.name.endswith("tmp")]
 
 
 def test_backup_kept_and_broken_user_bundle_falls_back(server, data_dir):

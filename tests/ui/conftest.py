@@ -53,6 +53,12 @@ def no_leaked_threads_or_timers(qapp):
     assert not leaks, "test leaked Qt threads/timers: " + "; ".join(leaks)
 
 
+@pytest.fixture(autouse=True)
+def own_sessions_folder(tmp_path, monkeypatch):
+    """Install sessions (and the run states a start-up resumes from) live in the test's own folder."""
+    monkeypatch.setenv("GPU_WIZARD_SESSIONS", str(tmp_path / "sessions"))
+
+
 @pytest.fixture
 def make_wizard(qtbot, tmp_path):
     """Build a wizard with fake engine parts; returns (wizard, services)."""

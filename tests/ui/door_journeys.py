@@ -20,7 +20,6 @@ from app.paths import demo_snapshots
 from app.plan import Plan
 from app.run import CancelToken, Executor, Session
 from tests.ui.test_journeys import MAX_CLICKS, Clicks, JourneyRunner, _machine_services, _rtx4090_without_driver, _walk_to_install
-from ui.engine import EventForwarder
 from ui.main import build_wizard
 
 PASSWORD = os.environ.get("DOOR_PASSWORD", "")
@@ -37,18 +36,25 @@ class RealRootRunner(JourneyRunner):
         self.root_started: float | None = None  # when root answered: the step runs from here
 
     def run(self, plan, listener, cancel, only=None) -> str:
+        from app.run.events import LineEvent, PlanFinished, StepFinished, StepStarted
+        from tests.ui.fakes import record_restart_wait
+
         self.plans.append(plan)
         reboot = False
-        for s in plan.steps:
+
+        def inner(ev):  # the real step's events, as they are; the plan's end is this runner's to say
+            if not isinstance(ev, PlanFinished):
+                listener(ev)
+        for n, s in enumerate(plan.steps):
             if only is not None and s.id not in only:
                 continue
             if s.id == self.real:
                 token = CancelToken()
                 threading.Thread(target=lambda: cancel.wait() and token.cancel(), daemon=True).start()
-                ex = Executor(Plan(steps=(s,)), Session.create(self.sessions), listener=EventForwarder(listener), cancel=token)
+                ex = Executor(Plan(steps=(s,)), Session.create(self.sessions), listener=inner, cancel=token)
                 orig = ex._run_argv
 
-                def timed(*a, **k):  # when root answered (the helper's "ready"): the root step runs from there
+                def timed(*a, **k):  # when root answered (the helper's "ready"): the root step runs from here
                     try:
                         return orig(*a, **k)
                     finally:
@@ -57,19 +63,21 @@ class RealRootRunner(JourneyRunner):
                 ex._run_argv = timed  # type: ignore[method-assign]
                 self.result = ex.run()
                 if self.result.status not in ("ok", "reboot_required"):
-                    listener.finished("cancelled" if self.result.status == "cancelled" else "failed")
+                    listener(PlanFinished(self.result.status, self.result.message, s.id, self.result.session_dir))
                     return self.result.status
                 reboot = reboot or s.reboot_required
                 continue
-            listener.step_started(s.id)
+            listener(StepStarted(s.id, n, len(plan.steps), s.title, s.needs_root))
             for argv in s.commands:
-                listener.output(s.id, "stdout", "$ " + " ".join(argv))
-            listener.step_finished(s.id, "ok", "")
+                listener(LineEvent(s.id, "stdout", "$ " + " ".join(argv)))
+            listener(StepFinished(s.id, "ok", ""))
             reboot = reboot or s.reboot_required
+        status = "ok"
         if reboot:
-            listener.reboot_required()
-        listener.finished("ok")
-        return "ok"
+            self.session_dir = record_restart_wait(plan, [s.id for s in plan.steps])
+            status = "reboot_required"
+        listener(PlanFinished(status, "", None, self.session_dir or ""))
+        return status
 
 
 def _type_password(qtbot, w, t_install: float) -> float:
@@ -98,7 +106,7 @@ def _install_with_password(qtbot, clicks: Clicks, w, runner: RealRootRunner) -> 
     shown = _type_password(qtbot, w, t0[0])
     inst = w.pages["install"]
     qtbot.waitUntil(lambda: inst.result is not None, timeout=120000)
-    assert inst.result == "ok", (runner.result.message if runner.result else "", inst.log.model.lines[-20:])
+    assert inst.result in ("ok", "reboot_required"), (runner.result.message if runner.result else "", inst.log.model.lines[-20:])
     assert runner.plans == [plan_page.state.plan]
     assert runner.root_started is not None
     return shown, runner.root_started - t0[0]
@@ -125,14 +133,18 @@ def test_workstation_journey_with_a_real_root_step(qtbot, tmp_path):
     assert clicks.n <= MAX_CLICKS
 
 
-def test_wsl2_journey_with_a_real_root_step(qtbot, tmp_path):
+def _wsl2_window(qtbot, tmp_path):
     demo = next(p for p in demo_snapshots() if "wsl2" in p.name)
     runner = RealRootRunner("fix_wsl_libcuda_links", str(tmp_path / "sessions"))
     services = _machine_services(tmp_path, json.loads(demo.read_text(encoding="utf-8")), runner)
-    clicks = Clicks(qtbot)
     w = build_wizard(lang="en", services=services)
     qtbot.addWidget(w)
     w.show()
+    return w, Clicks(qtbot), runner
+
+
+def test_wsl2_journey_with_a_real_root_step(qtbot, tmp_path):
+    w, clicks, runner = _wsl2_window(qtbot, tmp_path)
     shown, root_s = _install_with_password(qtbot, clicks, w, runner)
     link = "/usr/local/lib/wsl-driver-links/libcuda.so.1"
     assert os.readlink(link) == "/usr/lib/wsl/lib/libcuda.so.1.1" and os.lstat(link).st_uid == 0
@@ -143,3 +155,34 @@ def test_wsl2_journey_with_a_real_root_step(qtbot, tmp_path):
     print(json.dumps({"journey": "wsl2", "clicks": clicks.n, "password_typed": 1, "dialog_shown_s": round(shown, 3),
                       "install_to_root_step_s": round(root_s, 3)}))
     assert clicks.n <= MAX_CLICKS
+
+
+def test_cancel_in_the_dialog_then_retry(qtbot, tmp_path):
+    """Cancel in the window's password dialog: the step did not run, the Install page says why in the
+    catalogue's words (not a raw sudo line), Troubleshoot names it; Retry asks again and runs it."""
+    from PySide6.QtWidgets import QDialogButtonBox
+
+    from app.messages import cli
+
+    w, clicks, runner = _wsl2_window(qtbot, tmp_path)
+    _walk_to_install(qtbot, clicks, w)
+    asker = w._password_asker
+    qtbot.waitUntil(lambda: asker.dialog is not None and asker.dialog.isVisible(), timeout=60000)
+    qtbot.mouseClick(asker.dialog.buttons.button(QDialogButtonBox.StandardButton.Cancel), Qt.MouseButton.LeftButton)
+    inst = w.pages["install"]
+    qtbot.waitUntil(lambda: inst.result is not None and not inst.running, timeout=60000)
+    assert inst.result == "cancelled"
+    said = cli("door_cancelled", "en")
+    items = [inst.steps.item(i).text() for i in range(inst.steps.count())]
+    assert any(said in t for t in items), items
+    assert not os.path.exists("/etc/ld.so.conf.d/ld.wsl.conf")  # nothing half-done
+    inst._failure_text()
+    from app.diagnose import diagnose
+
+    d = diagnose(w.session.error_text)
+    assert d.matches and d.matches[0].rule == "admin_password_cancelled"
+    assert inst.retry_btn.isEnabled()
+    qtbot.mouseClick(inst.retry_btn, Qt.MouseButton.LeftButton)
+    _type_password(qtbot, w, time.monotonic())
+    qtbot.waitUntil(lambda: inst.result == "ok" and not inst.running, timeout=60000)
+    assert os.stat("/etc/ld.so.conf.d/ld.wsl.conf").st_uid == 0

@@ -1,5 +1,5 @@
-"""Fakes for the GUI tests: a runner that speaks the same listener API as the real backends
-(ui/engine.py RunListener), a verifier that streams synthetic samples, and hand-made engine
+"""Fakes for the GUI tests: a runner that emits the executor's own events (app/run/events.py) to the
+listener as the real backends do, a verifier that streams synthetic samples, and hand-made engine
 values (Recommendation, Plan) for the parts of the engine a test wants to pin."""
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from typing import Any, Optional
 
 from app.facts import DriverInfo, Facts, Finding, Gpu, OsInfo, PythonEnv, TorchInfo
 from app.plan.model import Plan, Step
+from app.run.events import LineEvent, PlanFinished, ProgressEvent, StepFinished, StepStarted
 from app.recommendation import (CudnnChoice, DriverChoice, Recommendation, RecWarning, ToolkitChoice, TorchChoice,
                                 Alternative)
 from app.verify.model import Bandwidth, Check, Layer, Sample, TorchReport, Verification
@@ -62,12 +63,28 @@ def make_plan(n: int = 4) -> Plan:
     return Plan(steps=tuple(steps))
 
 
+def record_restart_wait(plan, done_ids) -> str:
+    """What the executor leaves when a step asked for a restart: a real session folder whose run state
+    (app.run.state.RunState) waits for the restart in this boot. Returns its path."""
+    import ui.state
+    from app.run.session import Session
+    from app.run.state import RunState
+
+    s = Session.create(label="install")
+    s.write_json("plan.json", plan.to_json())
+    st = RunState(status="reboot_required", reboot_pending=True, boot_id=ui.state.current_boot_id())
+    for sid in done_ids:
+        st.end(sid, "ok", "", 0.1, 0)
+    s.save_state(st)
+    return str(s.dir)
+
+
 class FakeRunner:
-    """Emits lines, progress and failures through the listener API, like a real backend.
+    """Emits the executor's events (app/run/events.py) through the listener, like a real backend.
 
     `fail_once`: step ids that fail the first time they run (then succeed on retry).
     `block_on`: a step id at which the runner waits until cancelled (to test Cancel).
-    `reboot_after`: a step id after which the run asks for a reboot."""
+    `reboot_after`: a step id after which the run asks for a reboot (its run state then waits for it)."""
 
     def __init__(self, lines_per_step: int = 50, fail_once: tuple[str, ...] = (), block_on: Optional[str] = None,
                  reboot_after: Optional[str] = None):
@@ -83,35 +100,38 @@ class FakeRunner:
         self.runs.append(list(only) if only is not None else None)
         total_w = sum(s.weight for s in plan.steps)
         done_w = sum(s.weight for s in plan.steps if only is not None and s.id not in only)
-        for s in plan.steps:
+        reboot = False
+        for n, s in enumerate(plan.steps):
             if only is not None and s.id not in only:
                 continue
             if cancel.is_set():
-                listener.finished("cancelled")
-                return "cancelled"
-            listener.step_started(s.id)
+                return self._end(listener, "cancelled", s.id)
+            listener(StepStarted(s.id, n, len(plan.steps), s.title, s.needs_root))
             for j in range(self.lines_per_step):
-                listener.output(s.id, "stdout" if j % 10 else "stderr", f"{s.id} line {j}")
+                listener(LineEvent(s.id, "stdout" if j % 10 else "stderr", f"{s.id} line {j}"))
             if s.id == self.block_on:
                 self.blocked.set()
                 cancel.wait(10)
                 self.block_on = None
-                listener.step_finished(s.id, "cancelled", "cancelled by the user")
-                listener.finished("cancelled")
-                return "cancelled"
+                listener(StepFinished(s.id, "cancelled", "cancelled by the user"))
+                return self._end(listener, "cancelled", s.id)
             if s.id in self.fail_once:
                 self.fail_once.discard(s.id)
-                listener.output(s.id, "stderr", "E: Unable to locate package nvidia-driver-999")
-                listener.step_finished(s.id, "failed", "exit status 100")
-                listener.finished("failed")
-                return "failed"
+                listener(LineEvent(s.id, "stderr", "E: Unable to locate package nvidia-driver-999"))
+                listener(StepFinished(s.id, "error", "exit status 100"))
+                return self._end(listener, "error", s.id)
             done_w += s.weight
-            listener.progress(s.id, done_w / total_w)
-            listener.step_finished(s.id, "ok", "")
-            if s.id == self.reboot_after:
-                listener.reboot_required()
-        listener.finished("ok")
-        return "ok"
+            listener(ProgressEvent(s.id, 1.0, done_w / total_w))
+            listener(StepFinished(s.id, "ok", ""))
+            reboot = reboot or s.id == self.reboot_after
+        if reboot:
+            self.session_dir = record_restart_wait(plan, [s.id for s in plan.steps])
+            return self._end(listener, "reboot_required")
+        return self._end(listener, "ok")
+
+    def _end(self, listener, status: str, failed: Optional[str] = None) -> str:
+        listener(PlanFinished(status, "", failed, self.session_dir or ""))
+        return status
 
 
 def synthetic_verification(n: int = 100) -> Verification:

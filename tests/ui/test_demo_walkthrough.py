@@ -168,7 +168,7 @@ def test_report_walkthrough_shows_the_recorded_install_with_its_log(qtbot, tmp_p
     w.jump_to("install")
     inst = w.pages["install"]
     qtbot.waitUntil(lambda: inst.result is not None, timeout=10000)
-    assert inst.result == "failed"
+    assert inst.result == "error"
     assert "As recorded on the user's machine" in inst.status.text()
     assert inst.log.model.lines[0].startswith("[recorded]")
     assert any(inst.log.model.is_err)  # the failure's log excerpt, from the report

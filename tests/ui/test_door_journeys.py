@@ -76,3 +76,12 @@ def test_wsl2_journey_real_links_step():
     f = _journey("test_wsl2_journey_with_a_real_root_step", {
         "root_files": {"/usr/lib/wsl/lib/libcuda.so.1.1": "stand-in for the Windows driver's libcuda (a plain file, as WSL has it)\n"}})
     assert f["clicks"] <= 5
+
+
+def test_cancel_in_the_window_dialog_then_retry():
+    r = run_door({"argv": [f"{CHECKOUT}/.venv/bin/python", "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "--color=no",
+                           "tests/ui/door_journeys.py::test_cancel_in_the_dialog_then_retry"],
+                  "cwd": CHECKOUT, "timeout_s": 240,
+                  "env": {"DOOR_PASSWORD": PASSWORD, "QT_QPA_PLATFORM": "offscreen", "PYTHONDONTWRITEBYTECODE": "1"},
+                  "root_files": {"/usr/lib/wsl/lib/libcuda.so.1.1": "stand-in\n"}}, timeout_s=300)
+    assert r["rc"] == 0 and "1 passed" in r["transcript"], r["transcript"][-5000:]

@@ -43,8 +43,8 @@ def test_real_executor_streams_fails_and_retries_in_the_same_session(qtbot, make
     w.services.install_backend = new_backend
     inst = _to_install(qtbot, w)
     qtbot.waitUntil(lambda: inst.result is not None, timeout=20000)
-    assert inst.result == "failed"
-    assert [s.status for s in inst.state.steps] == ["ok", "failed"]
+    assert inst.result == "error"
+    assert [s.status for s in inst.state.steps] == ["ok", "error"]
     lines = inst.log.model.lines
     assert "hello" in lines and "E: no such package" in lines
     assert inst.log.model.is_err[lines.index("E: no such package")]

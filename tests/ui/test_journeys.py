@@ -51,32 +51,38 @@ class Clicks:
 
 
 class JourneyRunner:
-    """Stands in for the executor where a step needs root or the network: records the plan it
-    was given, emits each step's output, and asks for the restart a step says it needs."""
+    """Stands in for the executor where a step needs root or the network: records the plan it was given,
+    emits each step's events as the executor does, and leaves the run state the executor leaves when a
+    step asks for a restart (a real session folder whose RunState waits for it)."""
 
     def __init__(self):
         self.plans: list = []
         self.session_dir = None
 
     def run(self, plan, listener, cancel, only=None) -> str:
+        from app.run.events import LineEvent, PlanFinished, ProgressEvent, StepFinished, StepStarted
+        from tests.ui.fakes import record_restart_wait
+
         self.plans.append(plan)
         total = sum(s.weight for s in plan.steps) or 1.0
         done = 0.0
         reboot = False
-        for s in plan.steps:
+        for n, s in enumerate(plan.steps):
             if only is not None and s.id not in only:
                 continue
-            listener.step_started(s.id)
+            listener(StepStarted(s.id, n, len(plan.steps), s.title, s.needs_root))
             for argv in s.commands:
-                listener.output(s.id, "stdout", "$ " + " ".join(argv))
+                listener(LineEvent(s.id, "stdout", "$ " + " ".join(argv)))
             done += s.weight
-            listener.progress(s.id, done / total)
-            listener.step_finished(s.id, "ok", "")
+            listener(ProgressEvent(s.id, 1.0, done / total))
+            listener(StepFinished(s.id, "ok", ""))
             reboot = reboot or s.reboot_required
+        status = "ok"
         if reboot:
-            listener.reboot_required()
-        listener.finished("ok")
-        return "ok"
+            self.session_dir = record_restart_wait(plan, [s.id for s in plan.steps])
+            status = "reboot_required"
+        listener(PlanFinished(status, "", None, self.session_dir or ""))
+        return status
 
 
 def _machine_services(tmp_path, snapshot: dict, runner: JourneyRunner) -> Services:
@@ -128,7 +134,7 @@ def test_journey_workstation_rtx4090_without_driver(qtbot, tmp_path, monkeypatch
     shown = w.pages["plan"].state.plan
     assert any(s.reboot_required for s in shown.steps) and any("driver" in s.id for s in shown.steps)
     inst = w.pages["install"]
-    qtbot.waitUntil(lambda: inst.result == "ok", timeout=20000)
+    qtbot.waitUntil(lambda: inst.result == "reboot_required", timeout=20000)
     assert runner.plans == [shown]  # the plan run is the plan shown, object for object
     qtbot.waitUntil(lambda: getattr(inst, "_reboot_box", None) is not None and inst._reboot_box.isVisible(), timeout=5000)
     box = inst._reboot_box
@@ -377,7 +383,7 @@ def test_failed_install_reaches_troubleshoot_fix_plan_and_report(qtbot, make_wiz
     clicks = Clicks(qtbot)
     _walk_to_install(qtbot, clicks, w)
     inst = w.pages["install"]
-    qtbot.waitUntil(lambda: inst.result == "failed" and not inst.running, timeout=5000)
+    qtbot.waitUntil(lambda: inst.result == "error" and not inst.running, timeout=5000)
     # the runner's failure text is an apt one the rules know; make it a PyTorch one with a fix
     inst.log.append_lines([("stderr", "RuntimeError: CUDA error: no kernel image is available for execution on the device")])
     clicks.next(w)
@@ -423,11 +429,9 @@ def test_relaunch_before_the_restart_offers_it_in_one_click(qtbot, tmp_path, mon
     """"Later" to the restart, then the wizard started again in the same boot: it knows the saved
     session, says the restart is still needed, and one click restarts (the autostart entry then
     continues at the verification); or it verifies now, saying the GPU checks wait for the restart."""
-    import ui.pages.install_page
     import ui.state
 
-    for mod in (ui.state, ui.pages.install_page):  # the boot the install saved is the boot it starts in
-        monkeypatch.setattr(mod, "current_boot_id", lambda: "the-same-boot")
+    monkeypatch.setattr(ui.state, "current_boot_id", lambda: "the-same-boot")  # the boot the install saved is the boot it starts in
     runner = JourneyRunner()
     services = _machine_services(tmp_path, _rtx4090_without_driver(), runner)
     clicks = Clicks(qtbot)
@@ -466,4 +470,7 @@ def test_relaunch_before_the_restart_offers_it_in_one_click(qtbot, tmp_path, mon
             assert ver.error_banner.isVisible() and "not restarted" in ver.error_banner.text.text()
             qtbot.waitUntil(lambda: ver.state.verification is not None and not ver.state.running, timeout=20000)
         w2.close()
-    assert (tmp_path / "state" / "gpu-wizard" / "resume.json").exists()  # kept for the real restart
+    from app.run.session import Session
+
+    st = Session(session_dir).load_state()
+    assert st.status == "reboot_required" and st.reboot_pending  # the run state still waits for the real restart

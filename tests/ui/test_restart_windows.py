@@ -24,7 +24,7 @@ def test_windows_restart_now_and_resume(qtbot, make_wizard, tmp_path, monkeypatc
         w.next()
         assert w.current_page_id == page
     inst = w.pages["install"]
-    qtbot.waitUntil(lambda: inst.result == "ok" and getattr(inst, "_reboot_box", None) is not None, timeout=5000)
+    qtbot.waitUntil(lambda: inst.result == "reboot_required" and getattr(inst, "_reboot_box", None) is not None, timeout=5000)
     entry = tmp_path / "Startup" / "gpu-wizard-resume.cmd"
     assert entry.exists() and "start \"\"" in entry.read_text()
     now = [b for b in inst._reboot_box.buttons() if inst._reboot_box.buttonRole(b) == QMessageBox.ButtonRole.AcceptRole][0]

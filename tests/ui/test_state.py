@@ -1,12 +1,11 @@
 """The Qt-free page states: progress and time left, retry ids, resume file, grouping, formats."""
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 
 from app.facts import Facts, Finding
 from tests.ui.fakes import h200_facts
-from ui.state import (InstallState, ResumeInfo, SampleSeries, format_duration, format_when, group_facts, group_of,
+from ui.state import (InstallState, SampleSeries, format_duration, format_when, group_facts, group_of,
                       machine_summary, next_page)
 
 
@@ -29,21 +28,10 @@ def test_progress_and_time_left_from_step_weights_then_runner_progress():
     st.overall = 0.5  # the runner says half of everything is done (pip progress inside b)
     assert st.fraction() == 0.5
     assert st.time_left_s(now=20.0) == 20.0  # 20 s for the first half
-    st.finish_step("b", "failed", "exit 100", now=21.0)
-    assert st.failed_step.id == "b" and st.remaining_ids() == ["b"]
+    st.finish_step("b", "error", "exit 100", now=21.0)
+    assert st.failed.id == "b" and st.remaining_ids() == ["b"]
     st.reset_for_retry()
     assert st.step("b").status == "pending" and st.overall is None and st.step("a").status == "ok"
-
-
-def test_resume_file_round_trip_and_corruption(tmp_path):
-    p = tmp_path / "resume.json"
-    ResumeInfo(page="verify", session_dir="/s", boot_id="b1").save(p)
-    assert ResumeInfo.load(p) == ResumeInfo(page="verify", session_dir="/s", boot_id="b1")
-    p.write_text("{not json")
-    assert ResumeInfo.load(p) is None
-    p.write_text(json.dumps({"page": "rm -rf"}))
-    assert ResumeInfo.load(p) is None
-    assert ResumeInfo.load(tmp_path / "absent.json") is None
 
 
 def test_grouping_shows_detection_status_per_group():

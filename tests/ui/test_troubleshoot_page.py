@@ -89,7 +89,7 @@ def test_failed_install_step_goes_to_troubleshoot_with_its_log(qtbot, make_wizar
     pass  # pressing Install (Next) confirms the plan
     w.next()
     inst = w.pages["install"]
-    qtbot.waitUntil(lambda: inst.result == "failed", timeout=5000)
+    qtbot.waitUntil(lambda: inst.result == "error", timeout=5000)
     inst.troubleshoot()
     assert w.current_page_id == "troubleshoot"
     page = w.pages["troubleshoot"]

@@ -114,31 +114,28 @@ def test_bandwidth_bar_text(qtbot):
     bar.repaint()
 
 
-def test_run_bridge_batches_lines_in_order_from_another_thread(qtbot):
+def test_run_bridge_batches_events_in_order_from_another_thread(qtbot):
+    from app.run.events import LineEvent, PlanFinished, StepFinished, StepStarted
+
     bridge = RunBridge()
     got: list = []
-    bridge.lines.connect(lambda batch: got.append(("lines", len(batch))))
-    bridge.stepStarted.connect(lambda s: got.append(("start", s)))
-    bridge.stepFinished.connect(lambda s, st, m: got.append(("finish", s, st)))
-    bridge.runFinished.connect(lambda st: got.append(("done", st)))
+    bridge.events.connect(lambda batch: got.append(list(batch)))
     bridge.start()
+    sent = [StepStarted("a", 0, 1, "A"), *[LineEvent("a", "stdout", f"line {i}") for i in range(10_000)],
+            StepFinished("a", "ok"), PlanFinished("ok")]
 
     def work():
-        bridge.step_started("a")
-        for i in range(10_000):
-            bridge.output("a", "stdout", f"line {i}")
-        bridge.step_finished("a", "ok")
-        bridge.finished("ok")
+        for ev in sent:
+            bridge(ev)
 
     t = threading.Thread(target=work)
     t.start()
     t.join()
-    qtbot.waitUntil(lambda: bool(got) and got[-1] == ("done", "ok"), timeout=3000)
+    qtbot.waitUntil(lambda: bool(got) and isinstance(got[-1][-1], PlanFinished), timeout=3000)
     bridge.stop()
-    assert got[0] == ("start", "a")
-    assert sum(n for kind, n, *_ in got if kind == "lines") == 10_000
-    assert len([g for g in got if g[0] == "lines"]) < 100  # batched, not one signal per line
-    assert got[-2] == ("finish", "a", "ok")
+    flat = [ev for batch in got for ev in batch]
+    assert flat == sent and all(a is b for a, b in zip(flat, sent))  # the same objects, in order, none lost
+    assert len(got) < 100  # batched, not one signal per event
 
 
 def test_sample_bridge_and_tasks_deliver_on_the_gui_thread(qtbot):

@@ -70,12 +70,13 @@ def test_failing_step_then_retry_runs_only_the_rest(qtbot, make_wizard):
     pass  # pressing Install (Next) confirms the plan
     _next(qtbot, w, "install")
     inst = w.pages["install"]
-    qtbot.waitUntil(lambda: inst.result == "failed", timeout=5000)
-    assert [s.status for s in inst.state.steps] == ["ok", "ok", "failed", "pending"]
+    qtbot.waitUntil(lambda: inst.result == "error", timeout=5000)
+    assert [s.status for s in inst.state.steps] == ["ok", "ok", "error", "pending"]
     assert inst.isComplete() and inst.next_page() == "troubleshoot"  # never a dead end
     assert inst.retry_btn.isEnabled() and inst.trouble_btn.isVisibleTo(inst)
     errs = [i for i, e in enumerate(inst.log.model.is_err) if e]
-    assert inst.log.model.lines[errs[-1]].startswith("E: Unable to locate package")
+    assert inst.log.model.lines[errs[-2]].startswith("E: Unable to locate package")
+    assert inst.log.model.lines[errs[-1]] == "— Install thing 2 failed: exit status 100 —"  # once, after its output
     qtbot.mouseClick(inst.retry_btn, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: inst.result == "ok", timeout=5000)
     assert runner.runs == [None, ["install_thing2", "install_thing3"]]
@@ -101,8 +102,10 @@ def test_cancel_stops_the_run_and_retry_resumes(qtbot, make_wizard):
     assert runner.runs[-1] == ["install_thing1", "install_thing2", "install_thing3"]
 
 
-def test_reboot_prompt_writes_resume_and_next_start_opens_verification(qtbot, make_wizard, tmp_path, monkeypatch):
+def test_reboot_prompt_and_next_start_opens_verification_from_the_run_state(qtbot, make_wizard, tmp_path, monkeypatch):
     from PySide6.QtWidgets import QMessageBox
+
+    from app.run.session import Session
 
     runner = FakeRunner(reboot_after="install_thing0")
     w, services, _r = make_wizard(runner=runner)
@@ -111,13 +114,15 @@ def test_reboot_prompt_writes_resume_and_next_start_opens_verification(qtbot, ma
     pass  # pressing Install (Next) confirms the plan
     _next(qtbot, w, "install")
     inst = w.pages["install"]
-    qtbot.waitUntil(lambda: inst.result == "ok", timeout=5000)
+    qtbot.waitUntil(lambda: inst.result == "reboot_required", timeout=5000)
     box = inst._reboot_box
     assert isinstance(box, QMessageBox) and box.isVisible()
     later = [b for b in box.buttons() if box.buttonRole(b) == QMessageBox.ButtonRole.RejectRole][0]
     later.click()
-    resume = tmp_path / "state" / "gpu-wizard" / "resume.json"
-    assert resume.exists()
+    assert w.session.session_dir == runner.session_dir
+    assert not (tmp_path / "state" / "gpu-wizard" / "resume.json").exists()  # the run state says it, once
+    state = Session(runner.session_dir).load_state()
+    assert state.status == "reboot_required" and state.reboot_pending
     # the next start after a reboot (another boot id) resumes at verification
     import ui.main
     import ui.state
@@ -132,9 +137,37 @@ def test_reboot_prompt_writes_resume_and_next_start_opens_verification(qtbot, ma
     qtbot.addWidget(w2)
     w2.show()
     assert w2.current_page_id == "verify"
-    assert w2.session.resumed
-    assert not resume.exists()
+    assert w2.session.resumed and w2.session.session_dir == runner.session_dir
+    assert not Session(runner.session_dir).load_state().reboot_pending  # resumed once: the run no longer waits
     w2.shutdown()
+    w3 = build_wizard(lang="en", services=Services(state_dir=str(tmp_path / "state"), detect=services.detect))
+    qtbot.addWidget(w3)
+    w3.show()
+    assert w3.current_page_id == "welcome" and not w3.session.resumed
+    w3.shutdown()
+
+
+def test_an_old_resume_file_still_continues_once(qtbot, tmp_path, monkeypatch):
+    """Round 3's window wrote resume.json beside the run state: read once, then gone."""
+    import json
+
+    import ui.state
+    from ui.main import build_wizard
+    from ui.wizard import Services
+
+    old = tmp_path / "state" / "gpu-wizard" / "resume.json"
+    old.parent.mkdir(parents=True)
+    old.write_text(json.dumps({"page": "verify", "session_dir": None, "boot_id": "boot-before", "snapshot": None,
+                               "written": None}))
+    monkeypatch.setattr(ui.state, "current_boot_id", lambda: "boot-after")
+    from tests.ui.fakes import FakeVerifier, h200_facts
+
+    w = build_wizard(lang="en", services=Services(state_dir=str(tmp_path / "state"), detect=lambda *a: h200_facts(),
+                                                  verify_runner=FakeVerifier()))
+    qtbot.addWidget(w)
+    w.show()
+    assert w.current_page_id == "verify" and w.session.resumed and not old.exists()
+    w.shutdown()
 
 
 def test_verify_only_path_skips_install(qtbot, make_wizard):

@@ -100,3 +100,130 @@ def test_a_bare_interpreter_name_is_found_on_path():
     assert py and resolve_python("python3") == py
     assert resolve_python("/no/such/python") == "/no/such/python" and resolve_python(None) is None
     assert resolve_python("no-such-python-xyz") == "no-such-python-xyz"  # the caller's check then says "no such interpreter"
+
+
+# ---------------------------------------------------------------- legacy GPUs, end of support, Jetson (issue 28 items 3-4)
+# [LEG] NVIDIA driver support notes: R470 is Kepler's last branch, R580 the last for Maxwell, Pascal and Volta.
+# [PT] PyTorch builds: the cu118 builds (to 2.7) keep sm_37; cu126 (to 2.14) keeps sm_50..sm_70; no build has sm_30/sm_35.
+# [DC] NVIDIA driver lifecycle: R535 ended 2026-06, R570 2026-02, R610 2026-08; R580 LTSB to 2028-06, R620 LTSB to 2029-09.
+
+@pytest.fixture(scope="module")
+def shipped():
+    return load_db(resource("compat"))  # the data as shipped (2.15 without torchvision, R620, the 2.12.0 patch)
+
+
+def _m(gpu, cc, driver, py="3.12", plat="linux", km="proprietary", state="ok"):
+    from app.facts import DriverInfo, Facts, Gpu, OsInfo, PythonEnv
+
+    o = OsInfo(platform="linux", id="ubuntu", version_id="24.04", arch="x86_64", package_manager="apt") if plat == "linux" else \
+        OsInfo(platform="windows", id="windows", version_id="10.0.19045", arch="AMD64")
+    d = DriverInfo(state=state, version=driver, kernel_module=km if plat == "linux" else None) if driver else DriverInfo(state="not_installed")
+    return Facts(os=o, driver=d, gpus=(Gpu(index=0, name=gpu, compute_capability=cc),), python=PythonEnv(path="/usr/bin/python3", version=py))
+
+
+LEGACY = [("Quadro K4000", "3.0", "470"), ("Tesla K40m", "3.5", "470"), ("Tesla K80", "3.7", "470"), ("GeForce GTX 980", "5.2", "580"),
+          ("GeForce GTX 1080", "6.1", "580"), ("Tesla V100-SXM2-16GB", "7.0", "580")]
+WIN_DRIVERS = {"470": ("391.35", "474.89"), "580": ("537.58", "581.57")}  # an older branch, the last one (Windows numbering)
+LINUX_DRIVERS = {"470": ("390.157", "470.256.02"), "580": ("535.183.01", "580.95.05")}
+
+
+@pytest.mark.parametrize("gpu,cc,last", LEGACY)
+@pytest.mark.parametrize("plat", ["linux", "windows"])
+def test_a_legacy_gpus_driver_always_has_a_target(shipped, gpu, cc, last, plat):
+    """Never "upgrade" with no target: keep on the last branch, else install or upgrade to a named branch, never past it."""
+    from app.choices import Choices
+    from app.recommend import recommend
+
+    older, newest = (WIN_DRIVERS if plat == "windows" else LINUX_DRIVERS)[last]
+    for drv in (None, older, newest):
+        for py in ("3.9", "3.12", "3.14", "3.15"):
+            rec = recommend(_m(gpu, cc, drv, py, plat), shipped, Choices())
+            d = rec.driver
+            where = (gpu, plat, drv, py, d.action, d.branch, d.reason)
+            if d.action in ("install", "upgrade"):
+                assert d.branch and vkey(d.branch) <= vkey(last), where
+                if drv:
+                    assert d.action != "upgrade" or vkey(d.branch) > vkey(drv)[:1] or plat == "windows", where
+            if drv == newest:
+                assert d.action == "keep", where  # its last branch: kept (the reason says so where no build serves it)
+            assert "upgrade" not in d.reason.lower() or d.branch, where
+
+
+def test_kepler_quadro_on_windows_with_r470_is_told_to_keep_it(shipped):
+    from app.recommend import recommend
+
+    rec = recommend(_m("Quadro K4000", "3.0", "474.89", plat="windows"), shipped)
+    assert (rec.driver.action, rec.driver.branch, rec.driver.reason_code) == ("keep", "470", "driver_keep_last_branch")
+    assert rec.driver.reason.startswith("Keep driver 474.89: R470 is the last driver branch")
+    rec = recommend(_m("Tesla K80", "3.7", None, py="3.9", plat="windows"), shipped)  # cu118 runs on R470 through minor compatibility
+    assert (rec.pytorch.version, rec.pytorch.index, rec.driver.branch) == ("2.7.1", "cu118", "470")
+    assert vkey(rec.driver.min_version)[:1] <= (470,)
+
+
+@pytest.mark.parametrize("gpu,cc,py,want", [
+    ("GeForce GTX 1080", "6.1", "3.15", ("python_too_new", "3.14", "cu126")),  # 2.15 has cp315 but no cu126 build
+    ("GeForce GTX 1080", "6.1", "3.15t", ("python_too_new", "3.14t", "cu126")),
+    ("Tesla V100-SXM2-16GB", "7.0", "3.15", ("python_too_new", "3.14", "cu126")),
+    ("Tesla K80", "3.7", "3.14", ("python_too_new", "3.13", "cu118")),  # 2.7.1+cu118, the last with sm_37, has cp313
+    ("NVIDIA GeForce RTX 5090", "12.0", "3.8", ("python_too_old", "3.10", "cu130")),
+])
+def test_a_python_no_gpu_build_has_gets_the_python_that_works(shipped, gpu, cc, py, want):
+    from app.recommend import recommend
+
+    rec = recommend(_m(gpu, cc, "580.95.05" if cc != "3.7" else "470.256.02", py, km="open" if cc == "12.0" else "proprietary"), shipped)
+    w = next(w for w in rec.warnings if w.code == want[0])
+    bound = w.params.get("py_max") or w.params.get("py_min")
+    assert (w.params["text_code"], bound, w.params["index"]) == (f"{want[0]}_for_gpu", want[1], want[2]), w.message
+    rel = shipped.torch_release(w.params["torch"])
+    assert bound in rel.python and shipped.variant(rel.release, want[2], "linux").covers(cc)
+    assert "use the CPU build" in w.message and f"Python {bound}" in w.message and rec.pytorch.reason == w.message
+
+
+@pytest.mark.parametrize("gpu,cc,drv,km,want", [
+    ("NVIDIA GeForce RTX 4090", "8.9", "610.43.02", "open", "620"),  # R610 ended: the next supported branch, not R580
+    ("NVIDIA GeForce RTX 4090", "8.9", "590.48.01", "open", "595"),
+    ("Tesla V100-SXM2-16GB", "7.0", "535.183.01", "proprietary", "580"),
+    ("Tesla V100-SXM2-16GB", "7.0", "570.124.06", "proprietary", "580"),
+])
+def test_an_ended_branch_is_replaced_by_the_next_supported_one(shipped, gpu, cc, drv, km, want):
+    from app.recommend import recommend
+
+    rec = recommend(_m(gpu, cc, drv, km=km), shipped)
+    w = next(w for w in rec.warnings if w.code == "driver_branch_ended")
+    assert w.params.get("target") == want and vkey(want) > vkey(drv)[:1] and not shipped.branch(want).ended("2026-12-01"), w.message
+    assert f"R{want} is the supported branch" in w.message
+
+
+def test_kepler_on_its_ended_last_branch_is_told_it_is_the_last(shipped):
+    from app.recommend import recommend
+
+    rec = recommend(_m("Tesla K80", "3.7", "470.256.02", py="3.9"), shipped)
+    w = next(w for w in rec.warnings if w.code == "driver_branch_ended")
+    assert "target" not in w.params and w.params["target_part_code"] == "branch_eol_last" and "last branch" in w.message
+
+
+def test_a_broken_driver_is_never_replaced_by_an_older_branch(shipped):
+    from app.recommend import recommend
+
+    rec = recommend(_m("NVIDIA GeForce RTX 4090", "8.9", "610.43.02", km="proprietary"), shipped)  # Ada on R610's proprietary module: fine
+    assert rec.driver.action == "keep"
+    rec = recommend(_m("NVIDIA GeForce RTX 5090", "12.0", "610.43.02", km="proprietary"), shipped)  # Blackwell needs the open module
+    assert rec.driver.action in ("install", "upgrade") and vkey(rec.driver.branch) >= (610,), rec.driver.reason
+
+
+def test_jetson_never_says_no_nvidia_gpu(shipped):
+    from app import messages
+    from app.facts import DriverInfo, Facts, Gpu, OsInfo, PythonEnv
+    from app.recommend import recommend
+
+    for name, cc in (("Orin", "8.7"), ("NVIDIA Jetson Xavier NX", "7.2"), ("NVIDIA Tegra X1", "5.3")):
+        f = Facts(os=OsInfo(platform="linux", id="ubuntu", version_id="22.04", arch="aarch64", package_manager="apt"),
+                  driver=DriverInfo(state="ok", version="540.4.0"), gpus=(Gpu(index=0, name=name, compute_capability=cc),),
+                  python=PythonEnv(path="/usr/bin/python3", version="3.10"))
+        rec = recommend(f, shipped)
+        said = [rec.pytorch.reason, rec.driver.reason, rec.cuda_toolkit.reason, rec.cudnn.reason] + [w.message for w in rec.warnings]
+        assert "tegra_unsupported" in {w.code for w in rec.warnings}
+        assert not any("No NVIDIA GPU" in x or "no NVIDIA GPU" in x or "No usable NVIDIA GPU" in x for x in said), said
+        assert rec.pytorch.reason_code == "torch_cpu_jetson" and "JetPack" in rec.pytorch.reason and "JetPack" in rec.driver.reason
+        zh = messages.render("rec", rec.pytorch.reason_code, rec.pytorch.reason_params, "zh_CN")
+        assert "JetPack" in zh and "没有 NVIDIA GPU" not in zh

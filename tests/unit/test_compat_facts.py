@@ -70,7 +70,7 @@ def test_newest_complete_set_and_torch_alone(db):
 def test_free_threaded_python_gets_a_release_with_its_wheels(db):
     rec = recommend(_facts([("NVIDIA GeForce RTX 4090", "8.9")], "580.95.05", py="3.13t"), db)
     assert rec.pytorch.python == "3.13t" and "3.13t" in db.torch_release(rec.pytorch.version).python
-    assert rec.pytorch.version == "2.11.0"  # 2.12-2.15 publish cp314t, not cp313t
+    assert rec.pytorch.version == "2.12.0"  # 2.12.0 still has cp313t wheels; 2.12.1-2.15 publish cp314t, not cp313t
     assert recommend(_facts([("NVIDIA GeForce RTX 4090", "8.9")], "580.95.05", py="3.14t"), db).pytorch.version == "2.14.1"
 
 

@@ -119,7 +119,7 @@ def test_every_rules_fix_is_runnable_as_shown_on(name, tmp_path):
         if s.where == "windows" or (platform.os == "windows" and s.argv):
             windows_side.append(_to_step(s.replace(manual=False)))
         progs = {a[0] for a in s.argv}
-        if (platform.os in ("windows", "macos") and s.where != "host") or s.where == "windows":
+        if (platform.os in ("windows", "macos") and s.where not in ("host", "image")) or s.where == "windows":
             assert not progs & LINUX_ONLY, (where, progs)  # no Linux package or module command for Windows or a Mac
         elif s.where not in ("host",) and not platform.container:
             for p in progs & set(LINUX_PM):

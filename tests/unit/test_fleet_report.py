@@ -88,7 +88,7 @@ def test_write_is_atomic_and_json_beside(tmp_path):
     d = _folder(tmp_path, 1)
     rep = build_fleet_report(d, host_reports=False)
     html, js = write_fleet_report(rep, d / "fleet.html")
-    assert Path(js).name == "fleet.json" and not list(d.glob("*.tmp"))
+    assert Path(js).name == "fleet.json" and not list(d.glob("*tmp"))
     # the page's own JSON in the folder is not taken for a host
     assert {r["host"] for r in build_fleet_report(d, host_reports=False)["hosts"]} == {"ws1", "laptop1", "h200-0"}
 

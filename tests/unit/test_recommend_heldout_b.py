@@ -13,7 +13,7 @@ Each expectation names the table rows it comes from (keys below):
          R590 drops them; Blackwell needs R570+ and the open kernel modules; open modules need Turing+
   [PT]   PyTorch "Get started" / previous-versions matrix and RELEASE.md: 2.14.x Python 3.10-3.14
          (+3.14t), variants cu126/cu130/cu132, PyPI Linux default cu130, Windows PyPI wheel CPU;
-         2.11 last with 3.13t; 2.8 last with 3.9; 2.4 last with 3.8; 2.15.0 out without torchvision
+         2.12.0 last with 3.13t (2.12.1 dropped it: pytorch/pytorch#186654); 2.8 last with 3.9; 2.4 last with 3.8; 2.15.0 out without torchvision
   [ARCH] PyTorch wheel arch lists (RELEASE.md support matrix / build scripts): cu126 sm_50..sm_90,
          cu128 (2.7-2.11) adds sm_100/sm_120 (2.8-2.10 keep sm_70), cu130/cu132 sm_75..sm_120
          (aarch64: sm_80..sm_120 incl. sm_110), aarch64 cu126 sm_80/sm_90; cu118 keeps sm_37
@@ -205,8 +205,8 @@ CASES = [
     E("wsl_rtx2080_461", m("wsl2", [("NVIDIA GeForce RTX 2080", "7.5")], "461.92", "3.10"), NEW, "cu130", "host",
       why="[T3] 461 runs 11.x only; the host driver is updated"),
     # ---------------- Python
-    E("py313t_rtx4090", m("u2404", ["NVIDIA GeForce RTX 4090"], "580.95.05", "3.13t"), "2.11.0", "cu130", "keep",
-      warns=("python_free_threaded_older_release",), why="[PT] 2.11 last with 3.13t"),
+    E("py313t_rtx4090", m("u2404", ["NVIDIA GeForce RTX 4090"], "580.95.05", "3.13t"), "2.12.0", "cu130", "keep",
+      warns=("python_free_threaded_older_release",), why="[PT] 2.12.0 last with 3.13t (issue 28: 2.11 was wrong)"),
     E("py314t_h100", m("u2404", ["NVIDIA H100 80GB HBM3"], "580.95.05", "3.14t"), NEW, "cu130", "keep", why="[PT]"),
     E("py315_rtx4090", m("u2404", ["NVIDIA GeForce RTX 4090"], "580.95.05", "3.15"), "2.15.0", "cu132", "keep",
       warns=("torch_alone_no_complete_set",), why="[PT] only 2.15.0 has 3.15 and its torchvision is not out; cu132 only"),

@@ -10,7 +10,7 @@ import pytest
 
 from app.choices import Choices
 from app.compat import load_db
-from app.facts import DriverInfo, Facts, Gpu, OsInfo
+from app.facts import DisplayAdapter, DriverInfo, Facts, Gpu, GraphicsInfo, OsInfo
 from app.recommend import CLAUSE_CODES, REASON_CODES, WARNING_CODES, recommend
 from app.recommendation import CudnnChoice, DriverChoice, Recommendation, RecWarning, ToolkitChoice, TorchChoice
 from tests.unit.test_recommend_machines import (A100, CASES, GTX1080TI, H200, OS, RTX3060, RTX4090, machine)
@@ -19,6 +19,12 @@ from tests.unit.test_recommend_machines import (A100, CASES, GTX1080TI, H200, OS
 @pytest.fixture(scope="module")
 def db():
     return load_db(use_user_bundle=False)
+
+
+def _hybrid(prime_mode=None, runtime_pm=None, nv_class="0300", nv_connected=(), igpu_vendor="8086") -> GraphicsInfo:
+    igpu = DisplayAdapter(bus_id="0000:00:02.0", vendor=igpu_vendor, class_code="0300", name="UHD Graphics" if igpu_vendor == "8086" else "Rembrandt")
+    nv = DisplayAdapter(bus_id="0000:01:00.0", vendor="10de", class_code=nv_class, connected=nv_connected)
+    return GraphicsInfo(adapters=(igpu, nv), prime_mode=prime_mode, runtime_pm=runtime_pm)
 
 
 # rows the main table does not reach: (id, facts, choices)
@@ -56,6 +62,21 @@ EXTRA = [
     ("rtx3060_r525_kept", machine("u2204", [RTX3060], "525.147.05", "3.11"), Choices(install_driver=False)),
     ("vgpu_guest_t4_470_kept", machine("u2204", [("GRID T4-4C", None)], "470.103.01", "3.10"), Choices()),
     ("vgpu_guest_t4_418_needs_update", machine("u2204", [("GRID T4-16Q", None)], "418.67", "3.10"), Choices()),
+    # issue 28: legacy GPUs get a driver with a target or "keep: its last branch"; Jetson; a Python no GPU build has
+    ("kepler_k4000_windows_r470_kept", machine("win11", [("Quadro K4000", "3.0")], "474.89", "3.12"), Choices()),
+    ("kepler_k4000_windows_r390_upgraded", machine("win11", [("Quadro K4000", "3.0")], "391.35", "3.12"), Choices()),
+    ("kepler_k4000_linux_no_driver", machine("u2204", [("Quadro K4000", "3.0")], None, "3.11"), Choices()),
+    ("kepler_k4000_linux_unmanaged", machine("u2204", [("Quadro K4000", "3.0")], None, "3.11"), Choices(install_driver=False)),
+    ("t4g_aarch64_no_build", machine("u2404arm", [("NVIDIA T4G", "7.5")], "580.95.05", "3.12"), Choices()),
+    ("jetson_orin", machine("u2404arm", [("Orin", "8.7")], "540.4.0", "3.10"), Choices()),
+    ("rtx5090_py38_too_old_for_its_builds", machine("u2404", [("NVIDIA GeForce RTX 5090", "12.0")], "580.95.05", "3.8"), Choices()),
+    # hybrid graphics (tests/fixtures/real/hybrid): which GPU drives the display, PRIME off, runtime power management
+    ("hybrid_turing_prime_off", machine("u2404", [("NVIDIA GeForce GTX 1650 Ti Mobile", "7.5")], "580.95.05", "3.12").replace(
+        graphics=_hybrid(prime_mode="off", nv_class="0302")), Choices()),
+    ("hybrid_ampere_nvidia_display_pm_on", machine("u2404", [("NVIDIA GeForce RTX 3050 Ti Laptop GPU", "8.6")], "580.95.05", "3.12").replace(
+        graphics=_hybrid(runtime_pm="on", nv_connected=("eDP-1",))), Choices()),
+    ("hybrid_amd_display_unknown", machine("u2404", [("NVIDIA GeForce RTX 3050 Ti Laptop GPU", "8.6")], "580.95.05", "3.12").replace(
+        graphics=_hybrid(igpu_vendor="1002")), Choices()),
 ]
 ALL = [(c.id, c.facts, c.choices) for c in CASES] + EXTRA
 # rows the pinned data predates, solved on a copy of it with those rows added (tests/unit/compat_rows.py)
@@ -64,6 +85,7 @@ NEWER = [
     ("win_rtx4090_cuda13_floor_inferred", machine("win11", [RTX4090], "591.86", "3.12"), Choices()),
     ("h200_py315_only_torch_alone", machine("u2404", [H200], "595.71.05", "3.15"), Choices()),
     ("no_gpu_py315_only_torch_alone", machine("u2404", [], None, "3.15"), Choices()),
+    ("gtx1080_py315_gets_the_python_that_works", machine("u2404", [GTX1080TI], "580.95.05", "3.15", kernel_module="proprietary"), Choices()),
 ]
 
 

@@ -119,7 +119,8 @@ CASES = [
     Case("k80_r470_py310", machine("u2004", [K80], "470.239.06", "3.10"), "2.7.1", "cu118", "keep", compat="minor",
          warns=("gpu_dropped_by_newest", "minor_version_compat_only"), reason="R470 is the last branch"),
     Case("k80_no_driver", machine("u2004", [K80], None, "3.11"), "2.7.1", "cu118", "install", branch="470", package="nvidia-driver-470"),
-    Case("k80_py314_none", machine("u2204", [K80], "470.239.06", "3.14"), None, None, "keep", warns=("no_release_for_gpu",)),
+    # no build with K80 kernels has cp314 wheels: the advice names the Python that gets one (2.7.1+cu118 on 3.13), issue 28
+    Case("k80_py314_none", machine("u2204", [K80], "470.239.06", "3.14"), None, None, "keep", warns=("python_too_new",)),
     # --- consumer, native Linux
     Case("rtx5090_r570_upgrade", machine("u2404", [RTX5090], "570.133.07", "3.12", kernel_module="open"), "2.14.0", "cu130", "upgrade",
          branch="580", package="nvidia-driver-580-open"),
@@ -169,7 +170,7 @@ CASES = [
          compat="full", reason="on Linux aarch64"),
     Case("gb10_dgx_spark_aarch64", machine("u2404arm", [GB10], "580.95.05", "3.12", kernel_module="open"), "2.14.0", "cu130", "keep"),
     Case("gh200_aarch64_py39_no_data", machine("u2404arm", [GH200], "580.95.05", "3.9"), None, None, "keep",
-         warns=("no_release_for_gpu",), reason="from 2.12 on"),
+         warns=("python_too_old",)),  # aarch64 builds for GH200 exist, none for 3.9: the advice names the Python that works
     # --- mixed GPUs
     Case("mixed_pascal_ampere", machine("u2204", [GTX1080TI, RTX3090], "580.95.05", "3.12"), "2.14.0", "cu126", "keep", compat="full",
          warns=("mixed_gpus_not_covered",)),
@@ -272,7 +273,8 @@ def test_every_emitted_code_is_registered(db):
 
     src = Path(__import__("app.recommend", fromlist=["x"]).__file__).read_text(encoding="utf-8")
     emitted = set(re.findall(r'warn\(\s*"([a-z0-9_]+)"', src)) | set(re.findall(r'code, msg = "([a-z0-9_]+)"', src))
-    emitted |= set(re.findall(r'code, msg = \(?"([a-z0-9_]+)"', src))
+    emitted |= set(re.findall(r'code, msg(?:_p)? = \(?"([a-z0-9_]+)"', src))
+    emitted |= set(re.findall(r'return "([a-z0-9_]+)", dict\(text_code=', src))  # _other_python's shapes
     emitted |= set(re.findall(r'RecWarning\(code="([a-z0-9_]+)"', src))
     live_src = (Path(__import__("app.recommend", fromlist=["x"]).__file__).parent / "compat" / "live.py").read_text(encoding="utf-8")
     emitted |= set(re.findall(r'notes\.append\(\(\s*"([a-z0-9_]+)"', live_src))  # recommend_live's warnings

@@ -30,7 +30,8 @@ def _facts(case, key, name):
     ("lspci-nodriver-rtx3060", "lspci -nn", ("2.14.0", "cu130", "install", "580", "nvidia-driver-580-open", set())),
     ("lspci-gtx1060", "lspci -nn", ("2.14.0", "cu126", "install", "580", "nvidia-driver-580", {"plain_pip_wrong_build"})),
     ("smi-old-tesla-k80-390", "nvidia-smi", ("2.7.1", "cu118", "upgrade", "470", "nvidia-driver-470", {"gpu_dropped_by_newest"})),
-    ("smi-old-tesla-k40m-390", "nvidia-smi", (None, None, "keep", None, None, {"no_release_for_gpu"})),
+    # no build for sm_35: the driver still goes to R470, Kepler's last branch (issue 28: a target, never "upgrade" to nowhere)
+    ("smi-old-tesla-k40m-390", "nvidia-smi", (None, None, "upgrade", "470", "nvidia-driver-470", {"no_release_for_gpu"})),
     ("smi-umd-gtx1650", "nvidia-smi", ("2.14.0", "cu130", "keep", "610", None, set())),
     ("smi-multi-quadro-rtx4000", "nvidia-smi", ("2.14.0", "cu126", "keep", "535", None, {"minor_version_compat_only"})),
     ("smi-rtx-a400-550", "nvidia-smi", ("2.14.0", "cu126", "keep", "550", None, {"minor_version_compat_only"})),

@@ -13,6 +13,7 @@ from app.report import (FORMATS, ReportLoadError, build_report, export_session, 
 from app.report.charts import bar_chart, decimate, line_chart
 from app.report.demo import demo_diagnosis, demo_facts, demo_plan, demo_recommendation, demo_verification
 from app.report.redact import PLACEHOLDER_RE
+from app.run.events import CommandFinished, StepStarted
 from app.run.session import STATE_FORMAT, Session
 from app.system import SnapshotSystem, validate_snapshot
 
@@ -43,12 +44,17 @@ def planted_session(tmp_path: Path) -> Path:
     s.write_json("facts.json", demo_facts())
     for line in LOG.read_text().splitlines():
         s.write_output("install_toolkit", "stdout", line)
-    s.log_command("update_index", ["apt-get", "update"], 0, 8.2)
-    s.log_command("install_toolkit", ["apt-get", "install", "-y", "cuda-toolkit-13-0"], 100, 3.1,
-                  note=f"proxy {snap['env']['https_proxy']}")
+    # what the executor writes: each command in commands.log and the journal, each step's end in the run state
+    for sid, argv, rc, dur, note in (("update_index", ["apt-get", "update"], 0, 8.2, ""),
+                                     ("install_toolkit", ["apt-get", "install", "-y", "cuda-toolkit-13-0"], 100, 3.1,
+                                      f"proxy {snap['env']['https_proxy']}")):
+        s.log_event(StepStarted(sid, 0, 4, sid))
+        s.log_command(sid, argv, rc, dur, note=note)
+        s.log_event(CommandFinished(sid, tuple(argv), rc, rc == 0, dur, note))
     s.save_state({"format": STATE_FORMAT, "status": "error", "failed_step": "install_toolkit", "reboot_pending": False,
-                  "steps": {"update_index": {"status": "ok", "message": ""},
-                            "install_toolkit": {"status": "error", "message": "apt-get failed with exit code 100"}}})
+                  "steps": {"update_index": {"status": "ok", "message": "", "duration_s": 8.2, "rc": 0},
+                            "install_toolkit": {"status": "error", "message": "apt-get failed with exit code 100",
+                                                "duration_s": 3.1, "rc": 100}}})
     s.close()
     return s.dir
 
@@ -108,11 +114,11 @@ def test_placeholders_are_the_same_across_the_parts_of_a_report(full_report):
 def test_session_steps_outcomes_and_log_excerpt(full_report):
     steps = {s.id: s for s in full_report.steps}
     assert [s.id for s in full_report.steps] == ["update_index", "install_toolkit", "create_venv", "install_pytorch"]
-    assert steps["update_index"].status == "done" and steps["update_index"].rc == 0 and steps["update_index"].duration_s == 8.2
-    assert steps["install_toolkit"].status == "failed" and steps["install_toolkit"].rc == 100
+    assert steps["update_index"].status == "ok" and steps["update_index"].rc == 0 and steps["update_index"].duration_s == 8.2
+    assert steps["install_toolkit"].status == "error" and steps["install_toolkit"].rc == 100
     assert steps["install_toolkit"].message == "apt-get failed with exit code 100"
     assert steps["create_venv"].status == "pending"
-    assert full_report.session.status == "failed" and full_report.session.commands_failed == 1
+    assert full_report.session.status == "error" and full_report.session.commands_failed == 1
     ex = full_report.logs[0]
     assert ex.source == "output.log"
     focus = ex.text.split("\n")[ex.focus_line - ex.first_line]
@@ -275,9 +281,10 @@ def test_read_session_tolerates_missing_and_broken_files(tmp_path):
     (d / "state.json").write_text("{broken")
     (d / "output.log").write_text("E: something failed\n")
     s = read_session(d)
-    assert s["info"].status == "unknown" and s["log"].focus_line == 1
+    assert s.info.status is None and s.log.focus_line == 1
+    assert len(s.notes) == 1 and "state.json" in s.notes[0] and "damaged" in s.notes[0]
     r = build_report(session=d)
-    assert any("no plan.json" in n for n in r.notes)
+    assert any("no plan.json" in n for n in r.notes) and any("run state was not read" in n for n in r.notes)
     assert render(r, "html")
 
 
@@ -295,7 +302,7 @@ def test_cli_report_from_a_snapshot_with_session_and_verification(tmp_path, caps
         text = out.read_text(encoding="utf-8")
         assert survivors(text) == [], name
         assert "NVIDIA H200" in text
-    assert json.loads((tmp_path / "r.json").read_text())["format"] == "gpu-wizard-report/1"
+    assert json.loads((tmp_path / "r.json").read_text())["format"] == "gpu-wizard-report/2"
     assert (tmp_path / "r.html").read_text().startswith("<!DOCTYPE html>")
     out = tmp_path / "x.txt"
     assert main(["--snapshot", str(SNAP), "report", "-o", str(out), "--format", "md"]) == 0
@@ -371,7 +378,7 @@ def test_cli_session_last_picks_the_newest_session(tmp_path, monkeypatch, capsys
     monkeypatch.setenv("GPU_WIZARD_SESSIONS", str(sess.parent))
     assert main(["--snapshot", str(SNAP), "report", "-o", str(tmp_path / "r.json"), "--session", "last"]) == 0
     data = json.loads((tmp_path / "r.json").read_text())
-    assert data["session"]["status"] == "failed" and [s["status"] for s in data["steps"]][:2] == ["done", "failed"]
+    assert data["session"]["status"] == "error" and [s["status"] for s in data["steps"]][:2] == ["ok", "error"]
 
 
 def test_a_ten_minute_stress_test_on_eight_gpus_stays_under_2_mb():

@@ -1,16 +1,15 @@
-"""Root never trusts what a user can write: an unprivileged user (made with useradd) attacks every
+"""Root never trusts what a user can write: an unprivileged user (a bare uid, no passwd entry) attacks every
 file path root uses, in a throwaway root; undo puts back owner, group, mode and symbolic links;
 root refuses a session a user could have written; one run at a time per session; resume is exact."""
 from __future__ import annotations
 
 import json
 import os
-import pwd
-import shutil
 import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 
@@ -21,27 +20,25 @@ from app.run.edits import EditError, RestoreReport, apply_edit, restore
 from app.run.session import SessionBusy, trust_problem
 
 ROOT = Path(__file__).resolve().parents[2]
-ATTACKER = "gpuwz-attacker"
+ATTACKER_UID = 54321  # no passwd entry: subprocess user=/group= take numbers
 IS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
 needs_root = pytest.mark.skipif(not IS_ROOT, reason="attacks on root's file edits need root (to act as root and "
-                                                    "to create the unprivileged attacker with useradd)")
+                                                    "to start the unprivileged attacker's processes)")
+
+
+class Attacker(NamedTuple):
+    """An unprivileged user that has no passwd entry (nothing is written to this machine's /etc/passwd):
+    the kernel needs only the numbers."""
+
+    pw_uid: int = ATTACKER_UID
+    pw_gid: int = ATTACKER_UID
 
 
 @pytest.fixture(scope="module")
 def attacker():
     if not IS_ROOT:
-        pytest.skip("needs root to create the attacking user")
-    try:
-        return pwd.getpwnam(ATTACKER)
-    except KeyError:
-        pass
-    if not shutil.which("useradd"):
-        pytest.skip("useradd is not installed")
-    r = subprocess.run(["useradd", "--no-create-home", "--shell", "/bin/sh", ATTACKER], capture_output=True, text=True)
-    try:
-        return pwd.getpwnam(ATTACKER)
-    except KeyError:
-        pytest.skip(f"could not create the attacking user: {r.stderr.strip()}")
+        pytest.skip("needs root to act as another user")
+    return Attacker()
 
 
 def as_user(user, *argv, **kw):

@@ -1,6 +1,7 @@
-"""Windows elevation per step (UAC), tested on Linux with a fake launcher: the PowerShell argv that
-asks for elevation (a list; paths with spaces and quotes stay literal), the request/result file
-protocol with the real helper code and its allow-lists, live streaming, cancel, a declined prompt."""
+"""Windows elevation (UAC), once for each batch of consecutive administrator steps, tested on Linux with a
+fake launcher: the PowerShell argv that asks for elevation (a list; -EncodedCommand, its script parsed with
+PowerShell's grammar; paths with spaces and quotes stay literal), the request/result folder protocol with the
+real helper code and its allow-lists, live streaming, cancel, a declined prompt, one prompt per batch."""
 from __future__ import annotations
 
 import json
@@ -13,9 +14,9 @@ import pytest
 from app.plan import Plan, Step
 from app.plan.model import Edit
 from app.run import Executor, Session
-from app.run.privilege import (HELPER_FLAG, HELPER_SCRIPT, ElevatedPrivilege, PrivilegeError, elevate_argv, ps_quote,
+from app.run.privilege import (HELPER_FLAG, HELPER_SCRIPT, ElevatedPrivilege, PrivilegeError, elevate_argv, elevate_script, ps_quote,
                                windows_command_line, windows_helper_argv)
-from app.run.privileged import PolicyError, main, run_request_file
+from app.run.privileged import PolicyError, main, run_request_file, serve_folder
 from app.run.runner import CancelToken
 
 ENV = dict(os.environ, GPU_WIZARD_HELPER_UNPRIVILEGED_TEST="1")
@@ -46,26 +47,37 @@ def _ps_literals(script: str) -> tuple[list[str], str]:
     return lits, "".join(code)
 
 
+def _script(argv: list[str]) -> str:
+    import base64
+
+    assert argv[-2] == "-EncodedCommand"
+    return base64.b64decode(argv[-1]).decode("utf-16-le")
+
+
 def test_powershell_argv_quotes_paths_with_spaces_and_quotes():
+    from tests.unit.ps_grammar import literals, problems
+
     exe = r"C:\Program Files\GPU Wizard\gpu-wizard-helper.exe"
-    req = r"C:\Users\O'Brien Smith\AppData\Local\Temp\gpu-wizard-uac-1 x\request.json"
-    res = r"C:\Users\O'Brien Smith\AppData\Local\Temp\gpu-wizard-uac-1 x\result.json"
-    argv = elevate_argv(exe, ["--request", req, "--result", res])
-    assert isinstance(argv, list) and argv[0] == "powershell.exe" and argv[-2] == "-Command" and len(argv) == 7
-    assert "-NoProfile" in argv
-    lits, code = _ps_literals(argv[-1])
+    folder = r"C:\Users\O'Brien Smith\AppData\Local\Temp\gpu-wizard-uac-1 x"
+    argv = elevate_argv(exe, ["--serve", folder])
+    assert isinstance(argv, list) and argv[0] == "powershell.exe" and len(argv) == 7 and "-NoProfile" in argv
+    assert all(c.isalnum() or c in "+/=" for c in argv[-1])  # the command line carries base64 only
+    script = _script(argv)
+    assert script == elevate_script(exe, ["--serve", folder]) and problems(script) == []
+    lits, code = _ps_literals(script)
     # everything outside the literals is the fixed template: no path text is ever PowerShell code
     assert code == ("$p = Start-Process -FilePath '' -ArgumentList '' -Verb RunAs -Wait -WindowStyle Hidden -PassThru; "
                     "exit $p.ExitCode")
-    assert lits[0] == exe
-    assert lits[1] == f'--request "{req}" --result "{res}"'  # Windows command-line quoting of the spaces
-    assert "O''Brien" in argv[-1]  # the quote doubled inside the PowerShell literal
+    assert lits[0] == exe and literals(script)[:2] == lits[:2]
+    assert lits[1] == f'--serve "{folder}"'  # Windows command-line quoting of the spaces
+    assert "O''Brien" in script  # the quote doubled inside the PowerShell literal
     # hostile text stays inside its literal too
-    evil = "x'; Remove-Item -Recurse C:\\; '$(calc)"
-    lits2, code2 = _ps_literals(elevate_argv(evil, [evil])[-1])
-    assert code2 == code and lits2[0] == evil and evil in lits2[1]
+    evil = "x'; Remove-Item -Recurse C:\\; '$(calc)\u2019; calc"
+    script2 = _script(elevate_argv(evil, [evil]))
+    lits2, code2 = _ps_literals(script2)
+    assert problems(script2) == [] and literals(script2)[0] == evil and evil in literals(script2)[1]
     assert windows_command_line(['a b', 'c"d', "e"]) == '"a b" c\\"d e'
-    assert ps_quote("it's") == "'it''s'"
+    assert ps_quote("it's") == "'it''s'" and ps_quote("it\u2019s") == "'it\u2019\u2019s'"
 
 
 def test_which_helper_program(tmp_path):
@@ -117,15 +129,17 @@ def test_real_helper_through_request_files_refuses_what_it_does_not_know(tmp_pat
     # an allowed command runs (here it does not exist: a clear error, not a crash)
     out = _run(p, "windows_host", ["dism.exe", "/online", "/enable-feature", "/featurename:VirtualMachinePlatform", "/all", "/norestart"])
     assert not out.ok and out.error
-    # each request went through the elevation argv, and the request files are gone afterwards
-    argv, exe, args = launcher.calls[-1]
-    assert argv[0] == "powershell.exe" and args[0] == str(HELPER_SCRIPT) and args[1] == "--request"
-    assert not os.path.exists(os.path.dirname(args[2]))
+    # the requests were one batch: one elevation argv; the batch's folder is gone once it ends
+    (argv, exe, args), = launcher.calls
+    assert argv[0] == "powershell.exe" and args[0] == str(HELPER_SCRIPT) and args[1] == "--serve"
+    assert p.prompts == 1 and os.path.isdir(args[2])
+    p.end_batch()
+    assert not os.path.exists(args[2]) and launcher.proc.wait(timeout=10) == 0
 
 
 FAKE_DISM = r"""
 import sys
-from app.run.privileged import RootExecutor, check_run, run_request_file
+from app.run.privileged import RootExecutor, check_run, serve_folder
 from app.run.runner import CommandOutcome, Line
 
 class Dism(RootExecutor):  # the real allow-list, then what dism.exe prints and answers
@@ -137,7 +151,7 @@ class Dism(RootExecutor):  # the real allow-list, then what dism.exe prints and 
         on_line(Line("stdout", "Restart Windows to complete this operation."))
         return CommandOutcome(argv=list(argv), rc=3010)
 
-sys.exit(run_request_file(sys.argv[3], sys.argv[5], Dism("/nonexistent")))
+sys.exit(serve_folder(sys.argv[3], Dism("/nonexistent")))  # argv: -c, helper script, --serve, FOLDER
 """
 
 
@@ -152,12 +166,17 @@ def test_windows_plan_step_through_uac_streams_and_pauses_for_the_restart(tmp_pa
                  listener=events.append, boot_id_fn=lambda: "boot-1").run()
     assert r.status == "reboot_required", r.message
     texts = [e.text for e in events if e.type == "line"]
-    assert texts.count("Restart Windows to complete this operation.") == 2 and len(launcher.calls) == 2  # one prompt per command
+    assert texts.count("Restart Windows to complete this operation.") == 2  # both DISM commands ran
+    assert len(launcher.calls) == 1  # one UAC prompt for the step's two commands
 
 
 SLOW = r"""
 import json, os, sys, time
-req, res = sys.argv[3], sys.argv[5]  # argv: -c, helper script, --request, REQ, --result, RES
+folder = sys.argv[3]  # argv: -c, helper script, --serve, FOLDER
+open(os.path.join(folder, "ready"), "w").close()
+req, res = os.path.join(folder, "000001.json"), os.path.join(folder, "000001.result")
+while not os.path.exists(req):
+    time.sleep(0.02)
 lines = open(res + ".lines", "w")
 def line(t):
     lines.write(json.dumps({"event": "line", "stream": "stdout", "text": t, "final": True}) + "\n"); lines.flush()
@@ -167,7 +186,8 @@ while not os.path.exists(req + ".cancel") and time.time() < end:
     time.sleep(0.05)
 line("saw cancel" if os.path.exists(req + ".cancel") else "no cancel")
 lines.close()
-json.dump({"event": "done", "rc": 1, "cancelled": True, "argv": ["dism.exe"]}, open(res, "w"))
+json.dump({"event": "done", "rc": 1, "cancelled": True, "argv": ["dism.exe"]}, open(res + ".tmp", "w"))
+os.replace(res + ".tmp", res)
 """
 
 
@@ -229,3 +249,65 @@ def test_choose_privilege_on_windows_without_admin_asks_uac(monkeypatch):
     monkeypatch.setattr(ctypes, "windll", types.SimpleNamespace(shell32=shell), raising=False)
     p = privilege.choose_privilege()
     assert isinstance(p, ElevatedPrivilege) and p.how == "UAC"
+
+
+class Batches(Launcher):
+    """Keeps every helper it started (one per UAC prompt)."""
+
+    def __init__(self, program=None):
+        super().__init__(program)
+        self.procs = []
+
+    def __call__(self, argv, exe, args):
+        proc = super().__call__(argv, exe, args)
+        self.procs.append(proc)
+        return proc
+
+
+def test_one_uac_prompt_for_each_run_of_consecutive_administrator_steps(tmp_path):
+    """features (two DISM commands) and a WSL update back to back: one prompt; a step without administrator
+    rights ends the batch (no elevated helper stays while it runs); the next administrator step asks again."""
+    launcher = Batches(FAKE_DISM)
+    dism = tuple(("dism.exe", "/online", "/enable-feature", f"/featurename:{f}", "/all", "/norestart")
+                 for f in ("Microsoft-Windows-Subsystem-Linux", "VirtualMachinePlatform"))
+    steps = (Step(id="enable_wsl_features", kind="windows_host", title="f", why="w", needs_root=True, commands=dism,
+                  ok_exit_codes=(0, 3010), reboot_exit_codes=(3010,)),
+             Step(id="update_wsl", kind="windows_host", title="u", why="w", needs_root=True, commands=(("wsl", "--update"),),
+                  ok_exit_codes=(0, 3010)),
+             Step(id="check_gpu", kind="windows_host", title="c", why="w", commands=((sys.executable, "-c", "print(1)"),)),
+             Step(id="update_wsl_again", kind="windows_host", title="u", why="w", needs_root=True, commands=(("wsl", "--update"),),
+                  ok_exit_codes=(0, 3010)))
+    seen_during_user_step = []
+
+    def listen(e):
+        if e.type == "line" and e.step_id == "check_gpu":
+            seen_during_user_step.append([p.poll() is None for p in launcher.procs])
+    priv = _priv(launcher)
+    r = Executor(Plan(platform="windows", steps=steps), Session.create(tmp_path / "s"), privilege=priv,
+                 listener=listen, boot_id_fn=lambda: "boot-1").run()
+    assert r.status == "reboot_required", r.message
+    assert priv.prompts == 2 and len(launcher.procs) == 2
+    assert seen_during_user_step == [[False]]  # the first batch's elevated helper had quit
+    assert all(p.wait(timeout=10) == 0 for p in launcher.procs)  # the plan's end ended the last batch
+    assert not any(os.path.exists(args[2]) for _argv, _exe, args in launcher.calls)
+
+
+def test_a_helper_that_dies_mid_batch_is_one_clear_error():
+    died = Launcher("import os, sys; open(os.path.join(sys.argv[3], 'ready'), 'w').close(); sys.exit(0)")
+    with pytest.raises(PrivilegeError, match="stopped before it answered"):
+        _run(_priv(died), "windows_host", ["wsl", "--update"])
+
+
+def test_serve_folder_answers_in_order_and_stops(tmp_path):
+    os.environ["GPU_WIZARD_HELPER_UNPRIVILEGED_TEST"] = "1"
+    try:
+        for n, kind in ((1, "format_disk"), (2, "nothing_known")):
+            (tmp_path / f"{n:06d}.json").write_text(json.dumps({"op": "run", "kind": kind, "argv": ["x"]}))
+        (tmp_path / "stop").write_text("")
+        assert serve_folder(str(tmp_path), poll_s=0.01) == 0
+        assert json.loads((tmp_path / "000001.result").read_text())["message"] == "unknown step kind 'format_disk'"
+        assert "nothing_known" in json.loads((tmp_path / "000002.result").read_text())["message"]
+        assert serve_folder(str(tmp_path), poll_s=0.01) == 2  # "ready" is never written through
+    finally:
+        del os.environ["GPU_WIZARD_HELPER_UNPRIVILEGED_TEST"]
+    assert serve_folder(str(tmp_path / "x")) == 2  # not elevated (and no such folder): refused

@@ -15,17 +15,17 @@ from PySide6.QtWidgets import (QListView, QHBoxLayout, QLabel, QListWidget, QLis
 
 from ui.bridge import RunBridge, Task
 from app import restart
-from ui.i18n import N_, plan_text, tr
+from app.messages import status_word
+from app.run.events import Event, LineEvent, PlanFinished, StepFinished
+from ui.i18n import current_language, plan_text, tr
 from ui.pages.base import BasePage
-from ui.state import InstallState, ResumeInfo, Transfer, current_boot_id, format_bytes, format_duration
+from ui.state import InstallState, format_bytes, format_duration
 from ui.widgets.icons import status_icon
 from ui.widgets.log_view import LogView
 
-STATUS_WORDS = {"pending": N_("waiting"), "running": N_("running"), "ok": N_("done"), "failed": N_("failed"),
-                "skipped": N_("already done"), "cancelled": N_("cancelled")}
-
 
 def resume_path(state_dir: Optional[str] = None) -> Path:
+    """Where round 3's window kept its own resume file (read once by ui.main; the run state says it now)."""
     base = state_dir or os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
     return Path(base) / "gpu-wizard" / "resume.json"
 
@@ -69,8 +69,8 @@ class InstallPage(BasePage):
         self.task: Optional[Task] = None
         self.backend: Any = None
         self._ran_plan: Any = None
-        self.result: Optional[str] = None
-        self.transfer: Optional[Transfer] = None  # the download running inside the current step
+        self.result: Optional[str] = None  # how the run ended (PlanFinished.status), None while it runs
+        self._then: list = []  # called once the run has ended (closing the window after Stop)
         self.status = QLabel(self)
         self.status.setWordWrap(True)
         self.progress = QProgressBar(self)
@@ -139,7 +139,7 @@ class InstallPage(BasePage):
         self.backend = None  # a new plan: a new run (and, for the real runner, a new session folder)
         if not plan.steps:  # nothing to do: nothing runs
             self._ran_plan = plan
-            self.result = "ok"
+            self.result = self.state.status = "ok"
             self._buttons()
             self.retranslate_status()
             self.completeChanged.emit()
@@ -155,14 +155,7 @@ class InstallPage(BasePage):
         if self.bridge is not None:
             self.bridge.deleteLater()
         self.bridge = RunBridge(self)
-        self.bridge.stepStarted.connect(self._step_started)
-        self.bridge.stepFinished.connect(self._step_finished)
-        self.bridge.lines.connect(self.log.append_lines)
-        self.bridge.rebootRequired.connect(self._reboot_required)
-        self.bridge.progressChanged.connect(self._progress)
-        self.bridge.activityChanged.connect(self._activity)
-        self.bridge.transferChanged.connect(self._transfer)
-        self.bridge.runFinished.connect(self._finished)
+        self.bridge.events.connect(self._events)
         self.bridge.start()
         self.tick.start()
         self.task = self.tasks.submit(self.backend.run, self.session.plan, self.bridge, only=only,
@@ -197,77 +190,95 @@ class InstallPage(BasePage):
         """Until the run says it finished (its worker thread may end a moment later)."""
         return self.task is not None and self.task.is_running() and self.result is None
 
-    def _step_started(self, step_id: str) -> None:
-        self.activity.setText("")
-        self.transfer = None
-        self.state.start_step(step_id)
-        self._refresh_step(step_id)
+    def _events(self, batch: list[Event]) -> None:
+        """A batch of the run's events (ui.bridge.RunBridge): folded into the run record, then drawn once."""
+        lines: list[tuple[str, str]] = []
+        changed: list[str] = []
+        ended: Optional[PlanFinished] = None
+        for ev in batch:
+            step = self.state.apply(ev)
+            if step is not None and step.id not in changed:
+                changed.append(step.id)
+            if isinstance(ev, LineEvent) and ev.final:
+                lines.append((ev.stream, ev.text))
+            elif isinstance(ev, StepFinished) and ev.status == "error" and step is not None:
+                lines += self._failure_lines(step)
+            elif isinstance(ev, PlanFinished):
+                ended = ev
+        if lines:
+            self.log.append_lines(lines)
+        for sid in changed:
+            self._refresh_step(sid)
+        self._show_activity()
         self._update_progress()
+        if ended is not None:
+            self._finished(ended)
 
-    def _step_finished(self, step_id: str, status: str, message: str) -> None:
-        if status not in ("ok", "failed", "skipped", "cancelled"):
-            status = "failed"
-        self.state.finish_step(step_id, status, message)  # type: ignore[arg-type]
-        self._refresh_step(step_id)
-        self._update_progress()
+    def _failure_lines(self, step) -> list[tuple[str, str]]:
+        """A failed step's output was streamed line by line: not repeated; one separator line says which
+        step failed and why (its details only when the step printed nothing)."""
+        out = [] if step.streamed else [("stderr", line) for line in step.details.splitlines()[-20:]]
+        title = plan_text(step.title_code, step.params, step.title or step.id)
+        said = (tr("— {step} failed: {message} —").format(step=title, message=step.message) if step.message
+                else tr("— {step} failed —").format(step=title))
+        return out + [("stderr", said)]
 
-    def _progress(self, _step_id: str, overall: float) -> None:
-        self.state.overall = overall
-        self._update_progress()
+    def _show_activity(self) -> None:
+        """What the running command says now: pip's download in the window's words (bytes, percent, time
+        left once a rate was measured, never a guess), else the command's own latest words."""
+        x = self.state.transfer
+        if x is not None and x.now is not None and time.monotonic() - x.now < 1.0:
+            self._show_transfer(x)
+        else:
+            text = " ".join(self.state.activity.split())
+            fm = self.activity.fontMetrics()
+            self.activity.setText(fm.elidedText(text, Qt.TextElideMode.ElideMiddle, max(50, self.activity.width())))
+            self.activity.setToolTip(text)
 
-    def _activity(self, _step_id: str, text: str) -> None:
-        if self.transfer is not None and self.transfer.now is not None and time.monotonic() - self.transfer.now < 1.0:
-            return  # pip's download is said in the window's words (below), not its English line
-        self._show_activity(text)
-
-    def _transfer(self, _step_id: str, name: str, done: int, total: Optional[int]) -> None:
-        """pip's own download progress: file, bytes of total and percent, and its time left once a
-        rate was measured (never a guess)."""
-        if self.transfer is None:
-            self.transfer = Transfer()
-        x = self.transfer
-        x.update(name, done, total)
+    def _show_transfer(self, x) -> None:
         if x.total:
             txt = tr("Downloading {file}: {done} of {total} ({percent}%)").format(
-                file="{file}", done=format_bytes(done), total=format_bytes(x.total), percent=f"{x.fraction * 100:.0f}")
+                file="{file}", done=format_bytes(x.done), total=format_bytes(x.total), percent=f"{x.fraction * 100:.0f}")
         else:
-            txt = tr("Downloading {file}: {done}").format(file="{file}", done=format_bytes(done))
+            txt = tr("Downloading {file}: {done}").format(file="{file}", done=format_bytes(x.done))
         left = x.time_left_s()
         if left is not None:
             txt += " · " + tr("{t} left for this file").format(t=format_duration(left))
         # a long wheel name is shortened, never the figures
         fm = self.activity.fontMetrics()
         room = max(60, self.activity.width() - fm.horizontalAdvance(txt.replace("{file}", "")) - 8)
-        self.activity.setText(txt.replace("{file}", fm.elidedText(name or "…", Qt.TextElideMode.ElideMiddle, room)))
-        self.activity.setToolTip(txt.replace("{file}", name))
+        self.activity.setText(txt.replace("{file}", fm.elidedText(x.name or "…", Qt.TextElideMode.ElideMiddle, room)))
+        self.activity.setToolTip(txt.replace("{file}", x.name))
 
-    def _show_activity(self, text: str) -> None:
-        text = " ".join(text.split())
-        fm = self.activity.fontMetrics()
-        self.activity.setText(fm.elidedText(text, Qt.TextElideMode.ElideMiddle, max(50, self.activity.width())))
-        self.activity.setToolTip(text)
-
-    def _reboot_required(self) -> None:
-        self.state.reboot_needed = True
-
-    def _finished(self, status: str) -> None:
-        self.result = status
+    def _finished(self, ev: PlanFinished) -> None:
+        self.result = ev.status
         self._stop_bridge()
-        self.session.session_dir = getattr(self.backend, "session_dir", None) or self.session.session_dir
-        for s in self.state.steps:  # anything the runner never reached stays visible as such
-            if s.status == "running":
-                s.status = "cancelled" if status == "cancelled" else "failed"
+        self.session.session_dir = ev.session_dir or getattr(self.backend, "session_dir", None) or self.session.session_dir
+        if ev.status == "error" and ev.message and not (self.state.failed and ev.message.endswith(self.state.failed.message)):
+            self.log.append_lines([("stderr", ev.message)])  # a failure outside any step (the helper, the disk)
         self._fill_steps()
         self._update_progress()
         self._buttons()
         self.completeChanged.emit()
-        if status == "ok" and self.state.reboot_needed and not self.session.dry_run:
+        if ev.status == "reboot_required" and not self.session.dry_run:
             self.ask_reboot()
+        then, self._then = self._then, []
+        for fn in then:
+            fn()
+
+    def when_finished(self, fn) -> None:
+        """Call `fn` once the running install has ended (at once when none runs)."""
+        if self.running:
+            self._then.append(fn)
+        else:
+            fn()
 
     def _crashed(self, message: str, details: str) -> None:
         self.log.append_lines([("stderr", line) for line in details.splitlines()[-20:]])
         self.show_error(tr("The installer stopped with an error: {error}").format(error=message))
-        self._finished("failed")
+        ev = PlanFinished("error", "")
+        self.state.apply(ev)
+        self._finished(ev)
 
     def _stop_bridge(self) -> None:
         self.tick.stop()
@@ -276,9 +287,8 @@ class InstallPage(BasePage):
 
     # --- reboot and resume ---------------------------------------------------------------
     def ask_reboot(self, box: Optional[QMessageBox] = None) -> Optional[bool]:
-        info = ResumeInfo(page="verify", session_dir=self.session.session_dir, boot_id=current_boot_id(),
-                          written=None)
-        info.save(resume_path(self.w.services.state_dir))
+        """The run state (state.json: reboot_required, the boot id) says where the next start goes on; the
+        one-shot login entry starts the wizard after the restart."""
         try:
             write_autostart(self.w.services.autostart_dir)
         except OSError:
@@ -313,7 +323,8 @@ class InstallPage(BasePage):
             QDesktopServices.openUrl(QUrl.fromLocalFile(d))
 
     def _failure_text(self) -> None:
-        failed = self.state.failed_step
+        failed = self.state.failed or next(  # a cancelled password says why, for Troubleshoot too
+            (s for s in self.state.steps if s.status == "cancelled" and s.message and s.message != "cancelled"), None)
         lines = self.log.model.lines[-400:]
         self.session.error_text = "\n".join(lines)
         if failed is not None and failed.message:
@@ -328,7 +339,7 @@ class InstallPage(BasePage):
         to the Summary. Never a dead end."""
         if self.running:
             return None
-        if self.result == "failed":
+        if self.result == "error":
             return "troubleshoot"
         if self.result == "cancelled":
             return "summary"
@@ -337,7 +348,7 @@ class InstallPage(BasePage):
     def validatePage(self) -> bool:  # noqa: N802
         if self.running:
             return False
-        if self.result == "failed":
+        if self.result == "error":
             self._failure_text()
         return True
 
@@ -346,9 +357,9 @@ class InstallPage(BasePage):
             return False
         if self.session.read_only and self.result is not None:
             return True  # a walkthrough shows what happened, then moves on
-        if self.result in ("failed", "cancelled"):
+        if self.result in ("error", "cancelled"):
             return True  # on to Troubleshoot / the Summary
-        return self.result == "ok" and (self.state.finished_ok or self.state.reboot_needed or not self.state.steps)
+        return self.result == "reboot_required" or (self.result == "ok" and (self.state.finished_ok or not self.state.steps))
 
     def shutdown(self) -> None:
         if self.task is not None:
@@ -370,13 +381,13 @@ class InstallPage(BasePage):
                 self._render_item(self.steps.item(i), s)
 
     def _render_item(self, it: QListWidgetItem, s) -> None:
-        word = tr(STATUS_WORDS[s.status])
+        word = status_word(s.status, current_language())  # the catalogue's one word list
         icon = s.status
         if s.status == "ok" and type(self.backend).__name__ == "DryRunBackend":
             word, icon = tr("would run (dry run)"), "info"  # nothing ran: never shown as done
         shown = plan_text(s.title_code, s.params, s.title)
         title = shown + (" (" + tr("administrator") + ")" if s.needs_root else "")
-        it.setText(f"{title}\n{word}" + (f": {s.message}" if s.message and s.status in ("failed", "cancelled") and s.message != "cancelled" else ""))
+        it.setText(f"{title}\n{word}" + (f": {s.message}" if s.message and s.status in ("error", "cancelled") and s.message != "cancelled" else ""))
         it.setIcon(status_icon(icon))
         it.setToolTip(s.title if shown != s.title else "")
         it.setData(Qt.ItemDataRole.AccessibleTextRole, f"{shown}: {word}")
@@ -394,22 +405,22 @@ class InstallPage(BasePage):
 
     def _buttons(self) -> None:
         running = self.running
-        failed = self.result in ("failed", "cancelled")
+        failed = self.result in ("error", "cancelled")
         self.cancel_btn.setEnabled(running)
         self.retry_btn.setEnabled(failed and not running and not self.session.read_only)
-        self.trouble_btn.setVisible(self.result == "failed")
+        self.trouble_btn.setVisible(self.result == "error")
         self.folder_btn.setEnabled(bool(self.session.session_dir))
 
     def retranslate_status(self) -> None:
         dry = self.session.dry_run
-        if self.result == "ok":
+        if self.result in ("ok", "reboot_required"):
             txt = tr("Dry run finished: nothing was changed.") if dry else tr("All steps finished.")
-            if self.state.reboot_needed and not dry:
+            if self.result == "reboot_required" and not dry:
                 txt += " " + tr("Restart the computer to use the new driver.")
         elif self.result == "cancelled":
             txt = tr("Cancelled. Press Retry to continue from the step that was stopped, or Next for the summary.")
-        elif self.result == "failed":
-            f = self.state.failed_step
+        elif self.result == "error":
+            f = self.state.failed
             txt = tr("A step failed: {step}. Read the log, then Retry, or press Next to find the cause and a fix.").format(step=plan_text(f.title_code, f.params, f.title) if f else "?")
         elif self.running:
             cur = next((s for s in self.state.steps if s.status == "running"), None)

@@ -193,8 +193,9 @@ class PlanPage(BasePage):
 
     def export_script(self, path: str) -> None:
         try:
-            with open(path, "w", encoding="utf-8") as f:
-                f.write(engine.plan_script(self.state.plan))
+            from app.fileio import write_atomic
+
+            write_atomic(path, engine.plan_script(self.state.plan))
         except OSError as e:
             self.show_error(tr("The script could not be written: {error}").format(error=e.strerror or str(e)))
             return

@@ -41,9 +41,9 @@ class SummaryState:
         v = self.verification
         if v is not None:
             return v.status
-        if self.install is not None and self.install.failed_step is not None:
+        if self.install is not None and self.install.failed is not None:
             return "fail"
-        if any(getattr(o, "status", "") == "failed" for o in self.recorded_steps):
+        if any(getattr(o, "status", "") == "error" for o in self.recorded_steps):
             return "fail"
         return "skip"
 
@@ -53,12 +53,11 @@ class SummaryState:
     def changes(self) -> list[tuple[str, str]]:
         """(status, step title in the current language) for every step that ran."""
         if self.recorded_steps:
-            status = {"done": "ok", "failed": "failed", "skipped": "skipped", "cancelled": "cancelled"}
             by_id = {s.id: s for s in getattr(self.recorded_plan, "steps", ())}
             out = []
             for o in self.recorded_steps:
-                st = status.get(getattr(o, "status", ""), None)
-                if st is None:
+                st = getattr(o, "status", "")
+                if st in ("pending", "running"):  # never reached on the user's machine
                     continue
                 step = by_id.get(o.id)
                 title = plan_text(getattr(step, "title_code", ""), getattr(step, "params", None),

@@ -10,7 +10,7 @@ from PySide6.QtGui import QBrush, QColor, QIcon, QPainter, QPainterPath, QPen, Q
 COLOURS = {
     "ok": "#2e7d32", "pass": "#2e7d32",
     "warning": "#ef6c00", "warn": "#ef6c00",
-    "error": "#c62828", "fail": "#c62828", "failed": "#c62828",
+    "error": "#c62828", "fail": "#c62828",
     "unknown": "#757575", "skip": "#757575", "skipped": "#757575", "pending": "#9e9e9e",
     "running": "#1565c0", "cancelled": "#757575", "info": "#1565c0", "admin": "#6a1b9a",
 }
@@ -50,7 +50,7 @@ def _draw(status: str, size: int) -> QPixmap:
     else:
         p.setBrush(QBrush(c))
         p.setPen(Qt.PenStyle.NoPen)
-        if status in ("error", "fail", "failed"):
+        if status in ("error", "fail"):
             oct_ = QPainterPath()
             import math
             for i in range(8):
@@ -64,7 +64,7 @@ def _draw(status: str, size: int) -> QPixmap:
         p.setPen(white)
         if status in ("ok", "pass"):
             p.drawPolyline([QPointF(s * .28, s * .52), QPointF(s * .44, s * .68), QPointF(s * .72, s * .36)])
-        elif status in ("error", "fail", "failed"):
+        elif status in ("error", "fail"):
             p.drawLine(QPointF(s * .34, s * .34), QPointF(s * .66, s * .66))
             p.drawLine(QPointF(s * .66, s * .34), QPointF(s * .34, s * .66))
         elif status == "running":

@@ -1,0 +1,161 @@
+"""What every kind shares: the placeholder kinds, everyday words, and the cheap text pieces the
+engine works on (a text is cut at spaces and line ends into pieces; a piece into word runs)."""
+from __future__ import annotations
+
+import bisect
+import itertools
+import re
+from typing import Any, Iterable, Protocol
+
+KINDS = ("user", "host", "home", "ip", "mac", "gpu-uuid", "uuid", "serial", "email", "secret", "name", "wifi",
+         "machine-id", "fabric-id", "webhook", "sid")
+
+PLACEHOLDER_RE = re.compile(r"<(?:%s)-\d+>" % "|".join(re.escape(k) for k in KINDS))
+
+# Names that are also everyday words in these files: replaced only in a name's context.
+COMMON_WORDS = frozenset("""
+ubuntu debian admin administrator user users nvidia cuda gpu gpus linux test tests guest default public
+local home vm wsl docker runner pi ec2 centos fedora rocky alma rhel suse opensuse arch kali mint pop
+server desktop workstation machine host node worker master main dev devel build ci data shared share
+python torch conda anaconda miniconda jupyter lab ai ml compute cloud box system sys service services
+tesla quadro geforce titan rtx gtx hopper ampere turing volta pascal ada lovelace blackwell kepler maxwell
+jetson orin grace nvidia-smi driver kernel module open proprietary version release
+the and for with from this that not you your are was were has have had but all any can will one two new
+see use used using set get run make file files path name names text line lines note list when where which
+what who how why out off into over under then than them they their there here these those its our his her
+""".split())
+NOT_PRIVATE_USERS = frozenset({"root", "nobody", "daemon", "bin", "sys", "public", "default", "all users",
+                               "default user", "defaultuser0", "shared", "wsl", "linuxbrew", "<user"})
+NOT_PRIVATE_HOSTS = frozenset({"localhost", "localhost.localdomain", "localdomain", "(none)", "none", "unknown",
+                               "ip6-localhost", "ip6-loopback"})
+USER_KEYS = frozenset({"USER", "LOGNAME", "USERNAME", "SUDO_USER", "PKEXEC_UID_NAME"})
+HOST_KEYS = frozenset({"HOSTNAME", "COMPUTERNAME", "WSL_HOSTNAME", "HOST_NAME"})
+HOME_KEYS = frozenset({"HOME", "USERPROFILE", "HOMEPATH"})
+HOSTNAME_FILES = ("/etc/hostname", "/proc/sys/kernel/hostname", "/etc/mailname")
+
+# ASCII punctuation and spaces → a space: what is left of a piece are its word runs (letters, digits,
+# "_" and any non-ASCII letter), the unit the literal index looks values up by
+_NOT_RUN = str.maketrans({chr(c): " " for c in range(128) if not (chr(c).isalnum() or chr(c) == "_")})
+NOT_RUN_KEEP_NL = str.maketrans({chr(c): " " for c in range(128) if not (chr(c).isalnum() or chr(c) in "_\n")})
+
+
+def runs(s: str) -> list[str]:
+    """The word runs of a (lower-cased) string: "/home/carol.d/x" → ["home", "carol", "d", "x"]."""
+    return s.translate(_NOT_RUN).split()
+
+
+def is_word(c: str) -> bool:
+    return c.isalnum() or c == "_"
+
+
+def strip_quotes(v: str) -> str:
+    if len(v) >= 2 and v[0] == v[-1] and v[0] in "\"'":
+        return v[1:-1]
+    return v
+
+
+class Learner(Protocol):
+    """What a kind's learners call on the Redactor (app.report.redact.engine.Redactor)."""
+
+    def add(self, kind: str, value: str, weak: bool = False) -> Any: ...
+    def add_user(self, name: Any) -> Any: ...
+    def add_host(self, name: Any, first_label: bool = True) -> Any: ...
+    def add_home(self, path: Any) -> Any: ...
+    def add_secret(self, value: Any) -> Any: ...
+    def add_serial(self, value: Any) -> Any: ...
+    def add_wifi(self, name: Any) -> Any: ...
+    def add_name(self, name: Any) -> Any: ...
+    def add_id(self, kind: str, value: Any) -> Any: ...
+    def add_ip(self, s: str) -> Any: ...
+    def has(self, value: str) -> bool: ...
+
+
+def pieces_with(pieces: list[str], words: Iterable[str]) -> list[str]:
+    """The pieces holding any of `words` (lower case), found by str.find over all of them at once."""
+    joined = "\n".join(pieces)
+    low = joined.lower()
+    if len(low) != len(joined):
+        return [p for p in pieces if any(w in p.lower() for w in words)]
+    starts = list(itertools.accumulate((len(p) + 1 for p in pieces), initial=0))
+    found: set[int] = set()
+    for w in words:
+        i = low.find(w)
+        while i >= 0:
+            k = bisect.bisect_right(starts, i) - 1
+            found.add(k)
+            i = low.find(w, starts[k + 1])  # the next piece
+    return [pieces[k] for k in sorted(found)]
+
+
+_TRIGGER_CAP = 200_000
+
+
+def lines_with(text: str, low: str, words: Iterable[str]) -> str:
+    """The lines of `text` holding any of `words` (searched in `low`, its lower-cased copy), joined:
+    a context pattern then runs over these lines only. Found by str.find (linear, in C). Of a line
+    longer than _LONG_LINE only the stretch around each word is taken (one long line is no table)."""
+    spans: list[tuple[int, int]] = []
+    hits = 0
+    n = len(low)
+    if n != len(text):  # a letter whose lower case is longer: keep the offsets of `text`
+        low = "".join(c.lower()[:1] for c in text)
+    for w in words:
+        i = low.find(w)
+        while i >= 0:
+            hits += 1
+            if hits > _TRIGGER_CAP:
+                return text  # the words are everywhere: the whole text is cheaper than its lines
+            a, b = _line_around(low, i, len(w), n)
+            spans.append((a, b))
+            i = low.find(w, max(b, i + 1))
+    if not spans:
+        return ""
+    spans.sort()
+    out, start, end = [], spans[0][0], spans[0][1]
+    for a, b in spans[1:]:
+        if a > end:
+            out.append(text[start:end])
+            start = a
+        end = max(end, b)
+    out.append(text[start:end])
+    return "\n".join(out)
+
+
+_LONG_LINE = 4096
+_WINDOW = 512
+
+
+def _line_around(low: str, i: int, width: int, n: int) -> tuple[int, int]:
+    """The line around position i, or for a line longer than _LONG_LINE the stretch of _WINDOW around
+    it: never scans further than _LONG_LINE, so many hits on one long line stay linear."""
+    lo, hi = max(0, i - _LONG_LINE), min(n, i + _LONG_LINE)
+    a = low.rfind("\n", lo, i)
+    b = low.find("\n", i, hi)
+    if (a < 0 and lo > 0) or (b < 0 and hi < n):
+        return max(0, i - _WINDOW), min(n, i + width + _WINDOW)
+    return a + 1, (n if b < 0 else b)
+
+
+NOCASE = frozenset({"user", "host", "home", "mac", "gpu-uuid", "uuid", "email", "ip", "name", "wifi", "machine-id",
+                    "fabric-id", "sid"})
+
+
+def kind_class(kind: str, v: str) -> str:
+    if kind in ("user", "host", "name", "wifi"):
+        return "word"
+    if kind == "home":
+        return "home"
+    return "alnum" if v[:1].isalnum() else "plain"
+
+
+def bounded(s: str, i: int, j: int, cls: str) -> bool:
+    """Do the value's boundaries hold around s[i:j] (see the classes in _kind_class)?"""
+    if cls == "plain":
+        return True
+    b = s[i - 1] if i else " "
+    a = s[j] if j < len(s) else " "
+    if cls == "word":
+        return not (is_word(b) or b in ".-") and not (is_word(a) or a == "-")
+    if cls == "home":
+        return not (is_word(a) or a in ".-")
+    return not (is_word(b) or b in ".+-") and not (is_word(a) or a in "+-")

@@ -1,0 +1,61 @@
+"""People: user names (home folders, prompts, USER=...), home paths, a person's real name (git's
+user.name, GIT_AUTHOR_NAME, "Author: Name <mail>", GECOS, finger, net user) and the machine's
+own host name as `uname -a` prints it."""
+from __future__ import annotations
+
+import re
+
+from .common import Learner, lines_with
+
+# a home folder's owner: /home/<u>, /Users/<u>, C:\\Users\\<u>, \\\\wsl$\\Distro\\home\\<u> (and \\wsl.localhost), and
+# the same with doubled backslashes as repr()/JSON escaping writes them (C:\\\\Users\\\\<u>)
+HOME_PARENTS = ("/home/", "/Users/", "/users/", "\\Users\\", "\\users\\", "\\home\\",
+                "\\\\Users\\\\", "\\\\users\\\\", "\\\\home\\\\")
+RE_HOME = re.compile("(?:" + "|".join(f"(?<={re.escape(p)})" for p in HOME_PARENTS) + r")([^/\\\s:;'\"<>|,=*?()\[\]{}]{1,64})")
+RE_PROMPT = re.compile(r"(?<![\w.@-])([a-z_][a-z0-9_.-]{0,31})@([A-Za-z0-9][A-Za-z0-9-]{0,62})(?=:[~/]|[:$#>](?:\s|$)|\s*[$#] )")
+RE_GIT_USER = re.compile(r"(?ims)^[ \t]*\[user\][^\[]*?^[ \t]*name[ \t]*=[ \t]*\"?([^\"\r\n]+?)\"?[ \t]*$")
+RE_GIT_NAME = re.compile(r"(?im)(?:\buser\.name[ \t]*[= \t][ \t]*|\bGIT_(?:AUTHOR|COMMITTER)_NAME[ \t]*=[ \t]*|^(?:Author|Commit)"
+                         r"(?:Date)?:[ \t]+(?=[^<\r\n]+<)|\bFull Name[ \t]{2,}|\bLogin:[ \t]+\S+[ \t]+Name:[ \t]*)"
+                         r"[\"']?([^\"'<\r\n]+?)[\"']?[ \t]*(?:<|$)")
+_NAME_WORDS = ("user.name", "git_author_name", "git_committer_name", "author:", "commit:", "authordate:", "commitdate:",
+               "full name", "login:")
+RE_PASSWD = re.compile(r"(?m)^([a-z_][a-z0-9_.-]*\$?):[^:\n]*:(\d+):\d+:([^:\n]*):(/[^:\n]*):[^:\n]*$")
+RE_UNAME = re.compile(r"(?m)^(?:Linux|Darwin|FreeBSD) ([A-Za-z0-9][A-Za-z0-9.-]{0,252}) \d+\.\d+\S* #\d")
+
+
+def learn_pieces(r: Learner, pieces: list[str]) -> None:
+    homes = [p for p in pieces if "home" in p or "sers" in p]
+    if homes:
+        joined = "\n".join(homes)
+        for m in RE_HOME.finditer(joined):
+            r.add_user(m.group(1))
+    at = [p for p in pieces if "@" in p]
+    if at:
+        joined = " \n".join(at) + " "
+        for m in RE_PROMPT.finditer(joined):
+            r.add_user(m.group(1))
+            r.add_host(m.group(2))
+
+
+def learn_context(r: Learner, text: str, low: str) -> None:
+    if "[user]" in low:
+        i = low.find("[user]")
+        while i >= 0:
+            j = low.find("\n[", i + 6)
+            for m in RE_GIT_USER.finditer(text[max(0, low.rfind("\n", 0, i) + 1):len(text) if j < 0 else j]):
+                r.add_name(m.group(1))
+            i = low.find("[user]", i + 6)
+    if any(w in low for w in _NAME_WORDS):
+        for m in RE_GIT_NAME.finditer(lines_with(text, low, _NAME_WORDS)):
+            r.add_name(m.group(1))
+    if ":/" in text:
+        lines = "\n".join(ln for ln in text.split("\n") if ln.count(":") >= 6)
+        for m in RE_PASSWD.finditer(lines):
+            uid = int(m.group(2))
+            if 1000 <= uid < 60000:
+                r.add_user(m.group(1))
+                r.add_name(m.group(3).split(",", 1)[0])
+                r.add_home(m.group(4))
+    if "linux " in low or "darwin " in low or "freebsd " in low:
+        for m in RE_UNAME.finditer(lines_with(text, low, ("linux ", "darwin ", "freebsd "))):
+            r.add_host(m.group(1))
