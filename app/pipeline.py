@@ -12,11 +12,18 @@ solves or plans on its own, so `recommend`, `plan`, `install`, `report` and the 
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
-from app.choices import Choices
-from app.facts import Facts
-from app.recommendation import Recommendation
+if TYPE_CHECKING:  # detection alone (gpu-wizard detect) loads neither the choices nor the recommendation model
+    from app.choices import Choices
+    from app.facts import Facts
+    from app.recommendation import Recommendation
+
+
+def _choices(choices: Optional["Choices"]) -> "Choices":
+    from app.choices import Choices
+
+    return choices or Choices()
 
 
 class PipelineError(Exception):
@@ -79,9 +86,9 @@ def recommend_stage(facts: Facts, choices: Optional[Choices] = None, *, db: Any 
                     live: Optional[bool] = None) -> Recommendation:
     """The recommendation for these facts and choices: the solve over the compat data as the live PyTorch/
     PyPI/NVIDIA indexes correct it (app.compat.live; off with live=False, "live_index": false or GPU_WIZARD_LIVE=0)."""
-    from app.compat.live import recommend_live
+    from app.recommend import recommend_live
 
-    rec, _report = recommend_live(facts, db if db is not None else load_compat(), choices or Choices(), config=config,
+    rec, _report = recommend_live(facts, db if db is not None else load_compat(), _choices(choices), config=config,
                                   enabled=live)
     return rec
 
@@ -91,7 +98,7 @@ def plan_stage(facts: Facts, rec: Recommendation, choices: Optional[Choices] = N
     from app.plan import build_plan
 
     kw = {"created": created} if created else {}
-    return build_plan(facts, rec, choices or Choices(), dry_run=dry_run, **kw)
+    return build_plan(facts, rec, _choices(choices), dry_run=dry_run, **kw)
 
 
 class Pipeline:
@@ -146,7 +153,7 @@ class Pipeline:
         return self._facts[torch]
 
     def recommendation(self, choices: Optional[Choices] = None, torch: bool = False) -> Recommendation:
-        key = (torch, choices or Choices())
+        key = (torch, _choices(choices))
         if key not in self._recs:
             facts = self.facts(torch)
             try:
@@ -162,7 +169,7 @@ class Pipeline:
     def plan(self, choices: Optional[Choices] = None, *, dry_run: bool = False, torch: bool = False):
         from app.plan import PlanError
 
-        key = (torch, choices or Choices(), dry_run)
+        key = (torch, _choices(choices), dry_run)
         if key not in self._plans:
             rec = self.recommendation(key[1], torch)
             try:

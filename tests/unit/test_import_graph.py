@@ -18,11 +18,9 @@ import import_graph as G  # noqa: E402
 
 # Cycles of today, as the set of modules each one joins: owner.
 KNOWN_CYCLES: dict[frozenset[str], str] = {
-    frozenset({"app.run.privileged", "app.run.rootfiles"}): "i23trust",
 }
 # Imports from a lower layer to a higher one of today: owner.
 KNOWN_UPWARD: dict[tuple[str, str], str] = {
-    ("app.compat.live", "app.recommend"): "i28advice",
 }
 # Verification and diagnosis read the recommendation (app.recommendation), never solve again: owner.
 NO_SOLVER_BELOW = ("app.verify", "app.diagnose")

@@ -11,6 +11,7 @@ import pytest
 
 from app.choices import Choices, Mirrors
 from app.compat import live
+from app.recommend import recommend_live
 from app.compat.db import load_db
 from app.facts import DriverInfo, Facts, Gpu, OsInfo, PythonEnv
 from tests.unit.https_server import Hostile, gzip_bomb
@@ -42,7 +43,7 @@ def solve(s, db, facts, choices=None, **kw):
     ch = (choices or Choices()).replace(mirrors=Mirrors(pytorch_index_url=s.url + "/whl"))
     f = live.Fetcher(timeout=kw.pop("timeout", 2.0))
     t0 = time.monotonic()
-    rec, rep = live.recommend_live(facts, db, ch, fetcher=f, pypi_json=None, today=TODAY, enabled=True, **kw)
+    rec, rep = recommend_live(facts, db, ch, fetcher=f, pypi_json=None, today=TODAY, enabled=True, **kw)
     return rec, rep, time.monotonic() - t0
 
 
