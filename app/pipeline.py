@@ -42,6 +42,7 @@ def choices_from_options(opts: Any, facts: Optional[Facts] = None) -> Choices:
     the config file over the environment (app.config). Bad input is a PipelineError with code 2."""
     from types import SimpleNamespace
 
+    from app.choices import Choices
     from app.config import ConfigError, mirrors_from_args
 
     a = SimpleNamespace(**opts) if isinstance(opts, dict) else opts
