@@ -15,6 +15,7 @@ in this process. Every host's outcome goes into DIR/fleet-record.json (app/fleet
 from __future__ import annotations
 
 import argparse
+import copy
 import hashlib
 import json
 import os
@@ -259,7 +260,7 @@ def _record_from_file(fd, host: str, path: str, cache: dict[str, Any]) -> tuple[
 
             system = SnapshotSystem.load(path)
             private = record_snapshot(system, redact=False)
-            cache[key] = (private, redact_recorded(json.loads(json.dumps(private)), system), _facts_of(SnapshotSystem(private, name=host)))
+            cache[key] = (private, redact_recorded(copy.deepcopy(private), system), _facts_of(SnapshotSystem(private, name=host)))
         except (SnapshotError, ValueError, OSError, RecursionError) as e:
             cache[key] = str(e).splitlines()[0] if str(e) else type(e).__name__
     got = cache[key]
@@ -571,13 +572,9 @@ def _verify_from_files(fd, host: str, snapshot: str, verification: Optional[str]
     try:
         os.makedirs(fd.host_dir(host), exist_ok=True)
         host_verify(prefix, snapshot=snapshot, verification=verification)
-        for suffix, name in ((".verify.json", "verify.json"), (".report.html", "report.html"), (".json", None)):
-            p = prefix + suffix
-            if os.path.isfile(p):
-                if name:
-                    os.replace(p, os.path.join(fd.host_dir(host), name))
-                else:
-                    os.unlink(p)
+        from app.fleet.report import adopt_host_files
+
+        adopt_host_files(fd, host, prefix)
     except (OSError, ValueError, RecursionError) as e:
         return "failed", str(e).splitlines()[0] if str(e) else type(e).__name__
     if not verification:
@@ -745,7 +742,7 @@ def _host_snapshot(args, ctx) -> int:
     private = record_snapshot(system, redact=False)
     try:
         write_bytes(args.prefix + ".private.json", (json.dumps(private, ensure_ascii=False) + "\n").encode(), mode=0o600)
-        write_json(args.prefix + ".json", redact_recorded(json.loads(json.dumps(private)), system))
+        write_json(args.prefix + ".json", redact_recorded(copy.deepcopy(private), system))
     except OSError as e:
         raise CliError(f"cannot write {args.prefix}: {e.strerror or e}", 1) from None
     return 0

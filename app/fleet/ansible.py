@@ -367,9 +367,10 @@ def record_callback_env(out_file: str) -> dict[str, str]:
 
 
 def _read_outcome(path: str) -> dict[str, dict[str, Any]]:
+    from app import fileio
+
     try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
+        data = fileio.read_json(path)
         hosts = data.get("hosts") if isinstance(data, dict) else None
         return {str(k): v for k, v in hosts.items() if isinstance(v, dict)} if isinstance(hosts, dict) else {}
     except (OSError, ValueError, RecursionError):

@@ -253,6 +253,17 @@ def write_host_report(fd: FleetDir, host: str) -> Optional[str]:
     return fd.report(host)
 
 
+def adopt_host_files(fd: FleetDir, host: str, prefix: str) -> None:
+    """host_verify's files, written under a temporary prefix in the host's folder, put in their places."""
+    for suffix, name in ((".verify.json", "verify.json"), (".report.html", "report.html"), (".json", None)):
+        p = prefix + suffix
+        if os.path.isfile(p):
+            if name:
+                os.replace(p, os.path.join(fd.host_dir(host), name))
+            else:
+                os.unlink(p)
+
+
 def _write_one(args: tuple[str, str]) -> Optional[str]:
     return write_host_report(FleetDir(args[0]), args[1])
 
@@ -496,7 +507,9 @@ def load_fleet_report(path: str | os.PathLike) -> dict[str, Any]:
             raise FleetReportError(f"{p.name} is not a gpu-wizard fleet report")
         text = text[i + len(_EMBED_ID):j].replace("<\\/", "</")
     try:
-        data = json.loads(text)
+        from app import fileio
+
+        data = fileio.loads(text)
     except (ValueError, RecursionError):  # nested thousands deep: one line, never a traceback
         raise FleetReportError(f"{p.name} is not a gpu-wizard fleet report (its JSON does not read)") from None
     if not isinstance(data, dict) or not str(data.get("format", "")).startswith(FLEET_FORMAT) \

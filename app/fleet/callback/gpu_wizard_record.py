@@ -78,10 +78,8 @@ class CallbackModule(CallbackBase):
     def _write(self, done: bool = False) -> None:
         if not self.out:
             return
-        tmp = self.out + ".tmp"
-        try:
-            with open(tmp, "w", encoding="utf-8") as f:
+        try:  # read by the wizard once ansible-playbook has ended (a file it made for this run alone)
+            with open(self.out, "w", encoding="utf-8") as f:
                 json.dump({"done": done, "hosts": self.hosts}, f)
-            os.replace(tmp, self.out)
         except OSError:
             pass
