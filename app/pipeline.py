@@ -179,3 +179,38 @@ class Pipeline:
                 raise PipelineError(f"cannot plan: {e}") from None
             self.computed.append("plan")
         return self._plans[key]
+
+
+def torch_fix_command(python: str, nvml: Optional[dict[str, Any]], python_version: Optional[str] = None,
+                      platform: str = "linux", mirrors: Any = None) -> str:
+    """The pip command that installs the PyTorch build recommend() picks for this driver, these GPUs
+    and this Python into `python`, with the run's mirrors, proxy and CA bundle (`mirrors`; None: the
+    config file's); verify's plain `pip install --upgrade torch` (with the same) when it cannot tell.
+    What `verify` names as the fix (app.verify.session takes it as its `fixer`: verify imports no stage
+    above it)."""
+    from app.install_command import torch_install
+    from app.verify.session import config_mirrors, driver_cuda_version, plain_fix
+
+    mirrors = mirrors if mirrors is not None else config_mirrors()
+    plain = plain_fix(python, platform=platform, mirrors=mirrors)
+    try:
+        from app.compat import load_db
+        from app.detect.nvml import parse_nvml
+        from app.facts import DriverInfo, Facts, OsInfo, PythonEnv
+        from app.recommend import recommend
+
+        driver = (nvml or {}).get("driver_version")
+        facts = Facts(os=OsInfo(platform="windows" if platform == "windows" else "linux"),
+                      driver=DriverInfo(state="ok" if driver else "unknown", version=driver,
+                                        cuda_version=driver_cuda_version(nvml)),
+                      gpus=tuple(parse_nvml(nvml)),
+                      python=PythonEnv(path=python, version=python_version))
+        if not facts.gpus:  # no GPU seen: do not steer towards a CPU build
+            return plain
+        torch = recommend(facts, load_db()).pytorch
+    except Exception:  # a broken data bundle must not hide the failure being reported
+        return plain
+    if not torch.packages:
+        return plain
+    return torch_install(python, torch.packages, torch.index_url, mirrors, upgrade=True).shown(
+        "windows" if platform == "windows" else "linux")

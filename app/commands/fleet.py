@@ -66,6 +66,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     v.add_argument("-o", "--output", metavar="DIR", required=True, help="the fleet folder (created)")
     v.add_argument("--full", action="store_true", help="the full verification instead of --quick")
     v.add_argument("--seconds", metavar="N", type=float, help="sustained load per dtype (see `verify --seconds`)")
+    v.add_argument("--burn-in", metavar="DURATION", help="a burn-in on every host's GPUs (10m, 2h: see `verify --burn-in`)")
 
     rp = sub.add_parser("report", help="one self-contained HTML page (and JSON) with a row per host")
     rp.add_argument("dir", metavar="DIR", help="the fleet folder")
@@ -87,6 +88,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     hv.add_argument("--venv")
     hv.add_argument("--quick", action="store_true")
     hv.add_argument("--seconds", type=float)
+    hv.add_argument("--burn-in", type=float)
     hs = sub.add_parser("host-snapshot")
     hs.add_argument("--prefix", required=True)
     from app.commands.base import global_options as _global_options
@@ -540,6 +542,14 @@ def _verify(args, ctx) -> int:
     from app.fleet.playbooks import verify_playbook
     from app.fleet.record import host_row, now, one_line
 
+    burn = None
+    if args.burn_in:
+        from app.verify.burnin import DurationError, parse_duration
+
+        try:
+            burn = parse_duration(args.burn_in)
+        except DurationError as e:
+            raise CliError(f"--burn-in {e}", 2) from None
     start = time.monotonic()
     inv = read_inventory(args.inventory, args.limit)
     fd = _fleet_dir(args.output)
@@ -551,7 +561,7 @@ def _verify(args, ctx) -> int:
     live = [h for h in inv.hosts if h not in snaps]
     result = None
     if live:
-        result = _playbook_run(args, ctx, verify_playbook(quick=not args.full, seconds=args.seconds),
+        result = _playbook_run(args, ctx, verify_playbook(quick=not args.full, seconds=args.seconds, burn_in_s=burn),
                                {"gw_out": fd.root}, "verify", live)
         for h in live:
             res, why = _outcome_of(result, h, os.path.isfile(fd.verification(h)))
@@ -724,7 +734,7 @@ def _host_verify(args, ctx) -> int:
     from app.fleet.host import host_verify
 
     try:
-        out = host_verify(args.prefix, venv=args.venv, quick=args.quick, seconds=args.seconds)
+        out = host_verify(args.prefix, venv=args.venv, quick=args.quick, seconds=args.seconds, burn_in_s=args.burn_in)
     except (OSError, ValueError) as e:
         raise CliError(f"cannot verify: {str(e).splitlines()[0] if str(e) else type(e).__name__}", 1) from None
     sys.stdout.write(json.dumps(out) + "\n")

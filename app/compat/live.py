@@ -371,7 +371,8 @@ def page_url(base: str, variant: str, project: str) -> str:
 
 
 def read_indexes(db: CompatDB, wheel_os: str, *, pytorch_base: Optional[str] = None, pypi_json: Optional[str] = PYPI_JSON,
-                 fetcher: Fetcher, variants: Optional[Iterable[str]] = None, newest: int = 3, also: Iterable[str] = ()) -> LiveIndex:
+                 fetcher: Fetcher, variants: Optional[Iterable[str]] = None, newest: int = 3, also: Iterable[str] = (),
+                 projects: tuple[str, ...] = ("torch", "torchvision")) -> LiveIndex:
     """Read the torch and torchvision pages of the variants of the newest `newest` releases built for
     `wheel_os` and of the variants in `also` (the one the user chose, "cpu"), and PyPI's JSON of both
     projects. One request per page; a cached page costs none."""
@@ -388,7 +389,7 @@ def read_indexes(db: CompatDB, wheel_os: str, *, pytorch_base: Optional[str] = N
     variants = list(dict.fromkeys([*variants, *[a for a in also if a]]))
     li = LiveIndex(pytorch_base=base)
     jobs = [("page", (variant, project), page_url(base, variant, project), "application/vnd.pypi.simple.v1+json, text/html;q=0.5")
-            for variant in variants for project in ("torch", "torchvision")]
+            for variant in variants for project in projects]
     if pypi_json:
         jobs += [("pypi", project, f"{pypi_json.rstrip('/')}/{project}/json", "application/json") for project in ("torch", "torchvision")]
     from concurrent.futures import ThreadPoolExecutor
@@ -569,13 +570,27 @@ def _overlay_release(db: CompatDB, rel: TorchRelease, pg: _Pages, wheel_os: str,
                 tv, tv_ok = None, False  # no torchvision built for a torch here: the release is incomplete on this index
     pys = rel.python if pt in rel.python or not per else tuple(rel.python) + (pt,)
     # the index read for this Python says which patch has its wheels: the data's older patches no longer answer
-    new = replace(rel, version=version, torchvision=tv if tv_ok else None, python=pys, patches=())
+    new = replace(rel, version=version, torchvision=tv if tv_ok else None, python=pys, patches=(),
+                  torchaudio=_audio_listed(rel, pg, keep, per, wheel_os))
     for v in keep:
         if v.variant in per:
             out.seen[(rel.release, v.variant)] = (version, tv if tv_ok else None)
     if vkey(version) > vkey(rel.version):
         out.notes.append(("index_newer_patch", "info", {"version": version, "release": rel.release, "data_version": rel.version}))
     return new, keep
+
+
+def _audio_listed(rel: TorchRelease, pg: _Pages, keep: list[TorchVariant], per: dict, wheel_os: str) -> Optional[str]:
+    """The release's torchaudio where every torchaudio page read for its builds lists it (a page not read: the data
+    answers); None where a read page (or a 404) does not: the pin would fail on this index."""
+    if not rel.torchaudio:
+        return rel.torchaudio
+    for v in keep:
+        if v.variant not in per or pg.state(v.variant, "torchaudio") == "unread":
+            continue
+        if rel.torchaudio not in pg.versions(v.variant, "torchaudio", rel, wheel_os, _series(rel.torchaudio)):
+            return None
+    return rel.torchaudio
 
 
 def _overlay_cpu(rel: TorchRelease, pg: _Pages, wheel_os: str) -> TorchRelease:
@@ -764,6 +779,7 @@ def solve_live(recommend: Any, facts, db: CompatDB, choices=None, *, config: Any
     assert st.solve_db is not None
     rec = recommend(facts, st.solve_db, choices)
     rec = _read_the_chosen_build(st, rec, recommend)
+    rec = _read_the_audio(st, rec, recommend)
     rec = _only_what_is_listed(st, rec, recommend)
     rec = _check_nvidia_repo(st, rec, recommend)
     _confirm(st, rec)
@@ -824,6 +840,25 @@ def _read_the_chosen_build(st: _Live, rec: Any, recommend: Any) -> Any:
     st.ov = overlay(st.db, li, st.python, st.wheel_os)
     st.solve_db = st.ov.db
     st.notes = [n for n in st.notes if n[0] not in {x[0] for x in st.ov.notes}] + st.ov.notes
+    return recommend(st.facts, st.solve_db, st.choices)
+
+
+def _read_the_audio(st: _Live, rec: Any, recommend: Any) -> Any:
+    """A pin with torchaudio (releases up to 2.11 have one): its page on the chosen build is read, and a torchaudio the
+    index does not list is left out of the pins (never a pin pip then 404s on), solved again."""
+    li, f = st.li, st.fetcher
+    index = rec.pytorch.index
+    if li is None or f is None or st.ov is None or not index or not any(p.startswith("torchaudio==") for p in rec.pytorch.packages) \
+            or (index, "torchaudio") in li.pages:
+        return rec
+    extra = read_indexes(st.db, st.wheel_os, pytorch_base=li.pytorch_base, pypi_json=None, fetcher=f, variants=[index],
+                         projects=("torchaudio",))
+    li.pages.update(extra.pages)
+    li.missing |= extra.missing
+    li.errors += extra.errors
+    st.rep.requests += extra.requests
+    st.ov = overlay(st.db, li, st.python, st.wheel_os)
+    st.solve_db = st.ov.db
     return recommend(st.facts, st.solve_db, st.choices)
 
 

@@ -51,10 +51,12 @@ def detect_playbook() -> str:
     ])
 
 
-def verify_playbook(quick: bool = True, seconds: Optional[float] = None) -> str:
+def verify_playbook(quick: bool = True, seconds: Optional[float] = None, burn_in_s: Optional[float] = None) -> str:
     opts = ["--quick"] if quick else []
     if seconds:
         opts += ["--seconds", str(float(seconds))]
+    if burn_in_s:  # every host's GPUs at full load for this long, each result checked (verify --burn-in)
+        opts += ["--burn-in", f"{float(burn_in_s):g}"]
     return _play("GPU Setup Wizard fleet verify: prove every host and bring back its verification and report", [
         *_ship(),
         {"name": "Verify: device, bandwidth, PyTorch and a sustained load (read-only)", "ansible.builtin.command": {

@@ -24,9 +24,7 @@ KNOWN_UPWARD: dict[tuple[str, str], str] = {
 }
 # Verification and diagnosis read the recommendation (app.recommendation), never solve again: owner.
 NO_SOLVER_BELOW = ("app.verify", "app.diagnose")
-KNOWN_SOLVER: dict[tuple[str, str], str] = {
-    ("app.verify.session", "app.recommend"): "i27burn",
-}
+KNOWN_SOLVER: dict[tuple[str, str], str] = {}
 
 
 @pytest.fixture(scope="module")
