@@ -89,6 +89,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     hv.add_argument("--quick", action="store_true")
     hv.add_argument("--seconds", type=float)
     hv.add_argument("--burn-in", type=float)
+    hv.add_argument("--from-snapshot")  # a snapshot-backed host's report (the wizard does this in-process itself)
+    hv.add_argument("--verification")
     hs = sub.add_parser("host-snapshot")
     hs.add_argument("--prefix", required=True)
     from app.commands.base import global_options as _global_options
@@ -734,7 +736,8 @@ def _host_verify(args, ctx) -> int:
     from app.fleet.host import host_verify
 
     try:
-        out = host_verify(args.prefix, venv=args.venv, quick=args.quick, seconds=args.seconds, burn_in_s=args.burn_in)
+        out = host_verify(args.prefix, venv=args.venv, quick=args.quick, seconds=args.seconds, burn_in_s=args.burn_in,
+                          snapshot=args.from_snapshot, verification=args.verification or None)
     except (OSError, ValueError) as e:
         raise CliError(f"cannot verify: {str(e).splitlines()[0] if str(e) else type(e).__name__}", 1) from None
     sys.stdout.write(json.dumps(out) + "\n")
