@@ -89,7 +89,7 @@ def burn_charts(v: dict[str, Any]) -> list[str]:
     spans = [(p["phase"], float(p["t0_s"]), float(p["t1_s"])) for p in b.get("phases") or [] if isinstance(p, dict)]
     mk = marks(b)
     g0 = (b.get("gpus") or [{}])[0]
-    common = dict(spans=spans, marks=mk, t_range=win)
+    common: dict[str, Any] = dict(spans=spans, marks=mk, t_range=win)
     temp_limits = [(g0.get("temp_slowdown_c"), _t("slowdown")), (g0.get("temp_shutdown_c"), _t("shutdown"))]
     peaks = g0.get("peak_tflops") or {}
     tf = _rate_series(b, "tflops")
