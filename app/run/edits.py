@@ -227,11 +227,23 @@ def _new_content(edit: Edit, old: Optional[bytes], text: str) -> Optional[bytes]
     if edit.mode == "write":
         new = text
     elif edit.mode == "append":
+        if _holds_block(s, text):
+            return s.encode("utf-8", errors="surrogateescape")  # already appended (a run stopped after it): once
         nl = "\r\n" if "\r\n" in s else "\n"
         new = s + ("" if not s or s.endswith("\n") else nl) + text.replace("\r\n", "\n").replace("\n", nl)
     else:
         new = remove_lines(s, edit.lines, edit.path)
     return new.encode("utf-8", errors="surrogateescape")
+
+
+def _holds_block(s: str, text: str) -> bool:
+    """Does `s` hold the lines of `text`, in a row (line ends aside)?"""
+    want = [ln.rstrip("\r") for ln in text.replace("\r\n", "\n").strip("\n").split("\n")]
+    if not any(w.strip() for w in want):
+        return False
+    have = [ln.rstrip("\r") for ln in s.split("\n")]
+    k = len(want)
+    return any(have[i:i + k] == want for i in range(len(have) - k + 1) if have[i] == want[0])
 
 
 # --- removing lines from shell rc files without breaking them --------------------------------

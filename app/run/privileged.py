@@ -872,6 +872,24 @@ def _handle_file_request(request_path: str, ex: RootExecutor, send: Callable[[di
         return {"event": "refused", "message": f"helper error: {type(e).__name__}: {e}"}
 
 
+# folders root edits files in (EDIT_PATHS): a kill in the middle of a write leaves our temporary name there
+EDIT_DIRS = ("/etc/profile.d", "/etc/ld.so.conf.d", "/etc/apt/sources.list.d", "/etc/yum.repos.d", "/etc/modprobe.d",
+             "/etc", "/root", "/var/lib/gpu-wizard")
+
+
+def clean_stale_temps(dirs: Sequence[str] = EDIT_DIRS, backups_root: str = ROOT_BACKUPS) -> list[str]:
+    """Remove the temporary files a killed run left beside root's files and in its backup folders: only
+    our own names (app.fileio), only root's own files, never a link's target. Run with the machine lock
+    held (no other run of ours is writing). Returns what it removed."""
+    gone = [os.path.join(d, n) for d in dirs for n in fileio.clean_temps(d)]
+    try:
+        sessions = [os.path.join(backups_root, e) for e in os.listdir(backups_root)]
+    except OSError:
+        sessions = []
+    return gone + [os.path.join(s, n) for s in sessions if os.path.isdir(s) and not os.path.islink(s)
+                   for n in fileio.clean_temps(s)]
+
+
 def maybe_run_helper(argv: list[str]) -> Optional[int]:
     """For the bundled executable's entry point: `gpu-wizard --gpu-wizard-helper` is the helper.
     Returns the exit code when argv asks for the helper, else None (carry on as the wizard)."""
@@ -897,7 +915,21 @@ def main(argv: Optional[list[str]] = None) -> int:
         sys.stderr.write("gpu-wizard-helper: must run as root (through pkexec or sudo)\n")
         return 2
     os.umask(0o022)
-    return serve()
+    from . import machinelock
+
+    try:
+        lock = machinelock.acquire()  # one run at a time changes this computer as root
+    except machinelock.MachineBusy as e:
+        sys.stderr.write(f"gpu-wizard-helper: busy: {e.holder}\n")
+        return 2
+    except OSError as e:
+        sys.stderr.write(f"gpu-wizard-helper: cannot take the machine lock: {e.strerror or e}\n")
+        return 2
+    try:
+        clean_stale_temps()
+        return serve()
+    finally:
+        lock.release()
 
 
 if __name__ == "__main__":
