@@ -84,6 +84,21 @@ DIALOG_PROGRAMS = tuple(f"{d}/{p}" for d in ("/usr/bin", "/usr/local/bin", "/bin
                         for p in ("zenity", "kdialog", "xmessage", "notify-send", "x-terminal-emulator"))
 
 
+def _free_display() -> str:
+    """A display number no X server here uses: neither a lock file nor an abstract socket (another test's
+    Xvfb in a private mount namespace shows only the latter), picked away from the usual :0-:99."""
+    import random
+
+    try:
+        unix = open("/proc/net/unix").read()
+    except OSError:
+        unix = ""
+    for n in random.sample(range(300, 900), 600):
+        if not os.path.exists(f"/tmp/.X{n}-lock") and f"/tmp/.X11-unix/X{n}\n" not in unix and f"/tmp/.X11-unix/X{n} " not in unix:
+            return f":{n}"
+    pytest.skip("no free X display number")
+
+
 @pytest.fixture
 def desktop(tmp_path):
     """A real X server (Xvfb), a real session bus (dbus-daemon) and a real notification service (dunst) on
@@ -92,26 +107,31 @@ def desktop(tmp_path):
     if need:
         pytest.skip(f"needs {', '.join(need)} (scripts/sysdeps.sh --test installs them)")
     procs = []
-    r, w = os.pipe()
-    xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(w), "-screen", "0", "1366x768x24", "-nolisten", "tcp"],
-                            pass_fds=(w,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    os.close(w)
+    display = _free_display()
+    xvfb = subprocess.Popen(["Xvfb", display, "-screen", "0", "1366x768x24", "-nolisten", "tcp"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     procs.append(xvfb)
     try:
-        display = ":" + os.read(r, 32).decode().strip()
-        os.close(r)
-        bus = subprocess.Popen(["dbus-daemon", "--session", "--nofork", "--print-address=1"], stdout=subprocess.PIPE, text=True)
-        procs.append(bus)
-        address = bus.stdout.readline().strip()
-        env = dict(os.environ, DISPLAY=display, DBUS_SESSION_BUS_ADDRESS=address, HOME=str(tmp_path))
+        env = dict(os.environ, DISPLAY=display, HOME=str(tmp_path))
         env.pop("WAYLAND_DISPLAY", None)
         env.pop("QT_QPA_PLATFORM", None)
-        procs.append(subprocess.Popen(["dunst"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        # the bus starts services it activates with its own environment: the display too
+        bus = subprocess.Popen(["dbus-daemon", "--session", "--nofork", "--print-address=1"], stdout=subprocess.PIPE, text=True, env=env)
+        procs.append(bus)
+        env["DBUS_SESSION_BUS_ADDRESS"] = bus.stdout.readline().strip()
         import time
-        end = time.monotonic() + 20
-        while subprocess.run(["dunstctl", "count"], env=env, capture_output=True).returncode != 0:
+        owner = ["gdbus", "call", "--session", "--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus",
+                 "--method", "org.freedesktop.DBus.NameHasOwner", "org.freedesktop.Notifications"]
+        end = time.monotonic() + 60
+        dunst = None
+        # asked without starting anything (dunstctl would activate another dunst); a dunst that came before the
+        # X server took its first connection ("Cannot open X11 display") is started again
+        while "true" not in subprocess.run(owner, env=env, capture_output=True, text=True).stdout:
             assert time.monotonic() < end, "dunst did not come up"
-            time.sleep(0.1)
+            if dunst is None or dunst.poll() is not None:
+                dunst = subprocess.Popen(["dunst"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                procs.append(dunst)
+            time.sleep(0.2)
         yield env
     finally:
         for p in reversed(procs):
