@@ -32,12 +32,16 @@ COMMANDS: dict[str, str] = {
 }
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: Optional[str] = None) -> argparse.ArgumentParser:
+    """The whole command line; with `only` (the subcommand being run), that subcommand's module alone is
+    imported (a detection never loads the solver, the planner or the report for their options)."""
     parser = argparse.ArgumentParser(prog="gpu-wizard", description="GPU Setup Wizard: NVIDIA driver, CUDA and PyTorch, set up and proven.")
     parser.add_argument("--version", action="version", version=f"gpu-wizard {__version__}")
     global_options(parser, suppress=False)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, module in COMMANDS.items():
+        if only is not None and name != only:
+            continue
         try:
             mod = importlib.import_module(module)
         except ModuleNotFoundError as e:
@@ -69,9 +73,28 @@ def _file_argument(argv: list[str]) -> list[str]:
     return argv[:-1] + ["--snapshot", last]
 
 
+def subcommand(argv: Sequence[str]) -> Optional[str]:
+    """The subcommand named on the command line (the first word that is not an option or an option's value),
+    or None (the window, --help, --version, or a word that is no subcommand: the full parser says so)."""
+    skip = False
+    for a in argv:
+        if skip:
+            skip = False
+            continue
+        if a in ("-h", "--help", "--version"):
+            return None
+        if a in _VALUE_OPTIONS:
+            skip = True
+            continue
+        if a.startswith("-"):
+            continue
+        return a if a in COMMANDS else None
+    return None
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     argv = _file_argument(list(sys.argv[1:] if argv is None else argv))
-    parser = build_parser()
+    parser = build_parser(subcommand(argv))
     try:
         args = parser.parse_args(argv)
     except SystemExit as e:  # argparse printed usage; keep its code (2 for bad usage)

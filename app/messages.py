@@ -74,15 +74,26 @@ def _check(doc: Any, where: str) -> dict:
 
 
 @lru_cache(maxsize=None)
+def _own(lang: str) -> dict:
+    """One language's catalogue file alone (resources/messages/<lang>.json), loaded once."""
+    path = resource("messages", f"{lang}.json")
+    return _check(fileio.loads(path.read_text(encoding="utf-8")), str(path))
+
+
+@lru_cache(maxsize=None)
 def catalogue(lang: str) -> dict:
     """The catalogue of one language, loaded once: {"messages": {...}, "values": {...}, ...}.
     English also carries the diagnose rules' templates (their one home is resources/diagnose/rules.json)."""
     lang = normalise_lang(lang)
-    path = resource("messages", f"{lang}.json")
-    doc = _check(fileio.loads(path.read_text(encoding="utf-8")), str(path))
+    doc = _own(lang)
     if lang == "en":
         doc = {**doc, "messages": {**doc["messages"], **_diagnose_templates()}}
     return doc
+
+
+def _from_rules(key: str) -> bool:
+    """A key whose English lives in resources/diagnose/rules.json: a rule's sentence or a fix step's words."""
+    return key.startswith("diagnose.") or (key.startswith("plan.") and ".step." in key)
 
 
 def _diagnose_parts(doc: Any):
@@ -137,8 +148,12 @@ def _diagnose_templates() -> dict[str, str]:
 
 
 def template(key: str, lang: str = "en") -> Optional[str]:
-    """The raw template of "<domain>.<code>" in `lang`, or None."""
-    return catalogue(lang)["messages"].get(key)
+    """The raw template of "<domain>.<code>" in `lang`, or None. The diagnose rules are read only for their
+    own keys (detection's findings never load them)."""
+    lang = normalise_lang(lang)
+    if lang == "en" and _from_rules(key):
+        return catalogue(lang)["messages"].get(key)
+    return _own(lang)["messages"].get(key)
 
 
 def names(text: str) -> set[str]:
@@ -148,9 +163,10 @@ def names(text: str) -> set[str]:
 
 def word(name: str, value: str, lang: str) -> str:
     """A parameter value that is a word ("full", "open", "not_loaded") in `lang`; a figure unchanged."""
-    w = catalogue(lang).get("values", {}).get(name, {}).get(value)
+    lang = normalise_lang(lang)
+    w = _own(lang).get("values", {}).get(name, {}).get(value)
     if w is None and lang != "en":
-        w = catalogue("en").get("values", {}).get(name, {}).get(value)
+        w = _own("en").get("values", {}).get(name, {}).get(value)
     return value if w is None else w
 
 

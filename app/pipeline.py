@@ -12,11 +12,18 @@ solves or plans on its own, so `recommend`, `plan`, `install`, `report` and the 
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
-from app.choices import Choices
-from app.facts import Facts
-from app.recommendation import Recommendation
+if TYPE_CHECKING:  # detection alone (gpu-wizard detect) loads neither the choices nor the recommendation model
+    from app.choices import Choices
+    from app.facts import Facts
+    from app.recommendation import Recommendation
+
+
+def _choices(choices: Optional["Choices"]) -> "Choices":
+    from app.choices import Choices
+
+    return choices or Choices()
 
 
 class PipelineError(Exception):
@@ -38,9 +45,9 @@ def recommend_stage(facts: Facts, choices: Optional[Choices] = None, *, db: Any 
                     live: Optional[bool] = None) -> Recommendation:
     """The recommendation for these facts and choices: the solve over the compat data as the live PyTorch/
     PyPI/NVIDIA indexes correct it (app.compat.live; off with live=False, "live_index": false or GPU_WIZARD_LIVE=0)."""
-    from app.compat.live import recommend_live
+    from app.recommend import recommend_live
 
-    rec, _report = recommend_live(facts, db if db is not None else load_compat(), choices or Choices(), config=config,
+    rec, _report = recommend_live(facts, db if db is not None else load_compat(), _choices(choices), config=config,
                                   enabled=live)
     return rec
 
@@ -50,7 +57,7 @@ def plan_stage(facts: Facts, rec: Recommendation, choices: Optional[Choices] = N
     from app.plan import build_plan
 
     kw = {"created": created} if created else {}
-    return build_plan(facts, rec, choices or Choices(), dry_run=dry_run, **kw)
+    return build_plan(facts, rec, _choices(choices), dry_run=dry_run, **kw)
 
 
 class Pipeline:
@@ -105,7 +112,7 @@ class Pipeline:
         return self._facts[torch]
 
     def recommendation(self, choices: Optional[Choices] = None, torch: bool = False) -> Recommendation:
-        key = (torch, choices or Choices())
+        key = (torch, _choices(choices))
         if key not in self._recs:
             facts = self.facts(torch)
             try:
@@ -121,7 +128,7 @@ class Pipeline:
     def plan(self, choices: Optional[Choices] = None, *, dry_run: bool = False, torch: bool = False):
         from app.plan import PlanError
 
-        key = (torch, choices or Choices(), dry_run)
+        key = (torch, _choices(choices), dry_run)
         if key not in self._plans:
             rec = self.recommendation(key[1], torch)
             try:
@@ -130,3 +137,38 @@ class Pipeline:
                 raise PipelineError(f"cannot plan: {e}") from None
             self.computed.append("plan")
         return self._plans[key]
+
+
+def torch_fix_command(python: str, nvml: Optional[dict[str, Any]], python_version: Optional[str] = None,
+                      platform: str = "linux", mirrors: Any = None) -> str:
+    """The pip command that installs the PyTorch build recommend() picks for this driver, these GPUs
+    and this Python into `python`, with the run's mirrors, proxy and CA bundle (`mirrors`; None: the
+    config file's); verify's plain `pip install --upgrade torch` (with the same) when it cannot tell.
+    What `verify` names as the fix (app.verify.session takes it as its `fixer`: verify imports no stage
+    above it)."""
+    from app.install_command import torch_install
+    from app.verify.session import config_mirrors, driver_cuda_version, plain_fix
+
+    mirrors = mirrors if mirrors is not None else config_mirrors()
+    plain = plain_fix(python, platform=platform, mirrors=mirrors)
+    try:
+        from app.compat import load_db
+        from app.detect.nvml import parse_nvml
+        from app.facts import DriverInfo, Facts, OsInfo, PythonEnv
+        from app.recommend import recommend
+
+        driver = (nvml or {}).get("driver_version")
+        facts = Facts(os=OsInfo(platform="windows" if platform == "windows" else "linux"),
+                      driver=DriverInfo(state="ok" if driver else "unknown", version=driver,
+                                        cuda_version=driver_cuda_version(nvml)),
+                      gpus=tuple(parse_nvml(nvml)),
+                      python=PythonEnv(path=python, version=python_version))
+        if not facts.gpus:  # no GPU seen: do not steer towards a CPU build
+            return plain
+        torch = recommend(facts, load_db()).pytorch
+    except Exception:  # a broken data bundle must not hide the failure being reported
+        return plain
+    if not torch.packages:
+        return plain
+    return torch_install(python, torch.packages, torch.index_url, mirrors, upgrade=True).shown(
+        "windows" if platform == "windows" else "linux")

@@ -22,11 +22,11 @@ Every choice carries a reason; problems are warnings with stable codes.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Iterable, Optional
 
 from app.choices import Choices
-from app.compat.db import PYTORCH_INDEX, CompatDB, TorchRelease, TorchVariant, cc_key, major_minor, vkey
+from app.compat.db import PYTORCH_INDEX, CompatDB, NvidiaRepo, TorchRelease, TorchVariant, cc_key, major_minor, vkey
 from app.compat.version import is_free_threaded, python_base, python_tag
 from app import messages
 from app.facts import Facts, Gpu
@@ -169,13 +169,17 @@ class _Ctx:
         self.vgpu = [g.name for g in facts.gpus if _vgpu_board(g.name)]
         self.tegra: list[str] = []  # Jetson/Tegra GPUs (JetPack's builds, never these wheels)
 
-    def refuse(self, code: str, message: str, **params) -> None:
-        self.refused.append(message)
-        self.refusals.append(RecWarning(code=code, message=message, severity="error", params=_p(**params)))
+    def refuse(self, code: str, **params) -> None:
+        """A user choice refused: its sentence (the catalogue's English) and figures."""
+        p = _p(**params)
+        self.refused.append(_en(code, p))
+        self.refusals.append(RecWarning(code=code, message=self.refused[-1], severity="error", params=p))
 
-    def warn(self, code: str, message: str, severity: str = "warning", params: Optional[dict] = None) -> None:
+    def warn(self, code: str, severity: str = "warning", params: Optional[dict] = None) -> None:
+        """A warning by its code and figures (once per code); its English is the catalogue's."""
         if not any(w.code == code for w in self.warnings):
-            self.warnings.append(RecWarning(code=code, message=message, severity=severity, params=_p(**(params or {}))))  # type: ignore[arg-type]
+            p = _p(**(params or {}))
+            self.warnings.append(RecWarning(code=code, message=_en(code, p), severity=severity, params=p))  # type: ignore[arg-type]
 
 
 def _p(**kw) -> dict[str, str]:
@@ -230,8 +234,7 @@ def _cc_from_ambiguous_name(cx: _Ctx, g: Gpu) -> Optional[str]:
         if len(left) == 1:
             return left[0]
     names = ", ".join(f"{c.pci_id} ({c.architecture}, sm_{c.compute_capability.replace('.', '')})" for c in cands)
-    cx.warn("gpu_name_ambiguous", f"\"{g.name}\" names different GPUs ({names}); the PCI id decides which. Use --assume-gpu with a "
-            "compute capability, or run detection on the machine (it reads the PCI id).", params=dict(gpu=g.name, candidates=names))
+    cx.warn("gpu_name_ambiguous", params=dict(gpu=g.name, candidates=names))
     return None
 
 
@@ -340,7 +343,7 @@ def _best(cands: list[Candidate]) -> Optional[Candidate]:
 
 
 def _driver_range(cx: _Ctx, ccs: list[str]):
-    """(max_branch, min_branch, flavour, conflict message) the GPUs allow."""
+    """(max_branch, min_branch, flavour, conflict clause code or None) the GPUs allow."""
     db = cx.db
     infos = [db.cc_info(c) for c in ccs]
     caps = [i.last_driver_branch for i in infos if i and i.last_driver_branch]
@@ -350,7 +353,7 @@ def _driver_range(cx: _Ctx, ccs: list[str]):
     kinds = {i.kernel_module for i in infos if i}
     conflict = None
     if "proprietary_only" in kinds and "open_required" in kinds:
-        conflict = "these GPUs need different kernel modules (open required by one, impossible on another)"
+        conflict = "conflict_modules"  # open required by one, impossible on another
         flavour = None
     elif "proprietary_only" in kinds:
         flavour = "proprietary"
@@ -359,7 +362,7 @@ def _driver_range(cx: _Ctx, ccs: list[str]):
     else:
         flavour = None
     if max_branch and min_branch and vkey(min_branch) > vkey(max_branch):
-        conflict = f"no driver branch supports all these GPUs (one needs R{min_branch} or newer, another ends at R{max_branch})"
+        conflict = "conflict_branches"  # one needs a newer branch than another's last
     return max_branch, min_branch, flavour, conflict
 
 
@@ -389,15 +392,15 @@ def _hybrid_advice(cx: _Ctx, labels: dict[str, str]) -> None:
     shape = "hybrid_display_unknown" if shown is None else ("hybrid_display_nvidia" if shown.vendor == "10de" else "hybrid_display_igpu")
     drv = igpu.driver or ("amdgpu" if igpu.vendor == "1002" else "i915")
     hp = dict(display_code=shape, igpu=igpu.label, gpu=gpu, igpu_driver=drv)
-    cx.warn("hybrid_graphics", _en("hybrid_graphics", hp), "info", hp)
+    cx.warn("hybrid_graphics", "info", hp)
     if g.prime_mode == "off":
         pp = dict(igpu=igpu.label, gpu=gpu)
-        cx.warn("hybrid_prime_off", _en("hybrid_prime_off", pp), "error", pp)
+        cx.warn("hybrid_prime_off", "error", pp)
     cc = next((c for c, _lb in labels.items()), None) if len(labels) == 1 else None
     k = cc_key(cc) if cc else None
     if k and k >= (7, 5) and ((k < (8, 0) and g.runtime_pm != "auto") or (k >= (8, 0) and g.runtime_pm == "on")):
         rp = dict(gpu=gpu, how_code="runtime_pm_turing" if k < (8, 0) else "runtime_pm_udev")
-        cx.warn("hybrid_runtime_pm", _en("hybrid_runtime_pm", rp), "info", rp)
+        cx.warn("hybrid_runtime_pm", "info", rp)
 
 
 def _next_supported(cx: _Ctx, cur_branch: Optional[str], max_branch: Optional[str], min_branch: Optional[str]) -> Optional[str]:
@@ -414,355 +417,400 @@ def _branch_driver(branch: Optional[str]) -> Optional[str]:
     return f"{branch}." + ".".join(_NEWEST_IN_BRANCH[1:]) if branch else None
 
 
+@dataclass
+class _Solve:
+    """One solve's state, phase to phase (recommend() runs the phases in order)."""
+    ccs: list[str] = field(default_factory=list)  # per GPU served, in order (repeats kept: labels pair with them)
+    labels: list[str] = field(default_factory=list)
+    distinct: list[str] = field(default_factory=list)
+    want_release: Optional[TorchRelease] = None
+    want_variant: Optional[str] = None
+    max_branch: Optional[str] = None
+    min_branch: Optional[str] = None
+    flavour: Optional[str] = None
+    conflict: bool = False
+    target_branch: Optional[str] = None
+    cur: Optional[str] = None  # the driver the solve assumes (may be a floor inferred from the CUDA version)
+    cur_shown: Optional[str] = None  # what the driver card says
+    cur_branch: Optional[str] = None
+    cur_usable: bool = False
+    why_p: dict = field(default_factory=dict)  # why the driver changes: its clause code (why_code) and figures
+    cur_cands: list[Candidate] = field(default_factory=list)
+    tgt_cands: list[Candidate] = field(default_factory=list)
+    any_cands: list[Candidate] = field(default_factory=list)
+    newest_cover: Optional[Candidate] = None
+    action: str = "keep"
+    chosen: Optional[Candidate] = None
+    drv_target: Optional[str] = None  # the branch the wizard installs
+    newest_for_py: Optional[TorchRelease] = None
+    eff_driver: Optional[str] = None
+    compat: Optional[str] = None
+    need_min: Optional[str] = None
+
+    @property
+    def best_cur(self) -> Optional[Candidate]:
+        return _best(self.cur_cands)
+
+    @property
+    def best_tgt(self) -> Optional[Candidate]:
+        return _best(self.tgt_cands)
+
+    @property
+    def best_any(self) -> Optional[Candidate]:
+        return _best(self.any_cands)
+
+
 def recommend(facts: Facts, db: CompatDB, choices: Choices = Choices()) -> Recommendation:
     cx = _Ctx(facts, db, choices)
-    db = cx.db
-    plat = cx.platform
-    o = facts.os
+    _platform_notes(cx)
+    s = _read_gpus(cx)
+    _read_pins(cx, s)
+    if not s.distinct or s.want_variant == "cpu":  # no NVIDIA GPU we can serve -> CPU build
+        return _cpu_only(cx, s.want_release, reason_gpu=bool(facts.gpus) and s.want_variant != "cpu")
+    _driver_limits(cx, s)
+    _current_driver(cx, s)
+    _driver_fits_gpus(cx, s)
+    refused = _solve_candidates(cx, s)
+    if refused is not None:
+        return refused
+    _pick(cx, s)
+    if s.chosen is None and s.newest_cover is None:
+        if cx.held_back is not None and choices.want_torchvision:
+            return _torch_alone(cx)
+        return _no_release(cx, facts, s.labels, s.distinct, s.action, s.cur, s.target_branch, s.flavour, s.max_branch)
+    if s.chosen is None:
+        s.chosen = s.best_any  # nothing runs on what is here, and the wizard may not change the driver
+        if cx.platform == "linux" and s.action == "keep":
+            s.action = "upgrade" if s.cur else "install"
+    _newest_notes(cx, s)
+    _python_notes(cx, s)
+    _compat_notes(cx, s)
+    return _assemble(cx, s)
 
+
+def recommend_live(facts: Facts, db: CompatDB, choices: Optional[Choices] = None, **kw) -> tuple:
+    """(Recommendation, LiveReport): recommend() over the data as the live PyTorch index and NVIDIA's repository
+    correct it (app.compat.live: what the mirror lists, within its total deadline)."""
+    from app.compat import live
+
+    return live.solve_live(recommend, facts, db, choices, **kw)
+
+
+def _platform_notes(cx: _Ctx) -> None:
+    o = cx.facts.os
     if o.platform == "other":
-        cx.warn("platform_unsupported", "This operating system has no NVIDIA CUDA wheels; only the CPU build of PyTorch can be installed.")
+        cx.warn("platform_unsupported")
     if o.wsl == 1:
-        cx.warn("wsl1_no_gpu", "WSL 1 cannot use the GPU. Convert this distribution to WSL 2: wsl --set-version <distro> 2", "error")
+        cx.warn("wsl1_no_gpu", "error")
     if o.arch and o.arch.lower() not in ("x86_64", "amd64", "aarch64", "arm64"):
-        cx.warn("arch_not_x86_64", f"PyTorch publishes CUDA wheels for x86_64 and aarch64 only; this machine is {o.arch}.", params=dict(arch=o.arch))
-
+        cx.warn("arch_not_x86_64", params=dict(arch=o.arch))
     if cx.python is None:
-        cx.warn("python_unknown", "No target Python was found; the newest PyTorch is assumed. Use --python-version X.Y to solve for yours.", "info")
+        cx.warn("python_unknown", "info")
 
-    # ---- GPUs
-    gpus = list(facts.gpus) if o.platform != "other" and o.wsl != 1 else []
-    ccs: list[str] = []
-    labels: list[str] = []
+
+def _read_gpus(cx: _Ctx) -> _Solve:
+    """The GPUs this solve serves, by compute capability (Jetson/Tegra and unknown ones are named and left out)."""
+    o, db, s = cx.facts.os, cx.db, _Solve()
     unknown = []
-    for g in gpus:
+    for g in (cx.facts.gpus if o.platform != "other" and o.wsl != 1 else ()):
         cc = _gpu_cc(g) or _cc_from_ambiguous_name(cx, g)
         info = db.cc_info(cc) if cc else None
         if cc and info and info.tegra:
-            cx.warn("tegra_unsupported", f"{_gpu_label(g, cc)} is a Jetson/Tegra GPU: use NVIDIA JetPack's PyTorch builds, not these wheels.", "error",
-                    dict(gpu=_gpu_label(g, cc)))
+            cx.warn("tegra_unsupported", "error", dict(gpu=_gpu_label(g, cc)))
             cx.tegra.append(_gpu_label(g, cc))
             continue
         if not cc:
             unknown.append(g.name or f"GPU {g.index}")
             continue
-        ccs.append(cc)
-        labels.append(_gpu_label(g, cc))
+        s.ccs.append(cc)
+        s.labels.append(_gpu_label(g, cc))
     if unknown:
-        cx.warn("gpu_unknown", f"Could not tell the compute capability of {', '.join(unknown)}; kernels cannot be checked for it. "
-                "Use --assume-gpu with a name or a compute capability such as 8.9.", params=dict(gpus=', '.join(unknown)))
-    distinct_ccs = sorted(set(ccs), key=cc_key)
-    releases = list(db.torch_releases)
-    if plat == "linux" and facts.graphics.hybrid:
-        _hybrid_advice(cx, dict(zip(ccs, labels)))
+        cx.warn("gpu_unknown", params=dict(gpus=", ".join(unknown)))
+    s.distinct = sorted(set(s.ccs), key=cc_key)
+    if cx.platform == "linux" and cx.facts.graphics.hybrid:
+        _hybrid_advice(cx, dict(zip(s.ccs, s.labels)))
+    return s
 
-    # ---- Choices: torch version / variant
-    want_release = None
-    if choices.torch_version:
-        want_release = cx.data.torch_release(choices.torch_version)  # a patch the data lists (2.12.0 too), as it is
-        if want_release is not None and len(vkey(choices.torch_version)) < 3:
-            want_release = want_release.for_python(cx.python) or want_release  # "2.12": its patch with wheels for this Python
-        if want_release is None:
-            known = ', '.join(r.version for r in releases[:6])
-            cx.refuse("refused_unknown_release", f"PyTorch {choices.torch_version}: not a known release (known: {known}, ...).",
-                      torch=choices.torch_version, known=known)
-        elif not want_release.supports_python(cx.python):
-            cx.refuse("refused_no_python", f"PyTorch {want_release.version}: no wheels for Python {cx.python} (it supports "
-                      f"{', '.join(want_release.python)}).", torch=want_release.version, python=cx.python, pythons=', '.join(want_release.python))
-            want_release = None
-    want_variant = choices.torch_variant
-    if want_variant and want_variant != "cpu" and not any(v.variant == want_variant for v in db.torch_variants):
-        cx.refuse("refused_unknown_variant", f"Variant {want_variant}: no PyTorch release is built for it.", variant=want_variant)
-        want_variant = None
 
-    # no NVIDIA GPU we can serve -> CPU build
-    if not distinct_ccs or want_variant == "cpu":
-        return _cpu_only(cx, want_release, reason_gpu=bool(facts.gpus) and want_variant != "cpu")
+def _read_pins(cx: _Ctx, s: _Solve) -> None:
+    """The user's torch version and variant, refused (with the reason) where the data has no such build."""
+    ch = cx.choices
+    if ch.torch_version:
+        want = cx.data.torch_release(ch.torch_version)  # a patch the data lists (2.12.0 too), as it is
+        if want is not None and len(vkey(ch.torch_version)) < 3:
+            want = want.for_python(cx.python) or want  # "2.12": its patch with wheels for this Python
+        if want is None:
+            cx.refuse("refused_unknown_release", torch=ch.torch_version, known=", ".join(r.version for r in cx.db.torch_releases[:6]))
+        elif not want.supports_python(cx.python):
+            cx.refuse("refused_no_python", torch=want.version, python=cx.python, pythons=", ".join(want.python))
+            want = None
+        s.want_release = want
+    s.want_variant = ch.torch_variant
+    if s.want_variant and s.want_variant != "cpu" and not any(v.variant == s.want_variant for v in cx.db.torch_variants):
+        cx.refuse("refused_unknown_variant", variant=s.want_variant)
+        s.want_variant = None
 
-    # ---- driver range from the GPUs
-    max_branch, min_branch, flavour, conflict = _driver_range(cx, distinct_ccs)
+
+def _driver_limits(cx: _Ctx, s: _Solve) -> None:
+    """The driver branches and the kernel-module flavour the GPUs allow (Grace: the open modules)."""
+    s.max_branch, s.min_branch, s.flavour, conflict = _driver_range(cx, s.distinct)
+    s.conflict = bool(conflict)
     if conflict:
-        cx.warn("mixed_gpus_driver_conflict", f"One driver cannot serve all GPUs: {conflict}. Use the newest GPU alone, or a separate machine.", "error",
-                dict(conflict_code="conflict_branches", min_branch=min_branch, max_branch=max_branch)
-                if max_branch and min_branch and vkey(min_branch) > vkey(max_branch) else dict(conflict_code="conflict_modules"))
-    if cx.arm and plat == "linux" and any(cc_key(c)[0] in (9, 10) for c in distinct_ccs):
+        branches = s.max_branch and s.min_branch and vkey(s.min_branch) > vkey(s.max_branch)
+        cx.warn("mixed_gpus_driver_conflict", "error", dict(conflict_code="conflict_branches", min_branch=s.min_branch, max_branch=s.max_branch)
+                if branches else dict(conflict_code="conflict_modules"))
+    if cx.arm and cx.platform == "linux" and any(cc_key(c)[0] in (9, 10) for c in s.distinct):
         # Grace Hopper (GH200) and Grace Blackwell (GB200/GB300) must use NVIDIA's open kernel modules
-        gh = [lab for lab, c in zip(labels, ccs) if cc_key(c)[0] in (9, 10)]
-        loaded = facts.driver.kernel_module
-        cx.warn("grace_open_module_required", f"{', '.join(gh)} on an Arm (Grace) server needs NVIDIA's open kernel modules."
-                + (" The proprietary module is loaded: install the open flavour of the driver." if loaded == "proprietary" else ""),
-                "error" if loaded == "proprietary" else "info", dict(gpus=', '.join(gh), loaded_code="grace_proprietary_loaded" if loaded == "proprietary" else ""))
-        if flavour == "proprietary":
-            conflict = conflict or "Grace Hopper needs the open kernel modules, another GPU here needs the proprietary ones"
-        flavour = "open"
-    target_branch = _target_branch(cx, max_branch, min_branch)
+        gh = [lab for lab, c in zip(s.labels, s.ccs) if cc_key(c)[0] in (9, 10)]
+        prop = cx.facts.driver.kernel_module == "proprietary"
+        cx.warn("grace_open_module_required", "error" if prop else "info",
+                dict(gpus=", ".join(gh), loaded_code="grace_proprietary_loaded" if prop else ""))
+        s.conflict = s.conflict or s.flavour == "proprietary"  # another GPU here needs the proprietary modules
+        s.flavour = "open"
+    s.target_branch = _target_branch(cx, s.max_branch, s.min_branch)
 
-    # current driver
-    d = facts.driver
+
+def _current_driver(cx: _Ctx, s: _Solve) -> None:
+    """The driver here: its version (a Windows number translated, a floor inferred from "CUDA Version"), and whether it works."""
+    d, plat = cx.facts.driver, cx.platform
     cur = d.version
     if plat != "linux" and not cur and d.windows_version:
         cur = windows_driver_to_nvidia(d.windows_version)
-    cur_shown = cur  # what the driver card says; `cur` below may be a floor inferred from the CUDA version
+    s.cur_shown = cur
     if not cur and d.cuda_version and d.state in ("ok", "host", "unknown"):
-        floor = db.min_driver_full(d.cuda_version, "linux" if plat == "linux" else "windows")
+        floor = cx.db.min_driver_full(d.cuda_version, "linux" if plat == "linux" else "windows")
         if floor:  # e.g. only "CUDA Version: 12.8" was readable: the driver is at least 570.124.06
             cur = floor
-            cx.warn("driver_version_inferred", f"The driver's version could not be read; it supports CUDA {d.cuda_version}, "
-                    f"so it is at least {floor}, and the choice below assumes that.", "info",
-                    params=dict(cuda=d.cuda_version, floor=floor))
-    cur_branch = str(vkey(cur)[0]) if vkey(cur) else None
-    if plat == "linux" and cur_branch and target_branch and vkey(target_branch) < vkey(cur_branch):
-        target_branch = _next_supported(cx, cur_branch, max_branch, min_branch) or target_branch  # never back to an older branch
-    broken = d.state in ("not_loaded", "mismatch", "no_communication", "nvml_failed")
-    drv_why = ""
-    why_p: dict = {}  # drv_why's clause code and figures, for translation
-    if broken:
-        which = f"The NVIDIA driver {cur}" if cur else "The NVIDIA driver"
-        cx.warn("driver_not_working", f"{which} is installed but not working ({d.state.replace('_', ' ')})."
-                + (f" {d.hint}" if d.hint else " A reboot usually fixes this; `gpu-wizard diagnose` finds the cause."),
-                params=_broken_params(d, cur, visible_note=False))
+            cx.warn("driver_version_inferred", "info", dict(cuda=d.cuda_version, floor=floor))
+    s.cur = cur
+    s.cur_branch = str(vkey(cur)[0]) if vkey(cur) else None
+    if plat == "linux" and s.cur_branch and s.target_branch and vkey(s.target_branch) < vkey(s.cur_branch):
+        s.target_branch = _next_supported(cx, s.cur_branch, s.max_branch, s.min_branch) or s.target_branch  # never an older branch
+    if d.state in ("not_loaded", "mismatch", "no_communication", "nvml_failed"):
+        cx.warn("driver_not_working", params=_broken_params(d, cur, visible_note=False))
         if not cur:
-            drv_why = f"the installed driver is not working ({d.state.replace('_', ' ')}) and its version is unknown"
-            why_p = dict(why_code="why_driver_broken", state=d.state)
-    if cur_branch and max_branch and vkey(cur_branch) > vkey(max_branch) and plat == "linux":
-        cx.warn("driver_branch_drops_gpu", f"Driver R{cur_branch} no longer supports {labels[0] if len(labels) == 1 else 'every GPU here'}; "
-                f"R{max_branch} is the last branch that does.", "error",
-                dict(current_branch=cur_branch, max_branch=max_branch, gpus_code="one_gpu" if len(labels) == 1 else "every_gpu", gpu=labels[0]))
-        cur_usable, drv_why = False, f"R{cur_branch} does not support {', '.join(labels)}"
-        why_p = dict(why_code="why_branch_drops_gpu", current_branch=cur_branch, gpus=', '.join(labels))
-    elif cur_branch and min_branch and vkey(cur_branch) < vkey(min_branch):
-        cx.warn("driver_too_old_for_gpu", f"Driver {cur} predates the newest GPU here; it needs R{min_branch} or newer.", "error",
-                dict(current=cur, min_branch=min_branch))
-        cur_usable, drv_why = False, f"driver {cur} predates this GPU (it needs R{min_branch} or newer)"
-        why_p = dict(why_code="why_driver_predates_gpu", current=cur, min_branch=min_branch)
-    else:
-        cur_usable = bool(cur)
-    if cur_usable and plat == "linux" and d.kernel_module and flavour:
-        grace = cx.arm and any(cc_key(c)[0] in (9, 10) for c in distinct_ccs)
-        if flavour == "open" and d.kernel_module == "proprietary" and (grace or any(db.cc_info(c).kernel_module == "open_required" for c in distinct_ccs if db.cc_info(c))):
-            cx.warn("open_module_required", "Blackwell GPUs need NVIDIA's open kernel modules; the proprietary module is loaded.", "error")
-            cur_usable, drv_why = False, "Blackwell GPUs need the open kernel module"
-            why_p = dict(why_code="why_open_module_required")
-        if flavour == "proprietary" and d.kernel_module == "open":
-            cx.warn("open_module_unsupported", "The open kernel module is loaded, but a GPU here is older than Turing and needs the proprietary module.", "error")
-            cur_usable, drv_why = False, "GPUs older than Turing need the proprietary kernel module"
-            why_p = dict(why_code="why_open_module_unsupported")
+            s.why_p = dict(why_code="why_driver_broken", state=d.state)
+    s.cur_usable = bool(cur)
 
-    # which releases to consider
-    rel_pool = [want_release] if want_release else releases
-    variant_filter = want_variant if want_variant and want_variant != "cpu" else None
 
-    cur_cands = _candidates(cx, cur, distinct_ccs, rel_pool, variant_filter) if cur_usable else []
-    tgt_driver = _branch_driver(target_branch) if plat == "linux" else (_branch_driver(target_branch) if target_branch else None)
-    tgt_cands = _candidates(cx, tgt_driver, distinct_ccs, rel_pool, variant_filter) if tgt_driver else []
-    # the best any driver could do: for Windows/WSL (the user updates the driver) and for messages
-    any_cands = _candidates(cx, _ANY_DRIVER, distinct_ccs, rel_pool, variant_filter)
+def _driver_fits_gpus(cx: _Ctx, s: _Solve) -> None:
+    """A driver branch past the GPUs' last one, older than the newest GPU's first, or the wrong kernel-module flavour."""
+    d, plat, labels = cx.facts.driver, cx.platform, s.labels
+    if s.cur_branch and s.max_branch and vkey(s.cur_branch) > vkey(s.max_branch) and plat == "linux":
+        cx.warn("driver_branch_drops_gpu", "error", dict(current_branch=s.cur_branch, max_branch=s.max_branch,
+                                                         gpus_code="one_gpu" if len(labels) == 1 else "every_gpu", gpu=labels[0]))
+        s.cur_usable, s.why_p = False, dict(why_code="why_branch_drops_gpu", current_branch=s.cur_branch, gpus=", ".join(labels))
+    elif s.cur_branch and s.min_branch and vkey(s.cur_branch) < vkey(s.min_branch):
+        cx.warn("driver_too_old_for_gpu", "error", dict(current=s.cur, min_branch=s.min_branch))
+        s.cur_usable, s.why_p = False, dict(why_code="why_driver_predates_gpu", current=s.cur, min_branch=s.min_branch)
+    if not (s.cur_usable and plat == "linux" and d.kernel_module and s.flavour):
+        return
+    grace = cx.arm and any(cc_key(c)[0] in (9, 10) for c in s.distinct)
+    needs_open = grace or any((i := cx.db.cc_info(c)) is not None and i.kernel_module == "open_required" for c in s.distinct)
+    if s.flavour == "open" and d.kernel_module == "proprietary" and needs_open:
+        cx.warn("open_module_required", "error")
+        s.cur_usable, s.why_p = False, dict(why_code="why_open_module_required")
+    if s.flavour == "proprietary" and d.kernel_module == "open":
+        cx.warn("open_module_unsupported", "error")
+        s.cur_usable, s.why_p = False, dict(why_code="why_open_module_unsupported")
 
-    # refuse an override that cannot work, then solve again without it
-    if (want_release or variant_filter) and not any_cands:
-        what = " ".join(x for x in [want_release.version if want_release else "", variant_filter or ""] if x)
-        why, why_p = _why_no_candidate(cx, distinct_ccs, labels, want_release, variant_filter)
-        cx.refuse("refused_no_candidate", f"PyTorch {what}: {why}", what=what, **why_p)
-        base = recommend(facts, db, choices.replace(torch_version=None, torch_variant=None))
+
+def _solve_candidates(cx: _Ctx, s: _Solve) -> Optional[Recommendation]:
+    """The builds that run on the driver here, on the target branch and on any driver; a pin no build serves is refused
+    and the machine solved again without it (that answer is returned)."""
+    pool = [s.want_release] if s.want_release else list(cx.db.torch_releases)
+    vf = s.want_variant if s.want_variant and s.want_variant != "cpu" else None
+    s.cur_cands = _candidates(cx, s.cur, s.distinct, pool, vf) if s.cur_usable else []
+    tgt_driver = _branch_driver(s.target_branch)
+    s.tgt_cands = _candidates(cx, tgt_driver, s.distinct, pool, vf) if tgt_driver else []
+    s.any_cands = _candidates(cx, _ANY_DRIVER, s.distinct, pool, vf)  # what any driver could run (Windows/WSL; messages)
+    if (s.want_release or vf) and not s.any_cands:
+        what = " ".join(x for x in [s.want_release.version if s.want_release else "", vf or ""] if x)
+        cx.refuse("refused_no_candidate", what=what, **_why_no_candidate(cx, s.distinct, s.labels, s.want_release, vf))
+        base = recommend(cx.facts, cx.data, cx.choices.replace(torch_version=None, torch_variant=None))
         return base.replace(refused=tuple(cx.refused) + base.refused, refused_detail=tuple(cx.refusals) + base.refused_detail)
+    s.newest_cover = _best(_candidates(cx, _ANY_DRIVER, s.distinct, cx.db.torch_releases))
+    return None
 
-    best_cur, best_tgt, best_any = _best(cur_cands), _best(tgt_cands), _best(any_cands)
-    newest_cover = _best(_candidates(cx, _ANY_DRIVER, distinct_ccs, releases))
 
-    # ---- pick driver action and the wheel
-    can_manage = plat == "linux" and choices.install_driver and not conflict and not cx.vgpu
+def _pick(cx: _Ctx, s: _Solve) -> None:
+    """The driver action and the build: keep what runs the newest build, or upgrade/install (native Linux), or ask the
+    user to update the Windows driver."""
+    plat, ch = cx.platform, cx.choices
     if cx.vgpu and plat == "linux":
-        cx.warn("vgpu_guest_driver", f"{', '.join(dict.fromkeys(cx.vgpu))} is an NVIDIA virtual GPU (vGPU): its guest driver comes with the "
-                "NVIDIA vGPU software release that matches the hypervisor's vGPU Manager, so the wizard never installs or upgrades "
-                "it. A newer guest driver comes from a newer vGPU release on the host (ask its administrator or cloud provider).",
-                "info", dict(gpus=', '.join(dict.fromkeys(cx.vgpu))))
-    action = "host" if plat == "wsl" else ("keep" if cur else "install")
-    chosen = best_cur
-    drv_target = None  # branch the wizard installs
-
+        cx.warn("vgpu_guest_driver", "info", dict(gpus=", ".join(dict.fromkeys(cx.vgpu))))
+    s.action = "host" if plat == "wsl" else ("keep" if s.cur else "install")
+    s.chosen = s.best_cur
     if plat == "linux":
-        if not cur and d.state == "ok":  # a working driver whose version was not captured (e.g. a partial paste)
-            cx.warn("driver_version_unknown", "The driver works but its version is unknown; the choice below assumes a current "
-                    f"R{target_branch or '?'} driver. Run `nvidia-smi` and check its version against the minimum below.",
-                    params=dict(branch=target_branch or "?"))
-            action, chosen = "keep", best_tgt
-        elif not cur or not cur_usable:
-            if can_manage and target_branch:
-                action = "install" if not cur else ("upgrade" if vkey(cur_branch or "0") < vkey(target_branch) else "install")
-                drv_target = target_branch
-                chosen = best_tgt
-            else:
-                chosen = best_cur
-        elif best_tgt and (best_cur is None or vkey(best_tgt.release.version) > vkey(best_cur.release.version)) \
-                and vkey(target_branch or "0") > vkey(cur_branch or "0"):
-            if can_manage:
-                action, drv_target, chosen = "upgrade", target_branch, best_tgt
-                drv_why = (f"driver {cur} cannot run PyTorch {best_tgt.release.version}+{best_tgt.index}, the newest for this GPU"
-                           + (f" (it runs {best_cur.release.version} at most)" if best_cur else ""))
-                why_p = dict(why_code="why_cannot_run_newest_runs" if best_cur else "why_cannot_run_newest", current=cur,
-                             why_torch=best_tgt.release.version, why_index=best_tgt.index,
-                             why_runs=best_cur.release.version if best_cur else None)
-            else:
-                chosen = best_cur
-    else:  # Windows and WSL2: the user updates the Windows driver (the wizard opens NVIDIA's download page)
-        better = best_tgt or best_any
-        if best_cur is None or (choices.install_driver and better
-                                and vkey(better.release.version) > vkey(best_cur.release.version)):
-            chosen = better
-            if plat == "windows":
-                action = "install" if not cur else "upgrade"
-            if cur and better:
-                drv_why = f"driver {cur} cannot run PyTorch {better.release.version}+{better.index}, the newest for this GPU"
-                why_p = dict(why_code="why_cannot_run_newest", current=cur, why_torch=better.release.version, why_index=better.index)
+        _pick_linux(cx, s, can_manage=ch.install_driver and not s.conflict and not cx.vgpu)
+        return
+    better = s.best_tgt or s.best_any  # Windows and WSL2: the user updates the Windows driver (the wizard opens NVIDIA's page)
+    if s.best_cur is None or (ch.install_driver and better and vkey(better.release.version) > vkey(s.best_cur.release.version)):
+        s.chosen = better
+        if plat == "windows":
+            s.action = "install" if not s.cur else "upgrade"
+        if s.cur and better:
+            s.why_p = dict(why_code="why_cannot_run_newest", current=s.cur, why_torch=better.release.version, why_index=better.index)
 
-    if chosen is None and newest_cover is None and cx.held_back is not None and choices.want_torchvision:
-        # no release with its torchvision serves this Python/GPU yet, a newer one without it does: torch alone, said so
-        alone = recommend(facts, db, choices.replace(want_torchvision=False))
-        held = cx.held_back
-        w = RecWarning(code="torch_alone_no_complete_set", severity="warning",
-                       message="No PyTorch release with its torchvision has wheels for this machine"
-                               + (f" and Python {cx.python}" if cx.python else "") + f" yet: torch {held.version} is chosen alone "
-                               "(its torchvision is not released). Add torchvision once it is out.",
-                       params=_p(with_python_code="and_python" if cx.python else "", python=cx.python, torch=held.version))
-        return alone.replace(warnings=tuple(x for x in alone.warnings if x.code != "torch_without_torchvision") + (w,))
-    if chosen is None and newest_cover is None:
-        return _no_release(cx, facts, labels, distinct_ccs, action, cur, target_branch, flavour, max_branch)
 
-    if chosen is None:
-        chosen = best_any  # nothing runs on what is here, and the wizard may not change the driver
-        if plat == "linux" and action == "keep":
-            action = "upgrade" if cur else "install"
+def _pick_linux(cx: _Ctx, s: _Solve, can_manage: bool) -> None:
+    best_cur, best_tgt = s.best_cur, s.best_tgt
+    if not s.cur and cx.facts.driver.state == "ok":  # a working driver whose version was not captured (a partial paste)
+        cx.warn("driver_version_unknown", params=dict(branch=s.target_branch or "?"))
+        s.action, s.chosen = "keep", best_tgt
+    elif not s.cur or not s.cur_usable:
+        if can_manage and s.target_branch:
+            s.action = "upgrade" if s.cur and vkey(s.cur_branch or "0") < vkey(s.target_branch) else "install"
+            s.drv_target, s.chosen = s.target_branch, best_tgt
+    elif best_tgt and (best_cur is None or vkey(best_tgt.release.version) > vkey(best_cur.release.version)) \
+            and vkey(s.target_branch or "0") > vkey(s.cur_branch or "0") and can_manage:
+        s.action, s.drv_target, s.chosen = "upgrade", s.target_branch, best_tgt
+        s.why_p = dict(why_code="why_cannot_run_newest_runs" if best_cur else "why_cannot_run_newest", current=s.cur,
+                       why_torch=best_tgt.release.version, why_index=best_tgt.index, why_runs=best_cur.release.version if best_cur else None)
 
-    # ---- warnings about the newest release
-    newest_for_py = next((r for r in releases if r.supports_python(cx.python) and _complete(cx, r)), None)
-    if newest_for_py and newest_cover and vkey(newest_cover.release.version) < vkey(newest_for_py.version):
-        dropped = [lab for lab, cc in zip(labels, ccs) if not any(v.covers(cc) for v in db.variants(newest_for_py.release, cx.wheel_os))]
+
+def _torch_alone(cx: _Ctx) -> Recommendation:
+    """No release with its torchvision serves this Python/GPU yet, a newer one without it does: torch alone, said so."""
+    alone = recommend(cx.facts, cx.data, cx.choices.replace(want_torchvision=False))
+    assert cx.held_back is not None
+    return alone.replace(warnings=tuple(x for x in alone.warnings if x.code != "torch_without_torchvision") + (_alone_warning(cx, cx.held_back),))
+
+
+def _alone_warning(cx: _Ctx, held: TorchRelease) -> RecWarning:
+    p = _p(with_python_code="and_python" if cx.python else "", python=cx.python, torch=held.version)
+    return RecWarning(code="torch_alone_no_complete_set", severity="warning", message=_en("torch_alone_no_complete_set", p), params=p)
+
+
+def _newest_notes(cx: _Ctx, s: _Solve) -> None:
+    """The newest release dropped a GPU here; a mixed box whose older GPU holds the newer builds back."""
+    db, chosen = cx.db, s.chosen
+    assert chosen is not None and chosen.variant is not None
+    rels = db.torch_releases
+    s.newest_for_py = newest = next((r for r in rels if r.supports_python(cx.python) and _complete(cx, r)), None)
+    cover = s.newest_cover
+    if newest and cover and vkey(cover.release.version) < vkey(newest.version):
+        dropped = [lab for lab, cc in zip(s.labels, s.ccs) if not any(v.covers(cc) for v in db.variants(newest.release, cx.wheel_os))]
         if dropped:
-            cx.warn("gpu_dropped_by_newest", f"PyTorch {newest_for_py.version} has no kernels for {', '.join(dropped)}; "
-                    f"{newest_cover.release.version} is the newest release that does.",
-                    params=dict(newest=newest_for_py.version, gpus=', '.join(dropped), covering=newest_cover.release.version))
-    if len(distinct_ccs) > 1:
-        for cc in distinct_ccs:
-            alone = _best(_candidates(cx, _ANY_DRIVER, [cc], releases))
-            if alone and chosen and (vkey(alone.release.version), vkey(alone.variant.cuda_runtime)) > (vkey(chosen.release.version), vkey(chosen.variant.cuda_runtime)):
-                older = [lab for lab, c in zip(labels, ccs) if alone.variant.covers(c) is None]
-                if older:
-                    cx.warn("mixed_gpus_not_covered", f"PyTorch {alone.release.version}+{alone.index} has no kernels for {', '.join(older)}; "
-                            f"the choice below serves every GPU. Hide the older GPU (CUDA_VISIBLE_DEVICES) to use newer wheels.",
-                            params=dict(torch=alone.release.version, index=alone.index, gpus=', '.join(older)))
-                    break
-    top = next((r for r in releases if _complete(cx, r)), None)  # the newest release installable as asked
-    if cx.python and newest_for_py is not None and top is not None and not top.supports_python(cx.python):
-        newest = top
-        ft = [p for p in newest.python if p.endswith("t")]
-        if is_free_threaded(cx.python) and python_base(cx.python) in newest.python:
-            # the interpreter's version is supported, its free-threaded build is not (e.g. 3.13t on a cp314t-only release)
-            cx.warn("python_free_threaded_older_release", f"PyTorch {newest.version} publishes no free-threaded wheels for Python {cx.python}"
-                    + (f" (it has {', '.join(ft)})" if ft else "") + f"; {newest_for_py.version} is the newest release with them.",
-                    params=dict(newest=newest.version, python=cx.python, ft_part_code="ft_builds" if ft else "", ft=', '.join(ft) if ft else None,
-                                torch=newest_for_py.version))
-        elif vkey(cx.python) > max(vkey(p) for p in newest.python):
-            cx.warn("python_too_new", f"Python {cx.python} is newer than PyTorch supports (the newest release supports "
-                    f"{newest.python[0]}-{[p for p in newest.python if not p.endswith('t')][-1]}); {newest_for_py.version} is the newest with wheels for it.",
-                    params=dict(text_code="python_too_new_older_release", python=cx.python, py_min=newest.python[0],
-                                py_max=[p for p in newest.python if not p.endswith('t')][-1], torch=newest_for_py.version))
-        elif vkey(cx.python) < min(vkey(p) for p in newest.python):
-            cx.warn("python_too_old", f"PyTorch {newest.version} needs Python {newest.python[0]} or newer; with Python {cx.python} the newest is {newest_for_py.version}.",
-                    params=dict(text_code="python_too_old_older_release", newest=newest.version, py_min=newest.python[0], python=cx.python,
-                                torch=newest_for_py.version))
+            cx.warn("gpu_dropped_by_newest", params=dict(newest=newest.version, gpus=", ".join(dropped), covering=cover.release.version))
+    for cc in s.distinct if len(s.distinct) > 1 else ():
+        alone = _best(_candidates(cx, _ANY_DRIVER, [cc], rels))
+        if alone and alone.variant and (vkey(alone.release.version), vkey(alone.variant.cuda_runtime)) > \
+                (vkey(chosen.release.version), vkey(chosen.variant.cuda_runtime)):
+            older = [lab for lab, c in zip(s.labels, s.ccs) if alone.variant.covers(c) is None]
+            if older:
+                cx.warn("mixed_gpus_not_covered", params=dict(torch=alone.release.version, index=alone.index, gpus=", ".join(older)))
+                break
 
-    # driver compat and min version for the chosen wheel
-    eff_driver = _branch_driver(drv_target) if drv_target else cur
-    compat = db.driver_compat(eff_driver, chosen.variant.cuda_runtime, plat) if eff_driver else None
-    if plat != "linux" and (compat is None):
-        compat = "full"  # the user installs a driver new enough: ask for the full-compat minimum ...
-        full = db.min_driver_full(chosen.variant.cuda_runtime, plat)
-        if max_branch and full and vkey(full)[:1] > vkey(max_branch)[:1]:
-            compat = "minor"  # ... unless the GPUs' last branch predates it (Kepler: R470 runs CUDA 11.8 through minor compatibility)
-    need_full = db.min_driver_full(chosen.variant.cuda_runtime, plat)
-    need_min = db.min_driver_for_runtime(chosen.variant.cuda_runtime, plat, compat or "full")
 
-    if best_any and chosen and vkey(best_any.release.version) > vkey(chosen.release.version):
-        need = db.min_driver_for_runtime(best_any.variant.cuda_runtime, plat, "minor") or "?"
-        where = " on Windows" if plat in ("windows", "wsl") else ""
-        cx.warn("driver_too_old_for_newest", f"Driver {cur or 'none'} cannot run PyTorch {best_any.release.version}+{best_any.index}; "
-                f"it needs {need} or newer{where}. {chosen.release.version} is the newest this driver runs.",
-                params=dict(driver_code="driver_now" if cur else "driver_none", current=cur, newest=best_any.release.version,
-                            index=best_any.index, need=need, where_code="on_windows" if where else "", torch=chosen.release.version))
-    if compat == "minor":
-        label = "R" + drv_target if drv_target else (eff_driver or (f"R{max_branch}" if max_branch else need_min))
-        mp = dict(driver=label, cuda=chosen.variant.cuda_runtime, major=chosen.variant.cuda_major, need_min=need_min, need_full=need_full)
-        cx.warn("minor_version_compat_only", _en("minor_version_compat_only", mp), "info", mp)
-    if chosen.variant.confidence != "verified":
-        cx.warn("arch_list_unverified", f"The architecture list of {chosen.release.version}+{chosen.index} on {cx.os_label} is {chosen.variant.confidence}, "
-                "not read from the build itself; the verify step checks it on this machine.", "info",
-                dict(torch=chosen.release.version, index=chosen.index, os=cx.os_label, confidence=chosen.variant.confidence))
+def _python_notes(cx: _Ctx, s: _Solve) -> None:
+    """The newest release has no wheels for this Python (a free-threaded build, too new, too old): which release does."""
+    top = next((r for r in cx.db.torch_releases if _complete(cx, r)), None)  # the newest release installable as asked
+    older = s.newest_for_py
+    if not cx.python or older is None or top is None or top.supports_python(cx.python):
+        return
+    ft = [p for p in top.python if p.endswith("t")]
+    plain = [p for p in top.python if not p.endswith("t")]
+    if is_free_threaded(cx.python) and python_base(cx.python) in top.python:
+        # the interpreter's version is supported, its free-threaded build is not (e.g. 3.13t on a cp314t-only release)
+        cx.warn("python_free_threaded_older_release", params=dict(newest=top.version, python=cx.python, ft_part_code="ft_builds" if ft else "",
+                                                                  ft=", ".join(ft) if ft else None, torch=older.version))
+    elif vkey(cx.python) > max(vkey(p) for p in top.python):
+        cx.warn("python_too_new", params=dict(text_code="python_too_new_older_release", python=cx.python, py_min=top.python[0],
+                                              py_max=plain[-1], torch=older.version))
+    elif vkey(cx.python) < min(vkey(p) for p in top.python):
+        cx.warn("python_too_old", params=dict(text_code="python_too_old_older_release", newest=top.version, py_min=top.python[0],
+                                              python=cx.python, torch=older.version))
+
+
+def _compat_notes(cx: _Ctx, s: _Solve) -> None:
+    """How the driver runs the chosen build (full or minor-version compatibility) and what it cannot run."""
+    db, plat, chosen = cx.db, cx.platform, s.chosen
+    assert chosen is not None and chosen.variant is not None
+    v = chosen.variant
+    s.eff_driver = _branch_driver(s.drv_target) if s.drv_target else s.cur
+    s.compat = db.driver_compat(s.eff_driver, v.cuda_runtime, plat) if s.eff_driver else None
+    full = db.min_driver_full(v.cuda_runtime, plat)
+    if plat != "linux" and s.compat is None:
+        # the user installs a driver new enough: the full-compat minimum, unless the GPUs' last branch predates it
+        # (Kepler: R470 runs CUDA 11.8 through minor-version compatibility)
+        s.compat = "minor" if s.max_branch and full and vkey(full)[:1] > vkey(s.max_branch)[:1] else "full"
+    s.need_min = need_min = db.min_driver_for_runtime(v.cuda_runtime, plat, s.compat or "full")
+    best_any = s.best_any
+    if best_any and best_any.variant and vkey(best_any.release.version) > vkey(chosen.release.version):
+        cx.warn("driver_too_old_for_newest", params=dict(
+            driver_code="driver_now" if s.cur else "driver_none", current=s.cur, newest=best_any.release.version, index=best_any.index,
+            need=db.min_driver_for_runtime(best_any.variant.cuda_runtime, plat, "minor") or "?",
+            where_code="on_windows" if plat in ("windows", "wsl") else "", torch=chosen.release.version))
+    if s.compat == "minor":
+        label = "R" + s.drv_target if s.drv_target else (s.eff_driver or (f"R{s.max_branch}" if s.max_branch else need_min))
+        cx.warn("minor_version_compat_only", "info", dict(driver=label, cuda=v.cuda_runtime, major=v.cuda_major, need_min=need_min, need_full=full))
+    if v.confidence != "verified":
+        cx.warn("arch_list_unverified", "info", dict(torch=chosen.release.version, index=chosen.index, os=cx.os_label, confidence=v.confidence))
     if "ptx" in chosen.coverage:
-        cx.warn("ptx_jit_only", "This wheel has no compiled kernels for one GPU; the driver compiles them from PTX at first use (slow start).", "info")
+        cx.warn("ptx_jit_only", "info")
+    crow = db.cuda_release(v.cuda_runtime) if plat != "linux" else None
+    if crow and crow.confidence_for(plat) != "verified":
+        cx.warn("windows_driver_floor_inferred", "info", dict(cuda=crow.cuda, need=need_min))
 
-    runs_now = None
-    if plat != "linux":
-        runs_now = bool(cur) and db.driver_compat(cur, chosen.variant.cuda_runtime, plat) is not None
-        crow = db.cuda_release(chosen.variant.cuda_runtime)
-        if crow and crow.confidence_for(plat) != "verified":
-            cx.warn("windows_driver_floor_inferred", f"NVIDIA's table gives no Windows driver minimum for CUDA {crow.cuda}; the minimum below "
-                    f"({need_min}) is inferred from its driver branch, not verified.", "info", dict(cuda=crow.cuda, need=need_min))
-    torch = _torch_choice(cx, chosen, compat, labels, runs_now)
-    if cx.held_back and vkey(cx.held_back.version) > vkey(chosen.release.version):
-        cx.warn("torchvision_not_released", f"PyTorch {cx.held_back.version} is out, but no torchvision for it yet; {chosen.release.version} with "
-                f"torchvision {chosen.release.torchvision} is the newest complete set. For torch alone: --no-torchvision.", "info",
-                dict(newer=cx.held_back.version, torch=chosen.release.version, torchvision=chosen.release.torchvision))
+
+def _assemble(cx: _Ctx, s: _Solve) -> Recommendation:
+    """The build, the driver, the toolkit, cuDNN and the alternatives, with the notes that depend on them."""
+    db, plat, chosen = cx.db, cx.platform, s.chosen
+    assert chosen is not None and chosen.variant is not None
+    runs_now = (bool(s.cur) and db.driver_compat(s.cur, chosen.variant.cuda_runtime, plat) is not None) if plat != "linux" else None
+    torch = _torch_choice(cx, chosen, s.compat, s.labels, runs_now)
+    if cx.held_back and vkey(cx.held_back.version) > vkey(chosen.release.version) and not s.want_release:
+        cx.warn("torchvision_not_released", "info", dict(newer=cx.held_back.version, torch=chosen.release.version,
+                                                         torchvision=chosen.release.torchvision))
     if not cx.choices.want_torchvision:
-        cx.warn("torch_without_torchvision", f"torch {chosen.release.version} alone, as asked: torchvision is not installed.", "info",
-                dict(torch=chosen.release.version))
-    if not conflict and (plat == "windows" or not _plain_pip_works(cx, distinct_ccs, eff_driver, newest_for_py)):
-        cx.warn("plain_pip_wrong_build", _plain_pip_message(cx, newest_for_py, chosen), params=_plain_pip_params(cx, newest_for_py, chosen))
-
+        cx.warn("torch_without_torchvision", "info", dict(torch=chosen.release.version))
+    if not s.conflict and (plat == "windows" or not _plain_pip_works(cx, s.distinct, s.eff_driver, s.newest_for_py)):
+        cx.warn("plain_pip_wrong_build", params=_plain_pip_params(cx, s.newest_for_py, chosen))
     # the GPUs that set the branch cap (a mixed box: the older one), named in the driver's reason
-    capping = [lb for lb, c in zip(labels, ccs) if max_branch and db.cc_info(c) and db.cc_info(c).last_driver_branch == max_branch]
-    drv = _driver_choice(cx, action, cur_shown, drv_target, flavour, max_branch, need_min, compat, list(dict.fromkeys(capping)) or labels,
-                         chosen, facts, drv_why, why_p)
-    toolkit = _toolkit_choice(cx, chosen, eff_driver, drv_target, distinct_ccs)
-    cudnn = _cudnn_choice(cx, chosen, toolkit, distinct_ccs)
+    capping = [lb for lb, c in zip(s.labels, s.ccs) if s.max_branch and (i := db.cc_info(c)) and i.last_driver_branch == s.max_branch]
+    drv = _driver_choice(cx, s.action, s.cur_shown, s.drv_target, s.flavour, s.max_branch, s.need_min, s.compat,
+                         list(dict.fromkeys(capping)) or s.labels, chosen, cx.facts, s.why_p)
+    toolkit = _toolkit_choice(cx, chosen, s.eff_driver, s.drv_target, s.distinct)
+    cudnn = _cudnn_choice(cx, chosen, toolkit, s.distinct)
+    best_cur = s.best_cur
     keep_best = best_cur if best_cur and vkey(best_cur.release.version) < vkey(chosen.release.version) else None
-    alts = _alternatives(cx, chosen, cur_cands if chosen is best_cur else (tgt_cands or any_cands), keep_best, any_cands)
-    if plat == "linux" and drv.action == "keep" and cur_branch and (brow := db.branch(cur_branch)) and brow.ended(cx.data_date):
-        other = _next_supported(cx, cur_branch, max_branch, min_branch)  # the next supported branch, never an older one
-        last = not other and max_branch == cur_branch
-        wp = dict(branch=cur_branch, eol=brow.eol, target=other, eol_part_code="branch_eol_date" if brow.eol else "",
-                  target_part_code="branch_eol_target" if other else ("branch_eol_last" if last else ""))
-        cx.warn("driver_branch_ended", _en("driver_branch_ended", wp), "info", wp)
-    summary = f"PyTorch {torch.version}+{torch.index} for {', '.join(labels)}; driver: {drv.action}" + (f" R{drv.branch}" if drv.branch and drv.action in ("install", "upgrade") else "") + "."
-    return Recommendation(pytorch=torch, driver=drv, cuda_toolkit=toolkit, cudnn=cudnn, warnings=tuple(cx.warnings),
-                          alternatives=alts, refused=tuple(cx.refused), refused_detail=tuple(cx.refusals), db_version=db.version, platform=plat, summary=summary)
+    alts = _alternatives(cx, chosen, s.cur_cands if chosen is best_cur else (s.tgt_cands or s.any_cands), keep_best, s.any_cands)
+    if plat == "linux" and drv.action == "keep" and s.cur_branch and (brow := db.branch(s.cur_branch)) and brow.ended(cx.data_date):
+        other = _next_supported(cx, s.cur_branch, s.max_branch, s.min_branch)  # the next supported branch, never an older one
+        last = not other and s.max_branch == s.cur_branch
+        cx.warn("driver_branch_ended", "info", dict(branch=s.cur_branch, eol=brow.eol, target=other, eol_part_code="branch_eol_date" if brow.eol else "",
+                                                    target_part_code="branch_eol_target" if other else ("branch_eol_last" if last else "")))
+    summary = f"PyTorch {torch.version}+{torch.index} for {', '.join(s.labels)}; driver: {drv.action}" \
+        + (f" R{drv.branch}" if drv.branch and drv.action in ("install", "upgrade") else "") + "."
+    return Recommendation(pytorch=torch, driver=drv, cuda_toolkit=toolkit, cudnn=cudnn, warnings=tuple(cx.warnings), alternatives=alts,
+                          refused=tuple(cx.refused), refused_detail=tuple(cx.refusals), db_version=db.version, platform=plat, summary=summary)
+
 
 
 # ------------------------------------------------------------------ pieces
 
 
-def _why_no_candidate(cx: _Ctx, ccs: list[str], labels: list[str], rel: Optional[TorchRelease],
-                      variant: Optional[str]) -> tuple[str, dict]:
-    """Why no build serves this machine as asked: the English clause and its translation params (why_code + figures)."""
+def _why_no_candidate(cx: _Ctx, ccs: list[str], labels: list[str], rel: Optional[TorchRelease], variant: Optional[str]) -> dict:
+    """Why no build serves this machine as asked: the clause (why_code) and its figures."""
     db = cx.db
     rels = [rel] if rel else list(db.torch_releases)
     vs = [v for r in rels for v in db.variants(r.release, cx.wheel_os) if not variant or v.variant == variant]
     if not vs:
-        return (f"it is not built for {cx.os_label}" + (f" as {variant}" if variant else "") + ".",
-                dict(why_code="why_not_built_as" if variant else "why_not_built", os=cx.os_label, variant=variant))
+        return dict(why_code="why_not_built_as" if variant else "why_not_built", os=cx.os_label, variant=variant)
     missing = [lab for lab, cc in zip(labels, ccs) if not any(v.covers(cc) for v in vs)]
     if missing:
-        return f"it ships no kernels for {', '.join(missing)} on {cx.os_label}.", dict(why_code="why_no_kernels_os", gpus=', '.join(missing),
-                                                                                      os=cx.os_label)
+        return dict(why_code="why_no_kernels_os", gpus=", ".join(missing), os=cx.os_label)
     if cx.python and not any(r.supports_python(cx.python) for r in rels):
-        return f"no wheels for Python {cx.python}.", dict(why_code="why_no_python_wheels", python=cx.python)
+        return dict(why_code="why_no_python_wheels", python=cx.python)
     if rel and rel.torchvision is None and cx.choices.want_torchvision:
-        return "no torchvision for it is released yet (--no-torchvision installs torch alone).", dict(why_code="why_no_torchvision_yet")
-    return "no single build of it serves every GPU here.", dict(why_code="why_no_single_build")
+        return dict(why_code="why_no_torchvision_yet")
+    return dict(why_code="why_no_single_build")
 
 
-def _torch_choice(cx: _Ctx, c: Candidate, compat: Optional[str], labels: list[str], runs_now: Optional[bool] = None) -> TorchChoice:
+def _torch_choice(cx: _Ctx, c: Candidate, compat: Optional[str], labels: list[str], runs_now: Optional[bool] = None,
+                  cpu_code: str = "torch_cpu_chosen", cpu_params: Optional[dict] = None) -> TorchChoice:
     """`runs_now=False`: the driver here is too old for the wheel (Windows/WSL, where the user updates it):
-    the reason says it needs a newer driver, never that the driver supports it."""
+    the reason says it needs a newer driver, never that the driver supports it. A CPU build's reason is `cpu_code`."""
     rel, v = c.release, c.variant
     pkgs = [f"torch=={rel.version}"]
     if rel.torchvision and cx.choices.want_torchvision:
@@ -772,22 +820,17 @@ def _torch_choice(cx: _Ctx, c: Candidate, compat: Optional[str], labels: list[st
     url = _index_url(cx.choices, c.index)
     pip, uv, argv = _commands(cx.choices, tuple(pkgs), url, cx.wheel_os)
     if v is None:
-        reason = f"PyTorch {rel.version} CPU build" + (f" for Python {cx.python}" if cx.python else "") + "."
-        code, params = "torch_cpu", _p(version=rel.version, for_python_code="for_python" if cx.python else "", python=cx.python)
+        code, params = cpu_code, _p(version=rel.version, for_python_code="for_python" if cx.python else "", python=cx.python,
+                                    **(cpu_params or {}))
     else:
         how_compat = None if runs_now is False else compat
-        how = {"full": "the driver fully supports it", "minor": "the driver runs (minor-version compatibility) it"}.get(
-            how_compat or "", "it needs a newer driver than the one here")
-        reason = (f"Newest release with kernels for {', '.join(labels)} on {cx.os_label}"
-                  + (f" and Python {cx.python}" if cx.python else "")
-                  + f": {rel.version}+{c.index} (CUDA {v.cuda_runtime}); {how}.")
         code = {"full": "torch_newest_full", "minor": "torch_newest_minor"}.get(how_compat or "", "torch_newest_needs_driver")
-        params = _p(gpus=', '.join(labels), os=cx.os_label, and_python_code="and_python" if cx.python else "", python=cx.python,
+        params = _p(gpus=", ".join(labels), os=cx.os_label, and_python_code="and_python" if cx.python else "", python=cx.python,
                     version=rel.version, index=c.index, cuda=v.cuda_runtime)
     return TorchChoice(version=rel.version, index=c.index, index_url=url, packages=tuple(pkgs), command=pip, uv_command=uv, install_argv=argv,
                        cuda_runtime=v.cuda_runtime if v else None, cudnn=v.cudnn if v else None,
                        driver_compat=compat if v else None,  # type: ignore[arg-type]
-                       arch_list=v.sm_list() if v else (), reason=reason, torchvision=rel.torchvision, torchaudio=rel.torchaudio,
+                       arch_list=v.sm_list() if v else (), reason=_en(code, params), torchvision=rel.torchvision, torchaudio=rel.torchaudio,
                        python=cx.python, platform=cx.wheel_os, default_index=rel.default_for(cx.wheel_os), reason_code=code, reason_params=params)
 
 
@@ -803,15 +846,6 @@ def _plain_pip_works(cx: _Ctx, ccs: list[str], driver: Optional[str], newest: Op
     if _coverage(v, ccs) is None:
         return False
     return bool(driver) and cx.db.driver_compat(driver, v.cuda_runtime, cx.platform) is not None
-
-
-def _plain_pip_message(cx: _Ctx, newest: Optional[TorchRelease], chosen: Candidate) -> str:
-    if cx.wheel_os == "windows":
-        return ("Plain `pip install torch` on Windows installs the CPU-only build. Use the command below "
-                f"(it installs from the {chosen.index} index).")
-    plain = newest.default_for("linux") if newest else "?"
-    return (f"Plain `pip install torch` would install {newest.version if newest else 'the newest'}+{plain}, which cannot use the GPU here. "
-            f"Use the command below ({chosen.release.version} from the {chosen.index} index).")
 
 
 def _plain_pip_params(cx: _Ctx, newest: Optional[TorchRelease], chosen: Candidate) -> dict:
@@ -830,172 +864,151 @@ def _broken_params(d, version: Optional[str], visible_note: bool) -> dict:
 
 def _driver_choice(cx: _Ctx, action: str, cur: Optional[str], target: Optional[str], flavour: Optional[str], max_branch: Optional[str],
                    need_min: Optional[str], compat: Optional[str], labels: list[str], chosen: Candidate, facts: Facts,
-                   why: str = "", why_p: Optional[dict] = None) -> DriverChoice:
-    db, plat, o = cx.db, cx.platform, facts.os
-    cap = f" R{max_branch} is the last branch that supports {', '.join(labels)}." if max_branch else ""
+                   why_p: Optional[dict] = None) -> DriverChoice:
+    """The driver card: what to do with the driver and why (`why_p`: the clause code and figures of why it changes)."""
+    plat = cx.platform
+    why_p = dict(why_p or {})
+    cap_p = dict(cap_code="driver_cap" if max_branch else "", max_branch=max_branch, cap_gpus=", ".join(labels) if max_branch else None)
+    run_p = dict(torch=chosen.release.version, index=chosen.index)
     package = package_repo = pin = None
     branch = target
-    why_p = dict(why_p or {}) if why else {}
-    cap_p = dict(cap_code="driver_cap" if max_branch else "", max_branch=max_branch, cap_gpus=', '.join(labels) if max_branch else None)
-    run_p = dict(torch=chosen.release.version, index=chosen.index)
     if action in ("install", "upgrade") and plat == "linux" and target:
-        fl = flavour or "open"
-        prow = db.driver_package_row((o.id or "").lower() or None, fl, tuple(x.lower() for x in o.id_like), o.version_id)
-        package = prow.for_branch(target) if prow else None
-        if prow:
-            package_repo = prow.from_repo
-            pin = prow.pin_package.format(branch=target) if prow.pin_package else None
-        verb = "Install" if action == "install" else "Upgrade to"
-        if not why:
-            why_p = dict(why_code="why_no_driver") if not cur else dict(why_code="why_driver_unusable", current=cur)
-        why = why or ("no NVIDIA driver is installed" if not cur else f"driver {cur} is not usable")
-        reason = (f"{verb} driver branch R{target} ({'open' if fl == 'open' else 'proprietary'} kernel module): {why}; "
-                  f"R{target} runs {chosen.release.version}+{chosen.index} with {compat or 'full'} compatibility.{cap}")
-        if package is None:
-            reason += f" No package name is known for {o.id or 'this distribution'}: use NVIDIA's installer for R{target}."
-        code = "driver_install" if action == "install" else "driver_upgrade"
-        params = {**why_p, **run_p, **cap_p, "branch": target, "flavour": "open" if fl == "open" else "proprietary", "compat": compat or "full",
-                  "no_package_code": "" if package is not None else ("driver_no_package" if o.id else "driver_no_package_unknown_os"),
-                  "os": o.id if package is None else None}
+        code, params, package, package_repo, pin = _driver_install(cx, action, cur, target, flavour, compat, why_p, {**run_p, **cap_p})
     elif action == "host":
         branch = None
-        need = need_min or "?"
         if cur and need_min and vkey(cur) >= vkey(need_min):
-            reason = (f"Under WSL 2 the driver lives on Windows: keep the Windows driver {cur} (it is at least {need}). "
-                      "Never install a Linux NVIDIA driver inside WSL.")
-            code, params = "driver_host_keep", dict(current=cur, need=need)
+            code, params = "driver_host_keep", dict(current=cur, need=need_min or "?")
         else:
-            reason = (f"Under WSL 2 the driver lives on Windows: install or update the NVIDIA Windows driver to {need} or newer "
-                      f"(now: {cur or 'none seen'}{'; ' + why if why else ''}). Never install a Linux NVIDIA driver inside WSL.")
-            code, params = "driver_host_update", {**why_p, "need": need, "now_code": "driver_now" if cur else "driver_now_none", "current": cur,
-                                                  "why_note_code": "why_note" if why else ""}
+            code, params = "driver_host_update", {**why_p, "need": need_min or "?", "now_code": "driver_now" if cur else "driver_now_none",
+                                                  "current": cur, "why_note_code": "why_note" if why_p else ""}
     elif plat == "windows":
         branch = str(vkey(need_min)[0]) if action != "keep" and need_min else None
         if branch and max_branch and compat == "minor":
             branch = max_branch  # the GPUs' last branch: its newest driver, at least need_min
         if action == "keep":
-            reason = f"Keep driver {cur}: it runs {chosen.release.version}+{chosen.index}."
             code, params = "driver_windows_keep", dict(current=cur, **run_p)
         else:
-            reason = (f"Install the NVIDIA Windows driver {need_min} or newer (from nvidia.com or Windows Update); now: {cur or 'none'}"
-                      + (f" ({why})." if why else "."))
             code, params = "driver_windows_update", {**why_p, "need": need_min, "now_code": "driver_now" if cur else "driver_none", "current": cur,
-                                                     "why_paren_code": "why_paren" if why else ""}
+                                                     "why_paren_code": "why_paren" if why_p else ""}
+    elif action == "keep":
+        branch = str(vkey(cur)[0]) if cur else None
+        code, params = "driver_keep", dict(current=cur, current_code=None if cur else "driver_version_none", **run_p, compat=compat or "full", **cap_p)
+    elif cx.vgpu:
+        code, params = "driver_vgpu_update", dict(need=need_min, now_code="driver_now" if cur else "driver_none", current=cur)
     else:
-        if action == "keep":
-            branch = str(vkey(cur)[0]) if cur else None
-            reason = (f"Keep driver {cur or '(version unknown)'}: it runs {chosen.release.version}+{chosen.index} "
-                      f"({compat or 'full'} compatibility).{cap}")
-            code, params = "driver_keep", dict(current=cur, current_code=None if cur else "driver_version_none", **run_p,
-                                               compat=compat or "full", **cap_p)
-        elif cx.vgpu:
-            reason = (f"This vGPU needs a guest driver of {need_min} or newer (now: {cur or 'none'}): it comes with the NVIDIA vGPU "
-                      "software release that matches the host's vGPU Manager, never from a distribution package.")
-            code, params = "driver_vgpu_update", dict(need=need_min, now_code="driver_now" if cur else "driver_none", current=cur)
-        else:
-            reason = f"A driver of {need_min} or newer is needed (the wizard was told not to change the driver)."
-            code, params = "driver_needed_unmanaged", dict(need=need_min)
+        code, params = "driver_needed_unmanaged", dict(need=need_min)
     return DriverChoice(action=action, current_version=cur, min_version=need_min, branch=branch, package=package,  # type: ignore[arg-type]
-                        flavour=flavour if plat == "linux" else None, reason=reason, max_branch=max_branch, compat=compat,  # type: ignore[arg-type]
+                        flavour=flavour if plat == "linux" else None, reason=_en(code, params), max_branch=max_branch, compat=compat,  # type: ignore[arg-type]
                         package_repo=package_repo, pin_package=pin, reason_code=code, reason_params=_p(**params))  # type: ignore[arg-type]
 
 
+def _driver_install(cx: _Ctx, action: str, cur: Optional[str], target: str, flavour: Optional[str], compat: Optional[str], why_p: dict,
+                    fig: dict) -> tuple[str, dict, Optional[str], Optional[str], Optional[str]]:
+    """(code, params, package, package_repo, pin) of a driver the wizard installs or upgrades to on native Linux."""
+    o = cx.facts.os
+    fl = flavour or "open"
+    prow = cx.db.driver_package_row((o.id or "").lower() or None, fl, tuple(x.lower() for x in o.id_like), o.version_id)
+    package = prow.for_branch(target) if prow else None
+    package_repo = prow.from_repo if prow else None
+    pin = prow.pin_package.format(branch=target) if prow and prow.pin_package else None
+    if not why_p:
+        why_p = dict(why_code="why_no_driver") if not cur else dict(why_code="why_driver_unusable", current=cur)
+    params = {**why_p, **fig, "branch": target, "flavour": "open" if fl == "open" else "proprietary", "compat": compat or "full",
+              "no_package_code": "" if package is not None else ("driver_no_package" if o.id else "driver_no_package_unknown_os"),
+              "os": o.id if package is None else None}
+    return ("driver_install" if action == "install" else "driver_upgrade"), params, package, package_repo, pin
+
+
 def _toolkit_choice(cx: _Ctx, chosen: Optional[Candidate], driver: Optional[str], target: Optional[str], ccs: list[str]) -> ToolkitChoice:
-    db, plat, o, ch = cx.db, cx.platform, cx.facts.os, cx.choices
+    db, plat, ch = cx.db, cx.platform, cx.choices
     wanted = bool(ch.want_toolkit)
-    if target:
-        b = db.branch(target)
-        max_cuda = b.max_cuda if b else db.max_cuda_for_driver(driver, plat)
-    else:
-        max_cuda = db.max_cuda_for_driver(driver, plat) if driver else None
-    # what the GPUs allow
-    lo, hi = (), None
+    b = db.branch(target) if target else None
+    max_cuda = b.max_cuda if b else (db.max_cuda_for_driver(driver, plat) if driver else None)
+    lo, hi = (), None  # what the GPUs allow
     for cc in ccs:
         info = db.cc_info(cc)
         if info and info.first_cuda and vkey(info.first_cuda) > lo:
             lo = vkey(info.first_cuda)
         if info and info.last_cuda and (hi is None or vkey(info.last_cuda) < hi):
             hi = vkey(info.last_cuda)
-    repo = None
-    method = ch.install_method
-    if plat in ("linux", "wsl") and method != "runfile":
-        repo = db.repo_for((o.id or "").lower() or None, o.version_id, wsl=plat == "wsl", id_like=tuple(x.lower() for x in o.id_like),
-                           codenames=(o.codename, o.base_codename),
-                           arch="sbsa" if cx.arm else "x86_64")
+    repo = _toolkit_repo(cx)
     pool = db.repo_toolkits(repo) if repo else db.cuda_versions()
     ok = [c for c in pool if (max_cuda is None or vkey(c) <= vkey(max_cuda)) and vkey(c) >= lo and (hi is None or vkey(c) <= hi)]
     if not ok or max_cuda is None:
-        why = ("no driver to run it" if max_cuda is None else
-               f"no CUDA toolkit {'in ' + repo.repo + ' ' if repo else ''}is both supported by the GPUs and at most CUDA {max_cuda} (the driver's limit)")
         why_p = _p(why_code="toolkit_why_no_driver" if max_cuda is None else ("toolkit_why_none_in_repo" if repo else "toolkit_why_none_fits"),
                    repo=repo.repo if repo and max_cuda is not None else None, max_cuda=max_cuda)
         if wanted:
-            cx.warn("toolkit_unavailable", f"The CUDA toolkit cannot be installed: {why}.", "error", why_p)
-        return ToolkitChoice(wanted=wanted, reason=f"Not available: {why}.", max_version=max_cuda, reason_code="toolkit_not_available",
+            cx.warn("toolkit_unavailable", "error", why_p)
+        return ToolkitChoice(wanted=wanted, reason=_en("toolkit_not_available", why_p), max_version=max_cuda, reason_code="toolkit_not_available",
                              reason_params=why_p)
-    wheel = major_minor(chosen.variant.cuda_runtime) if chosen and chosen.variant else None
-    if wheel and wheel in ok:
-        ver = wheel
-        why = f"matches the CUDA {wheel} runtime inside the PyTorch wheel (for building extensions)"
-        why_p = _p(why_code="toolkit_why_matches_wheel", wheel=wheel)
-    else:
-        same_major = [c for c in ok if wheel and c.split(".")[0] == wheel.split(".")[0]]
-        ver = (same_major or ok)[-1]
-        if not wheel:
-            why = "the newest the driver supports"
-            why_p = _p(why_code="toolkit_why_newest_for_driver")
-        elif vkey(wheel) > vkey(max_cuda):
-            why = f"the newest CUDA {ver.split('.')[0]}.x the driver supports (the wheel's CUDA {wheel} is newer than the driver's limit, {max_cuda})"
-            why_p = _p(why_code="toolkit_why_capped_by_driver", major=ver.split('.')[0], wheel=wheel, max_cuda=max_cuda)
-        else:
-            why = f"the closest to the wheel's CUDA {wheel}, which {'the ' + repo.repo + ' repository does not carry' if repo else 'the GPUs here cannot use'}"
-            why_p = _p(why_code="toolkit_why_closest_not_in_repo" if repo else "toolkit_why_closest_gpus", wheel=wheel, repo=repo.repo if repo else None)
-        if wheel and wanted:
-            cx.warn("toolkit_differs_from_wheel", f"nvcc {ver} differs from the wheel's CUDA {wheel}; extensions still build within CUDA {ver.split('.')[0]}.x.", "info",
-                    dict(version=ver, wheel=wheel, major=ver.split('.')[0]))
-    opt = "" if wanted else "Optional (the PyTorch wheel brings its own CUDA runtime); if you want nvcc: "
+    ver, why_p = _toolkit_version(cx, chosen, ok, max_cuda, repo, wanted)
     tp = {**why_p, "opt_code": "" if wanted else "toolkit_optional", "version": ver}
     if plat == "windows":
-        return ToolkitChoice(wanted=wanted, version=ver, reason=f"{opt}CUDA {ver} from NVIDIA's Windows installer: {why}.", max_version=max_cuda,
-                             reason_code="toolkit_windows", reason_params=tp)
+        return ToolkitChoice(wanted=wanted, version=ver, reason=_en("toolkit_windows", tp), max_version=max_cuda, reason_code="toolkit_windows",
+                             reason_params=_p(**tp))
     rel = db.cuda_release(ver)
     newest_update = [r for r in db.cuda_releases if r.cuda == ver][-1] if rel else None
     runfile = None
     if newest_update and plat == "linux" and not cx.arm:
         runfile = f"{RUNFILE_BASE}/{newest_update.version}/local_installers/cuda_{newest_update.version}_{newest_update.linux_min_driver}_linux.run"
     if repo is None:
-        if method != "runfile" and plat == "linux":
-            cx.warn("no_nvidia_repo", f"NVIDIA has no package repository for {o.pretty_name or o.id or 'this system'}; the toolkit would come from the runfile.", "info",
-                    dict(os_code="os_named" if (o.pretty_name or o.id) else "os_unknown", os=o.pretty_name or o.id))
-        return ToolkitChoice(wanted=wanted, version=ver, package=None, runfile_url=runfile, runfile_sha256=None,
-                             reason=f"{opt}CUDA {ver} ({'runfile' if runfile else 'installer'}): {why}.", max_version=max_cuda,
-                             reason_code="toolkit_runfile" if runfile else "toolkit_installer", reason_params=tp)
+        o = cx.facts.os
+        if ch.install_method != "runfile" and plat == "linux":
+            cx.warn("no_nvidia_repo", "info", dict(os_code="os_named" if (o.pretty_name or o.id) else "os_unknown", os=o.pretty_name or o.id))
+        code = "toolkit_runfile" if runfile else "toolkit_installer"
+        return ToolkitChoice(wanted=wanted, version=ver, package=None, runfile_url=runfile, runfile_sha256=None, reason=_en(code, tp),
+                             max_version=max_cuda, reason_code=code, reason_params=_p(**tp))
     base = (ch.mirrors.nvidia_repo_url or NVIDIA_REPOS_BASE).rstrip("/")
     url = f"{base}/{repo.repo}/{repo.arch}/"
     keyring = (url + repo.keyring_url.rsplit("/", 1)[1]) if repo.keyring_url else None
     pkg = repo.package_for(ver)
+    code = "toolkit_repo_wsl" if plat == "wsl" else "toolkit_repo"
+    rp = _p(**{**tp, "package": pkg, "repo": repo.repo, "version": None})
     return ToolkitChoice(wanted=wanted, version=ver, package=pkg, repo=repo.repo, repo_url=url, keyring_url=keyring,
-                         runfile_url=runfile if plat == "linux" else None, runfile_sha256=None,
-                         reason=f"{opt}{pkg} from NVIDIA's {repo.repo} repository: {why}." + (" The WSL repository never installs a driver." if plat == "wsl" else ""),
-                         max_version=max_cuda, package_manager=repo.package_manager,
-                         reason_code="toolkit_repo_wsl" if plat == "wsl" else "toolkit_repo", reason_params=_p(**{**tp, "package": pkg, "repo": repo.repo, "version": None}))
+                         runfile_url=runfile if plat == "linux" else None, runfile_sha256=None, reason=_en(code, rp),
+                         max_version=max_cuda, package_manager=repo.package_manager, reason_code=code, reason_params=rp)
+
+
+def _toolkit_repo(cx: _Ctx) -> Optional[NvidiaRepo]:
+    o = cx.facts.os
+    if cx.platform not in ("linux", "wsl") or cx.choices.install_method == "runfile":
+        return None
+    return cx.db.repo_for((o.id or "").lower() or None, o.version_id, wsl=cx.platform == "wsl", id_like=tuple(x.lower() for x in o.id_like),
+                          codenames=(o.codename, o.base_codename), arch="sbsa" if cx.arm else "x86_64")
+
+
+def _toolkit_version(cx: _Ctx, chosen: Optional[Candidate], ok: list[str], max_cuda: str, repo: Optional[NvidiaRepo],
+                     wanted: bool) -> tuple[str, dict]:
+    """The toolkit X.Y (the wheel's CUDA where the repository and the driver allow it) and why it is that one."""
+    wheel = major_minor(chosen.variant.cuda_runtime) if chosen and chosen.variant else None
+    if wheel and wheel in ok:
+        return wheel, _p(why_code="toolkit_why_matches_wheel", wheel=wheel)
+    same_major = [c for c in ok if wheel and c.split(".")[0] == wheel.split(".")[0]]
+    ver = (same_major or ok)[-1]
+    if not wheel:
+        return ver, _p(why_code="toolkit_why_newest_for_driver")
+    if vkey(wheel) > vkey(max_cuda):
+        why_p = _p(why_code="toolkit_why_capped_by_driver", major=ver.split(".")[0], wheel=wheel, max_cuda=max_cuda)
+    else:
+        why_p = _p(why_code="toolkit_why_closest_not_in_repo" if repo else "toolkit_why_closest_gpus", wheel=wheel, repo=repo.repo if repo else None)
+    if wanted:
+        cx.warn("toolkit_differs_from_wheel", "info", dict(version=ver, wheel=wheel, major=ver.split(".")[0]))
+    return ver, why_p
 
 
 def _cudnn_choice(cx: _Ctx, chosen: Optional[Candidate], toolkit: ToolkitChoice, ccs: list[str]) -> CudnnChoice:
     if chosen is None or chosen.variant is None:
-        return CudnnChoice(reason="No cuDNN: CPU build.", reason_code="cudnn_cpu")
+        return CudnnChoice(reason=_en("cudnn_cpu", {}), reason_code="cudnn_cpu")
     if cx.choices.want_system_cudnn and toolkit.version:
         row = cx.db.cudnn_for(toolkit.version, ccs)
         if row:
-            return CudnnChoice(version=row.cudnn, source="system", package=row.package,
-                               reason=f"System cuDNN {row.cudnn} ({row.package}) matches CUDA {toolkit.version} and supports every GPU here; "
-                                      f"PyTorch keeps using its own cuDNN {chosen.variant.cudnn}.", reason_code="cudnn_system",
-                               reason_params=_p(version=row.cudnn, package=row.package, cuda=toolkit.version, wheel_cudnn=chosen.variant.cudnn))
-        cx.refuse("refused_system_cudnn", f"System cuDNN: no cuDNN release known for CUDA {toolkit.version} supports every GPU here.",
-                  cuda=toolkit.version)
-    return CudnnChoice(version=chosen.variant.cudnn, source="wheel", package=None,
-                       reason=f"cuDNN {chosen.variant.cudnn} comes with the PyTorch wheel (a pip dependency); no system cuDNN is needed.",
-                       reason_code="cudnn_bundled", reason_params=_p(version=chosen.variant.cudnn))
+            p = _p(version=row.cudnn, package=row.package, cuda=toolkit.version, wheel_cudnn=chosen.variant.cudnn)
+            return CudnnChoice(version=row.cudnn, source="system", package=row.package, reason=_en("cudnn_system", p), reason_code="cudnn_system",
+                               reason_params=p)
+        cx.refuse("refused_system_cudnn", cuda=toolkit.version)
+    p = _p(version=chosen.variant.cudnn)
+    return CudnnChoice(version=chosen.variant.cudnn, source="wheel", package=None, reason=_en("cudnn_bundled", p), reason_code="cudnn_bundled",
+                       reason_params=p)
 
 
 def _alternatives(cx: _Ctx, chosen: Candidate, same_driver: list[Candidate], keep_driver_best: Optional[Candidate],
@@ -1003,103 +1016,80 @@ def _alternatives(cx: _Ctx, chosen: Candidate, same_driver: list[Candidate], kee
     out: list[Alternative] = []
     seen = {(chosen.release.version, chosen.index)}
 
-    def add(c: Candidate, reason: str, code: str, **params) -> None:
+    def add(c: Candidate, code: str, **params) -> None:
         if (c.release.version, c.index) in seen:
             return
         seen.add((c.release.version, c.index))
         need = cx.db.min_driver_for_runtime(c.variant.cuda_runtime, cx.platform, c.compat or "full") if c.variant else None
-        out.append(Alternative(torch_version=c.release.version, index=c.index, reason=reason, rank=len(out) + 1,
+        out.append(Alternative(torch_version=c.release.version, index=c.index, reason=_en(code, params), rank=len(out) + 1,
                                index_url=_index_url(cx.choices, c.index), driver_compat=c.compat, needs_driver=need,  # type: ignore[arg-type]
                                reason_code=code, reason_params=_p(**params)))
 
     if keep_driver_best:
-        add(keep_driver_best, f"Keep the current driver: {keep_driver_best.release.version}+{keep_driver_best.index} is the newest it runs.",
-            "alt_keep_driver", torch=keep_driver_best.release.version, index=keep_driver_best.index)
+        add(keep_driver_best, "alt_keep_driver", torch=keep_driver_best.release.version, index=keep_driver_best.index)
     for c in same_driver:
-        if c.release.version == chosen.release.version and c.index != chosen.index:
-            note = "minor-version compatibility" if c.compat == "minor" else "full compatibility"
-            add(c, f"Same release with CUDA {c.variant.cuda_runtime} ({note}).", "alt_same_release", cuda=c.variant.cuda_runtime,
-                note_code="alt_note_minor" if c.compat == "minor" else "alt_note_full")
+        if c.release.version == chosen.release.version and c.index != chosen.index and c.variant:
+            add(c, "alt_same_release", cuda=c.variant.cuda_runtime, note_code="alt_note_minor" if c.compat == "minor" else "alt_note_full")
     for c in any_cands:
-        if vkey(c.release.version) > vkey(chosen.release.version) and c.compat:
-            need = cx.db.min_driver_for_runtime(c.variant.cuda_runtime, cx.platform, "minor")
-            add(c, f"Newer, after a driver update to {need} or newer.", "alt_newer", need=need)
+        if vkey(c.release.version) > vkey(chosen.release.version) and c.compat and c.variant:
+            add(c, "alt_newer", need=cx.db.min_driver_for_runtime(c.variant.cuda_runtime, cx.platform, "minor"))
             break
     older = [c for c in same_driver if vkey(c.release.version) < vkey(chosen.release.version)]
     if older:
-        add(older[0], "The previous release, if a project pins an older PyTorch.", "alt_previous")
+        add(older[0], "alt_previous")
     newest = next((r for r in cx.db.torch_releases if r.supports_python(cx.python) and _complete(cx, r)), None)
-    if newest:
-        seen_cpu = (newest.version, "cpu")
-        if seen_cpu not in seen:
-            seen.add(seen_cpu)
-            out.append(Alternative(torch_version=newest.version, index="cpu", reason="CPU only (no GPU acceleration).", rank=len(out) + 1,
-                                   index_url=_index_url(cx.choices, "cpu"), reason_code="alt_cpu"))
+    if newest and (newest.version, "cpu") not in seen:
+        seen.add((newest.version, "cpu"))
+        out.append(Alternative(torch_version=newest.version, index="cpu", reason=_en("alt_cpu", {}), rank=len(out) + 1,
+                               index_url=_index_url(cx.choices, "cpu"), reason_code="alt_cpu"))
     return tuple(out)
 
 
 def _cpu_only(cx: _Ctx, want_release: Optional[TorchRelease], reason_gpu: bool) -> Recommendation:
     db = cx.db
     if want_release is not None and want_release.cpu_version == "":
-        cx.refuse("refused_not_on_index", f"PyTorch {want_release.version}: the index has no CPU build of it for Python {cx.python}.",
-                  torch=want_release.version, python=cx.python)
+        cx.refuse("refused_not_on_index", torch=want_release.version, python=cx.python)
         want_release = None
     rels = [want_release] if want_release else [r for r in db.torch_releases if r.supports_python(cx.python) and _complete(cx, r)
                                                 and r.cpu_version != ""]
     rels = [replace(r, version=r.cpu_version) if r.cpu_version else r for r in rels]  # the CPU build's patch on the index
     if not rels and not want_release and cx.choices.want_torchvision and any(r.supports_python(cx.python) and r.cpu_version != ""
                                                                               for r in db.torch_releases):
-        alone = _cpu_only(_Ctx(cx.facts, db, cx.choices.replace(want_torchvision=False)), None, reason_gpu)
+        alone = _cpu_only(_Ctx(cx.facts, cx.data, cx.choices.replace(want_torchvision=False)), None, reason_gpu)
         held = next(r for r in db.torch_releases if r.supports_python(cx.python) and r.cpu_version != "")
-        w = RecWarning(code="torch_alone_no_complete_set", severity="warning",
-                       message="No PyTorch release with its torchvision has wheels for this machine"
-                               + (f" and Python {cx.python}" if cx.python else "") + f" yet: torch {held.version} is chosen alone "
-                               "(its torchvision is not released). Add torchvision once it is out.",
-                       params=_p(with_python_code="and_python" if cx.python else "", python=cx.python, torch=held.version))
-        return alone.replace(warnings=tuple(cx.warnings) + tuple(x for x in alone.warnings if x.code != "torch_without_torchvision") + (w,))
+        kept = tuple(x for x in alone.warnings if x.code != "torch_without_torchvision")
+        return alone.replace(warnings=tuple(cx.warnings) + kept + (_alone_warning(cx, held),))
     if not rels:
         return _no_python(cx)
-    rel = rels[0]
-    c = Candidate(rel, None, None)
-    torch = _torch_choice(cx, c, None, [])
     jetson = bool(reason_gpu and cx.tegra and cx.choices.torch_variant != "cpu")
+    d = cx.facts.driver
     if cx.choices.torch_variant == "cpu":
-        reason, code = "CPU build, as chosen.", "torch_cpu_chosen"
+        code = "torch_cpu_chosen"
     elif jetson:  # a Jetson's GPU is there, JetPack's builds use it: never "no NVIDIA GPU" beside that warning
-        reason, code = "", "torch_cpu_jetson"
+        code = "torch_cpu_jetson"
     elif reason_gpu:
-        reason, code = "No usable NVIDIA GPU was identified: CPU build.", "torch_cpu_no_usable_gpu"
-    elif cx.facts.driver.state in ("not_loaded", "mismatch", "no_communication", "nvml_failed"):
-        d = cx.facts.driver
-        reason, code = "No GPU is visible because the NVIDIA driver is not working: fix it first, then ask again. Until then: the CPU build.", "torch_cpu_driver_not_working"
-        cx.warn("driver_not_working", f"The NVIDIA driver{' ' + d.version if d.version else ''} is installed but not working "
-                f"({d.state.replace('_', ' ')}), so no GPU is visible." + (f" {d.hint}" if d.hint else
-                " A reboot usually fixes this; `gpu-wizard diagnose` finds the cause."), "error", _broken_params(d, d.version, visible_note=True))
+        code = "torch_cpu_no_usable_gpu"
+    elif d.state in ("not_loaded", "mismatch", "no_communication", "nvml_failed"):
+        code = "torch_cpu_driver_not_working"  # no GPU is visible because the driver is not working
+        cx.warn("driver_not_working", "error", _broken_params(d, d.version, visible_note=True))
     else:
-        reason, code = "No NVIDIA GPU found: the CPU build of PyTorch.", "torch_cpu_no_gpu"
-        cx.warn("no_nvidia_gpu", "No NVIDIA GPU was found; PyTorch will run on the CPU. If a GPU is installed, check that it is seated and powered (lspci lists it).", "warning")
-    if jetson:
-        tp = {**torch.reason_params, "gpus": ", ".join(cx.tegra)}
-        torch = torch.replace(reason=_en(code, tp), reason_code=code, reason_params=_p(**tp))
-    else:
-        torch = torch.replace(reason=f"{reason} {torch.reason}", reason_code=code)
-    action = "none"
-    drv_reason, drv_code = "No NVIDIA GPU: no driver needed.", "driver_not_needed"
-    tk_code = "toolkit_no_gpu"
+        code = "torch_cpu_no_gpu"
+        cx.warn("no_nvidia_gpu")
+    torch = _torch_choice(cx, Candidate(rels[0], None, None), None, [], cpu_code=code,
+                          cpu_params=dict(gpus=", ".join(cx.tegra)) if jetson else None)
+    action, drv_code, tk_code = "none", "driver_not_needed", "toolkit_no_gpu"
+    if any(w.code == "driver_not_working" for w in cx.warnings):
+        drv_code = "driver_see_diagnose"
     if jetson:  # JetPack's own driver: nothing to do here
         drv_code, tk_code = "driver_jetpack", "toolkit_jetpack"
-        drv_reason = _en(drv_code, {})
-    if cx.warnings and any(w.code == "driver_not_working" for w in cx.warnings):
-        drv_reason, drv_code = "The installed driver is not working; `gpu-wizard diagnose` says why and how to fix it.", "driver_see_diagnose"
     if cx.choices.torch_variant == "cpu" and cx.facts.gpus:
-        action = "keep" if cx.facts.driver.version else "none"
-        drv_reason, drv_code = "CPU build chosen: the driver is left as it is.", "driver_cpu_chosen"
-    return Recommendation(pytorch=torch, driver=DriverChoice(action=action, current_version=cx.facts.driver.version, reason=drv_reason,  # type: ignore[arg-type]
+        action, drv_code = ("keep" if d.version else "none"), "driver_cpu_chosen"
+    return Recommendation(pytorch=torch, driver=DriverChoice(action=action, current_version=d.version, reason=_en(drv_code, {}),  # type: ignore[arg-type]
                                                              reason_code=drv_code),
                           cuda_toolkit=ToolkitChoice(reason=_en(tk_code, {}), reason_code=tk_code),
-                          cudnn=CudnnChoice(reason="No cuDNN: CPU build.", reason_code="cudnn_cpu"), warnings=tuple(cx.warnings), alternatives=(),
+                          cudnn=CudnnChoice(reason=_en("cudnn_cpu", {}), reason_code="cudnn_cpu"), warnings=tuple(cx.warnings), alternatives=(),
                           refused=tuple(cx.refused), refused_detail=tuple(cx.refusals), db_version=db.version, platform=cx.platform,
-                          summary=f"PyTorch {rel.version} CPU build.")
+                          summary=f"PyTorch {rels[0].version} CPU build.")
 
 
 def _no_python(cx: _Ctx) -> Recommendation:
@@ -1107,16 +1097,16 @@ def _no_python(cx: _Ctx) -> Recommendation:
     newest = db.torch_releases[0]
     pys = [p for p in newest.python if not p.endswith("t")]
     if cx.python and vkey(cx.python) > vkey(pys[-1]):
-        code, msg = "python_too_new", f"Python {cx.python} is newer than any PyTorch release supports (newest: {newest.version}, Python {pys[0]}-{pys[-1]}). Use Python {pys[-1]}."
-        params = _p(text_code="python_too_new_no_release", python=cx.python, newest=newest.version, py_min=pys[0], py_max=pys[-1])
+        code, params = "python_too_new", _p(text_code="python_too_new_no_release", python=cx.python, newest=newest.version, py_min=pys[0], py_max=pys[-1])
     else:
-        code, msg = "python_too_old", f"Python {cx.python} is older than any PyTorch release from 2.0 on supports. Use Python {pys[-1]}."
-        params = _p(text_code="python_too_old_no_release", python=cx.python, py_max=pys[-1])
-    cx.warn(code, msg, "error", params)
+        code, params = "python_too_old", _p(text_code="python_too_old_no_release", python=cx.python, py_max=pys[-1])
+    cx.warn(code, "error", params)
+    msg = _en(code, params)
     return Recommendation(pytorch=TorchChoice(reason=msg, python=cx.python, platform=cx.wheel_os, reason_code=code, reason_params=params),
                           driver=DriverChoice(action="none", current_version=cx.facts.driver.version,
-                          reason="Decided once a Python with PyTorch wheels is chosen.", reason_code="driver_python_first"),
-                          warnings=tuple(cx.warnings), refused=tuple(cx.refused), refused_detail=tuple(cx.refusals), db_version=db.version, platform=cx.platform, summary=msg)
+                                              reason=_en("driver_python_first", {}), reason_code="driver_python_first"),
+                          warnings=tuple(cx.warnings), refused=tuple(cx.refused), refused_detail=tuple(cx.refusals), db_version=db.version,
+                          platform=cx.platform, summary=msg)
 
 
 def _no_release(cx: _Ctx, facts: Facts, labels: list[str], ccs: list[str], action: str, cur: Optional[str], target_branch: Optional[str],
@@ -1134,7 +1124,7 @@ def _no_release(cx: _Ctx, facts: Facts, labels: list[str], ccs: list[str], actio
         code, msg_p = "no_release_for_gpu", dict(oldest=oldest.release, gpus=", ".join(labels), os=cx.os_label,
                                                  with_python_code="with_python" if cx.python else "", python=cx.python)
     msg = _en(code, msg_p)
-    cx.warn(code, msg, "error", msg_p)
+    cx.warn(code, "error", msg_p)
     newest = next((r for r in db.torch_releases if r.supports_python(cx.python)), None)
     alts: tuple[Alternative, ...] = ()
     if newest:
@@ -1233,30 +1223,30 @@ def torch_options(facts: Facts, db: CompatDB, choices: Choices = Choices(), rec:
             index = v.variant if v else "cpu"
             chosen = rec.pytorch.version == rel.version and rec.pytorch.index == index
             if not rel.supports_python(cx.python):
-                out.append(TorchOption(rel.version, index, "no_python", f"No wheels for Python {cx.python}.",
+                out.append(TorchOption(rel.version, index, "no_python", _en("opt_no_python", dict(python=cx.python)),
                                        cuda_runtime=v.cuda_runtime if v else None, reason_code="opt_no_python", reason_params=_p(python=cx.python)))
                 continue
             if v is None:
-                out.append(TorchOption(rel.version, "cpu", "ok", "CPU only.", recommended=chosen, reason_code="opt_cpu"))
+                out.append(TorchOption(rel.version, "cpu", "ok", _en("opt_cpu", {}), recommended=chosen, reason_code="opt_cpu"))
                 continue
             missing = [labels[c] for c in ccs if v.covers(c) is None]
             floor = db.min_driver_for_runtime(v.cuda_runtime, cx.platform, "minor")
             if missing:
-                out.append(TorchOption(rel.version, index, "no_kernels", f"No kernels for {', '.join(missing)}.", needs_driver=floor,
+                out.append(TorchOption(rel.version, index, "no_kernels", _en("opt_no_kernels", dict(gpus=", ".join(missing))), needs_driver=floor,
                                        cuda_runtime=v.cuda_runtime, reason_code="opt_no_kernels", reason_params=_p(gpus=', '.join(missing))))
                 continue
             # a driver branch past the last one these GPUs support runs nothing on them (R590 and Pascal)
             cur_runs = bool(cur) and not (cx.platform == "linux" and max_branch and vkey(cur)[:1] > vkey(max_branch)[:1])
             compat = db.driver_compat(cur, v.cuda_runtime, cx.platform) if cur_runs else None
             if compat:
-                out.append(TorchOption(rel.version, index, "ok", f"Runs on driver {cur} ({compat} compatibility).", driver_compat=compat,
+                out.append(TorchOption(rel.version, index, "ok", _en("opt_runs", dict(current=cur, compat=compat)), driver_compat=compat,
                                        needs_driver=floor, cuda_runtime=v.cuda_runtime, recommended=chosen, reason_code="opt_runs",
                                        reason_params=_p(current=cur, compat=compat)))
             elif max_branch and floor and vkey(floor)[:1] > vkey(max_branch)[:1] and cx.platform == "linux":
-                out.append(TorchOption(rel.version, index, "driver_capped", f"Needs driver {floor}, past R{max_branch}, the last branch for these GPUs.",
+                out.append(TorchOption(rel.version, index, "driver_capped", _en("opt_driver_capped", dict(need=floor, max_branch=max_branch)),
                                        needs_driver=floor, cuda_runtime=v.cuda_runtime, reason_code="opt_driver_capped",
                                        reason_params=_p(need=floor, max_branch=max_branch)))
             else:
-                out.append(TorchOption(rel.version, index, "needs_driver", f"Needs driver {floor} or newer.", needs_driver=floor,
+                out.append(TorchOption(rel.version, index, "needs_driver", _en("opt_needs_driver", dict(need=floor)), needs_driver=floor,
                                        cuda_runtime=v.cuda_runtime, recommended=chosen, reason_code="opt_needs_driver", reason_params=_p(need=floor)))
     return tuple(out)

@@ -19,6 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from app.choices import Choices, Mirrors  # noqa: E402
 from app.compat import live  # noqa: E402
+from app.recommend import recommend_live  # noqa: E402
 from app.compat.db import load_db  # noqa: E402
 from app.paths import resource  # noqa: E402
 from app.recommend import recommend  # noqa: E402
@@ -65,12 +66,12 @@ def main() -> int:
             cache = Path(tempfile.mkdtemp(prefix="bench-live-")) / "c"
             f = live.Fetcher(cache=cache, timeout=4.0)
             t0 = time.perf_counter()
-            rec, rep = live.recommend_live(facts, db, ch, fetcher=f, pypi_json=s.url + "/pypi", today=dt.date.today(), enabled=True)
+            rec, rep = recommend_live(facts, db, ch, fetcher=f, pypi_json=s.url + "/pypi", today=dt.date.today(), enabled=True)
             cold.append((time.perf_counter() - t0) * 1000)
             reqs.append(rep.requests)
             f2 = live.Fetcher(cache=cache, timeout=4.0)
             t0 = time.perf_counter()
-            live.recommend_live(facts, db, ch, fetcher=f2, pypi_json=s.url + "/pypi", today=dt.date.today(), enabled=True)
+            recommend_live(facts, db, ch, fetcher=f2, pypi_json=s.url + "/pypi", today=dt.date.today(), enabled=True)
             warm.append((time.perf_counter() - t0) * 1000)
             assert f2.requests == 0
         print(f"index pages: {len(variants)} variants x (torch, torchvision) + 2 PyPI JSON; largest page {size / 1024:.0f} KiB")
@@ -104,7 +105,7 @@ def hostile(db, facts) -> None:
             ch = Choices(mirrors=Mirrors(pytorch_index_url=h.url + "/whl"))
             f = live.Fetcher(timeout=30.0)  # a per-read timeout far past the deadline: only the total deadline ends it
             t0 = time.perf_counter()
-            rec, rep = live.recommend_live(facts, db, ch, fetcher=f, pypi_json=None, today=dt.date.today(), enabled=True)
+            rec, rep = recommend_live(facts, db, ch, fetcher=f, pypi_json=None, today=dt.date.today(), enabled=True)
             took = time.perf_counter() - t0
             said = [w.code for w in rec.warnings if w.code.startswith("index_")]
             print(f"hostile mirror, {name:28s} {took * 1000:7.0f} ms (deadline {live.LIVE_DEADLINE_S:.0f} s), {rep.requests} requests, "

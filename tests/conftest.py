@@ -14,3 +14,16 @@ os.environ.setdefault("GPU_WIZARD_COMPAT_DIR", str(FIXTURES / "compat-pinned"))
 # The suite never touches the network: live index reads are off unless a test turns them on and
 # points them at its own 127.0.0.1 server.
 os.environ.setdefault("GPU_WIZARD_LIVE", "0")
+
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _no_window_prompt_left_behind():
+    """A window registers its password dialog for root requests (app.run.askpass); a test's window may
+    outlive the test without being destroyed, so the registration never leaks into the next test."""
+    yield
+    mod = sys.modules.get("app.run.askpass")
+    if mod is not None:
+        mod.set_window_prompt(None)

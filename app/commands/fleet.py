@@ -56,6 +56,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     v.add_argument("-o", "--output", metavar="DIR", required=True, help="folder for the results (created)")
     v.add_argument("--full", action="store_true", help="the full verification instead of --quick")
     v.add_argument("--seconds", metavar="N", type=float, help="sustained load per dtype (see `verify --seconds`)")
+    v.add_argument("--burn-in", metavar="DURATION", help="a burn-in on every host's GPUs (10m, 2h: see `verify --burn-in`)")
 
     rp = sub.add_parser("report", help="one self-contained HTML page (and JSON) with a row per host")
     rp.add_argument("dir", metavar="DIR", help="the folder of snapshots and verifications")
@@ -73,6 +74,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     hv.add_argument("--venv")
     hv.add_argument("--quick", action="store_true")
     hv.add_argument("--seconds", type=float)
+    hv.add_argument("--burn-in", type=float)
     hv.add_argument("--from-snapshot")
     hv.add_argument("--verification")
     from app.commands.base import global_options as _global_options
@@ -191,11 +193,19 @@ def _verify(args, ctx) -> int:
     from app.fleet.ansible import read_inventory
     from app.fleet.playbooks import verify_playbook
 
+    burn = None
+    if args.burn_in:
+        from app.verify.burnin import DurationError, parse_duration
+
+        try:
+            burn = parse_duration(args.burn_in)
+        except DurationError as e:
+            raise CliError(f"--burn-in {e}", 2) from None
     inv = read_inventory(args.inventory, args.limit)
     out = _out_dir(args.output)
     snaps = _host_files(inv, "gpu_wizard_snapshot")
     vers = _host_files(inv, "gpu_wizard_verification")
-    result = _playbook_run(args, ctx, verify_playbook(quick=not args.full, seconds=args.seconds),
+    result = _playbook_run(args, ctx, verify_playbook(quick=not args.full, seconds=args.seconds, burn_in_s=burn),
                            {"gw_out": out, "gw_snapshots": snaps, "gw_verifications": vers}, "verify")
     return _summary(ctx, result, inv, ".report.html", out, "verified")
 
@@ -408,7 +418,7 @@ def _host_verify(args, ctx) -> int:
 
     try:
         out = host_verify(args.prefix, venv=args.venv, quick=args.quick, seconds=args.seconds, snapshot=args.from_snapshot,
-                          verification=args.verification or None)
+                          verification=args.verification or None, burn_in_s=args.burn_in)
     except (OSError, ValueError) as e:
         raise CliError(f"cannot verify: {str(e).splitlines()[0] if str(e) else type(e).__name__}", 1) from None
     sys.stdout.write(json.dumps(out) + "\n")

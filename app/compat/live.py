@@ -18,7 +18,7 @@ incomplete and the solve takes the newest complete set). A release newer than th
 chosen (its GPU and driver support are unknown): it is named in a warning. When nothing could be
 read, the data answers and a warning says the index could not be checked and how old the data is.
 
-`recommend_live()` wraps the pure solve (`app.recommend.recommend`) with all of that.
+`solve_live()` wraps the pure solve (`app.recommend.recommend`, handed in by `app.recommend.recommend_live`) with all of that.
 $GPU_WIZARD_LIVE=0 (the test suite sets it) turns live reads off; so does `"live_index": false` in
 the config file.
 """
@@ -371,7 +371,8 @@ def page_url(base: str, variant: str, project: str) -> str:
 
 
 def read_indexes(db: CompatDB, wheel_os: str, *, pytorch_base: Optional[str] = None, pypi_json: Optional[str] = PYPI_JSON,
-                 fetcher: Fetcher, variants: Optional[Iterable[str]] = None, newest: int = 3, also: Iterable[str] = ()) -> LiveIndex:
+                 fetcher: Fetcher, variants: Optional[Iterable[str]] = None, newest: int = 3, also: Iterable[str] = (),
+                 projects: tuple[str, ...] = ("torch", "torchvision")) -> LiveIndex:
     """Read the torch and torchvision pages of the variants of the newest `newest` releases built for
     `wheel_os` and of the variants in `also` (the one the user chose, "cpu"), and PyPI's JSON of both
     projects. One request per page; a cached page costs none."""
@@ -388,7 +389,7 @@ def read_indexes(db: CompatDB, wheel_os: str, *, pytorch_base: Optional[str] = N
     variants = list(dict.fromkeys([*variants, *[a for a in also if a]]))
     li = LiveIndex(pytorch_base=base)
     jobs = [("page", (variant, project), page_url(base, variant, project), "application/vnd.pypi.simple.v1+json, text/html;q=0.5")
-            for variant in variants for project in ("torch", "torchvision")]
+            for variant in variants for project in projects]
     if pypi_json:
         jobs += [("pypi", project, f"{pypi_json.rstrip('/')}/{project}/json", "application/json") for project in ("torch", "torchvision")]
     from concurrent.futures import ThreadPoolExecutor
@@ -541,8 +542,7 @@ def _overlay_release(db: CompatDB, rel: TorchRelease, pg: _Pages, wheel_os: str,
             out.not_mirrored.add(v.variant)  # not on this index at all (404): never pinned, never "no wheels"
     if not keep:
         if lacks_python:
-            out.notes.append(("index_no_wheel", "info", f"PyTorch {rel.release} has no wheel for Python {pt} on this platform on the index "
-                              f"({li.pytorch_base}): skipped.", {"release": rel.release, "python": pt, "index": li.pytorch_base}))
+            out.notes.append(("index_no_wheel", "info", {"release": rel.release, "python": pt, "index": li.pytorch_base}))
             return replace(rel, python=tuple(p for p in rel.python if p != pt), patches=()), []  # the index answers for every patch
         out.absent.append(rel.release)
         return rel, []
@@ -570,14 +570,27 @@ def _overlay_release(db: CompatDB, rel: TorchRelease, pg: _Pages, wheel_os: str,
                 tv, tv_ok = None, False  # no torchvision built for a torch here: the release is incomplete on this index
     pys = rel.python if pt in rel.python or not per else tuple(rel.python) + (pt,)
     # the index read for this Python says which patch has its wheels: the data's older patches no longer answer
-    new = replace(rel, version=version, torchvision=tv if tv_ok else None, python=pys, patches=())
+    new = replace(rel, version=version, torchvision=tv if tv_ok else None, python=pys, patches=(),
+                  torchaudio=_audio_listed(rel, pg, keep, per, wheel_os))
     for v in keep:
         if v.variant in per:
             out.seen[(rel.release, v.variant)] = (version, tv if tv_ok else None)
     if vkey(version) > vkey(rel.version):
-        out.notes.append(("index_newer_patch", "info", f"The index has PyTorch {version}, a newer patch of {rel.release} than the data's {rel.version}: "
-                          f"it is pinned.", {"version": version, "release": rel.release, "data_version": rel.version}))
+        out.notes.append(("index_newer_patch", "info", {"version": version, "release": rel.release, "data_version": rel.version}))
     return new, keep
+
+
+def _audio_listed(rel: TorchRelease, pg: _Pages, keep: list[TorchVariant], per: dict, wheel_os: str) -> Optional[str]:
+    """The release's torchaudio where every torchaudio page read for its builds lists it (a page not read: the data
+    answers); None where a read page (or a 404) does not: the pin would fail on this index."""
+    if not rel.torchaudio:
+        return rel.torchaudio
+    for v in keep:
+        if v.variant not in per or pg.state(v.variant, "torchaudio") == "unread":
+            continue
+        if rel.torchaudio not in pg.versions(v.variant, "torchaudio", rel, wheel_os, _series(rel.torchaudio)):
+            return None
+    return rel.torchaudio
 
 
 def _overlay_cpu(rel: TorchRelease, pg: _Pages, wheel_os: str) -> TorchRelease:
@@ -609,8 +622,7 @@ def overlay(db: CompatDB, li: LiveIndex, python: Optional[str], wheel_os: str) -
         new_variants += keep + other
     if out.not_mirrored:
         gone = ", ".join(sorted(out.not_mirrored))
-        out.notes.append(("index_variant_not_mirrored", "info", f"The index ({li.pytorch_base}) does not carry {gone} (its pages are missing): "
-                          "those builds are never pinned.", {"index": li.pytorch_base, "variants": gone}))
+        out.notes.append(("index_variant_not_mirrored", "info", {"index": li.pytorch_base, "variants": gone}))
     _note_newer(db, li, out)
     out.db = replace(db, torch_releases=tuple(sorted(new_releases, key=lambda r: vkey(r.version), reverse=True)),
                      torch_variants=tuple(new_variants), origin=db.origin + " + live index", _index={})
@@ -628,9 +640,7 @@ def _note_newer(db: CompatDB, li: LiveIndex, out: "Overlay") -> None:
                     and ".".join(v.split(".")[:2]) not in known}, key=vkey)
     out.newer = newer
     if newer:
-        out.notes.append(("torch_newer_than_data", "info", f"PyTorch {newer[-1]} is on the index but not in the compatibility data "
-                          f"({db.version}) yet: its GPU and driver support are unchecked, so it is not chosen. "
-                          "`gpu-wizard update-db` fetches newer data.", {"version": newer[-1], "data": db.version}))
+        out.notes.append(("torch_newer_than_data", "info", {"version": newer[-1], "data": db.version}))
 
 
 _REQ_TORCH = re.compile(r"^Requires-Dist:\s*torch\s*(?:\(\s*)?==\s*([0-9][A-Za-z0-9.+!]*)", re.I | re.M)
@@ -743,14 +753,13 @@ class _Live:
     rep: LiveReport = field(default_factory=lambda: LiveReport(enabled=False))
 
 
-def recommend_live(facts, db: CompatDB, choices=None, *, config: Any = None, fetcher: Optional[Fetcher] = None,
-                   pypi_json: Optional[str] = PYPI_JSON, today: Optional[_dt.date] = None, enabled: Optional[bool] = None,
-                   env: Optional[dict] = None):
-    """(Recommendation, LiveReport): the solve over the data as the live indexes correct it, every read done
-    within LIVE_DEADLINE_S in all."""
+def solve_live(recommend: Any, facts, db: CompatDB, choices=None, *, config: Any = None, fetcher: Optional[Fetcher] = None,
+               pypi_json: Optional[str] = PYPI_JSON, today: Optional[_dt.date] = None, enabled: Optional[bool] = None,
+               env: Optional[dict] = None):
+    """(Recommendation, LiveReport): the solve `recommend(facts, db, choices)` (app.recommend hands itself in: this
+    module sits below it) over the data as the live indexes correct it, every read done within LIVE_DEADLINE_S in all."""
     from app.choices import Choices
     from app.config import requests_kwargs
-    from app.recommend import recommend
 
     choices = choices or Choices()
     on = live_enabled(config, env) if enabled is None else enabled
@@ -763,16 +772,14 @@ def recommend_live(facts, db: CompatDB, choices=None, *, config: Any = None, fet
             st.fetcher.until = time.monotonic() + LIVE_DEADLINE_S
         _read_pytorch(st, pypi_json)
     elif not on:
-        st.notes.append(("index_not_checked", "info", f"Live index reads are off: the choice comes from the compatibility data of {db.version}"
-                         + (f" ({st.age} days old)" if st.age is not None else "") + ".",
-                         {"data": db.version, "age_part_code": "data_age" if st.age is not None else "",
+        st.notes.append(("index_not_checked", "info", {"data": db.version, "age_part_code": "data_age" if st.age is not None else "",
                           "age": str(st.age) if st.age is not None else None}))
     if st.age is not None and st.age > STALE_DAYS and not (st.li and st.li.read_any):
-        st.notes.append(("compat_data_stale", "warning", f"The compatibility data is {st.age} days old ({db.version}) and nothing newer could be read: "
-                         "newer PyTorch releases and drivers may be missing. Run `gpu-wizard update-db`.", {"age": str(st.age), "data": db.version}))
+        st.notes.append(("compat_data_stale", "warning", {"age": str(st.age), "data": db.version}))
     assert st.solve_db is not None
     rec = recommend(facts, st.solve_db, choices)
     rec = _read_the_chosen_build(st, rec, recommend)
+    rec = _read_the_audio(st, rec, recommend)
     rec = _only_what_is_listed(st, rec, recommend)
     rec = _check_nvidia_repo(st, rec, recommend)
     _confirm(st, rec)
@@ -807,16 +814,12 @@ def _read_pytorch(st: _Live, pypi_json: Optional[str]) -> None:
         st.solve_db = st.ov.db
         st.notes += st.ov.notes
         if "stale_cache" in li.sources:
-            st.notes.append(("index_cached_copy", "info", f"The PyTorch index ({li.pytorch_base}) could not be reached; its copy cached earlier was used.",
-                             {"index": li.pytorch_base}))
+            st.notes.append(("index_cached_copy", "info", {"index": li.pytorch_base}))
         elif li.errors:
-            st.notes.append(("index_partly_read", "info", f"{len(li.errors)} index page(s) could not be read; the data answers for those builds.",
-                             {"count": str(len(li.errors))}))
+            st.notes.append(("index_partly_read", "info", {"count": str(len(li.errors))}))
     else:
         age = st.age
-        st.notes.append(("index_unreachable", "warning", f"Could not check the PyTorch index ({li.pytorch_base}): the choice comes from the "
-                         f"compatibility data of {st.db.version}" + (f" ({age} days old)" if age is not None else "") + ", not from the index.",
-                         {"index": li.pytorch_base, "data": st.db.version, "age_part_code": "data_age" if age is not None else "",
+        st.notes.append(("index_unreachable", "warning", {"index": li.pytorch_base, "data": st.db.version, "age_part_code": "data_age" if age is not None else "",
                           "age": str(age) if age is not None else None}))
 
 
@@ -840,6 +843,25 @@ def _read_the_chosen_build(st: _Live, rec: Any, recommend: Any) -> Any:
     return recommend(st.facts, st.solve_db, st.choices)
 
 
+def _read_the_audio(st: _Live, rec: Any, recommend: Any) -> Any:
+    """A pin with torchaudio (releases up to 2.11 have one): its page on the chosen build is read, and a torchaudio the
+    index does not list is left out of the pins (never a pin pip then 404s on), solved again."""
+    li, f = st.li, st.fetcher
+    index = rec.pytorch.index
+    if li is None or f is None or st.ov is None or not index or not any(p.startswith("torchaudio==") for p in rec.pytorch.packages) \
+            or (index, "torchaudio") in li.pages:
+        return rec
+    extra = read_indexes(st.db, st.wheel_os, pytorch_base=li.pytorch_base, pypi_json=None, fetcher=f, variants=[index],
+                         projects=("torchaudio",))
+    li.pages.update(extra.pages)
+    li.missing |= extra.missing
+    li.errors += extra.errors
+    st.rep.requests += extra.requests
+    st.ov = overlay(st.db, li, st.python, st.wheel_os)
+    st.solve_db = st.ov.db
+    return recommend(st.facts, st.solve_db, st.choices)
+
+
 def _only_what_is_listed(st: _Live, rec: Any, recommend: Any) -> Any:
     """A GPU machine whose index carries none of the CUDA builds that serve it: never pin one it does not
     list. The data's answer is named (which build, where it is missing); the CPU build is pinned when the
@@ -858,19 +880,12 @@ def _only_what_is_listed(st: _Live, rec: Any, recommend: Any) -> Any:
         st.ov = overlay(st.db, li, st.python, st.wheel_os)
         st.solve_db = st.ov.db
     if rec.pytorch.index not in (None, "cpu"):  # an older GPU build the index does carry: kept, the missing one named
-        st.notes.append(("index_gpu_build_not_mirrored", "warning", f"The index ({li.pytorch_base}) does not carry {want.pytorch.index}, the "
-                         f"build that serves this GPU best (PyTorch {want.pytorch.version}+{want.pytorch.index}): {rec.pytorch.version}+"
-                         f"{rec.pytorch.index}, which it carries, is chosen. Mirror {page_url(li.pytorch_base, want.pytorch.index, 'torch')} "
-                         "for the newer build.", {"index": li.pytorch_base, "variant": want.pytorch.index, "torch": want.pytorch.version,
+        st.notes.append(("index_gpu_build_not_mirrored", "warning", {"index": li.pytorch_base, "variant": want.pytorch.index, "torch": want.pytorch.version,
                                                   "cpu_part_code": "older_build_chosen", "chosen": f"{rec.pytorch.version}+{rec.pytorch.index}",
                                                   "url": page_url(li.pytorch_base, want.pytorch.index, "torch")}))
         return rec
     cpu = recommend(st.facts, st.solve_db, st.choices.replace(torch_variant="cpu"))
-    st.notes.append(("index_gpu_build_not_mirrored", "warning", f"The index ({li.pytorch_base}) does not carry {want.pytorch.index}, the build "
-                     f"that serves this GPU (PyTorch {want.pytorch.version}+{want.pytorch.index}): "
-                     + ("the CPU build it carries is chosen. " if cpu.pytorch.version else "")
-                     + f"Mirror {page_url(li.pytorch_base, want.pytorch.index, 'torch')} for the GPU build, or use another index.",
-                     {"index": li.pytorch_base, "variant": want.pytorch.index, "torch": want.pytorch.version,
+    st.notes.append(("index_gpu_build_not_mirrored", "warning", {"index": li.pytorch_base, "variant": want.pytorch.index, "torch": want.pytorch.version,
                       "cpu_part_code": "cpu_build_chosen" if cpu.pytorch.version else "", "url": page_url(li.pytorch_base, want.pytorch.index, "torch")}))
     return cpu if cpu.pytorch.version else rec
 
@@ -902,15 +917,12 @@ def _check_nvidia_repo(st: _Live, rec: Any, recommend: Any) -> Any:
         last = ", ".join("R" + b for b in sorted(branches, key=vkey)[-4:])
         if rec.driver.branch and rec.driver.action in ("install", "upgrade") and rec.driver.package_repo == "nvidia" \
                 and branches and rec.driver.branch not in branches:
-            st.notes.append(("driver_branch_not_in_repo", "warning", f"NVIDIA's {repo.repo} repository does not carry driver branch "
-                             f"R{rec.driver.branch} (it has {last}).", {"repo": repo.repo, "branch": rec.driver.branch, "branches": last}))
+            st.notes.append(("driver_branch_not_in_repo", "warning", {"repo": repo.repo, "branch": rec.driver.branch, "branches": last}))
         else:
             newest = max(toolkits, key=vkey) if toolkits else "none"
-            st.notes.append(("nvidia_repo_checked", "info", f"NVIDIA's {repo.repo} repository index was read: it carries "
-                             f"{len(toolkits)} CUDA toolkit(s), newest {newest}.", {"repo": repo.repo, "count": str(len(toolkits)), "newest": newest}))
+            st.notes.append(("nvidia_repo_checked", "info", {"repo": repo.repo, "count": str(len(toolkits)), "newest": newest}))
     elif li.repo_error:
-        st.notes.append(("nvidia_repo_unreachable", "info", f"Could not read NVIDIA's {repo.repo} repository index: the data says what it carries.",
-                         {"repo": repo.repo}))
+        st.notes.append(("nvidia_repo_unreachable", "info", {"repo": repo.repo}))
     return rec
 
 
@@ -924,9 +936,14 @@ def _confirm(st: _Live, rec: Any) -> None:
     tv = seen[1] if seen[1] and st.choices.want_torchvision else None
     url = page_url(li.pytorch_base, rec.pytorch.index, "torch")
     tag = cp_tag(st.python) or "this Python"
-    st.notes.append(("index_confirmed", "info", f"Checked {url}: torch {seen[0]}" + (f" and torchvision {tv}" if tv else "")
-                     + f" have wheels for {tag} on {st.os_label}.",
-                     {"url": url, "torch": seen[0], "tv_part_code": "index_confirmed_tv" if tv else "", "torchvision": tv, "tag": tag, "os": st.os_label}))
+    st.notes.append(("index_confirmed", "info", {"url": url, "torch": seen[0], "tv_part_code": "index_confirmed_tv" if tv else "", "torchvision": tv, "tag": tag, "os": st.os_label}))
+
+
+def _english(code: str, params: dict) -> str:
+    """A live note's English: the catalogue's "rec.<code>" (its one home), with these figures."""
+    from app import messages
+
+    return messages.render("rec", code, {k: str(v) for k, v in params.items() if v is not None}, "en", fallback=code)
 
 
 def _finish(st: _Live, rec: Any) -> tuple[Any, LiveReport]:
@@ -943,11 +960,11 @@ def _finish(st: _Live, rec: Any) -> tuple[Any, LiveReport]:
         if where:
             var = rec.pytorch.index if rec.pytorch.index in where else where[-1]
             alts += (Alternative(torch_version=newest, index=var, rank=len(alts) + 1, index_url=f"{li.pytorch_base}/{var}",
-                                 reason=f"Newer, not in the compatibility data yet ({st.db.version}): a wheel for {tag} is on the index, "
-                                        "but its GPU and driver support are unchecked.",
-                                 reason_code="alt_newer_than_data", reason_params={"data": st.db.version, "tag": tag}),)
+                                 reason=_english("alt_newer_than_data", ap := {"data": st.db.version, "tag": tag}),
+                                 reason_code="alt_newer_than_data", reason_params=ap),)
     extra: list[RecWarning] = []
-    for code, sev, msg, params in st.notes:
+    for code, sev, params in st.notes:
         if not any(w.code == code for w in rec.warnings) and not any(w.code == code for w in extra):
-            extra.append(RecWarning(code=code, message=msg, severity=sev, params={k: str(v) for k, v in params.items() if v is not None}))
+            p = {k: str(v) for k, v in params.items() if v is not None}
+            extra.append(RecWarning(code=code, message=_english(code, p), severity=sev, params=p))
     return rec.replace(warnings=tuple(rec.warnings) + tuple(extra), alternatives=alts), st.rep

@@ -211,7 +211,10 @@ def _detect(system, log: _Log, torch_probe: bool, python: Optional[str]) -> Fact
 
     selected: Optional[PythonEnv] = None
     if python:
-        selected = next((p for p in pythons if p.path == python), None) or PythonEnv(path=python, kind="selected")
+        selected = next((p for p in pythons if p.path == python), None)
+        if selected is None:  # an interpreter the search did not list (a venv's python, a symlink): its own version
+            selected = PythonEnv(path=python, kind="selected",
+                                 version=pyenv.version_from_path(system, python) or _run_version(system, log, python))
     elif pythons:
         selected = pythons[0]
     if torch_probe and selected is not None:
@@ -568,14 +571,14 @@ def _env(system, log: _Log, cuda: CudaInfo) -> EnvInfo:
 
 
 # ---------------------------------------------------------------- Python and torch
+def _run_version(system, log: _Log, path: str) -> Optional[str]:
+    r = log.cmd(system, "python_version", [path, "--version"], TIMEOUTS["python"])
+    return pyenv.parse_python_version(r.stdout + r.stderr) if r.rc == 0 else None
+
+
 def _pythons(system, log: _Log) -> list[PythonEnv]:
     t0 = time.perf_counter()
-
-    def run_version(path: str) -> Optional[str]:
-        r = log.cmd(system, "python_version", [path, "--version"], TIMEOUTS["python"])
-        return pyenv.parse_python_version(r.stdout + r.stderr) if r.rc == 0 else None
-
-    out = pyenv.python_envs(system, run_version)
+    out = pyenv.python_envs(system, lambda path: _run_version(system, log, path))
     for i, env in enumerate(out):  # a system Python: can it make the PyTorch venv?
         if env.kind == "system":
             r = log.cmd(system, "python_venv", pyenv.venv_argv(env.path), TIMEOUTS["python"])

@@ -222,7 +222,7 @@ def build_match(hit: Hit, facts: Optional[Facts], text_all: str, run: Run) -> Ma
                  fix_steps=tuple(steps), commands=_commands(texts, values), line=hit.line,
                  excerpt=excerpt(hit.window, hit.match, hit.tight),
                  sources=r.sources + (texts.text_rule.sources if texts.text_rule is not r else ()),
-                 root_cause_code=codes["root_cause"], fix_code=codes["fix"], params=params)
+                 root_cause_code=codes["root_cause"], fix_code=codes["fix"], params=params, not_setup=r.not_setup)
 
 
 def _platform_evidence(p: Platform) -> Optional[Evidence]:

@@ -322,7 +322,7 @@ def check_driver_state(ctx: Context) -> CheckResult:
     if d.state == "ok":
         r.add(f"The NVIDIA driver {d.version or ''} is loaded and answers.".replace("  ", " "), supports=False, key="driver.state", value=d.state)
     elif d.state in ("not_installed", "not_loaded", "no_communication", "nvml_failed", "mismatch"):
-        words = {"not_installed": "no NVIDIA driver is installed", "not_loaded": "the NVIDIA driver is installed but its module is not loaded",
+        words = {"not_installed": "the NVIDIA driver is not installed", "not_loaded": "the NVIDIA driver is installed but its module is not loaded",
                  "no_communication": "nvidia-smi cannot talk to the driver", "nvml_failed": "NVML failed to start",
                  "mismatch": "the driver's library and kernel module versions differ"}[d.state]
         r.add(f"On this machine {words}.", key="driver.state", value=d.state)

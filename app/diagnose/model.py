@@ -87,12 +87,12 @@ class Platform(Model):
         out: list[str] = []
         if self.container:
             out += [self.container, "container"]
+        if self.python_kind == "conda":  # only Python-level rules have a conda entry: it wins over the OS's
+            out.append("conda")
         out.append(self.os)
         if self.os in ("linux", "wsl"):
             out.append(self.package_manager or "apt")
             out.append("linux")
-        if self.python_kind == "conda":
-            out.append("conda")
         return tuple(dict.fromkeys(out))
 
 
@@ -156,6 +156,7 @@ class Match(Model):
     root_cause_code: str = ""
     fix_code: str = ""
     params: dict[str, str] = field(default_factory=dict)
+    not_setup: bool = False  # the answer says this is the program's own bug, not a GPU setup failure
 
     @property
     def runnable_steps(self) -> tuple[FixStep, ...]:

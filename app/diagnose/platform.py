@@ -43,7 +43,8 @@ _WINDOWS = (
 _MACOS = (
     ("mac_home", r"(?<![A-Za-z]:)(?<![\w/\\.])/Users/[\w.\-]+/"),
     ("mac_paths", r"/opt/homebrew/|/usr/local/Cellar/|/Library/Frameworks/Python\.framework|/Library/Developer/CommandLineTools"),
-    ("darwin", r"\bdarwin\b|\bmacOS\b|\bMac ?OS ?X\b|\bmacosx_\d+_\d+|arm64-apple|\bApple M[1-5]\b|\bMacBook\b|\.dylib\b"),
+    ("darwin", r"\bdarwin\b|\bmacOS\b|\bMac ?OS ?X\b|\b(?-i:OS ?X)\b|\bmacosx_\d+_\d+|arm64-apple|\bApple M[1-5]\b|\bApple silicon\b|"
+               r"\bMacBook\b|\biMac\b|\bMac (?:mini|Studio|Pro)\b|\.dylib\b"),
 )
 _DOCKER_DESKTOP = r"\bDocker Desktop\b|\bdocker-desktop\b|dockerDesktopLinuxEngine|//\./pipe/docker|\bcom\.docker\.backend\b"
 _CONTAINER = (

@@ -49,6 +49,7 @@ class Rule:
     identifiers: tuple[str, ...] = ()  # stable identifiers (lower-case literals) for the fallback
     identifier_requires: Optional[re.Pattern] = None
     platforms: Optional[dict] = None  # tag -> {root_cause, fix, fix_steps}: the rule's text for that machine
+    not_setup: bool = False  # the text names a bug of the program (e.g. a kernel assertion), not of the GPU setup
 
     def part(self) -> dict:
         """The rule's own texts as a dict, like a subcode's or a redirect's."""
@@ -143,7 +144,7 @@ def parse_rules(doc: Any, fixes: Optional[dict] = None) -> RuleBase:
             subcodes=dict(r.get("subcodes", {})), sources=tuple(r.get("sources", [])),
             identifiers=tuple(i.lower() for i in r.get("identifiers", [])),
             identifier_requires=_compile(r["identifier_requires"], rid) if r.get("identifier_requires") else None,
-            platforms=dict(r.get("platforms") or {}),
+            platforms=dict(r.get("platforms") or {}), not_setup=bool(r.get("not_setup", False)),
         ))
     ids = {r.id for r in rules}
     for r in rules:

@@ -247,8 +247,28 @@ def _package_values(ctx: ev.Context, v: dict[str, Any], groups: dict[str, str]) 
         v["pyver"] = pyver
 
 
+def conda_prefix(python: str) -> str:
+    """A conda environment's folder from its interpreter: C:\\...\\envs\\x\\python.exe -> C:\\...\\envs\\x,
+    /opt/conda/envs/x/bin/python -> /opt/conda/envs/x."""
+    sep = "\\" if "\\" in python else "/"
+    parts = python.rstrip(sep).split(sep)[:-1]
+    if parts and parts[-1] == "bin":
+        parts = parts[:-1]
+    return sep.join(parts) or python
+
+
+def conda_cuda_spec(major: str) -> tuple[str, ...]:
+    """The conda-forge packages of a CUDA runtime: cudatoolkit up to CUDA 11, cuda-runtime of that version from 12."""
+    if major.isdigit() and int(major) >= 12:
+        return ("cuda-runtime", f"cuda-version={major}")
+    return (f"cudatoolkit={major}",) if major.isdigit() else ("cudatoolkit",)
+
+
 def _platform_values(ctx: ev.Context, v: dict[str, Any]) -> None:
     p = ctx.platform
+    if p is not None and p.python and p.python_kind == "conda":
+        v["conda_prefix"] = conda_prefix(p.python)
+        v["conda_cuda_spec"] = list(conda_cuda_spec(v.get("major", "")))
     pm = (p.package_manager if p is not None else None) or "apt"
     distro = (p.distro if p is not None else None) or ""
     v["mok_key"] = MOK_KEYS.get(distro, MOK_KEYS["ubuntu"] if pm == "apt" and distro != "debian" else DKMS_MOK_KEY)

@@ -49,7 +49,8 @@ def apply_ini_edit(edit: dict[str, Any], backup_dir: str) -> str:
 
 
 def host_verify(prefix: str, *, venv: Optional[str] = None, quick: bool = True, seconds: Optional[float] = None,
-                snapshot: Optional[str] = None, verification: Optional[str] = None) -> dict[str, Any]:
+                snapshot: Optional[str] = None, verification: Optional[str] = None,
+                burn_in_s: Optional[float] = None) -> dict[str, Any]:
     """Verify (live) or take a saved verification (snapshot-backed host); write the host's files."""
     from app.report import build_report, write_report
     from app.fileio import write_json_atomic
@@ -79,7 +80,10 @@ def host_verify(prefix: str, *, venv: Optional[str] = None, quick: bool = True, 
             cand = os.path.join(os.path.expanduser(venv), "bin", "python")
             if os.path.isfile(cand) and os.access(cand, os.X_OK):
                 py = cand
-        ver = run_verification(VerifyOptions(python=py, quick=quick, seconds=seconds))
+        from app.pipeline import torch_fix_command
+
+        ver = run_verification(VerifyOptions(python=py, quick=quick, seconds=seconds, burn_in_s=burn_in_s),
+                               fixer=torch_fix_command)
         system = RecordingSystem(LiveSystem())
         snap = record(LiveSystem())
         live = True

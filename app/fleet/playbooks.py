@@ -50,10 +50,12 @@ def detect_playbook() -> str:
     return dump_yaml([play])
 
 
-def verify_playbook(quick: bool = True, seconds: float | None = None) -> str:
+def verify_playbook(quick: bool = True, seconds: float | None = None, burn_in_s: float | None = None) -> str:
     opts = ["--quick"] if quick else []
     if seconds:
         opts += ["--seconds", str(seconds)]
+    if burn_in_s:  # every host's GPUs at full load for this long, each result checked (verify --burn-in)
+        opts += ["--burn-in", f"{float(burn_in_s):g}"]
     play = {
         "name": "gpu-wizard fleet verify: prove every host and bring back its verification and report",
         "hosts": "all", "gather_facts": False,

@@ -21,7 +21,7 @@ import subprocess
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Optional
+from typing import Callable, Optional
 
 from app import fileio
 from app.plan.ini import IniError, check_settings, set_in_bytes
@@ -123,9 +123,11 @@ def _locate(path: str, **kw) -> safefs.Located:
 
 
 def apply_edit(edit: Edit, backup_dir: str | os.PathLike, root: str = "/", step_kind: str = "",
-               content: Optional[str] = None) -> EditRecord:
+               content: Optional[str] = None, check_real: Optional[Callable[[str], Optional[str]]] = None) -> EditRecord:
     """Back the file up (when it exists), then change it. Atomic for every mode. `content` (the
-    helper's own text for write/append) replaces the edit's content when given."""
+    helper's own text for write/append) replaces the edit's content when given. `check_real(path)`
+    judges the file the walk really ends at (links resolved), before anything is read or written:
+    a reason to refuse, or None."""
     if edit.mode == "ini_set":  # refuse bad settings before anything is backed up or recorded
         try:
             check_settings(edit.section, edit.settings)
@@ -146,6 +148,10 @@ def apply_edit(edit: Edit, backup_dir: str | os.PathLike, root: str = "/", step_
         # a delete takes the name itself away (a link is deleted, never followed); others edit the file
         loc = _locate(target, create_dirs=edit.mode != "delete", follow_last=edit.mode != "delete")
         try:
+            why = check_real(_unroot(loc.path, root)) if check_real is not None else None
+            if why:
+                raise EditError(why)
+            fileio.clean_temps(dir_fd=loc.dir_fd, name=loc.name)  # what a killed run left beside it
             st = safefs.lstat_at(loc)
             if st is not None and stat.S_ISDIR(st.st_mode):
                 raise EditError(f"{edit.path} is a folder, not a file")
@@ -221,11 +227,23 @@ def _new_content(edit: Edit, old: Optional[bytes], text: str) -> Optional[bytes]
     if edit.mode == "write":
         new = text
     elif edit.mode == "append":
+        if _holds_block(s, text):
+            return s.encode("utf-8", errors="surrogateescape")  # already appended (a run stopped after it): once
         nl = "\r\n" if "\r\n" in s else "\n"
         new = s + ("" if not s or s.endswith("\n") else nl) + text.replace("\r\n", "\n").replace("\n", nl)
     else:
         new = remove_lines(s, edit.lines, edit.path)
     return new.encode("utf-8", errors="surrogateescape")
+
+
+def _holds_block(s: str, text: str) -> bool:
+    """Does `s` hold the lines of `text`, in a row (line ends aside)?"""
+    want = [ln.rstrip("\r") for ln in text.replace("\r\n", "\n").strip("\n").split("\n")]
+    if not any(w.strip() for w in want):
+        return False
+    have = [ln.rstrip("\r") for ln in s.split("\n")]
+    k = len(want)
+    return any(have[i:i + k] == want for i in range(len(have) - k + 1) if have[i] == want[0])
 
 
 # --- removing lines from shell rc files without breaking them --------------------------------

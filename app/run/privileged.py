@@ -40,16 +40,14 @@ from typing import Any, Callable, Optional, Sequence
 from app import fileio
 from app.plan.model import STEP_KINDS, Edit
 
+from . import rootfiles, safefs
 from .edits import EditError, EditRecord, RestoreReport, apply_edit, restore
+from .policy import PolicyError
 from .runner import CancelToken, CommandOutcome, Line, Progress, run_command
 
 ROOT_BACKUPS = "/var/lib/gpu-wizard/backups"
 INSTALLED_HELPER = "/usr/lib/gpu-wizard/gpu-wizard-helper"
 POLKIT_ACTION = "org.gpuwizard.helper"
-
-
-class PolicyError(Exception):
-    """A request the helper refuses (one line)."""
 
 
 # --- allow-lists -------------------------------------------------------------------------
@@ -273,9 +271,7 @@ def check_edit(kind: str, edit: Edit) -> None:
 
 def root_content(kind: str, edit: Edit) -> Optional[str]:
     """The text root writes for a write/append edit, generated here (see app.run.rootfiles)."""
-    from .rootfiles import content_for
-
-    return content_for(kind, edit)
+    return rootfiles.content_for(kind, edit)
 
 
 # --- root-side execution (shared by the helper process and the in-process root backend) -----
@@ -288,27 +284,106 @@ def _sha256(path: str) -> str:
     return h.hexdigest()
 
 
-def prepare_files(files: dict[str, dict[str, str]], workdir: str) -> dict[str, str]:
-    """Copy each download into a root-owned folder and check its sha256 there (after the copy, so
-    the file a root command runs is exactly the one checked). Returns placeholder → safe path."""
+def _open_regular(path: str, what: str, follow: bool = False) -> tuple[int, os.stat_result]:
+    """An open descriptor of a regular file (never a device, a FIFO, a folder: O_NONBLOCK, then fstat)."""
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0) | (0 if follow else getattr(os, "O_NOFOLLOW", 0))
+    try:
+        fd = os.open(path, flags)
+    except OSError as e:
+        raise PolicyError(f"cannot read {what} {path}: {e.strerror}") from None
+    st = os.fstat(fd)
+    if not stat.S_ISREG(st.st_mode):
+        os.close(fd)
+        raise PolicyError(f"{what} {path} is not a regular file; root reads no device, FIFO or folder")
+    return fd, st
+
+
+def _copy_fd(fd: int, dst: str, mode: int, limit: Optional[int] = None) -> str:
+    """Copy an open file into root's folder (exclusive), returning the copy's sha256."""
+    h = hashlib.sha256()
+    out = os.open(dst, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), mode)
+    try:
+        total = 0
+        while True:
+            b = os.read(fd, 1 << 20)
+            if not b:
+                break
+            total += len(b)
+            if limit is not None and total > limit:
+                raise PolicyError(f"{dst}: larger than {limit >> 20} MiB")
+            h.update(b)
+            os.write(out, b)
+    finally:
+        os.close(out)
+    return h.hexdigest()
+
+
+def prepare_files(files: dict[str, dict[str, str]], workdir: str, argv: Sequence[str] = ()) -> dict[str, str]:
+    """Copy each download an argument uses into a root-owned folder and check its sha256 there (the copy's
+    own hash, so the file a root command runs is exactly the one checked). An entry no argument uses is
+    refused unread; a source that is no regular file (a FIFO, a device, a link) is refused unread.
+    Returns placeholder → safe path."""
+    used = set(argv)
     out = {}
     for placeholder, spec in files.items():
-        src, want = spec.get("path") or "", (spec.get("sha256") or "").lower()
+        src, want = str(spec.get("path") or ""), str(spec.get("sha256") or "").lower()
+        if placeholder not in used:
+            raise PolicyError(f"files{{}} names {placeholder}, which no argument uses; root reads no file it does not run")
         if not placeholder.startswith("@download:") or not re.fullmatch(r"[0-9a-f]{64}", want):
             raise PolicyError(f"download {placeholder} has no sha256; refusing to use it as root")
-        name = os.path.basename(src)
+        name = os.path.basename(placeholder[len("@download:"):]) or "download"
         dst = os.path.join(workdir, name)
+        fd, _ = _open_regular(src, "the download")
         try:
-            shutil.copyfile(src, dst)
+            got = _copy_fd(fd, dst, 0o600)
         except OSError as e:
             raise PolicyError(f"cannot read the download {src}: {e.strerror}") from None
-        got = _sha256(dst)
+        finally:
+            os.close(fd)
         if got != want:
             os.unlink(dst)
             raise PolicyError(f"checksum mismatch for {name}: the file changed after it was verified; refusing")
-        os.chmod(dst, 0o600)
         out[placeholder] = dst
     return out
+
+
+_CA_LIMIT = 16 << 20
+
+
+def ca_copies(argv: Sequence[str], env: dict[str, str], workdir: str) -> tuple[list[str], dict[str, str]]:
+    """The CA bundles a root command is told to trust (`-o Acquire::https::CaInfo=`, SSL_CERT_FILE,
+    REQUESTS_CA_BUNDLE), each replaced by root's own copy after a check: a regular file everyone may read
+    (or the asking user's own: never a root-only file such as /etc/shadow), at most 16 MiB, holding
+    certificates and no private key. The copy (0644 in root's 0711 folder: apt reads it as _apt) is what
+    the command reads, so the file cannot change between the check and the use."""
+    argv, env = list(argv), dict(env)
+    n = 0
+    for i, a in enumerate(argv):
+        if a.startswith("Acquire::https::CaInfo="):
+            n += 1
+            argv[i] = "Acquire::https::CaInfo=" + _ca_copy(a.split("=", 1)[1], workdir, n)
+    for k in sorted(_ENV_PATHS & set(env)):
+        n += 1
+        env[k] = _ca_copy(env[k], workdir, n)
+    return argv, env
+
+
+def _ca_copy(path: str, workdir: str, n: int) -> str:
+    fd, st = _open_regular(path, "the CA bundle", follow=True)
+    try:
+        who = _invoking_uid()
+        if not st.st_mode & 0o004 and not (who is not None and st.st_uid == who and st.st_mode & 0o400):
+            raise PolicyError(f"the CA bundle {path} is not readable by everyone; root does not read it for a user")
+        dst = os.path.join(workdir, f"ca-bundle-{n}.pem")
+        _copy_fd(fd, dst, 0o644, _CA_LIMIT)
+    finally:
+        os.close(fd)
+    with open(dst, "rb") as fh:
+        data = fh.read()
+    if b"-----BEGIN CERTIFICATE-----" not in data or b"PRIVATE KEY" in data:
+        raise PolicyError(f"the CA bundle {path} holds no certificate (or a private key); not used")
+    os.chmod(dst, 0o644)
+    return dst
 
 
 # --- provenance: where a file root runs may come from -----------------------------------------
@@ -326,7 +401,6 @@ _KEYRING = re.compile(r"^cuda-keyring_\d+(\.\d+)*-\d+_all\.deb$")
 
 def _known_sums(name: str, dirs: Sequence[str]) -> list[str]:
     from .downloads import parse_sums
-    from .rootfiles import _root_only
 
     out = []
     for d in dirs:
@@ -336,7 +410,7 @@ def _known_sums(name: str, dirs: Sequence[str]) -> list[str]:
             continue
         for e in entries:
             p = os.path.join(d, e)
-            if not _root_only(p) or not os.path.isfile(p):
+            if not rootfiles.root_only(p) or not os.path.isfile(p):
                 continue
             try:
                 with open(p, encoding="utf-8", errors="replace") as fh:
@@ -362,7 +436,6 @@ class RootExecutor:
                          mapping: dict[str, str]) -> None:
         """Every download a root command uses is published, for its exact name, in a list the helper got itself."""
         from .downloads import DownloadError, fetch_text, file_hashes, parse_packages_checksum, parse_sums
-        from .rootfiles import MIRRORS_FILE, check_source_url
 
         for placeholder in [a for a in argv if a in mapping]:
             name = placeholder[len("@download:"):]
@@ -381,8 +454,8 @@ class RootExecutor:
                 if not _KEYRING.match(name):
                     raise PolicyError(f"{name} is not NVIDIA's cuda-keyring package")
                 url = str((files.get(placeholder) or {}).get("url") or "")
-                src = check_source_url(url.rsplit("/", 1)[0] if "/" in url else url, "keyring",
-                                       self.mirrors_file or MIRRORS_FILE) if url else None
+                src = rootfiles.check_source_url(url.rsplit("/", 1)[0] if "/" in url else url, "keyring",
+                                                 self.mirrors_file or rootfiles.MIRRORS_FILE) if url else None
                 if not src or not url.endswith("/" + name):
                     raise PolicyError(f"{name}: the request does not say where it came from, or not from this name")
                 lists.append((src + "/Packages", "packages"))
@@ -409,11 +482,11 @@ class RootExecutor:
             cancel: CancelToken) -> CommandOutcome:
         check_run(kind, argv, env, frozenset(files))
         workdir = tempfile.mkdtemp(prefix="gpu-wizard-root-")
-        os.chmod(workdir, 0o700)
+        os.chmod(workdir, 0o711)  # others may reach the CA copy by its name (apt's _apt user); nothing is listed
         try:
-            mapping = prepare_files(files, workdir)
+            mapping = prepare_files(files, workdir, argv)
             self.check_provenance(kind, argv, files, mapping)
-            real = [mapping.get(a, a) for a in argv]
+            real, env = ca_copies([mapping.get(a, a) for a in argv], env, workdir)
             return run_command(real, on_line=on_line, on_progress=on_progress, env=env, timeout_s=timeout_s, cancel=cancel)
         finally:
             shutil.rmtree(workdir, ignore_errors=True)
@@ -431,7 +504,7 @@ class RootExecutor:
         bdir = self._bdir(session)
         os.makedirs(bdir, mode=0o700, exist_ok=True)
         try:
-            return apply_edit(edit, bdir, step_kind=kind, content=content)
+            return apply_edit(edit, bdir, step_kind=kind, content=content, check_real=lambda real: _real_problem(kind, edit, real))
         except EditError as e:
             raise PolicyError(str(e)) from None
 
@@ -450,17 +523,26 @@ class RootExecutor:
 
 
 def _check_delete(path: str) -> None:
-    from . import safefs
-    from .rootfiles import check_file_is_cudas
-
     try:
         with safefs.locate(path, follow_last=False) as loc:
             st = safefs.lstat_at(loc)
             if st is None or not stat.S_ISREG(st.st_mode):
                 return  # nothing there, or a link (deleted itself, backed up as a link)
-            check_file_is_cudas(path, safefs.read_at(loc, 1 << 20))
+            rootfiles.check_file_is_cudas(path, safefs.read_at(loc, 1 << 20))
     except (OSError, safefs.UnsafePath) as e:
         raise PolicyError(f"cannot check {path} before deleting it: {e}") from None
+
+
+def _real_problem(kind: str, edit: Edit, real: str) -> Optional[str]:
+    """The file an edit really reaches (through root's own links) must be one the kind may edit too:
+    the allow-list judges where the bytes land, not the name they were asked for under."""
+    if real == edit.path:
+        return None
+    try:
+        check_edit(kind, edit.replace(path=real))
+    except PolicyError as e:
+        return f"{edit.path} leads to {real}: {e}"
+    return None
 
 
 def _record_allowed(rec: EditRecord) -> Optional[str]:
@@ -709,16 +791,49 @@ def _default_backups() -> str:
     return ROOT_BACKUPS
 
 
+def _invoking_uid() -> Optional[int]:
+    """The user who asked for root (sudo's SUDO_UID, pkexec's PKEXEC_UID), when root was asked through them."""
+    for k in ("PKEXEC_UID", "SUDO_UID"):
+        v = os.environ.get(k, "")
+        if v.isdigit():
+            return int(v)
+    return None
+
+
+def _read_request(path: str) -> bytes:
+    """The request file's bytes, read only when no one but the asking user (or root) could have written
+    it: its folder writable by its owner alone (no sticky /tmp, no group), the file that owner's or
+    root's, a regular file (never a link: O_NOFOLLOW), one name only, writable by its owner alone."""
+    if not safefs.SUPPORTED:  # Windows: the elevated helper's folder is the user's own profile (ACLs)
+        with open(path, "rb") as fh:
+            return fh.read(MAX_REQUEST_BYTES + 1)
+    with safefs.locate(path, follow_last=False) as loc:
+        d = os.fstat(loc.dir_fd)
+        who = _invoking_uid()
+        if d.st_mode & 0o022 or (who is not None and d.st_uid not in (0, who)):
+            raise PolicyError(f"{os.path.dirname(path)} can be changed by other users; the helper runs no request from there")
+        fd = os.open(loc.name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=loc.dir_fd)
+        try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode) or st.st_nlink != 1 or st.st_mode & 0o022 or st.st_uid not in (0, d.st_uid):
+                raise PolicyError(f"{path} is not a file only its folder's owner could have written; not run")
+            return os.read(fd, MAX_REQUEST_BYTES + 1)
+        finally:
+            os.close(fd)
+
+
 def _handle_file_request(request_path: str, ex: RootExecutor, send: Callable[[dict], None]) -> dict:
     try:
-        if os.path.getsize(request_path) > MAX_REQUEST_BYTES:
+        raw = _read_request(request_path)
+        if len(raw) > MAX_REQUEST_BYTES:
             return {"event": "refused", "message": "request too large"}
-        with open(request_path, encoding="utf-8") as fh:
-            req = fileio.loads(fh.read())
+        req = fileio.loads(raw.decode("utf-8"))
         if not isinstance(req, dict):
             raise ValueError("not an object")
-    except (OSError, ValueError) as e:
-        return {"event": "refused", "message": f"not a usable request: {e}"}
+    except PolicyError as e:
+        return {"event": "refused", "message": str(e)}
+    except (OSError, ValueError, safefs.UnsafePath) as e:
+        return {"event": "refused", "message": f"not a usable request: {getattr(e, 'strerror', None) or e}"}
     if not _is_admin() and not os.environ.get("GPU_WIZARD_HELPER_UNPRIVILEGED_TEST"):
         return {"event": "refused", "message": "the helper is not running with administrator rights"}
     op = req.get("op")
@@ -757,6 +872,24 @@ def _handle_file_request(request_path: str, ex: RootExecutor, send: Callable[[di
         return {"event": "refused", "message": f"helper error: {type(e).__name__}: {e}"}
 
 
+# folders root edits files in (EDIT_PATHS): a kill in the middle of a write leaves our temporary name there
+EDIT_DIRS = ("/etc/profile.d", "/etc/ld.so.conf.d", "/etc/apt/sources.list.d", "/etc/yum.repos.d", "/etc/modprobe.d",
+             "/etc", "/root", "/var/lib/gpu-wizard")
+
+
+def clean_stale_temps(dirs: Sequence[str] = EDIT_DIRS, backups_root: str = ROOT_BACKUPS) -> list[str]:
+    """Remove the temporary files a killed run left beside root's files and in its backup folders: only
+    our own names (app.fileio), only root's own files, never a link's target. Run with the machine lock
+    held (no other run of ours is writing). Returns what it removed."""
+    gone = [os.path.join(d, n) for d in dirs for n in fileio.clean_temps(d)]
+    try:
+        sessions = [os.path.join(backups_root, e) for e in os.listdir(backups_root)]
+    except OSError:
+        sessions = []
+    return gone + [os.path.join(s, n) for s in sessions if os.path.isdir(s) and not os.path.islink(s)
+                   for n in fileio.clean_temps(s)]
+
+
 def maybe_run_helper(argv: list[str]) -> Optional[int]:
     """For the bundled executable's entry point: `gpu-wizard --gpu-wizard-helper` is the helper.
     Returns the exit code when argv asks for the helper, else None (carry on as the wizard)."""
@@ -782,7 +915,21 @@ def main(argv: Optional[list[str]] = None) -> int:
         sys.stderr.write("gpu-wizard-helper: must run as root (through pkexec or sudo)\n")
         return 2
     os.umask(0o022)
-    return serve()
+    from . import machinelock
+
+    try:
+        lock = machinelock.acquire()  # one run at a time changes this computer as root
+    except machinelock.MachineBusy as e:
+        sys.stderr.write(f"gpu-wizard-helper: busy: {e.holder}\n")
+        return 2
+    except OSError as e:
+        sys.stderr.write(f"gpu-wizard-helper: cannot take the machine lock: {e.strerror or e}\n")
+        return 2
+    try:
+        clean_stale_temps()
+        return serve()
+    finally:
+        lock.release()
 
 
 if __name__ == "__main__":

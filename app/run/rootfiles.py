@@ -21,7 +21,7 @@ from typing import Optional
 
 from app.plan.model import Edit
 
-from .privileged import PolicyError
+from .policy import PolicyError
 
 NVIDIA_HOSTS = ("developer.download.nvidia.com",)
 MIRRORS_FILE = "/etc/gpu-wizard/mirrors"
@@ -76,7 +76,7 @@ def dnf_repo(repo: str, arch: str, base: str) -> str:
 
 # --- provenance of URLs -------------------------------------------------------------------------
 
-def _root_only(path: str) -> bool:
+def root_only(path: str) -> bool:
     """Every folder from / to `path` (and `path`) belongs to root and nobody else can change it."""
     p = os.path.abspath(path)
     chain = []
@@ -99,7 +99,7 @@ def _root_only(path: str) -> bool:
 
 def configured_mirrors(path: str = MIRRORS_FILE) -> list[str]:
     """URL prefixes root listed as mirrors (only read when root owns the file and nobody else can write it)."""
-    if not _root_only(path) and os.path.exists(path):
+    if not root_only(path) and os.path.exists(path):
         return []
     try:
         with open(path, encoding="utf-8") as fh:
@@ -128,7 +128,7 @@ def check_source_url(url: str, what: str = "repository", mirrors_file: str = MIR
         return clean
     if u.scheme == "file":
         path = urllib.parse.unquote(u.path)
-        if u.netloc not in ("", "localhost") or not _root_only(path):
+        if u.netloc not in ("", "localhost") or not root_only(path):
             raise PolicyError(f"the {what} folder {path} can be changed by a user other than root; root does not "
                               "install from it")
         return clean

@@ -115,6 +115,7 @@ def live_outputs() -> tuple:
 
     from app.choices import Choices, Mirrors
     from app.compat import live
+    from app.recommend import recommend_live
     from app.compat.db import load_db
 
     db = load_db()
@@ -125,7 +126,7 @@ def live_outputs() -> tuple:
         def go(rid, facts, ch=None, pypi=True, day=today, fetcher=None, enabled=True, repo=False):
             ch = (ch or Choices()).replace(mirrors=Mirrors(pytorch_index_url=s.url + "/whl", nvidia_repo_url=(s.url + "/repos") if repo else None))
             f = fetcher or live.Fetcher(timeout=2.0)
-            rec, _ = live.recommend_live(facts, db, ch, fetcher=f, pypi_json=(s.url + "/pypi") if pypi else None, today=day, enabled=enabled)
+            rec, _ = recommend_live(facts, db, ch, fetcher=f, pypi_json=(s.url + "/pypi") if pypi else None, today=day, enabled=enabled)
             out.append((rid, facts, ch, rec))
 
         serve_pytorch(s, {"cu130": ["2.14.0", "2.14.1"], "cu126": ["2.14.1"], "cu132": ["2.14.1", "2.15.0"]},

@@ -227,3 +227,18 @@ def test_jetson_never_says_no_nvidia_gpu(shipped):
         assert rec.pytorch.reason_code == "torch_cpu_jetson" and "JetPack" in rec.pytorch.reason and "JetPack" in rec.driver.reason
         zh = messages.render("rec", rec.pytorch.reason_code, rec.pytorch.reason_params, "zh_CN")
         assert "JetPack" in zh and "没有 NVIDIA GPU" not in zh
+
+
+def test_an_interpreter_the_search_did_not_list_keeps_its_version():
+    """`--python /opt/torch/.venv/bin/python`: not on PATH, not the active venv; its version is asked of it (found by the
+    H200 mirror script, bench/h200_mirror_e2e.py: the solve had taken the newest release for an unknown Python)."""
+    from app.detect import detect
+    from tests.unit.detect_helpers import snapshot
+
+    sysm = snapshot(files={"/opt/torch/.venv/bin/python": ""}, commands={"/opt/torch/.venv/bin/python --version": "Python 3.12.3\n"})
+    f = detect(sysm, python="/opt/torch/.venv/bin/python")
+    assert f.python is not None and (f.python.path, f.python.version, f.python.kind) == ("/opt/torch/.venv/bin/python", "3.12.3", "selected")
+    linked = snapshot(links={"/srv/env/bin/python": "python3.11"})
+    assert detect(linked, python="/srv/env/bin/python").python.version == "3.11"  # the link names it: no process needed
+    gone = snapshot()
+    assert detect(gone, python="/no/such/python").python.version is None  # and the solve then says python_unknown

@@ -48,7 +48,7 @@ def test_evidence_from_a_snapshot(tmp_path, capsys):
     m = data["matches"][0]
     assert m["category"] == "cuda_unavailable" and m["subcode"] == "no_driver"
     assert data["facts_source"].startswith("snapshot:")
-    assert any(e["source"] == "facts" and "no NVIDIA driver is installed" in e["message"] for e in m["evidence"])
+    assert any(e["source"] == "facts" and "the NVIDIA driver is not installed" in e["message"] for e in m["evidence"])
 
 
 def test_wsl_snapshot_redirects_smi_failure(tmp_path, capsys):

@@ -59,6 +59,10 @@ MACHINES = {
     "docker_desktop": (Platform(os="windows", container="docker_desktop", source="text"), None),
     "podman": (Platform(os="linux", package_manager="dnf", container="podman", source="text"), _linux("dnf", "fedora")),
     "kubernetes": (Platform(os="linux", package_manager="apt", container="kubernetes", source="text"), _linux("apt", "ubuntu")),
+    "conda_linux": (Platform(os="linux", package_manager="apt", distro="ubuntu", python="/home/u/miniconda3/envs/t/bin/python",
+                             python_kind="conda", source="text"), _linux("apt", "ubuntu")),
+    "conda_windows": (Platform(os="windows", python=r"C:\Users\a b\miniconda3\envs\t\python.exe", python_kind="conda",
+                               source="text"), None),
 }
 GROUPS = {"major": "9", "kver": "6.8.0-45-generic", "max": "12", "pkg": "nvidia-driver-535", "sm": "sm_120", "lib": "libcudnn.so.9",
           "need": "12.8", "built": "12.4", "found": "11.8", "compiled": "8.9.2", "runtime": "8.5.0", "host": "download.pytorch.org"}

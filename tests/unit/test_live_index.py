@@ -11,6 +11,7 @@ import pytest
 
 from app.choices import Choices, Mirrors
 from app.compat import live
+from app.recommend import recommend_live
 from app.compat.db import load_db
 from app.facts import DriverInfo, Facts, Gpu, OsInfo, PythonEnv
 from tests.conftest import FIXTURES
@@ -42,7 +43,7 @@ def run(s: Server, db, facts, choices=None, tmp_path=None, pypi=True, **kw):
     ch = choices or Choices()
     ch = ch.replace(mirrors=Mirrors(pytorch_index_url=s.url + "/whl"))
     f = live.Fetcher(cache=tmp_path / "cache" if tmp_path else None, timeout=2.0)
-    rec, rep = live.recommend_live(facts, db, ch, fetcher=f, pypi_json=(s.url + "/pypi") if pypi else None, today=TODAY, enabled=True, **kw)
+    rec, rep = recommend_live(facts, db, ch, fetcher=f, pypi_json=(s.url + "/pypi") if pypi else None, today=TODAY, enabled=True, **kw)
     return rec, rep, f
 
 
@@ -144,7 +145,7 @@ def test_unreachable_index_answers_from_the_data_and_says_how_old_it_is(server, 
     assert w.params["age"] == "2" and "2026.11.29" in w.message and rec.pytorch.version == "2.14.0"
     assert "compat_data_stale" not in codes(rec) and rep.errors
     ch = Choices().replace(mirrors=Mirrors(pytorch_index_url=server.url + "/whl"))
-    later, _ = live.recommend_live(h200(), db, ch, fetcher=live.Fetcher(timeout=1.0), pypi_json=None, today=dt.date(2027, 6, 1), enabled=True)
+    later, _ = recommend_live(h200(), db, ch, fetcher=live.Fetcher(timeout=1.0), pypi_json=None, today=dt.date(2027, 6, 1), enabled=True)
     stale = next(w for w in later.warnings if w.code == "compat_data_stale")
     assert stale.params["age"] == "184" and stale.severity == "warning"
 
@@ -156,7 +157,7 @@ def test_a_cached_copy_answers_when_the_index_goes_away(server, db, tmp_path):
     server.down = True
     f = live.Fetcher(cache=tmp_path / "cache", ttl=0.0, timeout=1.0)  # expired: asks, fails, uses the old copy
     ch = Choices().replace(mirrors=Mirrors(pytorch_index_url=server.url + "/whl"))
-    rec, rep = live.recommend_live(h200(), db, ch, fetcher=f, pypi_json=None, today=TODAY, enabled=True)
+    rec, rep = recommend_live(h200(), db, ch, fetcher=f, pypi_json=None, today=TODAY, enabled=True)
     assert rec.pytorch.version == "2.14.1" and "index_cached_copy" in codes(rec) and rep.requests == 7  # 6 pages + 1 metadata
 
 
@@ -168,14 +169,14 @@ def test_reads_go_through_the_configured_proxy(server, db, tmp_path):
     # the index host does not exist: only the proxy (this server) can answer, and it gets absolute-URI requests
     m = Mirrors(pytorch_index_url="http://pytorch-mirror.invalid/whl", https_proxy=server.url)
     f = live.Fetcher(requests_kwargs=requests_kwargs(m), timeout=2.0)
-    rec, rep = live.recommend_live(h200(), db, Choices(mirrors=m), fetcher=f, pypi_json=None, today=TODAY, enabled=True)
+    rec, rep = recommend_live(h200(), db, Choices(mirrors=m), fetcher=f, pypi_json=None, today=TODAY, enabled=True)
     assert rec.pytorch.version == "2.14.1" and all(h.startswith("http://pytorch-mirror.invalid/whl/") for h in server.hits)
     assert len(server.hits) == 7  # 6 pages + the metadata of torchvision 0.29.1
 
 
 def test_live_reads_are_off_in_the_test_suite_by_default(db):
     f = live.Fetcher(timeout=0.5)
-    rec, rep = live.recommend_live(h200(), db, Choices(), fetcher=f, today=TODAY)
+    rec, rep = recommend_live(h200(), db, Choices(), fetcher=f, today=TODAY)
     assert f.requests == 0 and not rep.enabled and "index_not_checked" in codes(rec)
 
 
@@ -189,7 +190,7 @@ def test_nvidia_repository_index_says_which_branches_exist(server, db, tmp_path)
                   driver=DriverInfo(state="not_installed"), gpus=(Gpu(index=0, name="NVIDIA H200", compute_capability="9.0"),),
                   python=PythonEnv(path="/usr/bin/python3", version="3.12"))
     ch = Choices(want_toolkit=True).replace(mirrors=Mirrors(pytorch_index_url=server.url + "/whl", nvidia_repo_url=server.url + "/repos"))
-    rec, rep = live.recommend_live(facts, db, ch, fetcher=live.Fetcher(timeout=2.0), pypi_json=None, today=TODAY, enabled=True)
+    rec, rep = recommend_live(facts, db, ch, fetcher=live.Fetcher(timeout=2.0), pypi_json=None, today=TODAY, enabled=True)
     assert rec.driver.branch == "580" and rec.driver.package_repo == "nvidia"
     w = next(w for w in rec.warnings if w.code == "driver_branch_not_in_repo")
     assert w.params["branch"] == "580" and "R575" in w.params["branches"]
@@ -212,17 +213,17 @@ def test_an_index_that_just_failed_is_not_asked_again_at_once(server, db, tmp_pa
     server.down = True
     ch = Choices().replace(mirrors=Mirrors(pytorch_index_url=server.url + "/whl"))
     f1 = live.Fetcher(cache=tmp_path / "c", timeout=1.0)
-    r1, rep1 = live.recommend_live(h200(), db, ch, fetcher=f1, pypi_json=None, today=TODAY, enabled=True)
+    r1, rep1 = recommend_live(h200(), db, ch, fetcher=f1, pypi_json=None, today=TODAY, enabled=True)
     assert rep1.requests == 6 and "index_unreachable" in codes(r1)
     hits = len(server.hits)
     f2 = live.Fetcher(cache=tmp_path / "c", timeout=1.0)
-    r2, rep2 = live.recommend_live(h200(), db, ch, fetcher=f2, pypi_json=None, today=TODAY, enabled=True)
+    r2, rep2 = recommend_live(h200(), db, ch, fetcher=f2, pypi_json=None, today=TODAY, enabled=True)
     assert rep2.requests == 0 and len(server.hits) == hits and "index_unreachable" in codes(r2)
     server.down = False
     serve_pytorch(server, {"cu130": ["2.14.1"], "cu126": ["2.14.1"], "cu132": ["2.14.1"]},
                   {"cu130": ["0.29.1"], "cu126": ["0.29.1"], "cu132": ["0.29.1"]})
     f3 = live.Fetcher(cache=tmp_path / "c", timeout=1.0, fail_ttl=0.0)  # past the pause: asked again, and read
-    r3, rep3 = live.recommend_live(h200(), db, ch, fetcher=f3, pypi_json=None, today=TODAY, enabled=True)
+    r3, rep3 = recommend_live(h200(), db, ch, fetcher=f3, pypi_json=None, today=TODAY, enabled=True)
     assert rep3.requests == 7 and r3.pytorch.version == "2.14.1"
 
 

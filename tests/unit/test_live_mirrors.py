@@ -11,6 +11,7 @@ import pytest
 
 from app.choices import Choices, Mirrors
 from app.compat import live
+from app.recommend import recommend_live
 from app.compat.db import load_db
 from app.facts import DriverInfo, Facts, Gpu, OsInfo, PythonEnv
 from tests.unit.https_server import Hostile, gzip_bomb
@@ -42,7 +43,7 @@ def solve(s, db, facts, choices=None, **kw):
     ch = (choices or Choices()).replace(mirrors=Mirrors(pytorch_index_url=s.url + "/whl"))
     f = live.Fetcher(timeout=kw.pop("timeout", 2.0))
     t0 = time.monotonic()
-    rec, rep = live.recommend_live(facts, db, ch, fetcher=f, pypi_json=None, today=TODAY, enabled=True, **kw)
+    rec, rep = recommend_live(facts, db, ch, fetcher=f, pypi_json=None, today=TODAY, enabled=True, **kw)
     return rec, rep, time.monotonic() - t0
 
 
@@ -132,3 +133,16 @@ def test_a_redirect_loop_and_a_gzip_bomb_are_errors_the_data_answers_for(srv, db
     # NVIDIA's Packages.gz as a bomb: decompressed with a cap, not into memory
     monkeypatch.setattr(live, "MAX_PACKAGES", 8 << 20)
     assert live.parse_packages_index(gzip_bomb(64 << 20)) == (set(), set())
+
+
+def test_torchaudio_is_pinned_only_where_the_mirror_lists_it(srv, db):
+    """torch 2.11.0 pins torchaudio 2.11.0 (its last release); a mirror of the H200's venv has torch and torchvision only:
+    the pin leaves torchaudio out instead of a pin pip 404s on (found by bench/h200_mirror_e2e.py)."""
+    page(srv, "cu130", "torch", [f"torch-2.11.0+cu130-cp312-cp312-{LINUX}.whl"])
+    page(srv, "cu130", "torchvision", [f"torchvision-0.26.0+cu130-cp312-cp312-{LINUX}.whl"])
+    rec, _, took = solve(srv, db, h200())
+    assert rec.pytorch.packages == ("torch==2.11.0", "torchvision==0.26.0") and took < 5.0
+    assert "/whl/cu130/torchaudio/" in srv.hits
+    page(srv, "cu130", "torchaudio", [f"torchaudio-2.11.0+cu130-cp312-cp312-{LINUX}.whl"])
+    rec, _, _ = solve(srv, db, h200())
+    assert rec.pytorch.packages == ("torch==2.11.0", "torchvision==0.26.0", "torchaudio==2.11.0")

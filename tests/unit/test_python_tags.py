@@ -13,6 +13,7 @@ import pytest
 
 from app.choices import Choices, Mirrors
 from app.compat import live
+from app.recommend import recommend_live
 from app.compat.db import CompatDataError, CompatDB, load_db, read_dir_tables
 from app.facts import DriverInfo, Facts, Gpu, OsInfo, PythonEnv
 from app.paths import resource
@@ -95,7 +96,7 @@ def _serve(s: Server, torch: dict[str, list[str]], tv: dict[str, list[str]]) -> 
 
 def _live(s: Server, db, facts):
     ch = Choices().replace(mirrors=Mirrors(pytorch_index_url=s.url + "/whl"))
-    rec, _ = live.recommend_live(facts, db, ch, fetcher=live.Fetcher(timeout=2.0), pypi_json=None, today=dt.date(2026, 12, 1), enabled=True)
+    rec, _ = recommend_live(facts, db, ch, fetcher=live.Fetcher(timeout=2.0), pypi_json=None, today=dt.date(2026, 12, 1), enabled=True)
     return rec
 
 

@@ -77,7 +77,7 @@ def test_fuzzed_requests_never_crash_and_only_allowed_things_would_happen(monkey
         ran.append(list(argv))
         return CommandOutcome(argv=list(argv), rc=0)
 
-    def fake_apply(edit, bdir, root="/", step_kind="", content=None):
+    def fake_apply(edit, bdir, root="/", step_kind="", content=None, check_real=None):
         wrote.append((step_kind, edit, content))
         return EditRecord(edit.path, False, None, "missing")
 

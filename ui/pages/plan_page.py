@@ -4,7 +4,6 @@ it is the confirmation). The plan shown is always the one built from the current
 recommendation and choices: any change rebuilds it before it can run."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Optional
 
 from PySide6.QtCore import Qt
@@ -14,48 +13,10 @@ from PySide6.QtWidgets import (QFileDialog, QHBoxLayout, QHeaderView, QLabel, QP
 
 from ui import engine
 from app import messages
-from ui.i18n import current_language, plan_text, tr
+from ui.i18n import current_language, tr
+from ui.page_states import PlanState, step_title, step_why
 from ui.pages.base import BasePage, join_sentences
 from ui.widgets.icons import status_icon
-
-
-@dataclass
-class PlanState:
-    """Qt-free: the plan shown and whether the user confirmed it."""
-
-    plan: Any = None
-    confirmed: bool = False
-    busy: bool = False
-
-    @property
-    def steps(self) -> tuple:
-        return tuple(getattr(self.plan, "steps", ()) or ())
-
-    def can_run(self) -> bool:
-        """A plan is shown (pressing Install confirms it); an empty plan goes on to the verification."""
-        return self.plan is not None and not self.busy
-
-    def step_text(self, step) -> str:
-        """What the detail pane shows for a step: its title and why in the user's language, then
-        the step exactly as the exported script runs it (downloads fetched and checked first;
-        PowerShell for a Windows step, never `sudo`)."""
-        out = [step_title(step), "", step_why(step), ""]
-        i = next((n for n, s in enumerate(self.steps, 1) if s is step), 1)
-        out.append(engine.step_script(self.plan, step, i))
-        return "\n".join(out).strip() + "\n"
-
-    def all_commands(self) -> str:
-        """The whole plan as one block that runs as pasted into a terminal (bash or PowerShell)."""
-        return engine.pasteable_script(self.plan)
-
-
-def step_title(step) -> str:
-    """A step's title in the current language (the engine's English when no template fits)."""
-    return plan_text(getattr(step, "title_code", ""), getattr(step, "params", None), step.title)
-
-
-def step_why(step) -> str:
-    return plan_text(getattr(step, "why_code", ""), getattr(step, "params", None), step.why)
 
 
 class PlanPage(BasePage):

@@ -4,7 +4,6 @@ shows the refusal inline and cannot be confirmed until it is resolved."""
 from __future__ import annotations
 
 import html
-from dataclasses import dataclass, field
 from typing import Optional
 
 from PySide6.QtCore import Qt
@@ -16,27 +15,9 @@ from app.choices import Choices, Mirrors
 from app.recommendation import Recommendation
 from ui import engine
 from ui.i18n import rec_text, tr
+from ui.page_states import RecommendationState
 from ui.pages.base import BasePage, join_sentences
 from ui.widgets.icons import status_icon
-
-
-@dataclass
-class RecommendationState:
-    """Qt-free: the engine's answer and the user's (possibly not yet applied) choices."""
-
-    choices: Choices = field(default_factory=Choices)
-    recommendation: Optional[Recommendation] = None
-    busy: bool = False
-    dirty: bool = False  # advanced fields edited but not applied yet
-    error: Optional[str] = None
-
-    @property
-    def refused(self) -> tuple[str, ...]:
-        return self.recommendation.refused if self.recommendation else ()
-
-    def can_confirm(self) -> bool:
-        r = self.recommendation
-        return (r is not None and not self.busy and not self.dirty and not r.refused and r.pytorch.version is not None)
 
 
 def explain_terms(text: str) -> list[str]:

@@ -2,14 +2,13 @@
 from __future__ import annotations
 
 import html
-from dataclasses import dataclass
-from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QPushButton
 
 from ui import engine
-from ui.i18n import N_, plan_text, tr
+from ui.i18n import N_, tr
+from ui.page_states import SummaryState
 from ui.pages.base import BasePage
 from ui.widgets.icons import status_icon
 
@@ -26,48 +25,6 @@ HEADLINES = {"pass": N_("PyTorch runs on the GPU at full speed."),
              "warn": N_("PyTorch runs on the GPU, with warnings."),
              "fail": N_("Something does not work yet."),
              "skip": N_("Not verified.")}
-
-
-@dataclass
-class SummaryState:
-    """Qt-free: the verdict and the list of changes, from the session."""
-
-    verification: Any = None
-    install: Any = None
-    dry_run: bool = False
-
-    @property
-    def verdict(self) -> str:
-        v = self.verification
-        if v is not None:
-            return v.status
-        if self.install is not None and self.install.failed is not None:
-            return "fail"
-        if any(getattr(o, "status", "") == "error" for o in self.recorded_steps):
-            return "fail"
-        return "skip"
-
-    recorded_steps: tuple = ()  # a report: each step's outcome on the user's machine
-    recorded_plan: Any = None
-
-    def changes(self) -> list[tuple[str, str]]:
-        """(status, step title in the current language) for every step that ran."""
-        if self.recorded_steps:
-            by_id = {s.id: s for s in getattr(self.recorded_plan, "steps", ())}
-            out = []
-            for o in self.recorded_steps:
-                st = getattr(o, "status", "")
-                if st in ("pending", "running"):  # never reached on the user's machine
-                    continue
-                step = by_id.get(o.id)
-                title = plan_text(getattr(step, "title_code", ""), getattr(step, "params", None),
-                                  getattr(step, "title", None) or getattr(o, "title", "") or o.id)
-                out.append((st, title))
-            return out
-        if self.install is None:
-            return []
-        return [(s.status, plan_text(getattr(s, "title_code", ""), getattr(s, "params", None), s.title))
-                for s in self.install.steps if s.status != "pending"]
 
 
 class SummaryPage(BasePage):

@@ -1,8 +1,6 @@
 """System: the detected facts, grouped, each group with a status icon; findings in plain words."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Optional
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QListView, QFileDialog, QHBoxLayout, QHeaderView, QLabel, QListWidget, QListWidgetItem, QPushButton,
@@ -10,8 +8,9 @@ from PySide6.QtWidgets import (QListView, QFileDialog, QHBoxLayout, QHeaderView,
 
 from app.facts import Facts
 from ui.i18n import N_, engine_text, hint_text, tr
+from ui.page_states import SystemState
 from ui.pages.base import BasePage
-from ui.state import FactGroup, group_facts, gpu_line
+from ui.state import gpu_line
 from ui.widgets.icons import status_icon
 
 GROUP_TITLES = {"gpu": N_("GPU"), "driver": N_("Driver"), "os": N_("Operating system and WSL"),
@@ -32,18 +31,6 @@ VALUES = {  # values that are words, not numbers
         N_("none (optional: PyTorch brings its own CUDA runtime)"),
 }
 STATUS_TEXT = {"ok": N_("fine"), "warning": N_("needs attention"), "error": N_("problem"), "unknown": N_("not detected")}
-
-
-@dataclass
-class SystemState:
-    """Qt-free: the facts shown and their grouping."""
-
-    facts: Optional[Facts] = None
-    scanning: bool = False
-
-    @property
-    def groups(self) -> tuple[FactGroup, ...]:
-        return group_facts(self.facts) if self.facts else ()
 
 
 class SystemPage(BasePage):

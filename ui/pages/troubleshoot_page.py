@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import functools
 import html
-from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import Qt
@@ -16,6 +15,7 @@ from PySide6.QtWidgets import (QFileDialog, QHBoxLayout, QLabel, QPlainTextEdit,
 
 from ui import engine
 from ui.i18n import N_, diag_text, tr
+from ui.page_states import TroubleshootState
 from ui.pages.base import BasePage
 
 # diagnosis categories (app/diagnose) whose fix is a setting of the window: the proxy, a mirror, the
@@ -57,25 +57,6 @@ def _said(shown: str, english: str) -> str:
     if shown == english:
         return html.escape(english)
     return f"<span title=\"{html.escape(english, quote=True)}\">{html.escape(shown)}</span>"
-
-
-@dataclass
-class TroubleshootState:
-    """Qt-free: the text diagnosed and the engine's diagnosis."""
-
-    text: str = ""
-    diagnosis: Any = None
-    busy: bool = False
-
-    @property
-    def top(self):
-        d = self.diagnosis
-        return d.matches[0] if d is not None and getattr(d, "matches", None) else None
-
-    @property
-    def has_fix(self) -> bool:
-        t = self.top  # only steps the wizard can run (the rest are shown for the user to run)
-        return t is not None and bool(getattr(t, "runnable_steps", t.fix_steps))
 
 
 def read_log(path: str) -> str:

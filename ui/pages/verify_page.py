@@ -2,7 +2,6 @@
 theoretical ceilings, and each layer's verdict (all judged by app.verify, shown here)."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from PySide6.QtCore import Qt
@@ -13,8 +12,9 @@ from ui import engine
 from ui.bridge import SampleBridge, Task
 from app.verify.verdicts import layer_reason
 from ui.i18n import N_, current_language, tr
+from ui.page_states import VerifyState
 from ui.pages.base import BasePage
-from ui.state import DURATIONS_S, SampleSeries, sample_dict
+from ui.state import DURATIONS_S
 from ui.widgets.bandwidth import BandwidthBar
 from ui.widgets.icons import status_icon
 
@@ -31,53 +31,6 @@ def reason_code(layer) -> Optional[str]:
     if same:
         return same
     return PASS_CODES.get(layer.name) if layer.status == "pass" else None
-
-
-@dataclass
-class VerifyState:
-    """Qt-free: every GPU's samples (the charts show one GPU), and the verification result."""
-
-    seconds: float = 5
-    gpu_index: int = 0
-    by_gpu: dict[int, SampleSeries] = field(default_factory=dict)
-    verification: Any = None
-    running: bool = False
-    error: Optional[str] = None
-
-    @property
-    def series(self) -> SampleSeries:
-        return self.by_gpu.setdefault(self.gpu_index, SampleSeries())
-
-    @property
-    def gpus(self) -> list[int]:
-        return sorted(self.by_gpu)
-
-    def clear(self) -> None:
-        self.by_gpu.clear()
-
-    def add_samples(self, batch: list) -> int:
-        """Adds every GPU's samples; returns how many were for the GPU shown."""
-        n = 0
-        for item in batch:
-            if isinstance(item, tuple):
-                t, values = item
-                gpu = int(values.get("gpu_index") or 0)
-            else:
-                t, gpu, values = sample_dict(item)
-            self.by_gpu.setdefault(gpu, SampleSeries()).add(t, values)
-            n += gpu == self.gpu_index
-        return n
-
-    def bandwidth_rows(self) -> list[tuple[str, Optional[float], Optional[float]]]:
-        """(English label, measured GB/s, ceiling GB/s) as app.verify reported them."""
-        v = self.verification
-        if v is None:
-            return []
-        b = v.bandwidth
-        return [("Host to GPU (pinned)", b.h2d_pinned_gbps, b.pcie_theoretical_gbps),
-                ("GPU to host (pinned)", b.d2h_pinned_gbps, b.pcie_theoretical_gbps),
-                ("Host to GPU (pageable)", b.h2d_pageable_gbps, b.pcie_theoretical_gbps),
-                ("GPU memory (device to device)", b.d2d_gbps, b.memory_theoretical_gbps)]
 
 
 BANDWIDTH_LABELS = {"Host to GPU (pinned)": N_("Host to GPU (pinned)"), "GPU to host (pinned)": N_("GPU to host (pinned)"),

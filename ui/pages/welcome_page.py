@@ -1,7 +1,6 @@
 """Welcome: what the wizard does, which path to take, which language, which machine."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
@@ -9,24 +8,12 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QButtonGroup, QComboBox, QFileDialog, QHBoxLayout, QLabel, QListWidget,
                                QListWidgetItem, QPushButton, QRadioButton, QVBoxLayout, QWidget)
 
-from app.paths import demo_snapshots
 from ui import engine
 from ui.i18n import N_, tr
+from ui.page_states import WelcomeState
 from ui.pages.base import BasePage
 from ui.state import PathId
 from ui.widgets.banner import Banner
-
-
-@dataclass
-class WelcomeState:
-    """Qt-free: the chosen path and the recorded machine to open, if any."""
-
-    path: PathId = "setup"
-    file: Optional[str] = None
-    demos: list[Path] = field(default_factory=demo_snapshots)
-
-    def can_continue(self) -> bool:
-        return self.path != "walkthrough" or bool(self.file)
 
 
 PATH_ORDER: tuple[PathId, ...] = ("setup", "verify", "troubleshoot", "walkthrough")
