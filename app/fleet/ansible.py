@@ -144,8 +144,9 @@ def _yaml():
 
 def dump_yaml(data: Any) -> str:
     yaml = _yaml()
+    safe_dumper: Any = yaml.SafeDumper  # PyYAML has no type hints
 
-    class Dumper(yaml.SafeDumper):
+    class Dumper(safe_dumper):
         pass
 
     def unsafe(d, s):

@@ -109,9 +109,10 @@ def _verify_row(path: Path) -> Optional[dict[str, Any]]:
             "torch": t.get("version"), "torch_cuda": t.get("cuda"), "created": data.get("created")}
 
 
-def _best_dtype(gpus, data) -> Optional[str]:
+def _best_dtype(gpus: list[Any], data: dict[str, Any]) -> Optional[str]:
     m = ((gpus[0].get("compute") if gpus else data.get("compute")) or {}).get("matmul_tflops") or {}
-    return max(m, key=m.get) if m else None
+    rates = {k: v for k, v in m.items() if isinstance(v, (int, float))} if isinstance(m, dict) else {}
+    return max(rates, key=lambda k: rates[k]) if rates else None
 
 
 def _plan_status(host: str, plan: dict, run: dict, lang: str) -> tuple[str, str]:
@@ -218,8 +219,7 @@ def _flag_laggards(rows: list[dict[str, Any]], lang: str) -> None:
         best_w = max(widths) if widths else 0
         best_g = max(gens) if gens else 0
         for metric, code, _unit in (("h2d_gbps", "fleet_lag_bandwidth", "GB/s"), ("tflops", "fleet_lag_tflops", "TFLOP/s")):
-            vals = [(r, (r.get("verification") or {}).get(metric)) for r in peers]
-            vals = [(r, v) for r, v in vals if isinstance(v, (int, float))]
+            vals = [(r, float(v)) for r in peers if isinstance(v := (r.get("verification") or {}).get(metric), (int, float))]
             if len(vals) < MIN_PEERS:
                 continue
             med = statistics.median(v for _r, v in vals)
