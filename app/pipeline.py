@@ -75,7 +75,7 @@ class Pipeline:
         self.live = live
         self._detect = detect_fn
         self._db: Any = None
-        self._facts: dict[bool, Facts] = {}
+        self._facts: dict[Any, Facts] = {}
         self._recs: dict[tuple[bool, Choices], Recommendation] = {}
         self._plans: dict[tuple[bool, Choices, bool], Any] = {}
         self.computed: list[str] = []  # which stages ran, in order (for tests and the bench)
@@ -92,14 +92,20 @@ class Pipeline:
             self.computed.append("db")
         return self._db
 
-    def facts(self, torch: bool = False) -> Facts:
-        if torch not in self._facts:
+    def facts(self, torch: bool = False, venv_check: bool = True) -> Facts:
+        """`venv_check=False` (a diagnosis): the facts without asking system Pythons whether they can make a venv;
+        full facts already detected serve too."""
+        if not venv_check and torch in self._facts:
+            return self._facts[torch]
+        key: Any = torch if venv_check else (torch, "quick")
+        if key not in self._facts:
+            kw = {} if venv_check else {"venv_check": False}
             if self._detect is not None:
-                facts = self._detect(self.system, torch_probe=torch, python=self.python)
+                facts = self._detect(self.system, torch_probe=torch, python=self.python, **kw)
             else:
                 from app.detect import detect
 
-                facts = detect(self.system, torch_probe=torch, python=self.python)
+                facts = detect(self.system, torch_probe=torch, python=self.python, **kw)
             if self.overrides:
                 from app.overrides import OverrideError, apply_overrides
 
@@ -107,9 +113,9 @@ class Pipeline:
                     facts = apply_overrides(facts, **self.overrides)
                 except OverrideError as e:
                     raise PipelineError(str(e), 2) from None
-            self._facts[torch] = facts
-            self.computed.append(f"detect{'+torch' if torch else ''}")
-        return self._facts[torch]
+            self._facts[key] = facts
+            self.computed.append(f"detect{'+torch' if torch else ''}{'' if venv_check else ' (quick)'}")
+        return self._facts[key]
 
     def recommendation(self, choices: Optional[Choices] = None, torch: bool = False) -> Recommendation:
         key = (torch, _choices(choices))

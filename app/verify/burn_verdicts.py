@@ -177,7 +177,9 @@ def pass_checks(b: BurnIn, g: BurnGpu) -> list[Check]:
     ran = duration(g.load_s or b.ran_s)
     capped = g.throttle_s.get("sw_power_cap", 0.0) >= 0.3 * g.load_s if g.load_s else False
     clock = _fmt(g.sm_clock_median_mhz, digits=0)
-    if capped and g.power_limit_w:
+    if g.sm_clock_median_mhz is None:  # nothing sampled (no NVML): what ran, not what it held
+        out.append(_check("burn_ok", "pass", gpu_index=i, gpu=name, text_code="burn_ok_unsampled", duration=duration(b.ran_s)))
+    elif capped and g.power_limit_w:
         out.append(_check("burn_ok", "pass", gpu_index=i, gpu=name, clock=clock, limit_w=_fmt(g.power_limit_w, digits=0),
                           duration=ran))
     else:

@@ -96,7 +96,7 @@ def test_a_result_mismatch_fails_with_its_time(tmp_path):
     v = run(tmp_path, phase_events(PHASES, mismatch_in="matmul_bf16"))
     c = burn_checks(v)["burn_mismatch"]
     assert c.status == "fail" and v.layer("burnin").status == "fail"
-    assert "12 result mismatches (1 times, in matmul_bf16)" in c.message and "the GPU computes wrong under load" in c.message
+    assert "12 result mismatches in matmul_bf16 (in 1 of the checks)" in c.message and "the GPU computes wrong under load" in c.message
     ev = next(e for e in v.burn_in.events if e.kind == "mismatch")
     span = next(p for p in v.burn_in.phases if p.phase == "matmul_bf16")
     assert span.t0_s <= ev.t_s <= span.t1_s + 0.2  # marked inside its phase on the time axis
@@ -257,3 +257,39 @@ def test_tracker_keeps_counters_through_thinning():
     evs = [e for e in t.events if e.kind == "ecc_corrected"]
     assert [e.t_s for e in evs] == [1.0, 2.0, 3.0, 4.0] and all(e.count == 1 for e in evs)
     assert t._watch[0].throttle_s["sw_power_cap"] == pytest.approx(4.9)
+
+
+def test_the_report_draws_phases_thresholds_peaks_and_faults():
+    import re
+
+    from app.report.burn_html import burn_charts, burn_html
+    from app.report.words import LANG
+
+    v = Verification.loads((FIX / "demo_burnin_2gpu.json").read_text(encoding="utf-8")).to_json()
+    charts = {re.search(r"data-metric='(\w+)'", c).group(1): c for c in burn_charts(v)}
+    assert set(charts) == {"burn_clock", "burn_temp", "burn_power", "burn_util", "burn_tflops", "burn_membw"}
+    phases = [p["phase"] for p in v["burn_in"]["phases"]]
+    for svg in charts.values():
+        assert re.findall(r"data-phase='(\w+)'", svg) == phases  # every phase shaded, in order
+        assert "data-severity='fail'" in svg  # the mismatch, on every chart's time axis
+    mismatch = next(e for e in v["burn_in"]["events"] if e["kind"] == "mismatch")
+    assert f"data-t='{mismatch['t_s']:g}' data-severity='fail'" in charts["burn_temp"]
+    assert re.findall(r"class='limit'[^>]*data-value='([\d.]+)'", charts["burn_temp"]) == ["89", "95"]
+    assert "data-value='989.5'" in charts["burn_tflops"] and "data-value='4800'" in charts["burn_membw"]
+    assert "data-value='700'" in charts["burn_power"] and charts["burn_clock"].count("class='series'") == 2  # side by side
+    tok = LANG.set("zh_CN")
+    try:
+        zh = burn_html(v)
+    finally:
+        LANG.reset(tok)
+    assert "烤机" in zh and "GPU 之间" in zh and "data-status='fail'" in zh and zh.count("class='card burn-gpu'") == 2
+
+
+def test_a_burn_in_without_samples_says_so():
+    from app.report.burn_html import burn_html
+
+    v = rejudge(Verification.loads((FIX / "h200_burnin45.json").read_text(encoding="utf-8")))
+    ok = next(c for c in v.layer("burnin").checks if c.code == "burn_ok")
+    assert ok.params["text_code"] == "burn_ok_unsampled" and "?" not in ok.message
+    html = burn_html(v.to_json())
+    assert "No NVML samples" in html and "data-metric='burn_tflops'" in html and "data-metric='burn_clock'" not in html
