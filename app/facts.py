@@ -110,6 +110,7 @@ class OsInfo(Model):
     wsl_memory_limit_mib: Optional[int] = None  # [wsl2] memory= in the Windows user's .wslconfig, when set
     wslconfig_path: Optional[str] = None  # the user's .wslconfig (/mnt/c/Users/<user>/.wslconfig or C:\\Users\\...), read if it exists
     wsl_distro: Optional[str] = None  # WSL_DISTRO_NAME inside WSL ("Ubuntu-22.04")
+    home: Optional[str] = None  # the user's home folder (HOME; USERPROFILE on Windows): what ~ in a plan for this machine is
 
 
 @dataclass(frozen=True)

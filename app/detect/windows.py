@@ -315,7 +315,7 @@ def detect_windows(system) -> tuple[OsInfo, DriverInfo, list[Gpu], WindowsInfo, 
         text = system.read_text(path)
         cfg = parse_wslconfig(text) if text is not None else {}
         limit = parse_size_mib(cfg["memory"]) if "memory" in cfg else None
-        os_info = os_info.replace(wslconfig_path=path, wsl_memory_limit_mib=limit)
+        os_info = os_info.replace(wslconfig_path=path, wsl_memory_limit_mib=limit, home=prof)
 
     # ---- GPU and driver: WMI first (works without a working NVIDIA driver), then nvidia-smi.exe
     vids = parse_video_controllers(res["video"].stdout)

@@ -285,6 +285,21 @@ class LogCanvas(QAbstractScrollArea):
         return text
 
 
+class SearchBox(QLineEdit):
+    """The log's search field: Enter finds the next match (Shift+Enter the previous one) and stops there, so it
+    never also presses the window's default button (a QLineEdit leaves Enter to its dialog)."""
+
+    findNext = Signal()  # noqa: N815 - Qt signal naming
+    findPrevious = Signal()  # noqa: N815
+
+    def keyPressEvent(self, e: QKeyEvent) -> None:  # noqa: N802
+        if e.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            (self.findPrevious if e.modifiers() & Qt.KeyboardModifier.ShiftModifier else self.findNext).emit()
+            e.accept()
+            return
+        super().keyPressEvent(e)
+
+
 class LogView(QWidget):
     followChanged = Signal(bool)
 
@@ -292,7 +307,7 @@ class LogView(QWidget):
         super().__init__(parent)
         self.model = LogModel()
         self.view = LogCanvas(self.model, self)
-        self.search = QLineEdit(self)
+        self.search = SearchBox(self)
         self.search.setClearButtonEnabled(True)
         self.prev_btn = QPushButton(self)
         self.next_btn = QPushButton(self)
@@ -318,7 +333,8 @@ class LogView(QWidget):
         sb.valueChanged.connect(self._on_scrolled)
         sb.valueChanged.connect(lambda _v: self.view.viewport().update())
         self.view.horizontalScrollBar().valueChanged.connect(lambda _v: self.view.viewport().update())
-        self.search.returnPressed.connect(self.find_next)
+        self.search.findNext.connect(self.find_next)
+        self.search.findPrevious.connect(self.find_prev)
         self.search.textChanged.connect(self._on_search_text)
         self.next_btn.clicked.connect(self.find_next)
         self.prev_btn.clicked.connect(self.find_prev)
