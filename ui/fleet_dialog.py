@@ -85,8 +85,9 @@ class FleetDialog(QDialog):
         lay.addWidget(buttons)
         self.resize(960, 480)
         self.retranslate()
-        if self.hosts.topLevelItemCount():
-            self.hosts.setCurrentItem(self.hosts.topLevelItem(0))
+        first = self.hosts.topLevelItem(0)
+        if first is not None:
+            self.hosts.setCurrentItem(first)
 
     def retranslate(self) -> None:
         s = self.report.get("summary") or {}

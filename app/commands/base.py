@@ -29,8 +29,8 @@ class Context:
 
         self.lang: str = resolve_lang(getattr(args, "lang", None))  # --lang, else GPU_WIZARD_LANG / the locale
         self.snapshot_path: Optional[str] = getattr(args, "snapshot", None)
-        self._system = None
-        self._pipeline = None
+        self._system: Any = None  # app.system.System, made on first use
+        self._pipeline: Any = None  # app.pipeline.Pipeline, made on first use
 
     @property
     def system(self):

@@ -263,7 +263,7 @@ class LogCanvas(QAbstractScrollArea):
             self.set_current(self.row_at(int(e.position().y())), extend=True)
 
     def keyPressEvent(self, e: QKeyEvent) -> None:  # noqa: N802
-        k = e.key()
+        k = Qt.Key(e.key())
         ext = bool(e.modifiers() & Qt.KeyboardModifier.ShiftModifier)
         cur = self.current if self.current >= 0 else self.verticalScrollBar().value()
         moves = {Qt.Key.Key_Up: cur - 1, Qt.Key.Key_Down: cur + 1, Qt.Key.Key_PageUp: cur - self.visible_rows(),
@@ -323,9 +323,10 @@ class LogView(QWidget):
         self.next_btn.clicked.connect(self.find_next)
         self.prev_btn.clicked.connect(self.find_prev)
         self.follow_btn.clicked.connect(self.set_follow)
-        QShortcut(QKeySequence.StandardKey.Find, self, activated=self.search.setFocus)
-        QShortcut(QKeySequence.StandardKey.FindNext, self, activated=self.find_next)
-        QShortcut(QKeySequence.StandardKey.FindPrevious, self, activated=self.find_prev)
+        for key, slot in ((QKeySequence.StandardKey.Find, self.search.setFocus),
+                          (QKeySequence.StandardKey.FindNext, self.find_next),
+                          (QKeySequence.StandardKey.FindPrevious, self.find_prev)):
+            QShortcut(QKeySequence(key), self).activated.connect(slot)
         self._update_colours()
         self.retranslate()
 
