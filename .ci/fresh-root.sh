@@ -178,9 +178,9 @@ run_as_password_user() {
   local pw; pw="door-$(od -An -N6 -tx1 /dev/urandom | tr -d ' \n')"
   printf 'door:%s\n' "$pw" | in_root chpasswd
   clone_into "$root_dir/home/door/gpu-wizard"
-  chown -R "$(in_root id -u door):$(in_root id -g door)" "$root_dir/home/door/gpu-wizard"
   say "root installs the system packages (as an administrator would): scripts/sysdeps.sh --test"
   in_root bash -c 'cd /home/door/gpu-wizard && bash scripts/sysdeps.sh --test' >&2 || true
+  chown -R "$(in_root id -u door):$(in_root id -g door)" "$root_dir/home/door/gpu-wizard"  # its logs too
   say "user 'door' (sudo group, sudo asks for a password): the real-sudo tests"
   timed "password: scripts/test.sh (real sudo)" in_root runuser -l door -c \
     "cd ~/gpu-wizard && GPU_WIZARD_TEST_SUDO_PASSWORD='$pw' GPU_WIZARD_TEST_REQUIRE_REAL_SUDO=1 scripts/test.sh -p no:cacheprovider $(echo $PASSWORD_TESTS)" || fail=1

@@ -35,6 +35,48 @@ class PipelineError(Exception):
         self.code = code
 
 
+def choices_from_options(opts: Any, facts: Optional[Facts] = None) -> Choices:
+    """Choices from the plan options (`gpu-wizard plan`'s flags, or one fleet host's: any object or mapping
+    with venv, method, toolkit, cudnn, installer, torch, variant, no_driver, no_cleanup, wsl_distro,
+    python_version, no_torchvision and the mirror options); mirrors, proxy and CA bundle from them over
+    the config file over the environment (app.config). Bad input is a PipelineError with code 2."""
+    from types import SimpleNamespace
+
+    from app.choices import Choices
+    from app.config import ConfigError, mirrors_from_args
+
+    a = SimpleNamespace(**opts) if isinstance(opts, dict) else opts
+
+    def get(name: str, default: Any = None) -> Any:
+        return getattr(a, name, default)
+
+    try:
+        mirrors, _cfg = mirrors_from_args(a)
+    except ConfigError as e:
+        raise PipelineError(str(e), 2) from None
+    kw: dict[str, Any] = {}
+    if get("venv"):
+        kw["venv_path"] = get("venv")
+    method = get("method")
+    if method is None and facts is not None:
+        method = "dnf" if facts.os.package_manager in ("dnf", "yum") else "apt"
+    if method:
+        kw["install_method"] = method
+    kw.update(want_toolkit=bool(get("toolkit")), want_system_cudnn=bool(get("cudnn")), installer=get("installer") or "pip",
+              torch_version=get("torch"), torch_variant=get("variant"), install_driver=not get("no_driver"),
+              cleanup_old_cuda=not get("no_cleanup"), mirrors=mirrors, want_torchvision=not get("no_torchvision", False))
+    distro = get("wsl_distro")
+    if distro is not None:
+        from app.plan.windows import DISTRO_NAME_RE
+
+        if not DISTRO_NAME_RE.match(distro):
+            raise PipelineError(f"--wsl-distro {distro!r}: not a WSL distro name (letters, digits, '.', '_' and '-')", 2)
+        kw["wsl_distro"] = distro
+    if get("python_version"):
+        kw["python_version"] = get("python_version")
+    return Choices(**kw)
+
+
 def load_compat(path: Optional[str] = None):
     from app.compat import load_db
 
@@ -75,7 +117,7 @@ class Pipeline:
         self.live = live
         self._detect = detect_fn
         self._db: Any = None
-        self._facts: dict[bool, Facts] = {}
+        self._facts: dict[Any, Facts] = {}
         self._recs: dict[tuple[bool, Choices], Recommendation] = {}
         self._plans: dict[tuple[bool, Choices, bool], Any] = {}
         self.computed: list[str] = []  # which stages ran, in order (for tests and the bench)
@@ -92,14 +134,20 @@ class Pipeline:
             self.computed.append("db")
         return self._db
 
-    def facts(self, torch: bool = False) -> Facts:
-        if torch not in self._facts:
+    def facts(self, torch: bool = False, venv_check: bool = True) -> Facts:
+        """`venv_check=False` (a diagnosis): the facts without asking system Pythons whether they can make a venv;
+        full facts already detected serve too."""
+        if not venv_check and torch in self._facts:
+            return self._facts[torch]
+        key: Any = torch if venv_check else (torch, "quick")
+        if key not in self._facts:
+            kw = {} if venv_check else {"venv_check": False}
             if self._detect is not None:
-                facts = self._detect(self.system, torch_probe=torch, python=self.python)
+                facts = self._detect(self.system, torch_probe=torch, python=self.python, **kw)
             else:
                 from app.detect import detect
 
-                facts = detect(self.system, torch_probe=torch, python=self.python)
+                facts = detect(self.system, torch_probe=torch, python=self.python, **kw)
             if self.overrides:
                 from app.overrides import OverrideError, apply_overrides
 
@@ -107,9 +155,9 @@ class Pipeline:
                     facts = apply_overrides(facts, **self.overrides)
                 except OverrideError as e:
                     raise PipelineError(str(e), 2) from None
-            self._facts[torch] = facts
-            self.computed.append(f"detect{'+torch' if torch else ''}")
-        return self._facts[torch]
+            self._facts[key] = facts
+            self.computed.append(f"detect{'+torch' if torch else ''}{'' if venv_check else ' (quick)'}")
+        return self._facts[key]
 
     def recommendation(self, choices: Optional[Choices] = None, torch: bool = False) -> Recommendation:
         key = (torch, _choices(choices))
@@ -137,3 +185,38 @@ class Pipeline:
                 raise PipelineError(f"cannot plan: {e}") from None
             self.computed.append("plan")
         return self._plans[key]
+
+
+def torch_fix_command(python: str, nvml: Optional[dict[str, Any]], python_version: Optional[str] = None,
+                      platform: str = "linux", mirrors: Any = None) -> str:
+    """The pip command that installs the PyTorch build recommend() picks for this driver, these GPUs
+    and this Python into `python`, with the run's mirrors, proxy and CA bundle (`mirrors`; None: the
+    config file's); verify's plain `pip install --upgrade torch` (with the same) when it cannot tell.
+    What `verify` names as the fix (app.verify.session takes it as its `fixer`: verify imports no stage
+    above it)."""
+    from app.install_command import torch_install
+    from app.verify.session import config_mirrors, driver_cuda_version, plain_fix
+
+    mirrors = mirrors if mirrors is not None else config_mirrors()
+    plain = plain_fix(python, platform=platform, mirrors=mirrors)
+    try:
+        from app.compat import load_db
+        from app.detect.nvml import parse_nvml
+        from app.facts import DriverInfo, Facts, OsInfo, PythonEnv
+        from app.recommend import recommend
+
+        driver = (nvml or {}).get("driver_version")
+        facts = Facts(os=OsInfo(platform="windows" if platform == "windows" else "linux"),
+                      driver=DriverInfo(state="ok" if driver else "unknown", version=driver,
+                                        cuda_version=driver_cuda_version(nvml)),
+                      gpus=tuple(parse_nvml(nvml)),
+                      python=PythonEnv(path=python, version=python_version))
+        if not facts.gpus:  # no GPU seen: do not steer towards a CPU build
+            return plain
+        torch = recommend(facts, load_db()).pytorch
+    except Exception:  # a broken data bundle must not hide the failure being reported
+        return plain
+    if not torch.packages:
+        return plain
+    return torch_install(python, torch.packages, torch.index_url, mirrors, upgrade=True).shown(
+        "windows" if platform == "windows" else "linux")

@@ -4,7 +4,10 @@ library is named in one line instead of an ImportError traceback or a window of 
 `missing_gui_libraries()` tries to load each library the way Qt will (by soname, through the
 dynamic loader, so a copy inside the bundle counts); `tell_user()` says the line on stderr and,
 when there is no terminal (started from the applications menu), in a desktop dialog when a dialog
-program is there (zenity, kdialog, notify-send, xmessage), and always in a log file it names."""
+program is there (zenity, kdialog), else a desktop notification through the session bus (gdbus, which
+every Debian desktop has, or notify-send), else xmessage, else a terminal window (x-terminal-emulator),
+and always in a log file it names. The line is never cut: each program wraps it (xmessage gets it
+wrapped)."""
 from __future__ import annotations
 
 import ctypes
@@ -72,36 +75,116 @@ def log_path(env: Mapping[str, str] = os.environ) -> Path:
     return Path(base) / "gpu-wizard" / "startup.log"
 
 
-DIALOGS = (("zenity", ["--error", "--title=GPU Setup Wizard", "--no-wrap", "--text"]),
-           ("kdialog", ["--title", "GPU Setup Wizard", "--error"]),
-           ("notify-send", ["--urgency=critical", "GPU Setup Wizard"]),
-           ("xmessage", ["-center"]))
+WRAP = 76  # characters per line where the program shows text as given (xmessage): never wider than a screen
+
+
+def wrapped(text: str, width: int = WRAP) -> str:
+    """`text` broken at spaces into lines of at most `width` (a word longer than that stays whole)."""
+    import textwrap
+
+    return "\n".join(textwrap.fill(p, width, break_long_words=False, break_on_hyphens=False) if p else ""
+                     for p in text.split("\n"))
+
+
+def gvariant_str(text: str) -> str:
+    """A GVariant text-format string literal (what `gdbus call` parses): backslash escapes for the quote,
+    the backslash and every control character, so the text arrives as it is."""
+    out = []
+    for c in text:
+        if c in "\\'":
+            out.append("\\" + c)
+        elif ord(c) < 0x20 or 0x7f <= ord(c) < 0xa0 or c in "\u2028\u2029":
+            out.append(f"\\u{ord(c):04x}")
+        else:
+            out.append(c)
+    return "'" + "".join(out) + "'"
+
+
+def _markup(text: str) -> str:
+    """The notification body's markup (Desktop Notifications Specification: a subset of HTML) escaped."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+SUMMARY = "GPU Setup Wizard"
+
+
+def _dialog_argv(prog: str, exe: str, text: str, env: Mapping[str, str]) -> Optional[list[str]]:
+    """The argv that shows `text` whole with this program, or None when it cannot here."""
+    if prog == "zenity":  # wraps at --width (--no-wrap would make a window wider than the screen)
+        return [exe, "--error", "--title=GPU Setup Wizard", "--width=560", "--text", text]
+    if prog == "kdialog":
+        return [exe, "--title", "GPU Setup Wizard", "--error", text]
+    if prog == "gdbus":  # a desktop notification through the session bus: every Debian desktop has one
+        if not (env.get("DBUS_SESSION_BUS_ADDRESS") or (env.get("XDG_RUNTIME_DIR") and os.path.exists(os.path.join(env["XDG_RUNTIME_DIR"], "bus")))):
+            return None
+        return [exe, "call", "--session", "--dest", "org.freedesktop.Notifications", "--object-path",
+                "/org/freedesktop/Notifications", "--method", "org.freedesktop.Notifications.Notify", "--",
+                gvariant_str("GPU Setup Wizard"), "uint32 0", gvariant_str("dialog-error"), gvariant_str(SUMMARY),
+                gvariant_str(_markup(text)), "@as []", "{'urgency': <byte 2>}", "int32 0"]
+    if prog == "notify-send":
+        return [exe, "--urgency=critical", "--expire-time=0", SUMMARY, _markup(text)]
+    if prog == "xmessage":  # shows lines as given: wrapped first
+        return [exe, "-center", wrapped(text)]
+    return None
+
+
+def _terminal_argv(exe: str, text: str, log_dir: Optional[Path]) -> Optional[list[str]]:
+    """x-terminal-emulator (Debian's alternative: gnome-terminal, konsole, xfce4-terminal, xterm...) running a
+    script that prints the message (read from a file: data, never code) and waits for Enter. The terminal
+    wraps the line to its width, so nothing is cut."""
+    import shlex
+
+    if log_dir is None:
+        return None
+    msg, script = log_dir / "startup-message.txt", log_dir / "startup-message.sh"
+    try:
+        msg.write_text(text + "\n", encoding="utf-8")
+        script.write_text("#!/bin/sh\n"
+                          f"cat {shlex.quote(str(msg))}\n"
+                          "printf '\\n%s' 'Press Enter to close this window. '\n"
+                          "read answer\n", encoding="utf-8")
+        script.chmod(0o700)
+    except OSError:
+        return None
+    return [exe, "-e", str(script)]  # one program path: every terminal's -e reads it the same way
+
+
+DIALOGS = ("zenity", "kdialog", "gdbus", "notify-send", "xmessage")
+TERMINAL = "x-terminal-emulator"
 
 
 def tell_user(line: str, env: Mapping[str, str] = os.environ, interactive: Optional[bool] = None,
               timeout: float = 300.0) -> Optional[str]:
-    """Say `line` on stderr, in the log file, and (no terminal) in a desktop dialog. Returns the
-    dialog program used, or None."""
+    """Say `line` on stderr, in the log file, and (no terminal) in a desktop dialog: zenity, kdialog, a desktop
+    notification through the session bus (gdbus), notify-send, xmessage, else a terminal window showing it.
+    Returns the program that showed it, or None."""
     sys.stderr.write(f"gpu-wizard: error: {line}\n")
-    log = log_path(env)
+    log: Optional[Path] = log_path(env)
     try:
+        assert log is not None
         log.parent.mkdir(parents=True, exist_ok=True)
         with open(log, "a", encoding="utf-8") as fh:
             fh.write(line + "\n")
     except OSError:
-        log = None  # type: ignore[assignment]
+        log = None
     if interactive is None:
         interactive = sys.stderr.isatty()
     if interactive or not (env.get("DISPLAY") or env.get("WAYLAND_DISPLAY")):
         return None
     text = line + (f"\n\n(also written to {log})" if log else "")
-    for prog, lead in DIALOGS:
-        exe = shutil.which(prog)
-        if exe:
-            try:
-                subprocess.run([exe, *lead, text], timeout=timeout, stdin=subprocess.DEVNULL,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=dict(env))
-                return prog
-            except (OSError, subprocess.TimeoutExpired):
-                continue
+    path = env.get("PATH") or os.defpath
+    for prog in (*DIALOGS, TERMINAL):
+        exe = shutil.which(prog, path=path)
+        argv = None if exe is None else (_terminal_argv(exe, text, log.parent if log else None) if prog == TERMINAL
+                                         else _dialog_argv(prog, exe, text, env))
+        if argv is None:
+            continue
+        try:
+            r = subprocess.run(argv, timeout=timeout, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, env=dict(env))
+        except (OSError, subprocess.TimeoutExpired):
+            continue
+        # a dialog answers 0 (OK) or 1 (closed); gdbus and notify-send fail when no notification service runs
+        if r.returncode == 0 or (prog in ("zenity", "kdialog", "xmessage") and r.returncode == 1):
+            return prog
     return None

@@ -66,11 +66,14 @@ def main() -> int:
     ap.add_argument("--interval", type=float, default=0.1)
     ap.add_argument("--pcie", default="auto")
     ap.add_argument("--profile", action="store_true")
+    ap.add_argument("--burn", action="store_true", help="as in a burn-in: health counters every tick, the Xid watcher")
+    ap.add_argument("--health-every", type=float, default=0.0, help="with --burn: health counters every this many s (0: every tick)")
     args = ap.parse_args()
     if args.profile:
         print(json.dumps({"bench": "nvml_call_cost", **profile()}))
     got = []
-    s = Sampler(on_sample=got.append, interval_s=args.interval, pcie=args.pcie)
+    s = Sampler(on_sample=got.append, interval_s=args.interval, pcie=args.pcie, health=args.burn,
+                health_every_s=args.health_every, on_xid=(lambda *a: None) if args.burn else None)
     c_init, w_init = time.process_time(), time.monotonic()
     if not s.start():
         print(json.dumps({"bench": "sampler", "ran": False, "reason": s.reason}))
@@ -79,9 +82,11 @@ def main() -> int:
     cpu0, wall0 = time.process_time(), time.monotonic()
     time.sleep(args.seconds)
     cpu, wall = time.process_time() - cpu0, time.monotonic() - wall0
+    xid = (s.xid.source, s.xid.note) if s.xid else (None, None)
     stats = s.stop()
     gpus = len({x.gpu_index for x in got})
-    out = {"bench": "sampler", "pcie": args.pcie, "ran": True, "seconds": round(wall, 2), "gpus": gpus, "samples": len(got),
+    out = {"bench": "sampler", "pcie": args.pcie, "burn": args.burn, "health_every_s": args.health_every,
+           "xid_source": xid[0], "xid_note": xid[1], "ran": True, "seconds": round(wall, 2), "gpus": gpus, "samples": len(got),
            "rate_hz": stats.rate_hz, "process_cpu_pct_of_core": round(100 * cpu / wall, 3),
            "thread_cpu_pct_of_core": stats.cpu_pct_of_core, "init_cpu_ms": round(init_ms, 1),
            "init_wall_ms": round((wall0 - w_init) * 1000, 1), "pcie_every_s": stats.pcie_every_s,

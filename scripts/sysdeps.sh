@@ -40,6 +40,12 @@ if ((test_tools)); then
   command -v sudo >/dev/null || want_test+=(sudo)
   # sshd: the fleet tests' SSH hosts on 127.0.0.x that ansible-core drives (test_fleet_ssh.py)
   command -v sshd >/dev/null || [[ -x /usr/sbin/sshd ]] || want_test+=(openssh-server)
+  # a real X server, session bus and notification service: the missing-library line reaches a desktop
+  # without dialog programs as a notification (test_gui_syslibs.py)
+  command -v Xvfb >/dev/null || want_test+=(xvfb)
+  command -v dbus-daemon >/dev/null || want_test+=(dbus-daemon)
+  command -v gdbus >/dev/null || want_test+=(libglib2.0-bin)
+  command -v dunst >/dev/null || want_test+=(dunst)
   libpy=$("$py" -c 'import sys, sysconfig, os; v = sys.version_info; so = sysconfig.get_config_var("INSTSONAME") or ""; d = sysconfig.get_config_var("LIBDIR") or ""; print("" if so and os.path.exists(os.path.join(d, so)) else f"libpython{v[0]}.{v[1]}")')
   [[ -z $libpy ]] || want_test+=("$libpy")
 fi

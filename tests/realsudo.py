@@ -192,6 +192,8 @@ def _read_path(p: str) -> Optional[dict[str, Any]]:
     out: dict[str, Any] = {"uid": st.st_uid, "mode": st.st_mode & 0o7777}
     if os.path.islink(p):
         out["link"] = os.readlink(p)
+    elif os.path.isdir(p):
+        out["entries"] = sorted(os.listdir(p))
     elif os.path.isfile(p):
         out["text"] = Path(p).read_text(errors="replace")[:20000]
     return out
@@ -245,38 +247,57 @@ def drive(spec: dict[str, Any]) -> dict[str, Any]:
         return {"rc": r.returncode, "transcript": r.stdout + r.stderr, "stderr": r.stderr, "events": [],
                 "stopped": _stop_leftovers(5), "work": work,
                 "paths": {p: _read_path(p.replace("@HOME@", home)) for p in spec.get("read") or []}}
-    import pty
-
     t0 = time.monotonic()
-    pid, fd = pty.fork()
+    # a pty of our own, its terminal side kept open here too: the last lines the program writes before
+    # it exits are never lost to the hangup that its exit causes (pty.fork cannot promise that)
+    master, slave = os.openpty()
+    pid = os.fork()
     if pid == 0:
         try:
+            import fcntl
+            import termios
+
+            os.close(master)
+            os.setsid()
+            fcntl.ioctl(slave, termios.TIOCSCTTY, 0)
+            for n in (0, 1, 2):
+                os.dup2(slave, n)
+            os.close(slave)
             _as_user(spec.get("cwd", "").replace("@CHECKOUT@", CHECKOUT) or home)
             os.execvpe(argv[0], argv, env)
         finally:
             os._exit(127)
-    transcript, events = _converse(fd, spec.get("script") or [], float(spec.get("timeout_s", 120)), t0)
-    rc = _wait(pid, float(spec.get("timeout_s", 120)))
+    transcript, events, rc = _converse(master, slave, pid, spec.get("script") or [], float(spec.get("timeout_s", 120)), t0)
+    if rc is None:
+        rc = _wait(pid, float(spec.get("timeout_s", 120)))
     stopped = _stop_leftovers(float(spec.get("settle_s", 20)))
     return {"rc": rc, "transcript": transcript, "events": events, "stopped": stopped, "work": work,
             "paths": {p: _read_path(p.replace("@HOME@", home)) for p in spec.get("read") or []}}
 
 
-def _converse(fd: int, script: list[dict[str, Any]], timeout_s: float, t0: float) -> tuple[str, list[dict[str, Any]]]:
+def _converse(fd: int, slave: int, pid: int, script: list[dict[str, Any]], timeout_s: float,
+              t0: float) -> tuple[str, list[dict[str, Any]], Optional[int]]:
+    """Answer the script's prompts; returns the transcript, what was seen when, and the exit code
+    (None when it was not seen end: a hangup, a timeout)."""
     buf, seen, events = b"", 0, []
     steps = list(script)
     deadline = time.monotonic() + timeout_s
+    rc: Optional[int] = None
+    exited_at: Optional[float] = None
     open_fd = True
     while open_fd and time.monotonic() < deadline:
         r, _, _ = select.select([fd], [], [], 0.1)
         if r:
             try:
-                chunk = os.read(fd, 65536)
+                buf += os.read(fd, 65536)
             except OSError:
-                chunk = b""
-            if not chunk:
                 break
-            buf += chunk
+        elif exited_at is not None and time.monotonic() - exited_at > 0.3:
+            break  # it ended and everything it wrote was read
+        if rc is None:
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                rc, exited_at = os.waitstatus_to_exitcode(status), time.monotonic()
         while steps:
             m = re.compile(steps[0]["expect"].encode()).search(buf, seen)
             if not m:
@@ -289,14 +310,16 @@ def _converse(fd: int, script: list[dict[str, Any]], timeout_s: float, t0: float
             elif step.get("ctrl_c"):
                 os.write(fd, b"\x03")  # through the terminal's line discipline: SIGINT to the foreground
             elif step.get("hangup"):
+                os.close(slave)
                 os.close(fd)  # the terminal window closed: SIGHUP to its session
                 open_fd = False
                 break
     if open_fd:
         os.close(fd)
+        os.close(slave)
     if steps:
         events.append({"unmet": [s["expect"] for s in steps]})
-    return buf.decode("utf-8", "replace"), events
+    return buf.decode("utf-8", "replace"), events, rc
 
 
 def _wait(pid: int, timeout_s: float) -> Optional[int]:

@@ -361,7 +361,8 @@ def target_python(venv_path: Optional[str]) -> Optional[str]:
 
 
 def run_verification(listener: SampleListener, seconds: float, cancel: threading.Event, python: Optional[str] = None,
-                     on_progress: Optional[Callable[[dict], None]] = None, gpu_count: int = 0):
+                     on_progress: Optional[Callable[[dict], None]] = None, gpu_count: int = 0,
+                     burn_in_s: Optional[float] = None, on_run: Optional[Callable[[Any], None]] = None):
     """Runs app.verify on this machine (blocking, on a worker thread), streaming NVML samples
     to `listener`; `cancel` stops the probe (its process group is killed)."""
     session = _module("app.verify.session")
@@ -369,8 +370,12 @@ def run_verification(listener: SampleListener, seconds: float, cancel: threading
     def on_sample(s: Any) -> None:
         listener.sample(float(s.t_s), s.to_json())
 
-    run = session.VerifyRun(session.VerifyOptions(python=python, seconds=seconds), on_progress=on_progress,
-                            on_sample=on_sample, facts_gpu_count=gpu_count)
+    from app.pipeline import torch_fix_command
+
+    run = session.VerifyRun(session.VerifyOptions(python=python, seconds=seconds, burn_in_s=burn_in_s), on_progress=on_progress,
+                            on_sample=on_sample, facts_gpu_count=gpu_count, fixer=torch_fix_command)
+    if on_run is not None:
+        on_run(run)
     run.start()
     while run._thread is not None and run._thread.is_alive():
         if cancel.wait(0.1):

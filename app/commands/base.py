@@ -78,12 +78,13 @@ class Context:
         except ConfigError as e:
             raise CliError(str(e), 2) from None
 
-    def facts(self, torch: bool = False):
-        """Detected Facts with --assume-* applied. `torch=True` also runs the torch probe."""
+    def facts(self, torch: bool = False, venv_check: bool = True):
+        """Detected Facts with --assume-* applied. `torch=True` also runs the torch probe; `venv_check=False`
+        leaves out whether system Pythons can make a venv (see Pipeline.facts)."""
         from app.pipeline import PipelineError
 
         try:
-            return self.pipeline.facts(torch)
+            return self.pipeline.facts(torch) if venv_check else self.pipeline.facts(torch, venv_check=False)
         except PipelineError as e:
             raise CliError(str(e), e.code) from None
 

@@ -93,7 +93,7 @@ def load_samples(path: str):
 
 def _detect(ctx, torch: bool):
     try:
-        return ctx.facts(torch=torch), None
+        return ctx.facts(torch=torch, venv_check=False), None
     except Exception as e:  # a broken machine or snapshot: diagnose the text alone
         from app.commands.base import CliError
 
@@ -228,25 +228,63 @@ def _recommender(ctx, choices):
     return solve
 
 
+def _probe_helps(d, facts) -> bool:
+    """Whether this machine's torch can tell more about the text: not when it comes from another machine, nor
+    when it names another Python than the one the probe would run."""
+    p = d.platform
+    if p is None or p.foreign:
+        return False
+    here = facts.python.path if facts.python is not None else None
+    return not p.python or p.python == here
+
+
+def _in_background(fn, *args):
+    """Start fn(*args) in a thread; the returned function waits for its result (its exception is raised there)."""
+    import threading
+
+    box: dict[str, Any] = {}
+
+    def work() -> None:
+        try:
+            box["value"] = fn(*args)
+        except BaseException as e:  # handed to the waiting thread
+            box["error"] = e
+
+    t = threading.Thread(target=work, name="diagnose-detect", daemon=True)
+    t.start()
+
+    def wait():
+        t.join()
+        if "error" in box:
+            raise box["error"]
+        return box["value"]
+
+    return wait
+
+
 def run(args, ctx) -> int:
     from app.diagnose.engine import RulesError, diagnose_scan, load_rules
     from app.diagnose.textscan import scan_stream
     from app.commands.base import CliError
 
-    stream, name = _open_input(args)
-    samples = load_samples(args.samples) if args.samples else None
+    # this machine's facts are read while the text is scanned: detection mostly waits on its commands
+    detecting = None if args.no_detect else _in_background(_detect, ctx, False)
     try:
-        rules = load_rules()
-    except RulesError as e:
-        raise CliError(str(e), 1) from None
-    try:
-        scan = scan_stream(stream, rules.keywords)
-    except OSError as e:
-        raise CliError(f"cannot read {name}: {e.strerror or e}", 2) from None
+        stream, name = _open_input(args)
+        samples = load_samples(args.samples) if args.samples else None
+        try:
+            rules = load_rules()
+        except RulesError as e:
+            raise CliError(str(e), 1) from None
+        try:
+            scan = scan_stream(stream, rules.keywords)
+        except OSError as e:
+            raise CliError(f"cannot read {name}: {e.strerror or e}", 2) from None
+        finally:
+            if name not in ("stdin", "text", "none"):
+                stream.close()
     finally:
-        if name not in ("stdin", "text", "none"):
-            stream.close()
-    facts, note = (None, None) if args.no_detect else _detect(ctx, torch=False)
+        facts, note = (None, None) if detecting is None else detecting()
     choices = choices_from_args(args)
     recommender = _recommender(ctx, choices)
     d = diagnose_scan(scan, facts, {}, samples=samples, rules=rules, recommender=recommender, choices=choices)
@@ -255,7 +293,7 @@ def run(args, ctx) -> int:
     again = False
     if facts is not None and not args.no_detect:
         t = facts.python.torch if facts.python is not None else None
-        if cats & _NEEDS_TORCH and t is None and ctx.snapshot_path is None:
+        if cats & _NEEDS_TORCH and t is None and ctx.snapshot_path is None and _probe_helps(d, facts):
             f2, note2 = _detect(ctx, torch=True)
             if f2 is not None:
                 facts, again = f2, True

@@ -7,11 +7,13 @@ in this process, and prints the Verification (JSON with --json). Exit 0 when not
 """
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 
 from app.commands.base import CliError
 
+LAYERS = ("device", "bandwidth", "pytorch", "load", "burnin", "interconnect")
 HELP = "prove the GPU works at the speed it should: device, bandwidth, PyTorch and a sustained load"
 
 
@@ -24,6 +26,12 @@ def add_arguments(p) -> None:
     p.add_argument("--quick", action="store_true", help="fewer copy sizes and a short load (about 20 s on one GPU)")
     p.add_argument("--gpus", metavar="LIST", default="all", help="CUDA indices to test, comma separated (default: all)")
     p.add_argument("--no-samples", action="store_true", help="leave the NVML samples out of the JSON")
+    p.add_argument("--burn-in", metavar="DURATION", default=None,
+                   help="after the quick layers, a burn-in of this long on every GPU at once (10m, 2h, 90s): full load in "
+                        "every precision with each result checked, a memory test, Xid/ECC/PCIe/heat watched, a verdict per GPU")
+    p.add_argument("--kmsg", metavar="PATH", default="/dev/kmsg", help=argparse.SUPPRESS)
+    p.add_argument("--progress", action="store_true", help="say each step on stderr even when it is not a terminal")
+
     from app.config import add_mirror_arguments
 
     add_mirror_arguments(p)  # the suggested fix's pip command uses the run's mirrors, proxy and CA bundle
@@ -31,17 +39,28 @@ def add_arguments(p) -> None:
                    help="apply the verdicts again to a saved `verify --json` result instead of running anything")
 
 
-def _progress_printer(enabled: bool):
+def _progress_printer(enabled: bool, lang: str = "en"):
+    from app.messages import cli
+
+    seen: list[int] = [0, 0]  # phases begun, phases planned
+
     def show(ev: dict) -> None:
-        if enabled and ev.get("event") == "progress" and ev.get("message"):
+        if not enabled:
+            return
+        if ev.get("event") == "progress" and ev.get("message"):
             sys.stderr.write(f"  [{ev.get('layer')}] {ev['message']}\n")
-            sys.stderr.flush()
+        elif ev.get("event") == "burn" and ev.get("kind") == "plan":
+            seen[1] = len(ev.get("phases") or ())
+        elif ev.get("event") == "burn" and ev.get("kind") == "phase" and ev.get("phase"):
+            seen[0] += 1
+            sys.stderr.write(cli("verify_burn_progress", lang, done=seen[0], total=seen[1], phase=ev["phase"]) + "\n")
+        sys.stderr.flush()
     return show
 
 
 def _text(v, lang: str = "en") -> str:
     from app.messages import cli
-    from app.verify.verdicts import check_hint, details_in, layer_reason
+    from app.verify.verdicts import check_hint, check_text, details_in, layer_reason
 
     def t(key: str, **p) -> str:
         return cli(f"verify_{key}", lang, **p)
@@ -52,8 +71,10 @@ def _text(v, lang: str = "en") -> str:
     for layer in v.layers:
         reason = layer_reason(layer, lang)
         lines.append(f"  {t('mark_' + layer.status) if layer.status in ('pass', 'warn', 'fail', 'skip') else layer.status:4}  "
-                     f"{t('layer_' + layer.name) if layer.name in ('device', 'bandwidth', 'pytorch', 'load') else layer.name:9}  {reason}")
-        for d in layer.details:
+                     f"{t('layer_' + layer.name) if layer.name in LAYERS else layer.name:9}  {reason}")
+        if layer.name in ("burnin", "interconnect"):  # every GPU's sentences, one a line
+            lines += [pad + check_text(c, lang) for c in layer.checks if check_text(c, lang) != reason]
+        for d in layer.details if layer.name not in ("burnin", "interconnect") else ():
             first = d.splitlines()[0] if d else d
             if first and first not in layer.reason:  # multi-GPU reasons already hold each GPU's sentence
                 lines.append(pad + said.get(first, first))
@@ -99,6 +120,14 @@ def run(args, ctx) -> int:
             raise CliError(f"--gpus {args.gpus}: give CUDA indices such as 0 or 0,1, or 'all'", 2)
         if args.seconds is not None and not (0 < args.seconds <= 3600):
             raise CliError("--seconds must be between 0 and 3600", 2)
+        burn_s = None
+        if args.burn_in is not None:
+            from app.verify.burnin import DurationError, parse_duration
+
+            try:
+                burn_s = parse_duration(args.burn_in)
+            except DurationError as e:
+                raise CliError(f"--burn-in {e}", 2) from None
         python = args.python
         if python is None:
             from app.verify.runner import target_python
@@ -111,7 +140,10 @@ def run(args, ctx) -> int:
         except ConfigError as e:
             raise CliError(str(e), 2) from None
         opts = VerifyOptions(python=python, seconds=args.seconds, quick=args.quick, gpus=args.gpus,
-                             keep_samples=not args.no_samples, mirrors=mirrors)
-        v = run_verification(opts, on_progress=_progress_printer(not ctx.json and sys.stderr.isatty()))
+                             keep_samples=not args.no_samples, burn_in_s=burn_s, kmsg_path=args.kmsg, mirrors=mirrors)
+        from app.pipeline import torch_fix_command
+
+        v = run_verification(opts, on_progress=_progress_printer(args.progress or (not ctx.json and sys.stderr.isatty()), ctx.lang),
+                             fixer=torch_fix_command)
     ctx.emit(v.to_json(), _text(v, ctx.lang))
     return 1 if v.status == "fail" else 0

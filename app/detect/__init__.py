@@ -99,14 +99,15 @@ def max_cuda_for_driver(version: Optional[str], platform: str = "linux") -> Opti
         return None
 
 
-def detect(system, *, torch_probe: bool = False, python: Optional[str] = None) -> Facts:
+def detect(system, *, torch_probe: bool = False, python: Optional[str] = None, venv_check: bool = True) -> Facts:
     """Detect everything about the machine behind `system` (live or snapshot). Never raises
     for a broken machine: problems become findings. `torch_probe` also runs the selected
-    Python (`python`, default: the first found) to read its torch."""
+    Python (`python`, default: the first found) to read its torch. `venv_check=False` skips asking each
+    system Python whether it can make a venv (a diagnosis does not need it; it costs an interpreter start)."""
     log = _Log()
     t_start = time.perf_counter()
     try:
-        facts = _detect(system, log, torch_probe, python)
+        facts = _detect(system, log, torch_probe, python, venv_check)
     except Exception as e:  # last line of defence: a bug must not cost the user the whole answer
         log.add("detection_error", "error", [f"{type(e).__name__}: {e}"])
         facts = Facts(findings=tuple(log.findings), probes=tuple(log.probes), source=_safe(lambda: _source_name(system), "live"),
@@ -115,7 +116,7 @@ def detect(system, *, torch_probe: bool = False, python: Optional[str] = None) -
     return replace(facts, probes=tuple(log.probes), findings=tuple(log.findings))
 
 
-def _detect(system, log: _Log, torch_probe: bool, python: Optional[str]) -> Facts:
+def _detect(system, log: _Log, torch_probe: bool, python: Optional[str], venv_check: bool = True) -> Facts:
     source = _source_name(system)
     created = _safe(system.now)
     if getattr(system, "platform", "linux") == "windows":
@@ -138,7 +139,7 @@ def _detect(system, log: _Log, torch_probe: bool, python: Optional[str]) -> Fact
             if nvcc_path else None
         f_mok = pool.submit(log.cmd, system, "mokutil", sb.MOKUTIL_ARGV, TIMEOUTS["short"]) \
             if _safe(lambda: system.which("mokutil")) else None
-        f_py = pool.submit(_pythons, system, log)
+        f_py = pool.submit(_pythons, system, log, venv_check)
 
         # -- files (fast, sequential)
         t0 = time.perf_counter()
@@ -576,11 +577,11 @@ def _run_version(system, log: _Log, path: str) -> Optional[str]:
     return pyenv.parse_python_version(r.stdout + r.stderr) if r.rc == 0 else None
 
 
-def _pythons(system, log: _Log) -> list[PythonEnv]:
+def _pythons(system, log: _Log, venv_check: bool = True) -> list[PythonEnv]:
     t0 = time.perf_counter()
     out = pyenv.python_envs(system, lambda path: _run_version(system, log, path))
     for i, env in enumerate(out):  # a system Python: can it make the PyTorch venv?
-        if env.kind == "system":
+        if env.kind == "system" and venv_check:
             r = log.cmd(system, "python_venv", pyenv.venv_argv(env.path), TIMEOUTS["python"])
             out[i] = replace(env, venv_ok=pyenv.parse_venv_check(r.rc, r.stderr))
     log.probe("pythons", "ok" if out else "not_found", t0, ", ".join(p.path for p in out))

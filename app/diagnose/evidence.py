@@ -234,7 +234,12 @@ def _sm_num(code: str) -> Optional[tuple[int, int]]:
     return (int(m.group(1)), int(m.group(2))) if m else None
 
 
-from app.compat.arch import arch_covers  # noqa: E402,F401  (one home for arch coverage)
+def __getattr__(name: str) -> Any:  # arch_covers: app.compat.arch's (one home for arch coverage), imported on first use
+    if name == "arch_covers":
+        from app.compat.arch import arch_covers
+
+        return arch_covers
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _text_arch_list(text: str) -> list[str]:
@@ -261,6 +266,8 @@ def check_gpu_arch_vs_torch(ctx: Context) -> CheckResult:
     if arch:
         r.add(f"This PyTorch was built for: {' '.join(arch)}.", key=arch_src, source="facts" if arch_src != "text" else "text")
     uncovered = []
+    from app.compat.arch import arch_covers
+
     for idx, name, cc, src in gpus:
         cov = arch_covers(arch, cc)
         sm = _sm(cc)

@@ -5,7 +5,7 @@ import re
 from dataclasses import dataclass
 from typing import Optional
 
-from app.diagnose.rules import Rule, RuleBase
+from app.diagnose.rules import LazyRx, Rule, RuleBase
 from app.diagnose.textscan import Window
 
 
@@ -34,7 +34,7 @@ _CODE_QUOTE_RE = re.compile(
 _CODE_QUOTE_ML = re.compile(_CODE_QUOTE_RE.pattern, re.MULTILINE)
 
 
-def _search_outside_code(p: re.Pattern, norm: str, w: Window) -> Optional[re.Match]:
+def _search_outside_code(p: LazyRx, norm: str, w: Window) -> Optional[re.Match]:
     m = p.search(norm)
     for _ in range(20):  # bounded: the first 20 places it matches
         if m is None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any, Optional
 
@@ -27,16 +27,36 @@ class RulesError(ValueError):
     """The rule base is unreadable or malformed (a packaging bug, reported in one line)."""
 
 
+class LazyRx:
+    """A rule's regex, compiled (case-insensitively) the first time a window holds one of the rule's keywords:
+    a cold `gpu-wizard diagnose` of one paste needs a few of the hundreds of patterns. The shipped rule base is
+    compiled whole by its tests; a rule file given by path is compiled at load (parse_rules(strict=True))."""
+
+    __slots__ = ("pattern", "_rx")
+
+    def __init__(self, pattern: str) -> None:
+        self.pattern = pattern
+        self._rx: Optional[re.Pattern] = None
+
+    @property
+    def rx(self) -> re.Pattern:
+        if self._rx is None:
+            self._rx = re.compile(self.pattern, re.IGNORECASE)
+        return self._rx
+
+    def search(self, string: str, pos: int = 0) -> Optional[re.Match]:
+        return self.rx.search(string, pos)
+
+
 @dataclass(frozen=True)
 class Rule:
     id: str
     category: str
     subcode: str
     keywords: tuple[str, ...]
-    patterns: tuple[re.Pattern, ...]
-    literals: tuple[str, ...]  # per pattern: a literal every match holds ("" = none known)
-    requires: tuple[re.Pattern, ...]
-    excludes: tuple[re.Pattern, ...]
+    patterns: tuple[LazyRx, ...]
+    requires: tuple[LazyRx, ...]
+    excludes: tuple[LazyRx, ...]
     confidence: float
     facts: tuple[str, ...]
     root_cause: str
@@ -47,9 +67,14 @@ class Rule:
     subcodes: dict
     sources: tuple[str, ...]
     identifiers: tuple[str, ...] = ()  # stable identifiers (lower-case literals) for the fallback
-    identifier_requires: Optional[re.Pattern] = None
+    identifier_requires: Optional[LazyRx] = None
     platforms: Optional[dict] = None  # tag -> {root_cause, fix, fix_steps}: the rule's text for that machine
     not_setup: bool = False  # the text names a bug of the program (e.g. a kernel assertion), not of the GPU setup
+
+    @cached_property
+    def literals(self) -> tuple[str, ...]:
+        """Per pattern: a literal every match holds ("" = none known); worked out on first use."""
+        return tuple(_required_literal(p.pattern) for p in self.patterns)
 
     def part(self) -> dict:
         """The rule's own texts as a dict, like a subcode's or a redirect's."""
@@ -104,14 +129,19 @@ def _required_literal(p: str) -> str:
     return best.lower() if len(best) >= 4 else ""
 
 
-def _compile(p: str, rid: str) -> re.Pattern:
-    try:
-        return re.compile(p, re.IGNORECASE)
-    except re.error as e:
-        raise RulesError(f"rule {rid}: bad pattern {p!r}: {e}") from None
+def _compile(p: str, rid: str, strict: bool = True) -> LazyRx:
+    rx = LazyRx(p)
+    if strict:
+        try:
+            rx.rx  # noqa: B018 (compiling is the check)
+        except re.error as e:
+            raise RulesError(f"rule {rid}: bad pattern {p!r}: {e}") from None
+    return rx
 
 
-def parse_rules(doc: Any, fixes: Optional[dict] = None) -> RuleBase:
+def parse_rules(doc: Any, fixes: Optional[dict] = None, strict: bool = True) -> RuleBase:
+    """The rule base of a rules document (and its fixes.json). `strict`: compile every regex now (a bad one is a
+    RulesError here); otherwise each is compiled on first use (the shipped file, which its tests compile whole)."""
     if not isinstance(doc, dict) or doc.get("format") != RULES_FORMAT or not isinstance(doc.get("rules"), list):
         raise RulesError(f"diagnose rules: expected an object with format {RULES_FORMAT!r} and a rules list")
     rules = []
@@ -134,16 +164,15 @@ def parse_rules(doc: Any, fixes: Optional[dict] = None) -> RuleBase:
             raise RulesError(f"rule {rid}: needs keywords and patterns")
         rules.append(Rule(
             id=rid, category=r["category"], subcode=r.get("subcode", ""), keywords=kws,
-            patterns=tuple(_compile(p, rid) for p in r["patterns"]),
-            literals=tuple(_required_literal(p) for p in r["patterns"]),
-            requires=tuple(_compile(p, rid) for p in r.get("requires", [])),
-            excludes=tuple(_compile(p, rid) for p in r.get("excludes", [])),
+            patterns=tuple(_compile(p, rid, strict) for p in r["patterns"]),
+            requires=tuple(_compile(p, rid, strict) for p in r.get("requires", [])),
+            excludes=tuple(_compile(p, rid, strict) for p in r.get("excludes", [])),
             confidence=float(r.get("confidence", 0.5)), facts=tuple(r.get("facts", [])),
             root_cause=r["root_cause"], fix=r["fix"], fix_steps=tuple(r.get("fix_steps", [])),
             commands=tuple(tuple(c) for c in r.get("commands", [])), redirect=tuple(r.get("redirect", [])),
             subcodes=dict(r.get("subcodes", {})), sources=tuple(r.get("sources", [])),
             identifiers=tuple(i.lower() for i in r.get("identifiers", [])),
-            identifier_requires=_compile(r["identifier_requires"], rid) if r.get("identifier_requires") else None,
+            identifier_requires=_compile(r["identifier_requires"], rid, strict) if r.get("identifier_requires") else None,
             platforms=dict(r.get("platforms") or {}), not_setup=bool(r.get("not_setup", False)),
         ))
     ids = {r.id for r in rules}
@@ -204,7 +233,7 @@ def load_rules(path: Optional[str] = None) -> RuleBase:
     fixes = _read(p.with_name("fixes.json"), "fixes") if p.with_name("fixes.json").exists() else {"fixes": {}}
     if not isinstance(fixes, dict) or fixes.get("format") != FIXES_FORMAT or not isinstance(fixes.get("fixes"), dict):
         raise RulesError(f"diagnose fixes: expected an object with format {FIXES_FORMAT!r} and a fixes object")
-    return parse_rules(doc, fixes)
+    return parse_rules(doc, fixes, strict=path is not None)
 
 
 

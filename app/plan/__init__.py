@@ -51,9 +51,33 @@ def facts_summary(facts: Facts) -> dict[str, str]:
     }
     if facts.python:
         out["python"] = f"{facts.python.path} {facts.python.version or ''}".strip()
-    if facts.source:
-        out["source"] = facts.source
+    if facts.source:  # where the facts come from: this machine, or a snapshot (never the live index's state)
+        out["source"] = _english("summary_this_machine", {}) if facts.source == "live" else facts.source
     return out
+
+
+def _english(code: str, params: dict) -> str:
+    from app import messages
+
+    return messages.render("plan", code, params, "en", fallback=code)
+
+
+# the recommendation's word on the live PyTorch index (app.compat.live) → the plan header's "index" line
+# (the worst first: a build confirmed from a cached copy is a cached copy)
+_INDEX_STATES = (("index_unreachable", "summary_index_unreachable"), ("index_not_checked", "summary_index_off"),
+                 ("index_cached_copy", "summary_index_cached"), ("index_partly_read", "summary_index_partly"),
+                 ("index_confirmed", "summary_index_read"))
+
+
+def index_summary(rec: Recommendation) -> dict[str, str]:
+    """{"index": what the live index read gave}: read live, a cached copy, or not read (the compat data answered);
+    {} when the recommendation says nothing of it."""
+    codes = {w.code: w for w in rec.warnings}
+    for code, said in _INDEX_STATES:
+        w = codes.get(code)
+        if w is not None:
+            return {"index": _english(said, {"data": w.params.get("data") or rec.db_version or "?"})}
+    return {}
 
 
 # what a root command may be given of app.config.subprocess_env (pip/uv-only keys never go to root)
@@ -98,7 +122,8 @@ class _Said:
     the English is the catalogue's)."""
 
     def __init__(self, rec: Recommendation) -> None:
-        kept = [w for w in rec.warnings if w.severity in ("error", "warning")]
+        # a choice the recommendation refused (--variant cu999, --torch 1.0) is said first: never dropped silently
+        kept = list(rec.refused_detail) + [w for w in rec.warnings if w.severity in ("error", "warning")]
         self.notes: list[Note] = [Note(code=w.code, params=dict(w.params), domain="rec") for w in kept]
         self.english: list[str] = [w.message for w in kept]
 
@@ -176,10 +201,12 @@ def _say_left_out(facts: Facts, rec: Recommendation, choices: Choices, platform:
             and not any(s.kind == "install_driver" for s in driver)):
         said.warn("warn_driver_not_planned", {"os": os_name, "branch": rec.driver.branch or rec.driver.min_version or "?"})
     if wants_toolkit(rec, choices) and not toolkit and platform in ("linux", "wsl2"):
-        if not rec.cuda_toolkit.version and not rec.cuda_toolkit.package:
+        if not facts.gpus:
+            why: dict = {"why_code": "warn_toolkit_not_planned_no_gpu"}
+        elif not rec.cuda_toolkit.version and not rec.cuda_toolkit.package:
             if any(w.code == "toolkit_unavailable" for w in rec.warnings):
                 return  # the recommendation already says why
-            why: dict = {"why_code": "warn_toolkit_not_planned_no_version"}
+            why = {"why_code": "warn_toolkit_not_planned_no_version"}
         elif choices.install_method == "runfile":
             why = {"why_code": "warn_toolkit_not_planned_no_runfile", "version": rec.cuda_toolkit.version}
         elif package_manager(facts) not in ("apt", "dnf", "yum"):
@@ -187,6 +214,23 @@ def _say_left_out(facts: Facts, rec: Recommendation, choices: Choices, platform:
         else:
             why = {"why_code": "warn_toolkit_not_planned_no_version"}
         said.warn("warn_toolkit_not_planned", why)
+
+
+def _say_choices(facts: Facts, rec: Recommendation, choices: Choices, platform: str, said: _Said) -> None:
+    """Choices that cannot apply on this platform are said, not dropped: the toolkit and cuDNN on a Windows host
+    (the Linux side inside WSL installs them), a WSL distro off Windows, dnf where the system uses apt."""
+    from .common import package_manager
+    from .toolkit import wants_toolkit
+
+    if platform == "windows":
+        for flag, wanted in (("--toolkit", choices.want_toolkit), ("--cudnn", choices.want_system_cudnn)):
+            if wanted:
+                said.warn("warn_choice_inside_wsl", {"flag": flag})
+    elif choices.wsl_distro:
+        said.warn("warn_wsl_distro_not_windows", {"name": choices.wsl_distro})
+    if (platform in ("linux", "wsl2") and wants_toolkit(rec, choices) and choices.install_method == "dnf"
+            and package_manager(facts) == "apt"):
+        said.warn("warn_method_not_here", {"method": "dnf", "pm": "apt"})
 
 
 def _refuse_linux_driver(steps: list[Step]) -> None:
@@ -218,6 +262,7 @@ def build_plan(facts: Facts, rec: Recommendation, choices: Optional[Choices] = N
     choices = choices or Choices()
     platform = platform_of(facts)
     said = _Said(rec)
+    _say_choices(facts, rec, choices, platform, said)
     if platform == "windows":
         steps = _windows_steps(facts, rec, choices, said)
     else:
@@ -233,4 +278,5 @@ def build_plan(facts: Facts, rec: Recommendation, choices: Optional[Choices] = N
     created = created or _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat()
     warnings, codes = said.unique()
     return Plan(steps=tuple(steps), platform=platform, created=created, dry_run=dry_run,
-                facts_summary=facts_summary(facts), warnings=warnings, warning_codes=codes, choices=choices.to_json())
+                facts_summary={**facts_summary(facts), **index_summary(rec)}, warnings=warnings, warning_codes=codes,
+                choices=choices.to_json())

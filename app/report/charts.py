@@ -86,21 +86,38 @@ def _empty(title: str, width: int, height: int, why: str, kind: str) -> str:
             f"{escape(title)}: {escape(why)}</text></svg>")
 
 
+PHASE_FILL = {"memtest": "#ccfbf1", "matmul": "#fef3c7", "membw": "#e0e7ff", "p2p": "#fce7f3", "allreduce": "#f3e8ff",
+              "bandwidth": "#dcfce7", "load": "#fef9c3"}
+MARK_COLOURS = {"fail": "#b91c1c", "warn": "#c2410c"}
+
+
+def phase_fill(phase: str) -> str:
+    return PHASE_FILL.get(phase.split("_")[0], "#f4f4f5")
+
+
 def line_chart(series: Sequence[tuple[str, Sequence[tuple[float, float]]]], *, title: str, unit: str,
                y_max: Optional[float] = None, limits: Iterable[tuple[float, str]] = (), width: int = 720,
-               height: int = 240, max_points: int = 400, metric: str = "") -> str:
+               height: int = 240, max_points: int = 400, metric: str = "",
+               spans: Iterable[tuple[str, float, float]] = (), marks: Iterable[tuple[float, str, str]] = (),
+               t_range: Optional[tuple[float, float]] = None) -> str:
     """Metrics over time. `series`: (label, [(t_s, value), ...]); `limits`: horizontal lines
-    (value, label), e.g. the power limit."""
+    (value, label), e.g. the power limit; `spans`: shaded phases (name, t0, t1), named along the top;
+    `marks`: vertical lines on the time axis (t, label, "fail"|"warn"), e.g. a result mismatch;
+    `t_range`: the time axis (else the series' own)."""
     series = [(lab, [(float(t), float(v)) for t, v in pts if v is not None and t is not None
                      and math.isfinite(float(v)) and math.isfinite(float(t))]) for lab, pts in series]
     series = [(lab, pts) for lab, pts in series if pts]
     if not series:
         return _empty(title, width, height, "no samples", "line")
     limits = [(float(v), lab) for v, lab in limits if v is not None and math.isfinite(float(v))]
+    spans = [(str(n), float(a), float(b)) for n, a, b in spans if b > a]
+    marks = [(float(t), str(lab), str(sev)) for t, lab, sev in marks]
     ml, mr, mt, mb = 62, 16, 30, 38
     pw, ph = width - ml - mr, height - mt - mb
     t0 = min(p[0] for _, pts in series for p in pts)
     t1 = max(p[0] for _, pts in series for p in pts)
+    if t_range is not None:
+        t0, t1 = float(t_range[0]), float(t_range[1])
     if t1 <= t0:
         t1 = t0 + 1.0
     top = max([p[1] for _, pts in series for p in pts] + [v for v, _ in limits] + [0.0])
@@ -111,7 +128,7 @@ def line_chart(series: Sequence[tuple[str, Sequence[tuple[float, float]]]], *, t
         ymax = ystep * math.ceil((top * 1.05 if top > 0 else 1.0) / ystep)
 
     def X(t: float) -> float:
-        return ml + (t - t0) / (t1 - t0) * pw
+        return ml + (min(max(t, t0), t1) - t0) / (t1 - t0) * pw
 
     def Y(v: float) -> float:
         return mt + ph - max(0.0, min(v, ymax)) / ymax * ph
@@ -123,6 +140,7 @@ def line_chart(series: Sequence[tuple[str, Sequence[tuple[float, float]]]], *, t
              f"<rect x='0' y='0' width='{width}' height='{height}' fill='#ffffff'/>",
              f"<text x='{ml}' y='18' {FONT} font-size='13' font-weight='600' fill='#18181b'>{escape(title)}"
              f"<tspan font-weight='400' fill='#71717a'> ({escape(unit)})</tspan></text>"]
+    parts += _spans(spans, X, mt, ph)
     for i in range(int(round(ymax / ystep)) + 1):  # grid and y labels
         v = ystep * i
         y = Y(v)
@@ -145,6 +163,7 @@ def line_chart(series: Sequence[tuple[str, Sequence[tuple[float, float]]]], *, t
                      f"stroke-dasharray='6 4' stroke-width='1.5' data-value='{_raw(v)}'/>")
         parts.append(f"<text x='{ml + pw - 4}' y='{y - 4:.1f}' text-anchor='end' {FONT} font-size='11' fill='#c2410c'>"
                      f"{escape(lab)} {_fmt(v)}</text>")
+    parts += _marks(marks, X, mt, ph)
     lx = ml + 8
     for i, (lab, pts) in enumerate(series):
         color = PALETTE[i % len(PALETTE)]
@@ -160,6 +179,31 @@ def line_chart(series: Sequence[tuple[str, Sequence[tuple[float, float]]]], *, t
             lx += 22 + 7 * len(lab)
     parts.append("</svg>")
     return "".join(parts)
+
+
+def _spans(spans: Sequence[tuple[str, float, float]], X, mt: float, ph: float) -> list[str]:
+    """Shaded phases behind the curves, each named at its top when it is wide enough."""
+    out = []
+    for name, a, b in spans:
+        x0, x1 = X(a), X(b)
+        out.append(f"<rect class='phase' data-phase='{escape(name)}' data-t0='{_raw(a)}' data-t1='{_raw(b)}' x='{x0:.1f}' "
+                   f"y='{mt}' width='{max(0.5, x1 - x0):.1f}' height='{ph}' fill='{phase_fill(name)}' opacity='0.7'/>")
+        if x1 - x0 > 7 * len(name):
+            out.append(f"<text x='{(x0 + x1) / 2:.1f}' y='{mt + ph - 4}' text-anchor='middle' {FONT} font-size='9.5' "
+                       f"fill='#52525b'>{escape(name)}</text>")
+    return out
+
+
+def _marks(marks: Sequence[tuple[float, str, str]], X, mt: float, ph: float) -> list[str]:
+    """Faults on the time axis: a vertical line, a triangle under the axis, the label on hover (title)."""
+    out = []
+    for t, lab, sev in marks:
+        x, c = X(t), MARK_COLOURS.get(sev, "#c2410c")
+        out.append(f"<g class='mark' data-t='{_raw(t)}' data-severity='{escape(sev)}' data-label='{escape(lab)}'>"
+                   f"<title>{escape(lab)}</title><line x1='{x:.1f}' y1='{mt}' x2='{x:.1f}' y2='{mt + ph}' stroke='{c}' "
+                   f"stroke-width='1.5' stroke-dasharray='3 2'/><path d='M{x - 5:.1f},{mt + ph + 9} L{x + 5:.1f},{mt + ph + 9} "
+                   f"L{x:.1f},{mt + ph + 1} Z' fill='{c}'/></g>")
+    return out
 
 
 def bar_chart(bars: Sequence[tuple], *, title: str, unit: str,

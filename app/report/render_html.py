@@ -280,8 +280,9 @@ _SERIES_METRICS = (  # (sample key, chart title, unit, fixed y max, limit key)
 )
 
 
-def verification_charts(v: dict[str, Any]) -> list[str]:
-    """The SVG charts of a verification: metrics over time, and bandwidth against ceilings."""
+def verification_charts(v: dict[str, Any], lines: bool = True) -> list[str]:
+    """The SVG charts of a verification: metrics over time (`lines`; a burn-in draws its own), and
+    bandwidth against ceilings."""
     charts: list[str] = []
     samples = [s for s in v.get("samples") or [] if isinstance(s, dict)]
     gpus = v.get("gpus") or []
@@ -290,7 +291,7 @@ def verification_charts(v: dict[str, Any]) -> list[str]:
         d = g.get("device") or {}
         dev_by_index[d.get("nvml_index", g.get("index"))] = d
     idxs = sorted({s.get("gpu_index", 0) for s in samples})
-    for key, title, unit, ymax, limit_key in _SERIES_METRICS:
+    for key, title, unit, ymax, limit_key in _SERIES_METRICS if lines else ():
         series: list[Any] = []
         for gi in idxs:
             pts = [(s.get("t_s"), s.get(key)) for s in samples if s.get("gpu_index", 0) == gi and s.get(key) is not None]
@@ -369,7 +370,11 @@ def _verify_html(v: dict[str, Any]) -> str:
             out.append(_table([_t("Numerics"), "dtype", _t("Relative error"), _t("Tolerance"), _t("Result")], [
                 (n.get("op"), n.get("dtype"), f"{n['rel_error']:.2e}" if isinstance(n.get("rel_error"), (int, float)) else "—",
                  f"{n.get('tolerance', 0):.0e}", _Raw(_badge("pass" if n.get("ok") else "fail"))) for n in nums]))
-    charts = verification_charts(v)
+    if v.get("burn_in"):
+        from app.report.burn_html import burn_html
+
+        out.append(burn_html(v))
+    charts = verification_charts(v, lines=not v.get("burn_in"))
     if charts:
         out.append(("<h3>" + _e(_t("Charts")) + "</h3>"))
         out.extend(charts)
@@ -478,6 +483,8 @@ def _render(report: Report) -> str:
         parts.append(("<h2 id='log'>" + _e(_t("Log excerpt")) + "</h2>") + "".join(_log_html(x) for x in report.logs))
     if report.verification:
         toc.append(("verification", _t("Verification")))
+        if report.verification.get("burn_in"):
+            toc.append(("burn-in", _t("Burn-in")))
         parts.append(_verify_html(report.verification))
     if report.diagnosis:
         toc.append(("diagnosis", _t("Diagnosis")))

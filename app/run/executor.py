@@ -13,7 +13,7 @@ import os
 import re
 import threading
 import time
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from app import restart as _restart
 from app.plan.model import Plan, Step, coded_step, is_done
@@ -25,6 +25,14 @@ from .events import (JOURNALED, CommandFinished, Event, LineEvent, Listener, Pla
 from .privileged import PolicyError
 from .runner import CancelToken, CommandOutcome, Line, Progress, run_command
 from .session import Session
+from .state import StepState
+
+# step kinds whose begun command may have finished an install that must not simply run again (a runfile,
+# a package transaction, a venv, pip): on resume, their own checks of the result decide first. Every other
+# kind's commands are safe to repeat (apt-get update, ldconfig, update-initramfs, ln -sfn, mkdir -p, DISM).
+AT_MOST_ONCE = frozenset({"run_runfile", "install_driver", "install_toolkit", "install_cudnn", "install_python_tools",
+                          "create_venv", "install_pytorch", "install_container_toolkit", "rebuild_kernel_module",
+                          "add_repo", "windows_host", "fix_packages"})
 
 
 class StepFailed(Exception):
@@ -160,10 +168,16 @@ class Executor:
                 starting = getattr(self._privilege, "step_starting", None)  # Windows: one UAC prompt per batch
                 if starting is not None:
                     starting(step)
+                start_at = self._resume_point(step, prev)
+                if start_at is None:
+                    self._record(step.id, "ok", "done before the run was stopped (its checks pass)")
+                    self._done_weight += max(1, step.weight)
+                    self._emit(StepFinished(step.id, "ok", "already done"))
+                    continue
                 t0 = time.monotonic()
                 try:
                     try:
-                        restart = self._run_step(step, total_w)
+                        restart = self._run_step(step, total_w, start_at)
                     except StepFailed:
                         raise
                     except OSError as e:  # the session folder's disk, mostly: one clear line
@@ -203,6 +217,19 @@ class Executor:
             return True
         saved = self.state.boot_id
         return saved is not None and self.boot_id_fn() == saved
+    def _resume_point(self, step: Step, prev: Optional[StepState]) -> Optional[int]:
+        """The first command an interrupted step runs on resume (None: the step is done). Commands it
+        recorded as ended never run twice; the one it had begun runs again when the kind is safe to
+        repeat (package managers, ldconfig, initramfs, links, venv and pip: idempotent; its edits are
+        made again idempotently too), while a kind in AT_MOST_ONCE (a runfile, a package transaction)
+        with checks of its own result and no edits trusts those checks first."""
+        if prev is None or prev.status != "running" or prev.phase != "commands":
+            return 0
+        if (prev.command_started is not None and step.kind in AT_MOST_ONCE and not step.edits and step.done_when
+                and is_done(step, self.system)):
+            return None
+        return min(prev.commands_done, len(step.commands))
+
     def _emit(self, ev: Event) -> None:
         if ev.type in JOURNALED:
             self.session.log_event(ev)
@@ -232,10 +259,11 @@ class Executor:
 
     _rc: Optional[int] = None  # the exit code of the running step's last command
 
-    def _phase(self, step_id: str, phase: str, commands_done: Optional[int] = None) -> None:
+    def _phase(self, step_id: str, phase: str, commands_done: Optional[int] = None, started: Optional[int] = None) -> None:
         s = self.state.mark(step_id, "running", "", phase)
         if commands_done is not None:
             s.commands_done = commands_done
+        s.command_started = started
         self._save()
 
     def _finish(self, status: str, message: str, failed: Optional[str], save: bool = True) -> PlanFinished:
@@ -269,8 +297,9 @@ class Executor:
             self._http = http_session(requests_kwargs(mirrors) if mirrors else {}) or False
         return self._http or None
 
-    def _run_step(self, step: Step, total_w: int) -> bool:
-        """Run one step; True when a command answered with one of its reboot_exit_codes."""
+    def _run_step(self, step: Step, total_w: int, start_at: int = 0) -> bool:
+        """Run one step from its command `start_at` (a resume); True when a command answered with one of
+        its reboot_exit_codes."""
         base = self._done_weight / total_w
         share = max(1, step.weight) / total_w
 
@@ -287,6 +316,12 @@ class Executor:
         self.state.begin(step.id)
         self._rc = None
         self._save()
+        files = self._downloads(step, on_line, on_progress)
+        self._edits(step, on_line)
+        return self._commands(step, files, start_at, on_line, on_progress)
+
+    def _downloads(self, step: Step, on_line: Callable[[Line], None], on_progress: Callable[[Progress], None]) -> dict:
+        """The step's downloads, each verified; placeholder → {path, sha256, url} for the commands."""
         files: dict[str, dict[str, str]] = {}
         if step.downloads:
             self._phase(step.id, "downloads")
@@ -309,6 +344,10 @@ class Executor:
                           f"sha256 {r.sha256}, verified by {r.verified_by}")
             on_line(Line("stdout", f"Verified {d.name} ({r.verified_by})"))
             files[f"@download:{d.name}"] = {"path": r.path, "sha256": r.sha256, "url": d.url}
+        return files
+
+    def _edits(self, step: Step, on_line: Callable[[Line], None]) -> None:
+        """The step's file edits, each backed up first (root's through the helper)."""
         if step.edits:
             self._phase(step.id, "edits")
         for e in step.edits:
@@ -326,14 +365,22 @@ class Executor:
                 raise StepFailed(f"could not {e.describe()}: {ex}") from None
             on_line(Line("stdout", e.describe() + (f" (backup: {rec.backup})" if rec.backup else " (new file)")))
             self._command(step.id, ["edit", e.mode, e.path], 0, 0.0, f"backup {rec.backup}")
+
+    def _commands(self, step: Step, files: dict, start_at: int, on_line: Callable[[Line], None],
+                  on_progress: Callable[[Progress], None]) -> bool:
+        """The step's commands from `start_at`, each recorded before it starts and after it ends."""
         env = dict(step.env)
         ok_codes = tuple(step.ok_exit_codes) or (0,)
         restart = False
         if step.commands:
-            self._phase(step.id, "commands", 0)
+            self._phase(step.id, "commands", start_at)
         for n, argv in enumerate(step.commands):
+            if n < start_at:
+                on_line(Line("stdout", f"{' '.join(argv)}: ran before the run was stopped; not run again"))
+                continue
             if self.cancel_token.cancelled:
                 raise StepFailed("cancelled", cancelled=True)
+            self._phase(step.id, "commands", n, started=n)  # recorded before it starts: a kill cannot hide it
             out = self._run_argv(step, list(argv), env, files, on_line, on_progress)
             out.ok_codes = ok_codes  # judged here, whoever ran it (runner, helper, elevated helper)
             note = "timed out" if out.timed_out else ("cancelled" if out.cancelled else "")

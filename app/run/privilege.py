@@ -32,7 +32,9 @@ from app.plan.model import Edit
 from . import askpass as askpass_mod
 from . import rootboot
 from .edits import EditRecord, RestoreReport
-from .privileged import ROOT_BACKUPS, PolicyError, RootExecutor
+from . import machinelock
+from .machinelock import MachineLock
+from .privileged import ROOT_BACKUPS, PolicyError, RootExecutor, clean_stale_temps
 from .runner import CancelToken, CommandOutcome, Line, Progress
 
 HELPER_SCRIPT = Path(__file__).resolve().parents[2] / "installers" / "helper" / "gpu-wizard-helper"
@@ -67,23 +69,38 @@ class DirectPrivilege:
 
     def __init__(self, backups_root: str = ROOT_BACKUPS):
         self.ex = RootExecutor(backups_root)
+        self._lock: Optional[MachineLock] = None
+
+    def _hold(self) -> None:
+        """The machine lock, from the first root step to close() (one run at a time changes this computer)."""
+        if self._lock is None:
+            try:
+                self._lock = machinelock.acquire()
+            except machinelock.MachineBusy as e:
+                raise door_error("door_busy", holder=e.holder) from None
+            clean_stale_temps(backups_root=self.ex.backups_root)
 
     def run(self, kind: str, argv: Sequence[str], env: dict[str, str], timeout_s: Optional[float],
             files: dict[str, dict[str, str]], on_line: Callable[[Line], None], on_progress: Callable[[Progress], None],
             cancel: CancelToken) -> CommandOutcome:
+        self._hold()
         return self.ex.run(kind, argv, env, timeout_s, files, on_line, on_progress, cancel)
 
     def edit(self, kind: str, edit: Edit, session: str) -> EditRecord:
+        self._hold()
         return self.ex.edit(kind, edit, session)
 
     def restore(self, session: str, paths: Optional[list[str]] = None) -> list[str]:
-        return self.ex.restore(session, paths)
+        return self.restore_report(session, paths).restored
 
     def restore_report(self, session: str, paths: Optional[list[str]] = None) -> RestoreReport:
+        self._hold()
         return self.ex.restore_report(session, paths)
 
     def close(self) -> None:
-        pass
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
 
 
 class _RequestPrivilege:
@@ -186,6 +203,8 @@ class HelperPrivilege(_RequestPrivilege):
         self._stderr = []
         if self.prompt is not None:
             self.prompt.start()
+            if self.env is not None and self.prompt.path:
+                self.env[askpass_mod.SOCKET_ENV] = self.prompt.path  # where our askpass finds the window
         try:
             self.proc = subprocess.Popen(self.launcher, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                          env=self.env, text=True, bufsize=1, start_new_session=not self.terminal)
@@ -305,6 +324,9 @@ def refusal(how: str, rc: Optional[int], stderr: Sequence[str], cancelled: bool 
     printed (their real sentences: tests/fixtures/run/door/) and whether our dialog was cancelled."""
     text = "\n".join(stderr)
     last = " ".join(stderr[-3:]).strip()
+    busy = re.search(r"gpu-wizard-helper: busy: (.+)", text)
+    if busy:
+        return door_error("door_busy", lang, holder=busy.group(1).strip())
     if cancelled or "no password was provided" in text or "Request dismissed" in text or (how == "pkexec" and rc == 126):
         return door_error("door_cancelled", lang, cancelled=True)
     if re.search(r"\d+ incorrect password attempts?", text):
@@ -636,8 +658,6 @@ def sudo_privilege(askpass: Optional[str], window, lang: Optional[str]) -> Helpe
     launch, first = sudo_helper_launch(lang)
     if how:
         server = askpass_mod.PromptServer(window) if window is not None else None
-        if server is not None:
-            env[askpass_mod.SOCKET_ENV] = server.path
         return HelperPrivilege(["sudo", "-A", "--", *launch], env=env, how=how, first_line=first, prompt=server, lang=lang)
     if tty:
         return HelperPrivilege(["sudo", "--", *launch], env=env, how="sudo", terminal=True, first_line=first, lang=lang)

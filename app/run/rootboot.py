@@ -28,8 +28,8 @@ import stat
 import sys
 from typing import Optional
 
-from app import fileio
-
+# No import from app here, not even app.fileio: this text runs as root before any of app is copied
+# and checked (tests/unit/test_run_rootboot.py holds it to the standard library).
 RUN_BASE = "/run/gpu-wizard"  # root's own folder for the checked copies (tmpfs: gone at the next boot)
 MAX_FILES = 2000
 MAX_FILE_BYTES = 4 << 20
@@ -83,9 +83,9 @@ def read_request(stream) -> tuple[str, dict[str, str], list[tuple[str, dict[str,
     """The first line: the helper's files and the packages beside them, checked for shape."""
     line = stream.readline(MAX_MANIFEST_BYTES)
     try:
-        spec = fileio.loads(line)
+        spec = json.loads(line)  # one line, at most MAX_MANIFEST_BYTES; a too-deep one is RecursionError
         src, files = spec["src"], spec["files"]
-    except (ValueError, KeyError, TypeError):
+    except (ValueError, KeyError, TypeError, RecursionError):
         raise BootError("the wizard sent no usable list of the helper's files") from None
     if not isinstance(src, str) or not os.path.isabs(src) or not isinstance(files, dict) or not files:
         raise BootError("the wizard sent no usable list of the helper's files")

@@ -5,8 +5,10 @@ plain dicts, no per-step phases; format 2: no per-step start time, duration or e
 else is a `StateError` saying why, never a guess. Resume, the window and the report read this type;
 its status words are app/run/events.py's (one vocabulary).
 A step's `phase` says how far it got: "started" → "downloads" → "edits" → "commands" → done. A
-step counts as done only when its status is "ok", written after its last command finished, so a
-kill between a step's file edits and its command re-runs the whole step on resume.
+step counts as done only when its status is "ok", written after its last command finished.
+Each command is recorded before it starts (`command_started`) and after it ends (`commands_done`), so a
+resume knows which commands finished (never run again) and which one was begun (app/run/executor.py
+decides by the step's kind whether that one runs again).
 """
 from __future__ import annotations
 
@@ -41,11 +43,12 @@ class StepState:
     started: str = ""  # when its last attempt began (format 3)
     duration_s: Optional[float] = None  # how long its last attempt ran (format 3)
     rc: Optional[int] = None  # the exit code of its last command (format 3; None: none ran)
+    command_started: Optional[int] = None  # the command begun and not yet recorded as ended (recorded first)
 
     def to_json(self) -> dict:
         return {"status": self.status, "message": self.message, "at": self.at, "phase": self.phase,
                 "commands_done": self.commands_done, "attempts": self.attempts, "started": self.started,
-                "duration_s": self.duration_s, "rc": self.rc}
+                "duration_s": self.duration_s, "rc": self.rc, "command_started": self.command_started}
 
     @classmethod
     def from_json(cls, d: Any, sid: str = "?") -> "StepState":
@@ -69,8 +72,11 @@ class StepState:
             raise StateError(f"step {sid}: duration_s must be a number of seconds")
         if rc is not None and (not isinstance(rc, int) or isinstance(rc, bool)):
             raise StateError(f"step {sid}: rc must be a whole number")
+        begun = d.get("command_started")
+        if begun is not None and (not isinstance(begun, int) or isinstance(begun, bool) or begun < 0):
+            raise StateError(f"step {sid}: command_started must be a whole number")
         return cls(st, msg if isinstance(msg, str) else str(msg), at if isinstance(at, str) else "", phase, n, a,
-                   started if isinstance(started, str) else "", None if dur is None else float(dur), rc)
+                   started if isinstance(started, str) else "", None if dur is None else float(dur), rc, begun)
 
     @property
     def finished_ok(self) -> bool:
@@ -133,13 +139,14 @@ class RunState:
         """A new attempt at a step: running from its first phase, nothing of the last attempt kept."""
         s = self.mark(sid, "running", "", "started")
         s.attempts += 1
-        s.commands_done, s.started, s.duration_s, s.rc = 0, s.at, None, None
+        s.commands_done, s.started, s.duration_s, s.rc, s.command_started = 0, s.at, None, None, None
         return s
 
     def end(self, sid: str, status: str, message: str = "", duration_s: Optional[float] = None,
             rc: Optional[int] = None) -> StepState:
         """A step's attempt ended (status: STEP_STATUSES), with how long it ran and its last exit code."""
         s = self.mark(sid, status, message, "finished" if status in ("ok", "skipped") else None)
+        s.command_started = None
         if duration_s is not None:
             s.duration_s = round(duration_s, 3)
         if rc is not None:

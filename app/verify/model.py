@@ -16,6 +16,9 @@ Shape:
       torch       what the target Python's PyTorch said (or that it is missing, with the fix)
       samples[]   NVML samples taken in the wizard's process during the run, every GPU
       sampler     how the sampler ran (rate, its own CPU cost, or why it did not run)
+      burn_in     the burn-in (`verify --burn-in DURATION`), or None: its phases, every GPU's summary
+                  beside its ceilings, the faults and signs of trouble on the time axis (events[]), the
+                  rates per second (rates[]), and between GPUs the P2P pairs and the all-reduce
 """
 from __future__ import annotations
 
@@ -26,7 +29,8 @@ from app.model import Model
 
 FORMAT = "gpu-wizard-verification/1"
 LAYER_NAMES: tuple[str, ...] = ("device", "bandwidth", "pytorch", "load")
-LayerName = Literal["device", "bandwidth", "pytorch", "load"]
+BURN_LAYERS: tuple[str, ...] = ("burnin", "interconnect")  # after the four, when a burn-in ran (interconnect: 2+ GPUs)
+LayerName = Literal["device", "bandwidth", "pytorch", "load", "burnin", "interconnect"]
 Status = Literal["pass", "warn", "fail", "skip"]
 STATUS_ORDER: dict[str, int] = {"skip": 0, "pass": 1, "warn": 2, "fail": 3}
 MATMUL_DTYPES: tuple[str, ...] = ("bf16", "fp16", "tf32", "fp32")
@@ -217,7 +221,18 @@ class Sample(Model):
     pcie_gen_current: Optional[int] = None
     pcie_width_current: Optional[int] = None
     throttle_reasons: tuple[str, ...] = ()  # "sw_power_cap", "hw_slowdown", "sw_thermal", "hw_thermal", ...
-    phase: Optional[str] = None  # what the probe was doing: "bandwidth", "load", ...
+    phase: Optional[str] = None  # what the probe was doing: "bandwidth", "load", "memtest", "matmul_bf16", ...
+    # health counters (read while a burn-in runs; None where the GPU or driver has no such counter)
+    fan_pct: Optional[float] = None
+    ecc_corrected: Optional[int] = None  # volatile totals since the driver loaded (single-bit, corrected)
+    ecc_uncorrected: Optional[int] = None  # double-bit, uncorrected
+    retired_pages: Optional[int] = None  # pages retired (single- and double-bit causes), older GPUs
+    retired_pending: Optional[int] = None  # 1: a retirement waits for the next driver load
+    remapped_cor: Optional[int] = None  # rows remapped after corrected errors (A100 and later)
+    remapped_unc: Optional[int] = None  # rows remapped after uncorrected errors
+    remap_pending: Optional[int] = None
+    remap_failure: Optional[int] = None  # 1: the remapper ran out of spare rows
+    pcie_replay: Optional[int] = None  # PCIe replay counter (link-level retransmissions)
 
 
 @dataclass(frozen=True)
@@ -229,6 +244,158 @@ class SamplerStats(Model):
     count: int = 0
     cpu_pct_of_core: Optional[float] = None  # the sampler thread's CPU time / wall time x 100
     pcie_every_s: Optional[float] = None  # how often PCIe rx/tx were refreshed (NVML blocks ~20 ms per read)
+    health_every_s: Optional[float] = None  # burn-in: how often the ECC/remap/replay counters were read
+
+
+HEALTH_COUNTERS: tuple[str, ...] = ("ecc_corrected", "ecc_uncorrected", "retired_pages", "retired_pending",
+                                     "remapped_cor", "remapped_unc", "remap_pending", "remap_failure", "pcie_replay")
+
+
+@dataclass(frozen=True)
+class PhaseSpan(Model):
+    phase: str  # "p2p", "allreduce", "memtest", "matmul_bf16", ..., "membw"
+    t0_s: float
+    t1_s: float
+    planned_s: float = 0.0
+
+
+@dataclass(frozen=True)
+class BurnEvent(Model):
+    """A fault or a sign of trouble, at its time on the run's clock (what the charts mark)."""
+
+    t_s: float
+    kind: str  # "mismatch", "memtest", "xid", "ecc_corrected", "ecc_uncorrected", "retired_pages",
+    #            "remap", "remap_failure", "pcie_replay", "link_drop", "thermal", "power_brake", "error"
+    gpu_index: Optional[int] = None  # CUDA index (the probe's and the report's)
+    phase: Optional[str] = None
+    count: int = 1  # how many (wrong elements, new ECC errors, replays ...)
+    value: Optional[float] = None  # the figure at that time (temperature, link width, Xid number)
+    detail: str = ""  # the Xid's text from the driver, the pattern, the error's first line
+
+
+@dataclass(frozen=True)
+class BurnRate(Model):
+    t_s: float
+    gpu_index: int
+    phase: str
+    value: float
+    unit: str = "tflops"  # "tflops" or "gbps"
+    series: str = ""  # the precision ("bf16") or the memory kernel ("triad", "copy")
+
+
+@dataclass(frozen=True)
+class BurnPhase(Model):
+    """One GPU's result in one phase, as the probe measured it."""
+
+    phase: str
+    gpu_index: int
+    unit: str = "tflops"
+    value: Optional[float] = None  # median rate over the phase
+    best: Optional[float] = None
+    checks: int = 0  # results held against the reference (memtest: passes)
+    mismatches: int = 0  # wrong elements (memtest: wrong words)
+    check_s: Optional[float] = None  # time the checks took (left out of the rate)
+    dtype: Optional[str] = None  # the precision, or the memory kernel ("triad", "copy")
+    size: Optional[int] = None
+    reference_rel_error: Optional[float] = None  # the reference against float64 on the CPU
+    reference_ok: Optional[bool] = None
+    bytes: Optional[int] = None  # memtest: bytes tested
+    share_of_total: Optional[float] = None
+    passes: Optional[int] = None
+    array_mib: Optional[float] = None
+
+
+@dataclass(frozen=True)
+class BurnGpu(Model):
+    """One GPU through the burn-in: what it did beside its own ceilings."""
+
+    index: int  # CUDA index
+    nvml_index: Optional[int] = None
+    name: str = ""
+    load_s: float = 0.0  # seconds of load phases sampled
+    # ceilings
+    power_limit_w: Optional[float] = None
+    sm_clock_max_mhz: Optional[int] = None
+    temp_slowdown_c: Optional[float] = None
+    temp_shutdown_c: Optional[float] = None
+    temp_max_operating_c: Optional[float] = None
+    peak_tflops: dict[str, float] = field(default_factory=dict)  # datasheet, dense, per precision
+    peak_mem_gbps: Optional[float] = None
+    peak_source: str = ""
+    # under load
+    sm_clock_median_mhz: Optional[float] = None
+    sm_clock_min_mhz: Optional[float] = None
+    power_median_w: Optional[float] = None
+    power_max_w: Optional[float] = None
+    util_median_pct: Optional[float] = None
+    temp_max_c: Optional[float] = None
+    temp_max_t_s: Optional[float] = None
+    fan_max_pct: Optional[float] = None
+    throttle_s: dict[str, float] = field(default_factory=dict)  # reason -> seconds under load
+    first_thermal_t_s: Optional[float] = None
+    counters: dict[str, list[int]] = field(default_factory=dict)  # counter -> [at start, at end]
+    link_gen_max: Optional[int] = None
+    link_width_max: Optional[int] = None
+    link_gen_min: Optional[int] = None  # the lowest seen under load
+    link_width_min: Optional[int] = None
+    tflops: dict[str, float] = field(default_factory=dict)  # median per precision
+    mem_gbps: Optional[float] = None  # the triad
+    mem_copy_gbps: Optional[float] = None  # a device copy (read + write)
+    checks: int = 0
+    mismatches: int = 0
+    memtest_bytes: Optional[int] = None
+    memtest_share: Optional[float] = None
+    memtest_passes: int = 0
+    memtest_errors: int = 0
+    watched: dict[str, str] = field(default_factory=dict)  # signal -> "yes", or why it was not watched
+
+    def delta(self, counter: str) -> Optional[int]:
+        v = self.counters.get(counter)
+        return v[1] - v[0] if v and len(v) == 2 else None
+
+
+@dataclass(frozen=True)
+class P2PPair(Model):
+    src: int
+    dst: int
+    gbps: Optional[float] = None  # one way, src -> dst
+    bidir_gbps: Optional[float] = None  # both ways at once, summed
+    latency_us: Optional[float] = None  # a 4-byte copy, as the host sees it
+    peer: Optional[bool] = None  # direct peer access (cudaDeviceCanAccessPeer)
+    ok: Optional[bool] = None  # the copied bytes arrived intact
+    link: str = ""  # "NVLink x18 (NVSwitch)", "PCIe 5.0 x16", ...
+    topology: str = ""  # NVML's common ancestor: "nvlink", "same_board", "one_switch", "switches", "host_bridge", "numa_node", "system"
+    ceiling_gbps: Optional[float] = None  # one way
+
+
+@dataclass(frozen=True)
+class AllReduce(Model):
+    gpus: int = 0
+    size_mib: Optional[float] = None
+    algbw_gbps: Optional[float] = None
+    busbw_gbps: Optional[float] = None  # algbw x 2(n-1)/n, as nccl-tests reports it
+    ok: Optional[bool] = None  # the sum was right
+    backend: str = ""
+    ceiling_gbps: Optional[float] = None  # the slowest pair's one-way link
+    skipped: str = ""  # why it did not run
+
+
+@dataclass(frozen=True)
+class BurnIn(Model):
+    seconds: float = 0.0  # asked for
+    ran_s: float = 0.0
+    cancelled: bool = False
+    dtypes: tuple[str, ...] = ()
+    phases: tuple[PhaseSpan, ...] = ()
+    gpus: tuple[BurnGpu, ...] = ()
+    results: tuple[BurnPhase, ...] = ()
+    events: tuple[BurnEvent, ...] = ()
+    rates: tuple[BurnRate, ...] = ()
+    p2p: tuple[P2PPair, ...] = ()
+    allreduce: Optional[AllReduce] = None
+    xid_source: str = ""  # "nvml_events", "kernel_log", or "" (not watched: xid_note says why)
+    xid_note: str = ""
+    started: Optional[str] = None  # wall-clock time of t_s = 0 (ISO 8601), for "at 14:02"
 
 
 @dataclass(frozen=True)
@@ -248,6 +415,7 @@ class Verification(Model):
     sampler: SamplerStats = field(default_factory=SamplerStats)
     cancelled: bool = False
     errors: tuple[str, ...] = ()  # probe crash, timeout: with the stderr tail
+    burn_in: Optional[BurnIn] = None
 
     @property
     def status(self) -> str:

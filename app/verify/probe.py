@@ -473,7 +473,22 @@ def parse_args(argv):
     p.add_argument("--gpus", default="all", help="CUDA indices, comma separated, or 'all'")
     p.add_argument("--sizes-mib", default=None, help="copy sizes in MiB, comma separated")
     p.add_argument("--skip", default="", help="layers to skip: bandwidth,load (device and pytorch always run)")
+    p.add_argument("--burn-in", type=float, default=None, metavar="SECONDS",
+                   help="after the layers, a burn-in of this many seconds on every GPU at once (burn_probe.py)")
     return p.parse_args(argv)
+
+
+def burn_in(torch, usable, props, seconds):
+    """The burn-in (burn_probe.py, beside this file: run by path, this file's folder is importable)."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    if here not in sys.path:
+        sys.path.insert(0, here)
+    try:
+        import burn_probe
+    except Exception as e:
+        error("burnin", f"the burn-in could not start: {_short(e)}")
+        return
+    burn_probe.run_burnin(torch, usable, props, seconds, emit, error)
 
 
 def main(argv=None):
@@ -565,6 +580,8 @@ def main(argv=None):
         for i, c in compute.items():
             c["seconds"] = round(time.perf_counter() - t0, 2)
             emit("result", kind="compute", gpu=i, data=c)
+    if args.burn_in and usable:
+        burn_in(torch, usable, props, args.burn_in)
     emit("done", seconds=round(time.perf_counter() - t_start, 3))
     return 0
 

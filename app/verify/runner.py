@@ -85,7 +85,8 @@ class ProbeOutcome:
 
 
 def probe_argv(python: str, seconds: Optional[float] = None, quick: bool = False, gpus: str = "all",
-               sizes_mib: Optional[list[float]] = None, skip: tuple[str, ...] = ()) -> list[str]:
+               sizes_mib: Optional[list[float]] = None, skip: tuple[str, ...] = (),
+               burn_in_s: Optional[float] = None) -> list[str]:
     argv = [python, "-u", PROBE_PATH]
     if seconds is not None:
         argv += ["--seconds", f"{float(seconds):g}"]
@@ -97,6 +98,8 @@ def probe_argv(python: str, seconds: Optional[float] = None, quick: bool = False
         argv += ["--sizes-mib", ",".join(f"{s:g}" for s in sizes_mib)]
     if skip:
         argv += ["--skip", ",".join(skip)]
+    if burn_in_s:
+        argv += ["--burn-in", f"{float(burn_in_s):g}"]
     return argv
 
 

@@ -239,7 +239,7 @@ def test_more_machines_reach_every_step_code(qapp, plans):
         t.set_language("en")
     seen |= {c for _rid, p in plans for s in p.steps for c in (s.title_code, s.why_code)}
     missing = {k.split(".", 1)[1] for k in messages.catalogue("en")["messages"] if k.startswith("plan.")
-               and not k.startswith(("plan.note_", "plan.warn_", "plan.diagnose_"))
+               and not k.startswith(("plan.note_", "plan.warn_", "plan.diagnose_", "plan.summary_"))
                and ".step." not in k} - seen  # notes, warnings: tests/unit/test_messages.py; a diagnosis's fix
     # steps (plan.<rule>.step.<id>.*, plan.diagnose_*): tests/unit/test_diagnose_fixstep_i18n.py
     assert missing == set(), sorted(missing)

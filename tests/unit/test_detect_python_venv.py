@@ -62,3 +62,16 @@ def test_detect_records_it_and_the_plan_installs_the_venv_package():
     # an older snapshot that never asked: unknown, no step
     old = detect(_snap(None))
     assert old.python.venv_ok is None and build_plan(old, recommend(old), Choices()).step("install_python_venv") is None
+
+
+def test_a_diagnosis_detects_without_the_venv_check():
+    """venv_check=False (the diagnose command): no interpreter is started to ask; the pipeline keeps such facts
+    apart from the full ones, and full facts already there serve a quick request."""
+    from app.pipeline import Pipeline
+
+    quick = detect(_snap({"rc": 1, "stdout": "", "stderr": DEBIAN12_NO_VENV}), venv_check=False)
+    assert quick.python is not None and quick.python.path == "/usr/bin/python3" and quick.python.venv_ok is None
+    assert not any(p.name == "python_venv" for p in quick.probes)
+    p = Pipeline(_snap({"rc": 1, "stdout": "", "stderr": DEBIAN12_NO_VENV}))
+    assert p.facts(venv_check=False).python.venv_ok is None and p.facts().python.venv_ok is False
+    assert p.facts(venv_check=False) is p.facts() and p.computed == ["detect (quick)", "detect"]

@@ -121,3 +121,15 @@ def test_bad_rule_files_are_refused_clearly():
     bad["rules"][1]["id"] = bad["rules"][0]["id"]
     with pytest.raises(RulesError, match="duplicate"):
         parse_rules(bad)
+
+
+def test_the_shipped_rules_compile_whole():
+    """At run time the shipped rules' regexes are compiled on first use (a cold paste needs a few): here every
+    one is compiled, and a rule file given by path is compiled at load."""
+    rb = load_rules()
+    for r in rb.rules:
+        for rx in (*r.patterns, *r.requires, *r.excludes, *((r.identifier_requires,) if r.identifier_requires else ())):
+            assert rx.rx.pattern == rx.pattern, r.id
+        assert len(r.literals) == len(r.patterns)
+    fixes = json.loads(resource("diagnose", "fixes.json").read_text(encoding="utf-8"))
+    parse_rules(RULES, fixes, strict=True)

@@ -110,7 +110,7 @@ def test_the_diagnosis_reinstall_and_the_verify_fix_are_the_same_command(cases):
     from app.diagnose import evidence as ev
     from app.diagnose.model import Platform
     from app.diagnose.values import torch_install as diagnosis_install
-    from app.verify.session import fix_command
+    from app.pipeline import torch_fix_command as fix_command
 
     where, facts, ch, rec, plan = next(c for c in cases if "rtx4090" in c[0] and c[0].endswith("/pip"))
     ran = plan.step("install_pytorch").commands[0]

@@ -248,7 +248,8 @@ def _emitters():
 
     root = Path(M.__file__).resolve().parents[1]
     files = [(p, "finding") for p in sorted((root / "app" / "detect").glob("*.py"))] + [
-        (root / "app" / "overrides.py", "finding"), (root / "app" / "verify" / "verdicts.py", "check")]
+        (root / "app" / "overrides.py", "finding"), (root / "app" / "verify" / "verdicts.py", "check"),
+        (root / "app" / "verify" / "burn_verdicts.py", "check")]
     out = []
     for path, domain in files:
         tree = ast.parse(path.read_text(encoding="utf-8"))

@@ -215,7 +215,7 @@ def test_choose_privilege(monkeypatch, tmp_path):
     try:
         w = choose_privilege()
         assert w.launcher[:2] == ["sudo", "-A"] and w.env["SUDO_ASKPASS"].endswith("gpu-wizard-askpass")
-        assert w.env[askpass.SOCKET_ENV] == w.prompt.path and not w.terminal
+        assert askpass.SOCKET_ENV not in w.env and not w.terminal and not w.prompt.path  # nothing made yet
         w.close()
     finally:
         askpass.set_window_prompt(None)
@@ -305,3 +305,25 @@ def test_helper_protocol_streams_lines_and_honours_cancel():
     assert any(m.get("id") == 3 and m["event"] == "refused" for m in msgs)
     assert any(m.get("id") == 4 and m["event"] == "pong" for m in msgs)
     assert any(m["event"] == "refused" and m["message"] == "not a JSON request" for m in msgs)
+
+
+def test_sudo_runs_a_root_owned_bundle_as_it_is_and_a_users_bundle_never(monkeypatch, tmp_path):
+    """install.sh --system's copy (root-owned all the way up) runs as the helper itself; a per-user
+    bundle's binary never runs as root: the system Python runs root's checked copy of its helper-src."""
+    from app.run import rootboot
+    from app.run.privilege import HELPER_FLAG, sudo_helper_launch
+
+    trusted = "/usr/bin/env"  # stands for /opt/gpu-wizard/gpu-wizard: root-owned, in root-owned folders
+    assert sudo_helper_launch(frozen=True, executable=trusted) == ([trusted, HELPER_FLAG], "")
+    internal = tmp_path / "home" / ".local" / "lib" / "gpu-wizard" / "_internal"
+    src = internal / "helper-src"
+    (src / "app" / "run").mkdir(parents=True)
+    root = Path(__file__).resolve().parents[2]
+    for rel in ("app/__init__.py", "app/run/__init__.py", "app/run/privileged.py", "app/run/rootboot.py"):
+        (src / rel).write_text((root / rel).read_text())
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    monkeypatch.setattr(sys, "_MEIPASS", str(internal), raising=False)
+    monkeypatch.setattr(rootboot, "root_python", lambda: "/usr/bin/python3")
+    argv, first = sudo_helper_launch(executable=str(internal.parent / "gpu-wizard"))
+    assert argv[:4] == ["/usr/bin/python3", "-I", "-B", "-c"] and str(internal.parent) not in " ".join(argv[:4])
+    assert f'"src": "{src}"' in first and '"app/run/privileged.py"' in first

@@ -163,3 +163,29 @@ def test_a_package_outside_the_list_is_refused():
                        "libs": [{"src": "/y", "files": {"sitecustomize.py": "0" * 64}}]})
     with pytest.raises(BootError, match="package file"):
         rootboot.read_request(io.StringIO(line + "\n"))
+
+
+def test_the_boot_text_needs_nothing_but_the_standard_library():
+    """It runs as root on the system's Python before any of app is copied and checked: an import from
+    app (or any third-party package) there would fail on a real machine, where no venv is on the path."""
+    import ast
+
+    tree = ast.parse((ROOT / "app" / "run" / "rootboot.py").read_text())
+    names = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    names |= {n.module.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module and n.level == 0}
+    late = {"app"}  # boot() imports app.run.privileged from root's checked copy, inside the function only
+    top = {a.name.split(".")[0] for n in tree.body if isinstance(n, ast.Import) for a in n.names}
+    top |= {n.module.split(".")[0] for n in tree.body if isinstance(n, ast.ImportFrom) and n.module}
+    assert top <= set(sys.stdlib_module_names) | {"__future__"}, top - set(sys.stdlib_module_names)
+    assert names - set(sys.stdlib_module_names) - {"__future__"} <= late
+    py = rootboot.root_python()
+    if py is not None:  # and the system's own Python, isolated, gets as far as the root check
+        r = subprocess.run([py, "-I", "-B", "-c", rootboot.boot_source(str(ROOT))], input="", capture_output=True,
+                           text=True, timeout=60, cwd="/", **({"user": 54321, "group": 54321, "extra_groups": []}
+                                                               if os.geteuid() == 0 else {}))
+        assert r.returncode == 2 and "must run as root" in r.stderr, r.stderr
+
+
+def test_a_deeply_nested_list_is_one_line_not_a_traceback():
+    with pytest.raises(BootError):
+        rootboot.read_request(io.StringIO("[" * 100000 + "\n"))

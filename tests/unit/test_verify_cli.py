@@ -8,7 +8,8 @@ import pytest
 
 from app.detect.nvml import read_nvml
 from app.choices import Mirrors
-from app.verify.session import VerifyOptions, fix_command, run_verification
+from app.pipeline import torch_fix_command as fix_command
+from app.verify.session import VerifyOptions, plain_fix, run_verification
 
 ROOT = Path(__file__).resolve().parents[2]
 FIX = ROOT / "tests" / "fixtures"
@@ -57,6 +58,7 @@ def test_no_gpu_text_output():
 def test_gpu_present_but_no_torch_in_the_target_fails_pytorch_with_the_fix():
     progress = []
     v = run_verification(VerifyOptions(python=sys.executable, quick=True, mirrors=Mirrors()), on_progress=progress.append,
+                         fixer=fix_command,
                          nvml_reader=lambda: H200_NVML)
     p = v.layer("pytorch")
     assert p.status == "fail" and p.checks[0].code == "torch_missing"
@@ -85,6 +87,7 @@ def test_fix_command_comes_from_recommend_for_this_driver_and_gpu():
     # nothing known: the plain command, quoted for a path with a space
     assert fix_command("/v/bin/python", None, mirrors=Mirrors()) == "/v/bin/python -m pip install --upgrade --disable-pip-version-check torch"
     assert fix_command("/my env/python", None, mirrors=Mirrors()).startswith("'/my env/python' -m pip")
+    assert plain_fix("/my env/python", mirrors=Mirrors()) == fix_command("/my env/python", None, mirrors=Mirrors())  # verify's own
 
 
 def test_the_fix_command_uses_the_runs_proxy_ca_and_mirrors():
