@@ -9,6 +9,7 @@ import importlib
 import re
 import sys
 import tomllib
+import typing
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -175,9 +176,13 @@ def test_conventions_step_ids_and_metric_units():
 
     steps = [s for _where, p in plans() for s in p.steps]
     assert steps and [s.id for s in steps if validate_step(s)] == []  # verb-first snake_case, known kinds
+    # a measured quantity (a float) carries its unit; whole counters (ECC errors, replays), indices and words need none
     units = ("_pct", "_mib", "_w", "_mhz", "_c", "_mbps", "_gbps", "_s", "_bytes")
-    unitless = [f.name for f in dataclasses.fields(Sample) if not f.name.endswith(units)]
-    assert set(unitless) <= {"gpu_index", "phase", "throttle_reasons", "pcie_gen_current", "pcie_width_current"}, unitless
+    hints = typing.get_type_hints(Sample)
+    measured = [f.name for f in dataclasses.fields(Sample) if float in typing.get_args(hints[f.name]) or hints[f.name] is float]
+    assert len(measured) >= 8 and [m for m in measured if not m.endswith(units)] == []
+    clocks = [f.name for f in dataclasses.fields(Sample) if "clock" in f.name]
+    assert clocks and all(c.endswith("_mhz") for c in clocks)  # an int that is a measure carries its unit too
 
 
 def test_the_one_allowed_upward_import_is_the_graph_tests():
