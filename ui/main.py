@@ -97,7 +97,7 @@ def build_wizard(snapshot: Optional[str] = None, lang: Optional[str] = None, ass
     return w
 
 
-def _resume(session, services) -> Optional["PageId"]:
+def _resume(session, services) -> Optional[PageId]:
     """Where a run that asked for a restart goes on: its run state (app/run/resume.py), or once an old
     window's resume.json. After the restart: the verification (the run stops waiting); before it ("Later"):
     the Welcome page offers the restart."""
