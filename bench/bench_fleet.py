@@ -100,7 +100,7 @@ def main() -> None:
                                 cwd=tmp, capture_output=True, text=True, timeout=3600)
             t_sc = time.perf_counter() - t0
             size = (tmp / f"{folder}.yml").stat().st_size / 1024
-            print(f"fleet plan, {n} hosts: {t:.2f} s (planning {plan['plan_s']} s: {len(plan['groups'])} distinct plans solved once each); "
+            print(f"fleet plan, {n} hosts: {t:.2f} s (planning {plan['plan_s']} s, each distinct snapshot solved once: {len(plan['groups'])} plan groups); "
                   f"playbook {size:.0f} KiB; ansible-playbook --syntax-check {t_sc:.1f} s (rc {sc.returncode})")
         big = tmp / "fleet-big"
         base = json.loads(VERIFY.read_text())
