@@ -24,15 +24,22 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping, Optional
+from typing import Any, Callable, Mapping, Optional
 from urllib.parse import urlparse
 
 from app import fileio
 from app.choices import Mirrors
 
 MIRROR_KEYS = ("pypi_index_url", "pytorch_index_url", "nvidia_repo_url", "https_proxy", "ca_bundle")
+# the environment variables the network settings come from (detection records them: app.detect.env.NETWORK_VARS)
+PROXY_VARS = ("HTTPS_PROXY", "https_proxy")
+CA_VARS = ("REQUESTS_CA_BUNDLE", "SSL_CERT_FILE", "PIP_CERT")
+INDEX_VARS = ("PIP_INDEX_URL",)
+# a value the redactor replaced (app.report.redact's placeholders: <host-1>, <secret-2>, ...): not usable
+_REDACTED = re.compile(r"<[a-z]+-\d+>")
 
 
 class ConfigError(ValueError):
@@ -122,18 +129,75 @@ def mirrors_from(config: Optional[Config] = None, flags: Optional[Mapping[str, A
     """Flags over the config file over the environment."""
     env = os.environ if env is None else env
     config = config or Config()
-    from_env: dict[str, str] = {}
-    proxy = env.get("HTTPS_PROXY") or env.get("https_proxy")
-    if proxy:
-        from_env["https_proxy"] = proxy
-    ca = env.get("REQUESTS_CA_BUNDLE") or env.get("SSL_CERT_FILE") or env.get("PIP_CERT")
-    if ca and Path(ca).is_file():
-        from_env["ca_bundle"] = ca
-    if env.get("PIP_INDEX_URL"):
-        from_env["pypi_index_url"] = env["PIP_INDEX_URL"]
+    from_env = env_mirror_values(env, lambda ca: Path(ca).is_file())
     merged = {**from_env, **{k: v for k, v in config.mirrors.to_json().items() if v}}
     merged.update(_mirror_values({k: v for k, v in (flags or {}).items() if v}, "command line"))
     return Mirrors(**merged)
+
+
+def env_ca(env: Mapping[str, str]) -> Optional[str]:
+    """The CA bundle the environment names (REQUESTS_CA_BUNDLE, else SSL_CERT_FILE, else PIP_CERT), as pip reads it."""
+    return next((env[k] for k in CA_VARS if env.get(k)), None)
+
+
+def env_mirror_values(env: Mapping[str, str], ca_usable: Callable[[str], bool]) -> dict[str, str]:
+    """The mirror settings an environment gives: its proxy, its CA bundle (where `ca_usable` says the file is
+    there) and its PyPI index."""
+    out: dict[str, str] = {}
+    proxy = next((env[k] for k in PROXY_VARS if env.get(k)), None)
+    if proxy:
+        out["https_proxy"] = proxy
+    ca = env_ca(env)
+    if ca and ca_usable(ca):
+        out["ca_bundle"] = ca
+    index = next((env[k] for k in INDEX_VARS if env.get(k)), None)
+    if index:
+        out["pypi_index_url"] = index
+    return out
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """A recorded machine's own network settings (what detection read there: facts.env.variables): those the
+    commands for it can carry, and those left out, each with why: "redacted" (the snapshot's redaction hid the
+    value: never guessed at) or "unusable" (not a URL the wizard can use)."""
+    mirrors: Mirrors = field(default_factory=Mirrors)
+    left_out: tuple[tuple[str, str], ...] = ()
+
+
+def recorded_network(variables: Mapping[str, str], missing_ca: Optional[str] = None) -> Recorded:
+    """The network settings of the machine whose environment `variables` are (a snapshot's), never this
+    computer's: its proxy, CA bundle (unless detection found that file missing there: `missing_ca`) and PyPI
+    index. Text from a snapshot is data: a value is kept only as a well-formed URL or an absolute path."""
+    keep: dict[str, str] = {}
+    left: list[tuple[str, str]] = []
+    for k, v in env_mirror_values(variables, lambda ca: True).items():
+        if _REDACTED.search(v):
+            left.append((k, "redacted"))
+        elif k == "ca_bundle" and v == missing_ca:
+            left.append((k, "missing"))
+        else:
+            try:
+                keep[k] = _check_url(k, v, "snapshot") if k != "ca_bundle" else _check_path(v)
+            except ConfigError:
+                left.append((k, "unusable"))
+    return Recorded(Mirrors(**keep), tuple(left))
+
+
+def _check_path(value: str) -> str:
+    """A file path on another machine (nothing here can check it is there): absolute, one line."""
+    if not (value.startswith("/") or re.match(r"[A-Za-z]:\\", value)) or any(c in value for c in "\r\n\0"):
+        raise ConfigError(f"not an absolute path: {value!r}")
+    return value
+
+
+def shown_url(value: str) -> str:
+    """A URL as a sentence shows it: a user name and password in it become ***."""
+    u = urlparse(value)
+    if u.scheme and (u.username or u.password):
+        host = u.netloc.rsplit("@", 1)[1]
+        return u._replace(netloc=f"***@{host}").geturl()
+    return value
 
 
 def requests_kwargs(mirrors: Mirrors) -> dict[str, Any]:
@@ -170,7 +234,17 @@ def add_mirror_arguments(parser) -> None:
     g.add_argument("--ca-bundle", metavar="FILE", help="custom CA bundle (PEM) for HTTPS")
 
 
-def mirrors_from_args(args, env: Optional[Mapping[str, str]] = None) -> tuple[Mirrors, Config]:
+def is_recorded(facts: Any) -> bool:
+    """Facts of another machine (a snapshot), not of this one: its commands never carry this computer's settings."""
+    return facts is not None and getattr(facts, "source", None) not in (None, "", "live")
+
+
+def mirrors_from_args(args, env: Optional[Mapping[str, str]] = None, facts: Any = None) -> tuple[Mirrors, Config]:
+    """The mirrors, proxy and CA bundle for the commands of the machine `facts` describe. This machine: the flags
+    over the config file over the environment. A recorded one (a snapshot): only what is given for it explicitly
+    (the flags, a `--config FILE`), over the settings recorded on it (app.pipeline's stages add those); this
+    computer's own config file and environment are never applied to it (they still say how this wizard reads
+    the live indexes: the Config returned)."""
     cfg = load_config(getattr(args, "config", None), env)
     flags = {
         "pypi_index_url": getattr(args, "pypi_mirror", None),
@@ -179,4 +253,30 @@ def mirrors_from_args(args, env: Optional[Mapping[str, str]] = None) -> tuple[Mi
         "https_proxy": getattr(args, "proxy", None),
         "ca_bundle": getattr(args, "ca_bundle", None),
     }
-    return mirrors_from(cfg, flags, env), cfg
+    if not is_recorded(facts):
+        return mirrors_from(cfg, flags, env), cfg
+    given = {k: v for k, v in cfg.mirrors.to_json().items() if v} if getattr(args, "config", None) else {}
+    ca = flags.pop("ca_bundle")
+    given.update(_mirror_values({k: v for k, v in flags.items() if v}, "command line"))
+    if ca:  # a file on that machine: nothing here can check it is there
+        try:
+            given["ca_bundle"] = _check_path(ca)
+        except ConfigError as e:
+            raise ConfigError(f"--ca-bundle: {e}") from None
+    return Mirrors(**given), cfg
+
+
+def for_machine(facts: Any, given: Mirrors) -> Mirrors:
+    """The settings the commands for `facts`' machine carry: on a recorded machine what was given for it
+    (`given`) over what was recorded on it; on this machine `given` as it is."""
+    if not is_recorded(facts):
+        return given
+    rec = machine_network(facts)
+    return Mirrors(**{**{k: v for k, v in rec.mirrors.to_json().items() if v}, **{k: v for k, v in given.to_json().items() if v}})
+
+
+def machine_network(facts: Any) -> Recorded:
+    """The network settings detection recorded on the machine `facts` describe (its environment; a CA bundle
+    detection found missing there is left out)."""
+    f = next((f for f in getattr(facts, "findings", ()) if f.code == "env_ca_bundle_missing"), None)
+    return recorded_network(facts.env.variables, (f.params or {}).get("path") if f is not None else None)

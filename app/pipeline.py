@@ -51,7 +51,7 @@ def choices_from_options(opts: Any, facts: Optional[Facts] = None) -> Choices:
         return getattr(a, name, default)
 
     try:
-        mirrors, _cfg = mirrors_from_args(a)
+        mirrors, _cfg = mirrors_from_args(a, facts=facts)
     except ConfigError as e:
         raise PipelineError(str(e), 2) from None
     kw: dict[str, Any] = {}
@@ -87,11 +87,25 @@ def recommend_stage(facts: Facts, choices: Optional[Choices] = None, *, db: Any 
                     live: Optional[bool] = None) -> Recommendation:
     """The recommendation for these facts and choices: the solve over the compat data as the live PyTorch/
     PyPI/NVIDIA indexes correct it (app.compat.live; off with live=False, "live_index": false or GPU_WIZARD_LIVE=0)."""
+    from app.config import Config, is_recorded, mirrors_from
     from app.recommend import recommend_live
 
-    rec, _report = recommend_live(facts, db if db is not None else load_compat(), _choices(choices), config=config,
-                                  enabled=live)
+    kw: dict[str, Any] = {}
+    if is_recorded(facts):  # the indexes are read from here: through this computer's own proxy and CA bundle
+        kw["fetch_mirrors"] = mirrors_from(config if isinstance(config, Config) else None)
+    rec, _report = recommend_live(facts, db if db is not None else load_compat(), for_machine(facts, choices), config=config,
+                                  enabled=live, **kw)
     return rec
+
+
+def for_machine(facts: Facts, choices: Optional[Choices]) -> Choices:
+    """The choices with the network settings of the machine the facts describe: a recorded machine's own (what
+    its snapshot recorded) under what was given for it; this machine's as they are (app.config.for_machine)."""
+    from app.config import for_machine as network_for
+
+    ch = _choices(choices)
+    mirrors = network_for(facts, ch.mirrors)
+    return ch if mirrors == ch.mirrors else ch.replace(mirrors=mirrors)
 
 
 def plan_stage(facts: Facts, rec: Recommendation, choices: Optional[Choices] = None, *, dry_run: bool = False,
@@ -99,7 +113,7 @@ def plan_stage(facts: Facts, rec: Recommendation, choices: Optional[Choices] = N
     from app.plan import build_plan
 
     kw = {"created": created} if created else {}
-    return build_plan(facts, rec, _choices(choices), dry_run=dry_run, **kw)
+    return build_plan(facts, rec, for_machine(facts, choices), dry_run=dry_run, **kw)
 
 
 class Pipeline:

@@ -74,6 +74,22 @@ def plan_text(code: Optional[str], params: Optional[Mapping[str, str]], english:
     return messages.render("plan", code, params, current_language(), fallback=english)
 
 
+def plan_warning_texts(plan: Any) -> list[str]:
+    """A plan's warnings as the window says them: a recommendation's as rec_text does, the plan's own in the window's
+    wording where the catalogue has one (no command-line flag), else as the command line says them."""
+    codes = list(getattr(plan, "warning_codes", ()) or ())
+    out = []
+    for i, english in enumerate(getattr(plan, "warnings", ()) or ()):
+        n = codes[i] if i < len(codes) else None
+        if n is None:
+            out.append(english)
+        elif n.domain == "rec":
+            out.append(rec_text(n.code, n.params, english))
+        else:
+            out.append(messages.render(n.domain, _gui(n.domain, n.code) or n.code, n.params, current_language(), fallback=english))
+    return out
+
+
 def evidence_text(e: Any, **extra: Any) -> str:
     """A diagnosis evidence line in the window's language (app.messages.evidence_text)."""
     return messages.evidence_text(e, current_language(), **extra)

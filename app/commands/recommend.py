@@ -35,7 +35,7 @@ def build_choices(args, facts):
     from app.config import ConfigError, mirrors_from_args
 
     try:
-        mirrors, _cfg = mirrors_from_args(args)
+        mirrors, _cfg = mirrors_from_args(args, facts=facts)
     except ConfigError as e:
         raise CliError(str(e), 2) from None
     method: Optional[Literal["apt", "dnf", "runfile"]] = getattr(args, "method", None)  # argparse's choices

@@ -755,9 +755,11 @@ class _Live:
 
 def solve_live(recommend: Any, facts, db: CompatDB, choices=None, *, config: Any = None, fetcher: Optional[Fetcher] = None,
                pypi_json: Optional[str] = PYPI_JSON, today: Optional[_dt.date] = None, enabled: Optional[bool] = None,
-               env: Optional[dict] = None):
+               env: Optional[dict] = None, fetch_mirrors: Any = None):
     """(Recommendation, LiveReport): the solve `recommend(facts, db, choices)` (app.recommend hands itself in: this
-    module sits below it) over the data as the live indexes correct it, every read done within LIVE_DEADLINE_S in all."""
+    module sits below it) over the data as the live indexes correct it, every read done within LIVE_DEADLINE_S in all.
+    The reads go through `fetch_mirrors`' proxy and CA bundle (this computer's, for a recorded machine whose own
+    settings the commands carry), else the choices' own."""
     from app.choices import Choices
     from app.config import requests_kwargs
 
@@ -767,7 +769,8 @@ def solve_live(recommend: Any, facts, db: CompatDB, choices=None, *, config: Any
     st.wheel_os, st.python, st.arm, st.os_label = _target(facts, choices)
     if on and facts.os.platform in ("linux", "windows"):
         if st.fetcher is None:
-            st.fetcher = Fetcher(requests_kwargs=requests_kwargs(choices.mirrors), cache=cache_dir(env))
+            st.fetcher = Fetcher(requests_kwargs=requests_kwargs(fetch_mirrors if fetch_mirrors is not None else choices.mirrors),
+                                 cache=cache_dir(env))
         if st.fetcher.until is None:
             st.fetcher.until = time.monotonic() + LIVE_DEADLINE_S
         _read_pytorch(st, pypi_json)

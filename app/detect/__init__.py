@@ -567,6 +567,9 @@ def _env(system, log: _Log, cuda: CudaInfo) -> EnvInfo:
         v = variables.get(var)
         if v and not _safe(lambda v=v: system.exists(v)):
             log.add("env_cuda_home_missing", "warning", [f"{var}={v}"], var=var, path=v)
+    ca_var = next((k for k in envp.CA_VARS if variables.get(k)), None)  # the CA bundle pip and requests would read
+    if ca_var and not _safe(lambda: system.exists(variables[ca_var])):
+        log.add("env_ca_bundle_missing", "warning", [f"{ca_var}={variables[ca_var]}"], var=ca_var, path=variables[ca_var])
     log.probe("env", "ok", t0, f"{len(rc_lines)} CUDA line(s), {len(ld)} ld.so.conf.d CUDA entr(ies)")
     return EnvInfo(variables=variables, rc_lines=tuple(rc_lines), ld_conf=tuple(ld))
 

@@ -6,8 +6,13 @@ from typing import Optional
 
 from app.facts import EnvLine, LdConfEntry
 
+# the network settings app.config reads from an environment (its PROXY_VARS, CA_VARS, INDEX_VARS: detection never
+# imports it; tests/unit/test_snapshot_network.py holds them together): recorded, so a snapshot's plan carries its
+# own machine's settings, never the viewer's
+CA_VARS = ("REQUESTS_CA_BUNDLE", "SSL_CERT_FILE", "PIP_CERT")  # in the order the first set one wins
+NETWORK_VARS = ("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", *CA_VARS, "PIP_INDEX_URL")
 VARIABLES = ("CUDA_HOME", "CUDA_PATH", "CUDA_ROOT", "PATH", "LD_LIBRARY_PATH", "CUDA_VISIBLE_DEVICES",
-             "CUDA_DEVICE_ORDER", "HOME", "VIRTUAL_ENV", "CONDA_PREFIX", "container")
+             "CUDA_DEVICE_ORDER", "HOME", "VIRTUAL_ENV", "CONDA_PREFIX", "container", *NETWORK_VARS)
 LD_CONF_DIR = "/etc/ld.so.conf.d"
 _CUDA_LINE = re.compile(r"cuda|cudnn|nvidia", re.I)
 

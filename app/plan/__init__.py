@@ -233,6 +233,25 @@ def _say_choices(facts: Facts, rec: Recommendation, choices: Choices, platform: 
         said.warn("warn_method_not_here", {"method": "dnf", "pm": "apt"})
 
 
+def _say_network(facts: Facts, choices: Choices, said: _Said) -> None:
+    """A recorded machine's plan says whose network settings its commands carry: that machine's own (what its
+    snapshot recorded), those given for it here (flags), and those it has that are left out (redacted, unusable,
+    a CA file missing there); never this computer's, and it says so."""
+    from app.config import is_recorded, machine_network, shown_url
+
+    if not is_recorded(facts):
+        return
+    rec = machine_network(facts)
+    own = {k: v for k, v in rec.mirrors.to_json().items() if v}
+    used = {k: v for k, v in choices.mirrors.to_json().items() if v}
+    for k, v in used.items():
+        said.warn("note_network_recorded" if own.get(k) == v else "note_network_given", {"network_setting": k, "value": shown_url(v)})
+    for k, why in rec.left_out:
+        if k not in used:
+            said.warn("note_network_left_out", {"network_setting": k, "why_code": f"note_network_left_{why}"})
+    said.warn("note_network_not_this_computers")
+
+
 def _refuse_linux_driver(steps: list[Step]) -> None:
     from app.plan.wsl import linux_driver_in
 
@@ -267,6 +286,7 @@ def build_plan(facts: Facts, rec: Recommendation, choices: Optional[Choices] = N
 
     if target_home(facts) is None and choices.venv_path.startswith("~"):
         said.warn("warn_home_unknown")  # a snapshot without HOME: ~ stays, never the viewer's home
+    _say_network(facts, choices, said)
     if platform == "windows":
         steps = _windows_steps(facts, rec, choices, said)
     else:

@@ -12,8 +12,8 @@ from PySide6.QtWidgets import (QFileDialog, QHBoxLayout, QHeaderView, QLabel, QP
                                QSplitter, QTreeWidget, QTreeWidgetItem)
 
 from ui import engine
-from app import messages
-from ui.i18n import current_language, tr
+from ui.i18n import tr
+from ui.said import plan_warning_texts
 from ui.page_states import PlanState, step_title, step_why
 from ui.pages.base import BasePage, join_sentences
 from ui.widgets.icons import status_icon
@@ -249,7 +249,7 @@ class PlanPage(BasePage):
         rec = self.session.recommendation
         said = {w.message for w in getattr(rec, "warnings", ())} if rec is not None else set()
         plan = self.state.plan
-        shown = messages.plan_warnings(plan, current_language()) if plan is not None else []
+        shown = plan_warning_texts(plan) if plan is not None else []
         return [x for w, x in zip(getattr(plan, "warnings", ()) or (), shown) if w not in said]
 
     def _next_text(self) -> None:
