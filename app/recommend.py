@@ -272,11 +272,11 @@ def _index_url(choices: Choices, index: str) -> str:
     return f"{base}/{index}"
 
 
-def _commands(choices: Choices, packages: tuple[str, ...], index_url: str, platform: str) -> tuple[str, str, tuple[str, ...]]:
+def _commands(choices: Choices, packages: tuple[str, ...], index_url: str, platform: str, facts: Optional[Facts] = None) -> tuple[str, str, tuple[str, ...]]:
     """(pip command shown, uv command shown, the argv the plan runs): app.install_command builds all three, for
     the venv the plan creates (Choices.venv_path), so what the Recommendation shows is what the plan runs."""
     plat = "windows" if platform == "windows" else "linux"
-    py = venv_python(expand_venv(choices.venv_path), plat)
+    py = venv_python(expand_venv(choices.venv_path, facts), plat)  # ~ of the machine the facts describe
     pip = torch_install(py, packages, index_url, choices.mirrors)
     uv = torch_install(py, packages, index_url, choices.mirrors, uv=uv_executable())
     run = uv if choices.installer == "uv" else pip
@@ -818,7 +818,7 @@ def _torch_choice(cx: _Ctx, c: Candidate, compat: Optional[str], labels: list[st
     if rel.torchaudio:
         pkgs.append(f"torchaudio=={rel.torchaudio}")
     url = _index_url(cx.choices, c.index)
-    pip, uv, argv = _commands(cx.choices, tuple(pkgs), url, cx.wheel_os)
+    pip, uv, argv = _commands(cx.choices, tuple(pkgs), url, cx.wheel_os, cx.facts)
     if v is None:
         code, params = cpu_code, _p(version=rel.version, for_python_code="for_python" if cx.python else "", python=cx.python,
                                     **(cpu_params or {}))

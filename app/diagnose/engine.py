@@ -320,7 +320,7 @@ def _plan_venv_python(choices: Any, facts: Optional[Facts]) -> Optional[str]:
 
     path = getattr(choices, "venv_path", None) or DEFAULT_VENV
     plat = "windows" if facts is not None and facts.os.platform == "windows" else "linux"
-    return venv_python(expand_venv(path), plat)
+    return venv_python(expand_venv(path, facts), plat)
 
 
 def diagnose(text: str, facts: Optional[Facts] = None, live: Optional[dict] = None, *,

@@ -22,9 +22,11 @@ from __future__ import annotations
 
 import re
 import statistics
-from typing import Any, Optional
+from typing import Any, Literal, Optional
 
 from app.diagnose.model import UtilDimension, UtilizationAnalysis
+
+_Status = Literal["likely", "possible", "unlikely", "unknown"]
 
 _POWER_REASONS = {"sw_power_cap", "hw_power_brake", "power_cap", "hw_power_brake_slowdown"}
 _THERMAL_REASONS = {"sw_thermal", "hw_thermal", "hw_slowdown", "sw_thermal_slowdown", "hw_thermal_slowdown"}
@@ -66,8 +68,7 @@ def analyze_utilization(samples: Any, facts: Any = None, text: str = "", gpu_ind
         gpu_index = max(set(idxs), key=idxs.count) if idxs else None
     if gpu_index is not None:
         rows = [s for s in rows if _get(s, "gpu_index") in (None, gpu_index)]
-    util = [_num(_get(s, "util_pct")) for s in rows]
-    util = [u for u in util if u is not None]
+    util = [u for u in (_num(_get(s, "util_pct")) for s in rows) if u is not None]
     if not util:
         return UtilizationAnalysis(samples=len(rows), summary="No utilization figures in the samples.")
     mem = [u for u in (_num(_get(s, "mem_util_pct")) for s in rows) if u is not None]
@@ -96,6 +97,7 @@ def analyze_utilization(samples: Any, facts: Any = None, text: str = "", gpu_ind
     max_clock = max_clock or dev.get("sm_clock_max_mhz")
     low_text = text.lower()
     dims: list[UtilDimension] = []
+    st: _Status
 
     # 1. data loading
     ev = [f"{n} samples: mean util {mean_u:.0f}%, median {med_u:.0f}%, {_pct(low, n)} of samples under 15%, {_pct(high, n)} at 80% or more"]

@@ -105,20 +105,25 @@ class PromptServer:
 
     def __init__(self, prompt: WindowPrompt):
         self.prompt = prompt
-        self.dir = _private_dir()
-        self.path = os.path.join(self.dir, "socket")
-        self.sock: Optional[socket.socket] = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.sock.bind(self.path)
-        os.chmod(self.path, 0o600)
-        self.sock.listen(4)
+        self.dir = ""
+        self.path = ""  # the socket, once started (nothing is made before sudo is about to ask)
+        self.sock: Optional[socket.socket] = None
         self.attempts = 0
         self.cancelled = False
+        self._closed = False
         self._thread: Optional[threading.Thread] = None
 
     def start(self) -> None:
-        """A new sudo run begins: its tries count from one."""
+        """A new sudo run begins: its tries count from one (the socket is made on the first start)."""
         self.attempts = 0
         self.cancelled = False
+        if self.sock is None and not self._closed:
+            self.dir = _private_dir()
+            self.path = os.path.join(self.dir, "socket")
+            self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            self.sock.bind(self.path)
+            os.chmod(self.path, 0o600)
+            self.sock.listen(4)
         if self._thread is None and self.sock is not None:
             self._thread = threading.Thread(target=self._serve, name="gpu-wizard-askpass", daemon=True)
             self._thread.start()
@@ -156,6 +161,7 @@ class PromptServer:
         msg.clear()
 
     def close(self) -> None:
+        self._closed = True
         sock, self.sock = self.sock, None
         if sock is not None:
             try:
@@ -166,7 +172,8 @@ class PromptServer:
                 sock.close()
             except OSError:
                 pass
-        shutil.rmtree(self.dir, ignore_errors=True)
+        if self.dir:
+            shutil.rmtree(self.dir, ignore_errors=True)
 
 
 def ask_window(socket_path: str, prompt: str, timeout_s: float = 3600.0) -> Optional[Answer]:

@@ -152,59 +152,74 @@ def apply_edit(edit: Edit, backup_dir: str | os.PathLike, root: str = "/", step_
             if why:
                 raise EditError(why)
             fileio.clean_temps(dir_fd=loc.dir_fd, name=loc.name)  # what a killed run left beside it
-            st = safefs.lstat_at(loc)
-            if st is not None and stat.S_ISDIR(st.st_mode):
-                raise EditError(f"{edit.path} is a folder, not a file")
-            if st is not None and not (stat.S_ISREG(st.st_mode) or stat.S_ISLNK(st.st_mode)):
-                raise EditError(f"{edit.path} is not a regular file")
-            try:
-                safefs.check_owner(loc, st)
-            except UnsafePath as e:
-                raise EditError(str(e)) from None
-            old: Optional[bytes] = None
-            backup = None
-            link = None
-            if st is not None and stat.S_ISLNK(st.st_mode):
-                link = os.readlink(loc.name, dir_fd=loc.dir_fd)
-                kind = "symlink"
-            elif st is not None:
-                kind = "file"
-                try:
-                    old = safefs.read_at(loc)
-                except UnsafePath as e:
-                    raise EditError(str(e)) from None
-                if edit.backup:
-                    backup = _backup_name(edit.path, len(records))
-                    with safefs.locate(str((bdir / backup).absolute()), follow_last=False) as bl:
-                        safefs.write_at(bl, old, 0o600)
-            else:
-                kind = "missing"
-            real = loc.path if loc.path != os.path.abspath(target) else None
-            rec = EditRecord(edit.path, st is not None, str(bdir / backup) if backup else None, kind,
-                             st.st_uid if st else None, st.st_gid if st else None,
-                             (st.st_mode & 0o7777) if st else None, link,
-                             _unroot(real, root) if real else None, step_kind)
+            st = _checked_stat(edit, loc)
+            rec, old = _back_up(edit, loc, st, bdir, len(records), os.path.abspath(target), root, step_kind)
             new = _new_content(edit, old, text)
             if edit.mode == "remove_lines" and old is not None and new is not None:
                 check_shell_edit(edit.path, old, new)
             records.append(rec.to_json())
             _write_manifest(bdir, records)  # recorded before the file changes
-            if edit.mode == "delete":
-                if st is not None:
-                    safefs.unlink_at(loc)
-                return rec
-            if new is None:
-                return rec
-            if st is not None:
-                safefs.write_at(loc, new, st.st_mode, st.st_uid, st.st_gid)
-            else:
-                # a new file in a folder a user controls is that user's (root never leaves root files there)
-                uid = loc.owner if loc.owner is not None else None
-                gid = os.fstat(loc.dir_fd).st_gid if uid is not None else None
-                safefs.write_at(loc, new, edit.file_mode, uid, gid)
+            _change(edit, loc, st, new)
             return rec
         finally:
             loc.close()
+
+
+def _checked_stat(edit: Edit, loc: safefs.Located) -> Optional[os.stat_result]:
+    """What is at the name now: nothing, a regular file or a link, of an owner root may touch there."""
+    st = safefs.lstat_at(loc)
+    if st is not None and stat.S_ISDIR(st.st_mode):
+        raise EditError(f"{edit.path} is a folder, not a file")
+    if st is not None and not (stat.S_ISREG(st.st_mode) or stat.S_ISLNK(st.st_mode)):
+        raise EditError(f"{edit.path} is not a regular file")
+    try:
+        safefs.check_owner(loc, st)
+    except UnsafePath as e:
+        raise EditError(str(e)) from None
+    return st
+
+
+def _back_up(edit: Edit, loc: safefs.Located, st: Optional[os.stat_result], bdir: Path, n: int, target: str,
+             root: str, step_kind: str) -> tuple[EditRecord, Optional[bytes]]:
+    """The record of what is there (a file with owner and mode, a link with its target, nothing) and the
+    old bytes, with the backup copy written (never through a link: follow_last=False)."""
+    old: Optional[bytes] = None
+    backup = link = None
+    if st is not None and stat.S_ISLNK(st.st_mode):
+        link, kind = os.readlink(loc.name, dir_fd=loc.dir_fd), "symlink"
+    elif st is not None:
+        kind = "file"
+        try:
+            old = safefs.read_at(loc)
+        except UnsafePath as e:
+            raise EditError(str(e)) from None
+        if edit.backup:
+            backup = _backup_name(edit.path, n)
+            with safefs.locate(str((bdir / backup).absolute()), follow_last=False) as bl:
+                safefs.write_at(bl, old, 0o600)
+    else:
+        kind = "missing"
+    real = loc.path if loc.path != target else None
+    rec = EditRecord(edit.path, st is not None, str(bdir / backup) if backup else None, kind,
+                     st.st_uid if st else None, st.st_gid if st else None, (st.st_mode & 0o7777) if st else None,
+                     link, _unroot(real, root) if real else None, step_kind)
+    return rec, old
+
+
+def _change(edit: Edit, loc: safefs.Located, st: Optional[os.stat_result], new: Optional[bytes]) -> None:
+    if edit.mode == "delete":
+        if st is not None:
+            safefs.unlink_at(loc)
+        return
+    if new is None:
+        return
+    if st is not None:
+        safefs.write_at(loc, new, st.st_mode, st.st_uid, st.st_gid)
+    else:
+        # a new file in a folder a user controls is that user's (root never leaves root files there)
+        uid = loc.owner if loc.owner is not None else None
+        gid = os.fstat(loc.dir_fd).st_gid if uid is not None else None
+        safefs.write_at(loc, new, edit.file_mode, uid, gid)
 
 
 def _unroot(path: str, root: str) -> str:

@@ -13,7 +13,7 @@ import os
 import re
 import threading
 import time
-from typing import Optional
+from typing import Callable, Optional
 
 from app import restart as _restart
 from app.plan.model import Plan, Step, coded_step, is_done
@@ -316,6 +316,12 @@ class Executor:
         self.state.begin(step.id)
         self._rc = None
         self._save()
+        files = self._downloads(step, on_line, on_progress)
+        self._edits(step, on_line)
+        return self._commands(step, files, start_at, on_line, on_progress)
+
+    def _downloads(self, step: Step, on_line: Callable[[Line], None], on_progress: Callable[[Progress], None]) -> dict:
+        """The step's downloads, each verified; placeholder → {path, sha256, url} for the commands."""
         files: dict[str, dict[str, str]] = {}
         if step.downloads:
             self._phase(step.id, "downloads")
@@ -338,6 +344,10 @@ class Executor:
                           f"sha256 {r.sha256}, verified by {r.verified_by}")
             on_line(Line("stdout", f"Verified {d.name} ({r.verified_by})"))
             files[f"@download:{d.name}"] = {"path": r.path, "sha256": r.sha256, "url": d.url}
+        return files
+
+    def _edits(self, step: Step, on_line: Callable[[Line], None]) -> None:
+        """The step's file edits, each backed up first (root's through the helper)."""
         if step.edits:
             self._phase(step.id, "edits")
         for e in step.edits:
@@ -355,6 +365,10 @@ class Executor:
                 raise StepFailed(f"could not {e.describe()}: {ex}") from None
             on_line(Line("stdout", e.describe() + (f" (backup: {rec.backup})" if rec.backup else " (new file)")))
             self._command(step.id, ["edit", e.mode, e.path], 0, 0.0, f"backup {rec.backup}")
+
+    def _commands(self, step: Step, files: dict, start_at: int, on_line: Callable[[Line], None],
+                  on_progress: Callable[[Progress], None]) -> bool:
+        """The step's commands from `start_at`, each recorded before it starts and after it ends."""
         env = dict(step.env)
         ok_codes = tuple(step.ok_exit_codes) or (0,)
         restart = False

@@ -203,6 +203,8 @@ class HelperPrivilege(_RequestPrivilege):
         self._stderr = []
         if self.prompt is not None:
             self.prompt.start()
+            if self.env is not None and self.prompt.path:
+                self.env[askpass_mod.SOCKET_ENV] = self.prompt.path  # where our askpass finds the window
         try:
             self.proc = subprocess.Popen(self.launcher, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                          env=self.env, text=True, bufsize=1, start_new_session=not self.terminal)
@@ -656,8 +658,6 @@ def sudo_privilege(askpass: Optional[str], window, lang: Optional[str]) -> Helpe
     launch, first = sudo_helper_launch(lang)
     if how:
         server = askpass_mod.PromptServer(window) if window is not None else None
-        if server is not None:
-            env[askpass_mod.SOCKET_ENV] = server.path
         return HelperPrivilege(["sudo", "-A", "--", *launch], env=env, how=how, first_line=first, prompt=server, lang=lang)
     if tty:
         return HelperPrivilege(["sudo", "--", *launch], env=env, how="sudo", terminal=True, first_line=first, lang=lang)

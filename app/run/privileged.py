@@ -206,6 +206,12 @@ def argv_allowed(kind: str, argv: Sequence[str], files: frozenset[str] = frozens
             ok_target = (target.startswith(_WSL_LIB + "/") and "/.." not in target) or bool(re.fullmatch(r"lib[a-z_]+\.so(\.[0-9]+)*", target))
             return ok_target and bool(re.fullmatch(re.escape(_WSL_LINKS) + r"/lib[a-z_]+\.so(\.[0-9]+)*", link))
         return False
+    return _fix_kind_allowed(kind, argv)
+
+
+def _fix_kind_allowed(kind: str, argv: list[str]) -> bool:
+    """The diagnosis's fix kinds and the Windows host's: exactly these packages, engines and commands."""
+    prog, n = argv[0], len(argv)
     if kind == "install_container_toolkit":
         if prog == "apt-get":
             return _apt_exact(argv, "install", _CTK_PKGS)
@@ -566,6 +572,51 @@ NO_KILL_KINDS = frozenset({"install_driver", "install_toolkit", "install_cudnn",
                            "repair_packages"})
 
 
+def _serve_run(ex: "RootExecutor", req: dict, token: CancelToken, send: Callable[[dict], None]) -> None:
+    """One "run" request of the helper's loop (on its own thread), answered by one closing event."""
+    rid = req.get("id")
+    try:
+        argv = req.get("argv")
+        env = req.get("env") or {}
+        files = req.get("files") or {}
+        if not isinstance(argv, list) or not isinstance(env, dict) or not isinstance(files, dict) or \
+                not all(isinstance(f, dict) for f in files.values()):
+            raise PolicyError("argv must be a list, env and files objects")
+        timeout = req.get("timeout_s")
+        if timeout is not None and (not isinstance(timeout, (int, float)) or isinstance(timeout, bool) or timeout <= 0):
+            raise PolicyError("timeout_s must be a positive number")
+        r = ex.run(str(req.get("kind")), [str(a) for a in argv], {str(k): str(v) for k, v in env.items()},
+                   timeout, files,
+                   lambda ln: send({"id": rid, "event": "line", "stream": ln.stream, "text": ln.text, "final": ln.final}),
+                   lambda p: send({"id": rid, "event": "progress", "fraction": p.fraction, "message": p.message}),
+                   token)
+        send({"id": rid, "event": "done", "rc": r.rc, "timed_out": r.timed_out, "cancelled": r.cancelled,
+              "error": r.error, "tail": r.tail[-20:], "argv": r.argv, "duration_s": r.duration_s})
+    except PolicyError as e:
+        send({"id": rid, "event": "refused", "message": str(e)})
+    except Exception as e:  # never leave the wizard waiting
+        send({"id": rid, "event": "refused", "message": f"helper error: {type(e).__name__}: {e}"})
+
+
+def _serve_other(ex: "RootExecutor", op: Any, req: dict, rid: Any, send: Callable[[dict], None]) -> None:
+    """edit, restore and ping: answered at once, in order."""
+    try:
+        if op == "edit":
+            rec = ex.edit(str(req.get("kind")), _edit_from(req.get("edit")), str(req.get("session")))
+            send({"id": rid, "event": "edited", "record": rec.to_json()})
+        elif op == "restore":
+            rep = ex.restore_report(str(req.get("session")), req.get("paths"))
+            send({"id": rid, "event": "restored", "paths": rep.restored, "problems": rep.problems})
+        elif op == "ping":
+            send({"id": rid, "event": "pong"})
+        else:
+            send({"id": rid, "event": "refused", "message": f"unknown request {str(op)[:40]!r}"})
+    except PolicyError as e:
+        send({"id": rid, "event": "refused", "message": str(e)})
+    except Exception as e:
+        send({"id": rid, "event": "refused", "message": f"helper error: {type(e).__name__}: {e}"})
+
+
 def serve(stdin=None, stdout=None, executor: Optional[RootExecutor] = None) -> int:
     """The helper's loop. A closed stdin (the window was closed or killed) never stops a running
     step: the helper lets it finish, then exits; its output then goes nowhere (never blocks it)."""
@@ -589,31 +640,11 @@ def serve(stdin=None, stdout=None, executor: Optional[RootExecutor] = None) -> i
                 gone.set()
 
     def do_run(req: dict, token: CancelToken) -> None:
-        rid = req.get("id")
         try:
-            argv = req.get("argv")
-            env = req.get("env") or {}
-            files = req.get("files") or {}
-            if not isinstance(argv, list) or not isinstance(env, dict) or not isinstance(files, dict) or \
-                    not all(isinstance(f, dict) for f in files.values()):
-                raise PolicyError("argv must be a list, env and files objects")
-            timeout = req.get("timeout_s")
-            if timeout is not None and (not isinstance(timeout, (int, float)) or isinstance(timeout, bool) or timeout <= 0):
-                raise PolicyError("timeout_s must be a positive number")
-            r = ex.run(str(req.get("kind")), [str(a) for a in argv], {str(k): str(v) for k, v in env.items()},
-                       timeout, files,
-                       lambda ln: send({"id": rid, "event": "line", "stream": ln.stream, "text": ln.text, "final": ln.final}),
-                       lambda p: send({"id": rid, "event": "progress", "fraction": p.fraction, "message": p.message}),
-                       token)
-            send({"id": rid, "event": "done", "rc": r.rc, "timed_out": r.timed_out, "cancelled": r.cancelled,
-                  "error": r.error, "tail": r.tail[-20:], "argv": r.argv, "duration_s": r.duration_s})
-        except PolicyError as e:
-            send({"id": rid, "event": "refused", "message": str(e)})
-        except Exception as e:  # never leave the wizard waiting
-            send({"id": rid, "event": "refused", "message": f"helper error: {type(e).__name__}: {e}"})
+            _serve_run(ex, req, token, send)
         finally:
-            cancels.pop(rid, None)
-            kinds.pop(rid, None)
+            cancels.pop(req.get("id"), None)
+            kinds.pop(req.get("id"), None)
 
     send({"event": "ready", "uid": os.geteuid() if hasattr(os, "geteuid") else None, "kinds": sorted(STEP_KINDS)})
     def lines():
@@ -659,21 +690,7 @@ def serve(stdin=None, stdout=None, executor: Optional[RootExecutor] = None) -> i
             workers.append(t)
             t.start()
             continue
-        try:
-            if op == "edit":
-                rec = ex.edit(str(req.get("kind")), _edit_from(req.get("edit")), str(req.get("session")))
-                send({"id": rid, "event": "edited", "record": rec.to_json()})
-            elif op == "restore":
-                rep = ex.restore_report(str(req.get("session")), req.get("paths"))
-                send({"id": rid, "event": "restored", "paths": rep.restored, "problems": rep.problems})
-            elif op == "ping":
-                send({"id": rid, "event": "pong"})
-            else:
-                send({"id": rid, "event": "refused", "message": f"unknown request {str(op)[:40]!r}"})
-        except PolicyError as e:
-            send({"id": rid, "event": "refused", "message": str(e)})
-        except Exception as e:
-            send({"id": rid, "event": "refused", "message": f"helper error: {type(e).__name__}: {e}"})
+        _serve_other(ex, op, req, rid, send)
     # the wizard quit or went away: nothing is cancelled; every running step ends by itself (or by its timeout)
     for t in workers:
         t.join()

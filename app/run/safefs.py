@@ -150,28 +150,9 @@ def locate(path: str, *, create_dirs: bool = False, dir_mode: int = 0o755, follo
                       bool(here.st_mode & stat.S_ISVTX and here.st_mode & 0o002))
         if not follow_last:
             return loc
-        try:
-            st = os.stat(loc.name, dir_fd=fd, follow_symlinks=False)
-        except FileNotFoundError:
-            return loc
-        if not stat.S_ISLNK(st.st_mode):
-            return loc
-        if links + 1 > MAX_LINKS:
-            raise UnsafePath(errno.ELOOP, f"too many symbolic links in {path}")
-        target = os.readlink(loc.name, dir_fd=fd)
-        new = os.path.normpath(os.path.join(os.path.dirname(loc.path), target))
-        trusted_link = owner is None and st.st_uid in (0, _euid())
-        inner = locate(new, follow_last=True, _depth=links + 1)
-        if not trusted_link:
-            # a link someone else controls: follow it only to a file that same person owns
-            controller = owner if owner is not None else st.st_uid
-            tst = lstat_at(inner)
-            if tst is None or not stat.S_ISREG(tst.st_mode) or tst.st_uid != controller:
-                inner.close()
-                raise UnsafePath(errno.EPERM, f"{loc.path} is a symbolic link another user controls, to "
-                                              f"{inner.path}, which is not that user's own file; not following it")
-            inner.owner = controller if inner.owner is None else inner.owner
-        os.close(fd)
+        inner = _follow_last(loc, path, links)
+        if inner is not loc:
+            os.close(fd)
         return inner
     except BaseException:
         try:
@@ -179,6 +160,32 @@ def locate(path: str, *, create_dirs: bool = False, dir_mode: int = 0o755, follo
         except OSError:
             pass
         raise
+
+
+def _follow_last(loc: Located, path: str, links: int) -> Located:
+    """Where a link as the last component leads, under the same rules (loc itself when it is no link)."""
+    try:
+        st = os.stat(loc.name, dir_fd=loc.dir_fd, follow_symlinks=False)
+    except FileNotFoundError:
+        return loc
+    if not stat.S_ISLNK(st.st_mode):
+        return loc
+    if links + 1 > MAX_LINKS:
+        raise UnsafePath(errno.ELOOP, f"too many symbolic links in {path}")
+    target = os.readlink(loc.name, dir_fd=loc.dir_fd)
+    new = os.path.normpath(os.path.join(os.path.dirname(loc.path), target))
+    trusted_link = loc.owner is None and st.st_uid in (0, _euid())
+    inner = locate(new, follow_last=True, _depth=links + 1)
+    if not trusted_link:
+        # a link someone else controls: follow it only to a file that same person owns
+        controller = loc.owner if loc.owner is not None else st.st_uid
+        tst = lstat_at(inner)
+        if tst is None or not stat.S_ISREG(tst.st_mode) or tst.st_uid != controller:
+            inner.close()
+            raise UnsafePath(errno.EPERM, f"{loc.path} is a symbolic link another user controls, to "
+                                          f"{inner.path}, which is not that user's own file; not following it")
+        inner.owner = controller if inner.owner is None else inner.owner
+    return inner
 
 
 def lstat_at(loc: Located) -> Optional[os.stat_result]:

@@ -9,7 +9,7 @@
         <translation>高级(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="500"/>
+        <location filename="../../ui/pages/verify_page.py" line="508"/>
         <source>&amp;Burn-in:</source>
         <translation>烤机(&amp;B)：</translation>
     </message>
@@ -29,7 +29,12 @@
         <translation>关闭(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="243"/>
+        <location filename="../../ui/wizard.py" line="378"/>
+        <source>&amp;Close the wizard</source>
+        <translation>关闭向导(&amp;C)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/plan_page.py" line="272"/>
         <source>&amp;Copy commands</source>
         <translation>复制命令(&amp;C)</translation>
     </message>
@@ -49,7 +54,7 @@
         <translation>错误文本或日志(&amp;E)：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="245"/>
+        <location filename="../../ui/pages/plan_page.py" line="274"/>
         <source>&amp;Export as script…</source>
         <translation>导出为脚本(&amp;E)…</translation>
     </message>
@@ -64,12 +69,12 @@
         <translation>完成(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="495"/>
+        <location filename="../../ui/pages/verify_page.py" line="503"/>
         <source>&amp;GPU shown:</source>
         <translation>显示的 GPU(&amp;G)：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="234"/>
+        <location filename="../../ui/pages/plan_page.py" line="263"/>
         <source>&amp;Install &gt;</source>
         <translation>安装(&amp;I) &gt;</translation>
     </message>
@@ -84,6 +89,11 @@
         <translation>继续测试(&amp;K)</translation>
     </message>
     <message>
+        <location filename="../../ui/wizard.py" line="377"/>
+        <source>&amp;Keep working</source>
+        <translation>继续使用(&amp;K)</translation>
+    </message>
+    <message>
         <location filename="../../ui/pages/welcome_page.py" line="305"/>
         <source>&amp;Language:</source>
         <translation>语言(&amp;L)：</translation>
@@ -94,7 +104,7 @@
         <translation>稍后(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="494"/>
+        <location filename="../../ui/pages/verify_page.py" line="502"/>
         <source>&amp;Load per test:</source>
         <translation>每项测试负载时长(&amp;L)：</translation>
     </message>
@@ -104,7 +114,7 @@
         <translation>网络设置(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="228"/>
+        <location filename="../../ui/pages/plan_page.py" line="257"/>
         <source>&amp;Next &gt;</source>
         <translation>下一步(&amp;N) &gt;</translation>
     </message>
@@ -139,7 +149,7 @@
         <translation>重试失败的步骤(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="232"/>
+        <location filename="../../ui/pages/plan_page.py" line="261"/>
         <source>&amp;Run as a dry run &gt;</source>
         <translation>演练运行(&amp;R) &gt;</translation>
     </message>
@@ -149,12 +159,12 @@
         <translation>保存快照(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="230"/>
+        <location filename="../../ui/pages/plan_page.py" line="259"/>
         <source>&amp;Show what happened &gt;</source>
         <translation>查看发生了什么(&amp;S) &gt;</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="504"/>
+        <location filename="../../ui/pages/verify_page.py" line="512"/>
         <source>&amp;Start</source>
         <translation>开始(&amp;S)</translation>
     </message>
@@ -189,17 +199,17 @@
         <translation>已完成的操作(&amp;W)：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="485"/>
+        <location filename="../../ui/pages/verify_page.py" line="493"/>
         <source>(stopped early)</source>
         <translation>（提前停止）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="194"/>
+        <location filename="../../ui/pages/plan_page.py" line="223"/>
         <source>1 of them needs administrator rights: you will be asked for your password once.</source>
         <translation>其中 1 个需要管理员权限：会请您输入一次密码。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="191"/>
+        <location filename="../../ui/pages/plan_page.py" line="220"/>
         <source>1 step.</source>
         <translation>1 个步骤。</translation>
     </message>
@@ -219,7 +229,7 @@
         <translation>测试正在运行</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="188"/>
+        <location filename="../../ui/pages/verify_page.py" line="189"/>
         <source>A walkthrough has no GPU to test, and the report recorded no verification.</source>
         <translation>查看模式下没有可测试的 GPU，且报告中没有记录验证结果。</translation>
     </message>
@@ -269,7 +279,7 @@
         <translation>用户的向导检测到的情况：{n} 项发现。</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="433"/>
+        <location filename="../../ui/widgets/log_view.py" line="449"/>
         <source>Auto-scroll paused: follow the end</source>
         <translation>自动滚动已暂停：跟随末尾</translation>
     </message>
@@ -279,37 +289,37 @@
         <translation>恢复为推荐值</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="22"/>
+        <location filename="../../ui/pages/verify_page.py" line="23"/>
         <source>Bandwidth</source>
         <translation>带宽</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="510"/>
+        <location filename="../../ui/pages/verify_page.py" line="518"/>
         <source>Bandwidth against the theoretical ceiling</source>
         <translation>带宽与理论上限对比</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="23"/>
+        <location filename="../../ui/pages/verify_page.py" line="24"/>
         <source>Between the GPUs</source>
         <translation>GPU 之间</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="187"/>
+        <location filename="../../ui/pages/plan_page.py" line="216"/>
         <source>Building the plan…</source>
         <translation>正在制定计划…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="23"/>
+        <location filename="../../ui/pages/verify_page.py" line="24"/>
         <source>Burn-in</source>
         <translation>烤机</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="503"/>
+        <location filename="../../ui/pages/verify_page.py" line="511"/>
         <source>Burn-in after the tests: every GPU at full load, each result checked</source>
         <translation>测试之后烤机：每块 GPU 满载运行，每个结果都核对</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="250"/>
+        <location filename="../../ui/pages/verify_page.py" line="252"/>
         <source>Burn-in: {phase}</source>
         <translation>烤机：{phase}</translation>
     </message>
@@ -354,7 +364,7 @@
         <translation>请修改它，或按“重置”恢复为推荐值。</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="389"/>
+        <location filename="../../ui/widgets/charts.py" line="425"/>
         <source>Chart: {title}</source>
         <translation>图表：{title}</translation>
     </message>
@@ -369,7 +379,7 @@
         <translation>选择证书包</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="50"/>
+        <location filename="../../ui/widgets/charts.py" line="60"/>
         <source>Clocks</source>
         <translation>频率</translation>
     </message>
@@ -379,7 +389,12 @@
         <translation>关闭向导</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="242"/>
+        <location filename="../../ui/wizard.py" line="374"/>
+        <source>Close the wizard?</source>
+        <translation>关闭向导？</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/plan_page.py" line="271"/>
         <source>Commands and explanation of the selected step</source>
         <translation>所选步骤的命令与说明</translation>
     </message>
@@ -394,7 +409,7 @@
         <translation>容器</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="244"/>
+        <location filename="../../ui/pages/plan_page.py" line="273"/>
         <source>Copy all commands to the clipboard</source>
         <translation>将所有命令复制到剪贴板</translation>
     </message>
@@ -474,7 +489,7 @@
         <translation>演练：本计算机上未做任何更改。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="202"/>
+        <location filename="../../ui/pages/plan_page.py" line="231"/>
         <source>Dry run: nothing will be changed on this computer.</source>
         <translation>演练：不会更改本计算机上的任何内容。</translation>
     </message>
@@ -489,7 +504,7 @@
         <translation>错误文本</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="239"/>
+        <location filename="../../ui/pages/plan_page.py" line="268"/>
         <source>Every step and command, before anything runs.</source>
         <translation>在执行任何操作之前，列出每个步骤和命令。</translation>
     </message>
@@ -504,12 +519,12 @@
         <translation>导出报告(&amp;R)…</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="151"/>
+        <location filename="../../ui/pages/plan_page.py" line="180"/>
         <source>Export the plan as a script</source>
         <translation>将计划导出为脚本</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="246"/>
+        <location filename="../../ui/pages/plan_page.py" line="275"/>
         <source>Export the plan as a shell script</source>
         <translation>将计划导出为 Shell 脚本</translation>
     </message>
@@ -549,12 +564,12 @@
         <translation>修复：</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="434"/>
+        <location filename="../../ui/widgets/log_view.py" line="450"/>
         <source>Follow the end of the log</source>
         <translation>跟随日志末尾</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="433"/>
+        <location filename="../../ui/widgets/log_view.py" line="449"/>
         <source>Following the end</source>
         <translation>正在跟随末尾</translation>
     </message>
@@ -564,7 +579,7 @@
         <translation>可用磁盘空间</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="46"/>
+        <location filename="../../ui/widgets/charts.py" line="56"/>
         <source>From GPU</source>
         <translation>传出 GPU</translation>
     </message>
@@ -579,17 +594,17 @@
         <translation>GPU 配置向导</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="22"/>
+        <location filename="../../ui/pages/verify_page.py" line="23"/>
         <source>GPU device</source>
         <translation>GPU 设备</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="52"/>
+        <location filename="../../ui/widgets/charts.py" line="62"/>
         <source>GPU memory</source>
         <translation>显存</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="48"/>
+        <location filename="../../ui/pages/verify_page.py" line="49"/>
         <source>GPU memory (device to device)</source>
         <translation>GPU 显存（设备到设备）</translation>
     </message>
@@ -599,17 +614,17 @@
         <translation>GPU 显存：{v:.0f} GB/s</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="496"/>
+        <location filename="../../ui/pages/verify_page.py" line="504"/>
         <source>GPU shown in the charts</source>
         <translation>图表中显示的 GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="47"/>
+        <location filename="../../ui/widgets/charts.py" line="57"/>
         <source>GPU temperature</source>
         <translation>GPU 温度</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="46"/>
+        <location filename="../../ui/pages/verify_page.py" line="47"/>
         <source>GPU to host (pinned)</source>
         <translation>GPU 到主机（锁页内存）</translation>
     </message>
@@ -639,12 +654,12 @@
         <translation>HTTPS 代理(&amp;P)：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="47"/>
+        <location filename="../../ui/pages/verify_page.py" line="48"/>
         <source>Host to GPU (pageable)</source>
         <translation>主机到 GPU（可分页内存）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="46"/>
+        <location filename="../../ui/pages/verify_page.py" line="47"/>
         <source>Host to GPU (pinned)</source>
         <translation>主机到 GPU（锁页内存）</translation>
     </message>
@@ -664,7 +679,7 @@
         <translation>安装（演练）</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="435"/>
+        <location filename="../../ui/widgets/log_view.py" line="451"/>
         <source>Installation log</source>
         <translation>安装日志</translation>
     </message>
@@ -674,7 +689,7 @@
         <translation>按计划安装在 WSL 2 中的 Ubuntu 里。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="193"/>
+        <location filename="../../ui/pages/plan_page.py" line="222"/>
         <source>It needs administrator rights: you will be asked for your password once.</source>
         <translation>它需要管理员权限：会请您输入一次密码。</translation>
     </message>
@@ -694,7 +709,7 @@
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="499"/>
+        <location filename="../../ui/pages/verify_page.py" line="507"/>
         <source>Load duration per test</source>
         <translation>每项测试的负载时长</translation>
     </message>
@@ -724,27 +739,27 @@
         <translation>矩阵乘法：{v:.0f} TFLOP/s（{dtype}）</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="282"/>
+        <location filename="../../ui/widgets/charts.py" line="305"/>
         <source>Matrix products</source>
         <translation>矩阵乘法</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="282"/>
+        <location filename="../../ui/widgets/charts.py" line="305"/>
         <source>Memory bandwidth</source>
         <translation>显存带宽</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="47"/>
+        <location filename="../../ui/widgets/charts.py" line="57"/>
         <source>Memory clock</source>
         <translation>显存频率</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="45"/>
+        <location filename="../../ui/widgets/charts.py" line="55"/>
         <source>Memory controller</source>
         <translation>显存控制器</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="49"/>
+        <location filename="../../ui/widgets/charts.py" line="59"/>
         <source>Memory used</source>
         <translation>显存占用</translation>
     </message>
@@ -779,12 +794,12 @@
         <translation>支持的最高 CUDA 版本</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="431"/>
+        <location filename="../../ui/widgets/log_view.py" line="447"/>
         <source>Next</source>
         <translation>下一个</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="432"/>
+        <location filename="../../ui/widgets/log_view.py" line="448"/>
         <source>Next match</source>
         <translation>下一个匹配</translation>
     </message>
@@ -804,7 +819,7 @@
         <translation>尚未确认计划：请返回“计划”页。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="130"/>
+        <location filename="../../ui/pages/plan_page.py" line="159"/>
         <source>No plan: {error}</source>
         <translation>无法制定计划：{error}</translation>
     </message>
@@ -814,7 +829,7 @@
         <translation>无法给出推荐：{error}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="198"/>
+        <location filename="../../ui/pages/plan_page.py" line="227"/>
         <source>None needs administrator rights.</source>
         <translation>都不需要管理员权限。</translation>
     </message>
@@ -839,7 +854,7 @@
         <translation>不安装任何内容：检查 GPU、PyTorch 和带宽。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="487"/>
+        <location filename="../../ui/pages/verify_page.py" line="495"/>
         <source>Nothing runs in a walkthrough.</source>
         <translation>查看模式下不会执行任何操作。</translation>
     </message>
@@ -849,7 +864,7 @@
         <translation>没有需要安装的内容。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="210"/>
+        <location filename="../../ui/pages/plan_page.py" line="239"/>
         <source>Nothing to install: everything is in place. Next goes on to the verification.</source>
         <translation>无需安装：一切已就绪。点击“下一步”进行验证。</translation>
     </message>
@@ -919,12 +934,12 @@
         <translation>PyPI 镜像地址(&amp;Y)：</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="52"/>
+        <location filename="../../ui/widgets/charts.py" line="62"/>
         <source>PCIe link</source>
         <translation>PCIe 链路</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="50"/>
+        <location filename="../../ui/widgets/charts.py" line="60"/>
         <source>PCIe throughput</source>
         <translation>PCIe 吞吐量</translation>
     </message>
@@ -959,52 +974,52 @@
         <translation>在此粘贴错误，例如训练失败时的最后几行输出。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="238"/>
+        <location filename="../../ui/pages/plan_page.py" line="267"/>
         <source>Plan</source>
         <translation>计划</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="163"/>
+        <location filename="../../ui/pages/plan_page.py" line="192"/>
         <source>Plan exported: {path}</source>
         <translation>计划已导出：{path}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="241"/>
+        <location filename="../../ui/pages/plan_page.py" line="270"/>
         <source>Plan steps</source>
         <translation>计划步骤</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="49"/>
+        <location filename="../../ui/widgets/charts.py" line="59"/>
         <source>Power</source>
         <translation>功耗</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="46"/>
+        <location filename="../../ui/widgets/charts.py" line="56"/>
         <source>Power draw</source>
         <translation>功耗</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="150"/>
+        <location filename="../../ui/pages/plan_page.py" line="179"/>
         <source>PowerShell scripts (*.ps1)</source>
         <translation>PowerShell 脚本 (*.ps1)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="204"/>
+        <location filename="../../ui/pages/plan_page.py" line="233"/>
         <source>Press Install to run this plan.</source>
         <translation>按“安装”运行此计划。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="489"/>
+        <location filename="../../ui/pages/verify_page.py" line="497"/>
         <source>Press Start to test the GPU.</source>
         <translation>按“开始”测试 GPU。</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="429"/>
+        <location filename="../../ui/widgets/log_view.py" line="445"/>
         <source>Previous</source>
         <translation>上一个</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="430"/>
+        <location filename="../../ui/widgets/log_view.py" line="446"/>
         <source>Previous match</source>
         <translation>上一个匹配</translation>
     </message>
@@ -1014,7 +1029,7 @@
         <translation>上一页</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="493"/>
+        <location filename="../../ui/pages/verify_page.py" line="501"/>
         <source>Proves PyTorch uses the GPU at the speed the hardware allows.</source>
         <translation>证明 PyTorch 能以硬件允许的速度使用 GPU。</translation>
     </message>
@@ -1149,7 +1164,7 @@
         <translation>请重启计算机以使用新驱动。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="485"/>
+        <location filename="../../ui/pages/verify_page.py" line="493"/>
         <source>Result: {verdict}</source>
         <translation>结果：{verdict}</translation>
     </message>
@@ -1159,7 +1174,7 @@
         <translation>重试失败的步骤</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="240"/>
+        <location filename="../../ui/pages/plan_page.py" line="269"/>
         <source>Rights</source>
         <translation>权限</translation>
     </message>
@@ -1169,12 +1184,12 @@
         <translation>正在运行：{step}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="506"/>
+        <location filename="../../ui/pages/verify_page.py" line="514"/>
         <source>S&amp;top</source>
         <translation>停止(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="47"/>
+        <location filename="../../ui/widgets/charts.py" line="57"/>
         <source>SM clock</source>
         <translation>SM 频率</translation>
     </message>
@@ -1199,12 +1214,12 @@
         <translation>正在保存快照…</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="428"/>
+        <location filename="../../ui/widgets/log_view.py" line="444"/>
         <source>Search the log</source>
         <translation>搜索日志</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="427"/>
+        <location filename="../../ui/widgets/log_view.py" line="443"/>
         <source>Search the log (Ctrl+F)</source>
         <translation>搜索日志（Ctrl+F）</translation>
     </message>
@@ -1224,7 +1239,7 @@
         <translation>配置本计算机</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="150"/>
+        <location filename="../../ui/pages/plan_page.py" line="179"/>
         <source>Shell scripts (*.sh)</source>
         <translation>Shell 脚本 (*.sh)</translation>
     </message>
@@ -1249,7 +1264,7 @@
         <translation>仍有部分功能无法正常工作。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="505"/>
+        <location filename="../../ui/pages/verify_page.py" line="513"/>
         <source>Start the test</source>
         <translation>开始测试</translation>
     </message>
@@ -1264,7 +1279,7 @@
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="240"/>
+        <location filename="../../ui/pages/plan_page.py" line="269"/>
         <source>Step</source>
         <translation>步骤</translation>
     </message>
@@ -1289,12 +1304,12 @@
         <translation>停止正在运行的步骤并关闭吗？稍后可以继续：已完成的步骤会被跳过。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="507"/>
+        <location filename="../../ui/pages/verify_page.py" line="515"/>
         <source>Stop the test</source>
         <translation>停止测试</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="238"/>
+        <location filename="../../ui/pages/verify_page.py" line="239"/>
         <source>Stopping…</source>
         <translation>正在停止…</translation>
     </message>
@@ -1319,17 +1334,17 @@
         <translation>目标虚拟环境(&amp;V)：</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="50"/>
+        <location filename="../../ui/widgets/charts.py" line="60"/>
         <source>Temperature</source>
         <translation>温度</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="313"/>
+        <location filename="../../ui/widgets/charts.py" line="349"/>
         <source>Test phases:</source>
         <translation>测试阶段：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="482"/>
+        <location filename="../../ui/pages/verify_page.py" line="490"/>
         <source>Testing the GPU…</source>
         <translation>正在测试 GPU…</translation>
     </message>
@@ -1339,7 +1354,7 @@
         <translation>这些高级选项在此机器上不可用：请看卡片下方的红色文字。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="146"/>
+        <location filename="../../ui/pages/plan_page.py" line="175"/>
         <source>The commands are on the clipboard.</source>
         <translation>命令已复制到剪贴板。</translation>
     </message>
@@ -1349,7 +1364,7 @@
         <translation>无法从这里重启计算机：请从系统菜单重启。重启后向导会继续进行验证。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="176"/>
+        <location filename="../../ui/pages/verify_page.py" line="177"/>
         <source>The computer has not restarted since the driver was installed: the GPU checks can fail until it does. After the restart the wizard verifies again by itself.</source>
         <translation>安装驱动后计算机尚未重启：在重启之前，GPU 检查可能失败。重启后向导会自动再次验证。</translation>
     </message>
@@ -1389,7 +1404,7 @@
         <translation>新驱动在重启后生效。现在重启吗？再次启动向导时将继续进行验证。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="200"/>
+        <location filename="../../ui/pages/plan_page.py" line="229"/>
         <source>The plan as the user's wizard made it, on the user's machine.</source>
         <translation>这是用户的向导在用户机器上制定的计划。</translation>
     </message>
@@ -1414,7 +1429,7 @@
         <translation>报告中没有记录安装步骤。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="161"/>
+        <location filename="../../ui/pages/plan_page.py" line="190"/>
         <source>The script could not be written: {error}</source>
         <translation>无法写入脚本：{error}</translation>
     </message>
@@ -1429,7 +1444,7 @@
         <translation>结论，以及所做的更改。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="335"/>
+        <location filename="../../ui/pages/verify_page.py" line="342"/>
         <source>The verification could not run: {error}</source>
         <translation>无法运行验证：{error}</translation>
     </message>
@@ -1439,7 +1454,7 @@
         <translation>向导无法下载所需内容。请填写代理、镜像或贵单位的证书包，按“应用”，再按“下一步”：计划会据此重新生成。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="102"/>
+        <location filename="../../ui/pages/plan_page.py" line="133"/>
         <source>There is no recommendation to plan from.</source>
         <translation>没有可用于制定计划的推荐。</translation>
     </message>
@@ -1469,7 +1484,7 @@
         <translation>剩余时间：{t}</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="46"/>
+        <location filename="../../ui/widgets/charts.py" line="56"/>
         <source>To GPU</source>
         <translation>传入 GPU</translation>
     </message>
@@ -1504,22 +1519,22 @@
         <translation>将修复方法生成计划</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="22"/>
+        <location filename="../../ui/pages/verify_page.py" line="23"/>
         <source>Under load</source>
         <translation>负载测试</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="45"/>
+        <location filename="../../ui/widgets/charts.py" line="55"/>
         <source>Used</source>
         <translation>已用</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="49"/>
+        <location filename="../../ui/widgets/charts.py" line="59"/>
         <source>Utilization</source>
         <translation>利用率</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="511"/>
+        <location filename="../../ui/pages/verify_page.py" line="519"/>
         <source>Verdicts</source>
         <translation>结论</translation>
     </message>
@@ -1529,7 +1544,7 @@
         <translation>验证</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="492"/>
+        <location filename="../../ui/pages/verify_page.py" line="500"/>
         <source>Verify and stress</source>
         <translation>验证与压力测试</translation>
     </message>
@@ -1604,6 +1619,11 @@
         <translation>已完成的操作</translation>
     </message>
     <message>
+        <location filename="../../ui/wizard.py" line="375"/>
+        <source>What you chose here is not kept when the wizard closes. An installation that already ran is kept: its finished steps are skipped next time.</source>
+        <translation>关闭向导后，这里所做的选择不会保留。已经运行的安装会保留：下次会跳过已完成的步骤。</translation>
+    </message>
+    <message>
         <location filename="../../ui/pages/recommendation_page.py" line="382"/>
         <source>Why:</source>
         <translation>原因：</translation>
@@ -1644,7 +1664,7 @@
         <translation>计算能力 {cc}</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="346"/>
+        <location filename="../../ui/widgets/charts.py" line="382"/>
         <source>copy tests</source>
         <translation>拷贝测试</translation>
     </message>
@@ -1659,7 +1679,7 @@
         <translation>当前页</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="273"/>
+        <location filename="../../ui/widgets/charts.py" line="294"/>
         <source>datasheet</source>
         <translation>规格书</translation>
     </message>
@@ -1679,7 +1699,7 @@
         <translation>演练</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="25"/>
+        <location filename="../../ui/pages/verify_page.py" line="26"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
@@ -1689,7 +1709,7 @@
         <translation>正常</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="53"/>
+        <location filename="../../ui/widgets/charts.py" line="63"/>
         <source>from GPU</source>
         <translation>从 GPU</translation>
     </message>
@@ -1754,7 +1774,7 @@
         <translation>显存测试</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="179"/>
+        <location filename="../../ui/pages/plan_page.py" line="208"/>
         <source>needs administrator rights</source>
         <translation>需要管理员权限</translation>
     </message>
@@ -1779,7 +1799,7 @@
         <translation>没有可在此处使用该 GPU 的 PyTorch 版本</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="502"/>
+        <location filename="../../ui/pages/verify_page.py" line="510"/>
         <source>none</source>
         <translation>不烤机</translation>
     </message>
@@ -1829,12 +1849,12 @@
         <translation>开源</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="25"/>
+        <location filename="../../ui/pages/verify_page.py" line="26"/>
         <source>passed</source>
         <translation>通过</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="52"/>
+        <location filename="../../ui/widgets/charts.py" line="62"/>
         <source>power limit</source>
         <translation>功率上限</translation>
     </message>
@@ -1869,7 +1889,7 @@
         <translation>从失败的步骤重试</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="390"/>
+        <location filename="../../ui/widgets/charts.py" line="426"/>
         <source>seconds</source>
         <translation>秒</translation>
     </message>
@@ -1879,17 +1899,17 @@
         <translation>在执行前显示每条命令，由您确认</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="224"/>
+        <location filename="../../ui/widgets/charts.py" line="240"/>
         <source>shutdown</source>
         <translation>关机</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="25"/>
+        <location filename="../../ui/pages/verify_page.py" line="26"/>
         <source>skipped</source>
         <translation>已跳过</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="224"/>
+        <location filename="../../ui/widgets/charts.py" line="240"/>
         <source>slowdown</source>
         <translation>降频</translation>
     </message>
@@ -1914,7 +1934,7 @@
         <translation>驱动由 Windows 主机提供</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="53"/>
+        <location filename="../../ui/widgets/charts.py" line="63"/>
         <source>to GPU</source>
         <translation>到 GPU</translation>
     </message>
@@ -1929,7 +1949,7 @@
         <translation>升级驱动</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="25"/>
+        <location filename="../../ui/pages/verify_page.py" line="26"/>
         <source>warning</source>
         <translation>警告</translation>
     </message>
@@ -1949,42 +1969,42 @@
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="318"/>
+        <location filename="../../ui/pages/verify_page.py" line="325"/>
         <source>{faults} faults, {warnings} warnings</source>
         <translation>{faults} 个故障，{warnings} 个警告</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="502"/>
+        <location filename="../../ui/pages/verify_page.py" line="510"/>
         <source>{n} h</source>
         <translation>{n} 小时</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/log_view.py" line="393"/>
+        <location filename="../../ui/widgets/log_view.py" line="409"/>
         <source>{n} matches</source>
         <translation>{n} 个匹配</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="502"/>
+        <location filename="../../ui/pages/verify_page.py" line="510"/>
         <source>{n} min</source>
         <translation>{n} 分钟</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="498"/>
+        <location filename="../../ui/pages/verify_page.py" line="506"/>
         <source>{n} s</source>
         <translation>{n} 秒</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="191"/>
+        <location filename="../../ui/pages/plan_page.py" line="220"/>
         <source>{n} steps.</source>
         <translation>{n} 个步骤。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/plan_page.py" line="196"/>
+        <location filename="../../ui/pages/plan_page.py" line="225"/>
         <source>{r} of them need administrator rights: you will be asked for your password once.</source>
         <translation>其中 {r} 个需要管理员权限：会请您输入一次密码。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="458"/>
+        <location filename="../../ui/pages/verify_page.py" line="466"/>
         <source>{title}: {verdict}</source>
         <translation>{title}：{verdict}</translation>
     </message>

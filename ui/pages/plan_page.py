@@ -99,7 +99,7 @@ class PlanPage(BasePage):
                 self.completeChanged.emit()
                 return
         if s.facts is None or s.recommendation is None:
-            self.show_error(tr("There is no recommendation to plan from."))
+            self._prepare()  # reached from the step list (a walkthrough: any page, any order): detect and recommend first
             return
         self.state.busy = True
         self.retranslate_status()
@@ -107,6 +107,35 @@ class PlanPage(BasePage):
         basis = self.current_basis()
         self.tasks.submit(self.w.services.build_plan, *basis, on_done=lambda plan, b=basis: self._got(plan, b),
                           on_error=self._failed)
+
+    def _prepare(self) -> None:
+        """The facts and the recommendation the plan needs, as the System and Recommendation pages would make them
+        (with the session's choices), then the plan: the page never waits on pages that were skipped."""
+        s, svc = self.session, self.w.services
+        self.state.busy = True
+        self.retranslate_status()
+        self.completeChanged.emit()
+        if s.facts is None:
+            system = svc.system if svc.system is not None or svc.report is not None else svc.get_system()
+
+            def detected(facts) -> None:
+                if s.facts is None:
+                    s.facts = facts
+                self._prepare()
+            self.tasks.submit(svc.detect, system, s.overrides, svc.report, on_done=detected, on_error=self._failed)
+            return
+
+        def recommended(rec) -> None:
+            self.state.busy = False
+            if s.recommendation is None and not rec.refused:
+                s.recommendation = rec
+            if s.recommendation is None:
+                self.show_error(tr("There is no recommendation to plan from."))
+                self.retranslate_status()
+                self.completeChanged.emit()
+                return
+            self.enter()
+        self.tasks.submit(svc.recommend, s.facts, s.choices, on_done=recommended, on_error=self._failed)
 
     def _got(self, plan: Any, basis: Any = None) -> None:
         if basis is not None and len(basis) == 3 and basis != self.current_basis():

@@ -3,6 +3,7 @@ and the walk over a text's distinct pieces (see engine.py for the method)."""
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 import re
 from typing import Any, Callable, Optional
 
@@ -65,26 +66,31 @@ class _Index:
         self.norun: list[Entry] = []
         weak: dict[str, list[str]] = {}
         by_pattern: set[str] = set()
-        keyed: list[tuple[Entry, list[str]]] = []
-        for v in r._map:
-            kind, ph = r._kind_of[v], r._map[v]
+        literal: list[Entry] = []
+        for v, ph in r._map.items():
+            kind, vl = r._kind_of[v], v.lower()
             nocase = kind in NOCASE
             if nocase:
-                self.lower.setdefault(v.lower(), ph)
+                self.lower.setdefault(vl, ph)
             if v in r._weak:
                 weak.setdefault(kind, []).append(v)
                 continue
             rx = PATTERN_KINDS.get(kind)
             if rx is not None and rx.fullmatch(v):
                 by_pattern.add(kind)  # found again by its own pattern (a whole piece: by the map at once)
-                self.exact_lower.setdefault(v.lower(), ph) if nocase else self.exact.setdefault(v, ph)
+                self.exact_lower.setdefault(vl, ph) if nocase else self.exact.setdefault(v, ph)
                 continue
-            e: Entry = (v, v.lower(), kind_class(kind, v), nocase, ph)
-            (self.exact_lower if nocase else self.exact).setdefault(e[1] if nocase else v, ph)
-            if len(v.split(None, 1)) > 1:
+            e: Entry = (v, vl, kind_class(kind, v), nocase, ph)
+            (self.exact_lower if nocase else self.exact).setdefault(vl if nocase else v, ph)
+            if " " in v or "\t" in v or "\n" in v:
                 self.multi.append(e)
-                continue
-            rs = runs(e[1])
+            else:
+                literal.append(e)
+        # every value's word runs in one go (str.translate per value costs more than the rest)
+        trs = "\n".join(e[1] for e in literal).translate(NOT_RUN_KEEP_NL).split("\n") if literal else []
+        keyed: list[tuple[Entry, list[str]]] = []
+        for e, tr in zip(literal, trs):
+            rs = tr.split()
             if rs:
                 keyed.append((e, rs))
             else:
@@ -98,14 +104,15 @@ class _Index:
         """Each value under the word run it shares with the fewest other values: a piece is only checked
         for the values whose run it holds, so a thousand webhook paths under /services/ cost one each.
         (A run at an end the value's boundaries do not close could be part of a longer run: not used.)"""
-        freq: dict[str, int] = {}
-        for _, rs in keyed:
-            for x in set(rs):
-                freq[x] = freq.get(x, 0) + 1
+        freq = Counter(itertools.chain.from_iterable(set(rs) if len(rs) > 1 else rs for _, rs in keyed))
+        first = self.first
         for e, rs in keyed:
-            usable = rs[1:] if e[2] == "home" and len(rs) > 1 else rs
+            if len(rs) == 1:
+                first.setdefault(rs[0], []).append(e)
+                continue
+            usable = rs[1:] if e[2] == "home" else rs
             usable = usable[:-1] if e[2] == "plain" and len(usable) > 1 else usable
-            self.first.setdefault(min(usable, key=lambda x: (freq[x], -len(x))), []).append(e)
+            first.setdefault(min(usable, key=lambda x: (freq[x], -len(x))), []).append(e)
 
     # --- names that are everyday words: only where they stand as names -----------------------------
     def _weak(self, weak: dict[str, list[str]]) -> None:

@@ -38,9 +38,16 @@ _WORDY = re.compile(r"[A-Za-z]+(?:[_-][A-Za-z0-9]+)*")
 _PATH_SEG = re.compile(r"[a-z0-9_.-]{3,}")
 
 
+_CLOG = [0.0] + [c * math.log2(c) for c in range(1, 4097)]
+
+
 def _entropy(s: str) -> float:
+    """Shannon entropy in bits per character: log2(n) - sum(c·log2 c)/n over the character counts."""
     n = len(s)
-    return -sum(c / n * math.log2(c / n) for c in Counter(s).values())
+    counts = Counter(s).values()
+    if n > 4096:
+        return -sum(c / n * math.log2(c / n) for c in counts)
+    return math.log2(n) - sum(map(_CLOG.__getitem__, counts)) / n
 
 
 def looks_like_token(s: str) -> bool:
