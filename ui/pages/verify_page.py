@@ -100,13 +100,14 @@ class VerifyPage(BasePage):
         # so the wizard's first window opens fast
         self.charts = None
         self.charts_holder = QWidget(self)
-        QVBoxLayout(self.charts_holder).setContentsMargins(0, 0, 0, 0)
+        holder = QVBoxLayout(self.charts_holder)
+        holder.setContentsMargins(0, 0, 0, 0)
         self.gpu_strip = QLabel(self.charts_holder)  # every GPU side by side through a burn-in
         self.gpu_strip.setObjectName("gpu_strip")
         self.gpu_strip.setTextFormat(Qt.TextFormat.RichText)
         self.gpu_strip.setWordWrap(True)
         self.gpu_strip.hide()
-        self.charts_holder.layout().addWidget(self.gpu_strip)
+        holder.addWidget(self.gpu_strip)
         bottom = QWidget(self)
         bot = QHBoxLayout(bottom)
         bot.setContentsMargins(0, 0, 0, 0)
