@@ -20,7 +20,7 @@ def is_runnable(step: FixStep) -> bool:
     """Whether the wizard's runner would carry this step out (non-root, or root and allowed)."""
     if step.kind == "reboot":
         return False
-    from app.diagnose.steps import belongs_elsewhere
+    from app.diagnose.sides import belongs_elsewhere
 
     if belongs_elsewhere(step) is not None:  # another machine's command (ldconfig for Windows): never run
         return False

@@ -129,7 +129,7 @@ class FixStep(Model):
     # of WSL or a Windows machine), "host" (the container's host), "image" (the container image: its
     # Dockerfile), "firmware" (the boot menu / MOK manager)
     where: str = ""
-    # the machine it runs on, resolved from `where` and the assumed platform (app.diagnose.steps.runs_on): linux,
+    # the machine it runs on, resolved from `where` and the assumed platform (app.diagnose.sides.runs_on): linux,
     # wsl (inside the distro), windows, macos, container (inside it), host (the container's host), image, firmware
     runs_on: str = ""
     # translation: the catalogue's plan.<title_code> / plan.<why_code> ("<rule code>.step.<id>.title"), filled

@@ -19,7 +19,8 @@ from app.diagnose.engine import load_rules
 from app.diagnose.fixplan import _to_step, is_runnable
 from app.diagnose.model import Platform
 from app.diagnose.rules import rule_parts
-from app.diagnose.steps import LINUX_PROGRAMS, LINUX_SIDES, belongs_elsewhere, build_steps, finish, platform_entry, pred
+from app.diagnose.sides import LINUX_PROGRAMS, LINUX_SIDES, belongs_elsewhere
+from app.diagnose.steps import build_steps, finish, platform_entry, pred
 from app.diagnose.values import values as fill_values
 from app.facts import CudaInfo, DriverInfo, Facts, Gpu, OsInfo, PackageInfo, PythonEnv, TorchInfo
 from app.paths import resource

@@ -123,7 +123,7 @@ def test_a_windows_machine_gets_no_linux_step_in_its_fix_plan():
     no ldconfig in the plan), and a Linux-only step built for Windows would never run (i22contact saw one)."""
     from app.diagnose.fixplan import is_runnable
     from app.diagnose.model import FixStep
-    from app.diagnose.steps import belongs_elsewhere
+    from app.diagnose.sides import belongs_elsewhere
 
     win = Facts(os=OsInfo(platform="windows", id="windows"), gpus=(Gpu(index=0, name="NVIDIA GeForce RTX 4070", compute_capability="8.9"),),
                 driver=DriverInfo(state="ok", version="560.94", cuda_version="12.6"),
