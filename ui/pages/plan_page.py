@@ -105,8 +105,10 @@ class PlanPage(BasePage):
         self.retranslate_status()
         self.completeChanged.emit()
         basis = self.current_basis()
-        self.tasks.submit(self.w.services.build_plan, *basis, on_done=lambda plan, b=basis: self._got(plan, b),
-                          on_error=self._failed)
+        def done(plan: Any) -> None:
+            self._got(plan, basis)
+
+        self.tasks.submit(self.w.services.build_plan, *basis, on_done=done, on_error=self._failed)
 
     def _prepare(self) -> None:
         """The facts and the recommendation the plan needs, as the System and Recommendation pages would make them
@@ -143,7 +145,7 @@ class PlanPage(BasePage):
         self.state.busy = False
         self.state.plan = self.session.plan = plan
         self.session.plan_basis = basis
-        self.render()
+        self.show_state()
         self.completeChanged.emit()
 
     def validatePage(self) -> bool:  # noqa: N802
@@ -192,7 +194,7 @@ class PlanPage(BasePage):
         self.show_error(tr("Plan exported: {path}").format(path=path), "ok")
 
     # --- rendering -----------------------------------------------------------------------
-    def render(self) -> None:
+    def show_state(self) -> None:  # not QWidget.render
         self._next_text()
         self.tree.clear()
         for i, s in enumerate(self.state.steps):
@@ -207,8 +209,9 @@ class PlanPage(BasePage):
             it.setData(1, Qt.ItemDataRole.AccessibleTextRole,
                        title + (", " + tr("needs administrator rights") if s.needs_root else ""))
             self.tree.addTopLevelItem(it)
-        if self.tree.topLevelItemCount():
-            self.tree.setCurrentItem(self.tree.topLevelItem(0))
+        first = self.tree.topLevelItem(0)
+        if first is not None:
+            self.tree.setCurrentItem(first)
         self.retranslate_status()
 
     def retranslate_status(self) -> None:
@@ -275,6 +278,6 @@ class PlanPage(BasePage):
         self.export_btn.setAccessibleName(tr("Export the plan as a shell script"))
         self._next_text()
         if self.state.plan is not None:
-            self.render()
+            self.show_state()
         else:
             self.retranslate_status()

@@ -121,7 +121,9 @@ class VerifyPage(BasePage):
 
             self.charts = ChartPanel(self.charts_holder)
             self.charts.setObjectName("charts")
-            self.charts_holder.layout().addWidget(self.charts)
+            holder = self.charts_holder.layout()
+            if holder is not None:
+                holder.addWidget(self.charts)
         return self.charts
 
     def enter(self) -> None:
