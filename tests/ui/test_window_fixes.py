@@ -141,31 +141,3 @@ def test_a_snapshot_plan_never_uses_the_viewers_home(qtbot, tmp_path, monkeypatc
             assert '"$HOME"/.venvs/gpu' in engine.pasteable_script(plan.state.plan)  # the script runs in its runner's home
         w.close()
 
-
-from tests.unit.test_snapshot_network import CUSTOMER, recorded, viewer  # noqa: E402,F401 - the real recording and this computer's settings
-
-
-@pytest.mark.parametrize("lang", ["en", "zh_CN"])
-def test_a_snapshot_walkthrough_plans_with_that_machines_network_settings(qtbot, tmp_path, monkeypatch, recorded, viewer, lang):  # noqa: F811
-    """This computer's proxy, CA bundle and config file never reach a customer snapshot's plan; the customer's own
-    recorded ones do, and the Plan page says whose they are, in the window's words (no command-line flag)."""
-    for k, v in viewer["env"].items():
-        monkeypatch.setenv(k, v)
-    w = _walkthrough(qtbot, tmp_path, str(recorded["raw"]), lang)
-    _click_step(qtbot, w, "plan")
-    plan = w.pages["plan"]
-    qtbot.waitUntil(lambda: plan.state.plan is not None, timeout=20000)
-    p = plan.state.plan
-    text = json.dumps(p.to_json()) + engine.pasteable_script(p) + plan.detail.toPlainText() + plan.status.text()
-    assert not [n for n in viewer["needles"] if n in text]
-    assert p.choices["mirrors"]["https_proxy"] == CUSTOMER["HTTPS_PROXY"] and p.choices["mirrors"]["ca_bundle"] == recorded["ca"]
-    assert CUSTOMER["PIP_INDEX_URL"] in engine.pasteable_script(p)
-    codes = [n.code for n in p.warning_codes]
-    assert "note_network_not_this_computers" in codes and "note_network_recorded" in codes
-    status = plan.status.text()
-    assert "--proxy" not in status  # the window's own wording
-    if lang == "zh_CN":
-        assert "录制" in status and "本机" in status
-    else:
-        assert "never this computer's proxy" in status
-    w.close()
