@@ -63,13 +63,16 @@ class Gpu(Model):
     source: str = ""  # which probe identified it ("nvml", "nvidia_smi_table", "pci_table", ...)
 
 
+DriverState = Literal["ok", "not_installed", "not_loaded", "mismatch", "no_communication", "nvml_failed", "host", "unknown"]
+
+
 @dataclass(frozen=True)
 class DriverInfo(Model):
     # ok: working; not_installed: no NVIDIA driver on the machine; not_loaded: installed but the
     # module is not loaded; mismatch: user-space and kernel module differ; no_communication:
     # nvidia-smi "couldn't communicate with the driver"; nvml_failed: NVML init failed otherwise;
     # host: WSL2/Windows, the driver lives on the Windows host; unknown: could not tell.
-    state: Literal["ok", "not_installed", "not_loaded", "mismatch", "no_communication", "nvml_failed", "host", "unknown"] = "unknown"
+    state: DriverState = "unknown"
     version: Optional[str] = None  # "535.129.03"
     cuda_version: Optional[str] = None  # newest CUDA the driver supports, "12.2"
     kernel_module: Optional[Literal["open", "proprietary"]] = None
@@ -107,6 +110,7 @@ class OsInfo(Model):
     wsl_memory_limit_mib: Optional[int] = None  # [wsl2] memory= in the Windows user's .wslconfig, when set
     wslconfig_path: Optional[str] = None  # the user's .wslconfig (/mnt/c/Users/<user>/.wslconfig or C:\\Users\\...), read if it exists
     wsl_distro: Optional[str] = None  # WSL_DISTRO_NAME inside WSL ("Ubuntu-22.04")
+    home: Optional[str] = None  # the user's home folder (HOME; USERPROFILE on Windows): what ~ in a plan for this machine is
 
 
 @dataclass(frozen=True)

@@ -17,8 +17,34 @@ from typing import Any, Optional, Sequence
 DEFAULT_VENV = "~/.venvs/gpu"
 
 
-def expand_venv(path: str) -> str:
-    return os.path.abspath(os.path.expanduser(path))
+def target_home(facts: Any) -> Optional[str]:
+    """The home folder of the user on the machine `facts` describe: what detection recorded (HOME, USERPROFILE),
+    else this process's own for this machine; None for a snapshot that does not say (never the viewer's)."""
+    home = getattr(getattr(facts, "os", None), "home", None)
+    if home:
+        return str(home)
+    if facts is None or getattr(facts, "source", None) in (None, "", "live"):
+        return os.path.expanduser("~")
+    return None
+
+
+def expand_venv(path: str, facts: Any = None) -> str:
+    """The venv folder on the machine the plan is for: ~ is that machine's user's home (target_home); where it is
+    not known (a snapshot without HOME) ~ stays, and the plan says what it stands for. Windows paths stay Windows
+    paths whatever machine plans them."""
+    windows = getattr(getattr(facts, "os", None), "platform", None) == "windows"
+    if path == "~" or path.startswith(("~/", "~\\")):
+        home = target_home(facts)
+        if home is None:
+            return path.replace("/", "\\") if windows else path
+        path = home.rstrip("/\\") + path[1:]
+    if windows:
+        import ntpath
+
+        return ntpath.normpath(path.replace("/", "\\"))
+    if facts is not None and getattr(facts, "source", None) not in (None, "", "live"):
+        return os.path.normpath(path) if path.startswith("/") else path  # never resolved against the viewer's folder
+    return os.path.abspath(path)
 
 
 def venv_python(venv: str, platform: str = "linux") -> str:
@@ -45,7 +71,7 @@ class InstallCommand:
 
             return "".join(env_line(k, v) for k, v in self.env.items()) + shown_argv(self.argv, "windows")
         sets = "".join(f"{k}={shlex.quote(v)} " for k, v in self.env.items())
-        return sets + shlex.join(self.argv)
+        return sets + " ".join(sh_word(a) for a in self.argv)
 
 
 def shown_argv(argv: Sequence[str], platform: str = "linux") -> str:
@@ -58,7 +84,13 @@ def shown_argv(argv: Sequence[str], platform: str = "linux") -> str:
             return ""
         head = argv[0] if _plain_word(argv[0]) else "& " + ps_quote(argv[0])
         return " ".join([head, *(ps_arg(a) for a in argv[1:])])
-    return shlex.join(argv)
+    return " ".join(sh_word(a) for a in argv)
+
+
+def sh_word(arg: str) -> str:
+    """One POSIX shell word: shlex's quoting, except that a leading ~/ (the home of whoever runs it, in a plan
+    from a snapshot that did not record its user's home) stays the shell's $HOME."""
+    return '"$HOME"/' + shlex.quote(arg[2:]) if arg.startswith("~/") else shlex.quote(arg)
 
 
 def _plain_word(arg: str) -> bool:

@@ -35,6 +35,48 @@ class PipelineError(Exception):
         self.code = code
 
 
+def choices_from_options(opts: Any, facts: Optional[Facts] = None) -> Choices:
+    """Choices from the plan options (`gpu-wizard plan`'s flags, or one fleet host's: any object or mapping
+    with venv, method, toolkit, cudnn, installer, torch, variant, no_driver, no_cleanup, wsl_distro,
+    python_version, no_torchvision and the mirror options); mirrors, proxy and CA bundle from them over
+    the config file over the environment (app.config). Bad input is a PipelineError with code 2."""
+    from types import SimpleNamespace
+
+    from app.choices import Choices
+    from app.config import ConfigError, mirrors_from_args
+
+    a = SimpleNamespace(**opts) if isinstance(opts, dict) else opts
+
+    def get(name: str, default: Any = None) -> Any:
+        return getattr(a, name, default)
+
+    try:
+        mirrors, _cfg = mirrors_from_args(a)
+    except ConfigError as e:
+        raise PipelineError(str(e), 2) from None
+    kw: dict[str, Any] = {}
+    if get("venv"):
+        kw["venv_path"] = get("venv")
+    method = get("method")
+    if method is None and facts is not None:
+        method = "dnf" if facts.os.package_manager in ("dnf", "yum") else "apt"
+    if method:
+        kw["install_method"] = method
+    kw.update(want_toolkit=bool(get("toolkit")), want_system_cudnn=bool(get("cudnn")), installer=get("installer") or "pip",
+              torch_version=get("torch"), torch_variant=get("variant"), install_driver=not get("no_driver"),
+              cleanup_old_cuda=not get("no_cleanup"), mirrors=mirrors, want_torchvision=not get("no_torchvision", False))
+    distro = get("wsl_distro")
+    if distro is not None:
+        from app.plan.windows import DISTRO_NAME_RE
+
+        if not DISTRO_NAME_RE.match(distro):
+            raise PipelineError(f"--wsl-distro {distro!r}: not a WSL distro name (letters, digits, '.', '_' and '-')", 2)
+        kw["wsl_distro"] = distro
+    if get("python_version"):
+        kw["python_version"] = get("python_version")
+    return Choices(**kw)
+
+
 def load_compat(path: Optional[str] = None):
     from app.compat import load_db
 

@@ -207,12 +207,18 @@ def _nvml_call(fn: Callable, *args: Any) -> Any:
 
 def read_nvml() -> Optional[dict[str, Any]]:
     """Query NVML on this machine (pynvml, imported here: it loads libnvidia-ml). Its recorded form is
-    app/detect/nvml.py's (what a snapshot stores under "nvml"; parse_nvml reads it). None when nvidia-ml-py is not installed at all;
-    {"error": "..."} when the library or driver is missing or NVML init fails."""
+    app/detect/nvml.py's (what a snapshot stores under "nvml"; parse_nvml reads it). Without nvidia-ml-py, NVML
+    is called through ctypes (app/nvml_ctypes.py). {"error": "..."} when the library or driver is missing or
+    NVML init fails."""
+    n: Any
     try:
-        import pynvml as n
-    except Exception:
-        return None
+        import pynvml
+
+        n = pynvml
+    except Exception:  # no nvidia-ml-py (the fleet's zipapp on a bare Python): the same calls through ctypes
+        from app import nvml_ctypes
+
+        n = nvml_ctypes
     try:
         n.nvmlInit()
     except Exception as e:  # NVMLError_LibraryNotFound, DriverNotLoaded, ...

@@ -85,8 +85,9 @@ class FleetDialog(QDialog):
         lay.addWidget(buttons)
         self.resize(960, 480)
         self.retranslate()
-        if self.hosts.topLevelItemCount():
-            self.hosts.setCurrentItem(self.hosts.topLevelItem(0))
+        first = self.hosts.topLevelItem(0)
+        if first is not None:
+            self.hosts.setCurrentItem(first)
 
     def retranslate(self) -> None:
         s = self.report.get("summary") or {}
@@ -114,7 +115,7 @@ class FleetDialog(QDialog):
             if flags:
                 item.setToolTip(5, "\n".join(flags))
                 item.setData(5, Qt.ItemDataRole.UserRole, [f.get("code") for f in row["flags"] if isinstance(f, dict)])
-            if not row.get("report_path"):
+            if not row.get("report_path") and not row.get("can_render"):
                 item.setToolTip(0, say("fleet_window_no_report", host=row["host"]))
             self.hosts.addTopLevelItem(item)
             if row["host"] == current:
@@ -133,7 +134,7 @@ class FleetDialog(QDialog):
 
     def _sync(self) -> None:
         row = self.row_of(self.current_host())
-        self.open_btn.setEnabled(bool(row and row.get("report_path")))
+        self.open_btn.setEnabled(bool(row and (row.get("report_path") or row.get("can_render"))))
 
     def open_host(self, item: Optional[QTreeWidgetItem]) -> bool:
         """The host's own report, opened in the wizard as a walkthrough (Welcome's own path)."""
@@ -142,6 +143,16 @@ class FleetDialog(QDialog):
         row = self.row_of(item.data(0, Qt.ItemDataRole.UserRole))
         if row is None:
             return False
+        if not row.get("report_path"):
+            from PySide6.QtWidgets import QApplication
+
+            from app.fleet.report import ensure_host_report
+
+            QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)  # a host's report, written on demand (~0.3 s)
+            try:
+                ensure_host_report(self.report, row["host"])
+            finally:
+                QApplication.restoreOverrideCursor()
         if not row.get("report_path"):
             self.error.setText(say("fleet_window_no_report", host=row["host"]))
             self.error.show()

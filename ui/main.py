@@ -8,7 +8,10 @@ from __future__ import annotations
 import os
 import sys
 import time
-from typing import Optional, Sequence
+from typing import TYPE_CHECKING, Optional, Sequence
+
+if TYPE_CHECKING:
+    from ui.state import PageId
 
 _T0 = time.perf_counter()
 SMOKE_ENV = "GPU_WIZARD_SMOKE_TEST"  # installers/smoke.py: print when the first window shows, then quit
@@ -67,7 +70,7 @@ def build_wizard(snapshot: Optional[str] = None, lang: Optional[str] = None, ass
                       overrides={"assume_driver": assume_driver, "assume_gpus": tuple(assume_gpus),
                                  "python_version": python_version})
     services = services or Services(state_dir=state_dir)
-    start = None
+    start: Optional[PageId] = None
     from ui.fleet_dialog import is_fleet_report
 
     fleet = snapshot if snapshot and is_fleet_report(snapshot) else None  # `gpu-wizard fleet.html`: its hosts
@@ -94,7 +97,7 @@ def build_wizard(snapshot: Optional[str] = None, lang: Optional[str] = None, ass
     return w
 
 
-def _resume(session, services) -> Optional[str]:
+def _resume(session, services) -> Optional[PageId]:
     """Where a run that asked for a restart goes on: its run state (app/run/resume.py), or once an old
     window's resume.json. After the restart: the verification (the run stops waiting); before it ("Later"):
     the Welcome page offers the restart."""

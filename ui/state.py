@@ -309,7 +309,7 @@ class InstallState(RunRecord):
         finished = [s for s in self.steps if s.status == "ok" and s.started is not None and s.finished is not None]
         if not finished:
             return None
-        spent = sum(s.finished - s.started for s in finished)  # type: ignore[operator]
+        spent = sum(s.finished - s.started for s in finished if s.finished is not None and s.started is not None)
         rate = sum(s.weight for s in finished) / max(spent, 1e-3)  # weight per second
         left = sum(s.weight for s in self.steps if not s.done) / rate
         running = next((s for s in self.steps if s.status == "running" and s.started is not None), None)

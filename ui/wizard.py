@@ -348,17 +348,69 @@ class Wizard(QWizard):
 
     ask_stop_install = ask_stop
 
+    def anything_chosen(self) -> bool:
+        """What closing now would lose: a choice made (a path other than setting up, the recommendation's form,
+        a fact overridden), a plan built, an install or a test run, an error pasted. A walkthrough of a
+        recorded machine loses nothing but an error pasted into it."""
+        s = self.session
+        if s.error_text.strip():
+            return True
+        if s.source.recorded:
+            return False
+        from app.choices import Choices
+
+        rec_page = self.pages.get("recommendation")
+        dirty = bool(rec_page is not None and getattr(rec_page.state, "dirty", False))
+        return (s.path != "setup" or s.choices != Choices() or any(v for v in s.overrides.values()) or dirty or s.plan is not None
+                or s.install is not None or s.verification is not None)
+
+    _close_confirmed = False
+
+    def ask_close(self, then: Callable[[], object]) -> None:
+        """Escape (or Close) once something was chosen: ask first. "Keep working" is the default and the
+        Escape answer, so a second Escape never closes."""
+        box = QMessageBox(self)
+        box.setIcon(QMessageBox.Icon.Question)
+        box.setWindowTitle(tr("Close the wizard?"))
+        box.setText(tr("What you chose here is not kept when the wizard closes. An installation that already ran "
+                       "is kept: its finished steps are skipped next time."))
+        keep = box.addButton(tr("&Keep working"), QMessageBox.ButtonRole.RejectRole)
+        close = box.addButton(tr("&Close the wizard"), QMessageBox.ButtonRole.DestructiveRole)
+        box.setDefaultButton(keep)
+        box.setEscapeButton(keep)
+        self._close_box = box
+
+        def answered(_r: int) -> None:
+            if box.clickedButton() is close:
+                self._close_confirmed = True
+                QTimer.singleShot(0, then)
+
+        box.finished.connect(answered)
+        box.open()
+
+    def _must_ask(self) -> bool:
+        return not self._close_confirmed and self.anything_chosen()
+
     def closeEvent(self, e: QCloseEvent) -> None:  # noqa: N802
         if self.busy():
             e.ignore()
             self.ask_stop()
             return
+        if e.spontaneous() and self._must_ask():  # the title bar's close button, not a program closing the window
+            e.ignore()
+            self.ask_close(self.close)
+            return
+        self._close_confirmed = True  # closing is decided: QDialog's closeEvent calls reject(), which must not ask
         self.shutdown()
         super().closeEvent(e)
 
     def reject(self) -> None:
+        """Escape and the Close button."""
         if self.busy():
             self.ask_stop()
+            return
+        if self._must_ask():
+            self.ask_close(self.reject)
             return
         self.shutdown()
         super().reject()

@@ -7,7 +7,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
+
+if TYPE_CHECKING:  # imported where used: a subcommand's start stays light
+    from app.pipeline import Pipeline
+    from app.system import System
 
 
 class CliError(Exception):
@@ -29,11 +33,11 @@ class Context:
 
         self.lang: str = resolve_lang(getattr(args, "lang", None))  # --lang, else GPU_WIZARD_LANG / the locale
         self.snapshot_path: Optional[str] = getattr(args, "snapshot", None)
-        self._system = None
-        self._pipeline = None
+        self._system: Optional[System] = None
+        self._pipeline: Optional[Pipeline] = None
 
     @property
-    def system(self):
+    def system(self) -> System:
         if self._system is None:
             from app.system import LiveSystem, SnapshotError, SnapshotSystem
 
@@ -55,7 +59,7 @@ class Context:
         }
 
     @property
-    def pipeline(self):
+    def pipeline(self) -> Pipeline:
         """This run's stages (app.pipeline): detect once, recommend once per choices, plan from that
         recommendation; every subcommand goes through it, as the window does."""
         if self._pipeline is None:

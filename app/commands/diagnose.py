@@ -154,7 +154,7 @@ def _step_line(s, lang: str, t) -> str:
     from app.install_command import shown_argv
     from app.messages import step_title
 
-    shell = "windows" if s.where == "windows" or (s.argv and s.argv[0] and "\\" in s.argv[0][0]) else "linux"
+    shell = "windows" if getattr(s, "runs_on", "") == "windows" or s.where == "windows" or (s.argv and s.argv[0] and "\\" in s.argv[0][0]) else "linux"
     tag = (t("you_run_it") if s.manual else "") + (t(f"where_{s.where}") if s.where else "")
     sudo = "sudo " if s.needs_root and s.argv and shell == "linux" else ""
     cmds = "; ".join(sudo + shown_argv(a, shell) for a in s.argv)
@@ -164,7 +164,7 @@ def _step_line(s, lang: str, t) -> str:
 
 
 def format_text(d, note: Optional[str] = None, lang: str = "en") -> str:
-    from app.messages import cli, match_text
+    from app.messages import cli, evidence_text, match_text
 
     def t(key: str, **p) -> str:
         return cli(f"diag_{key}", lang, **p)
@@ -191,7 +191,8 @@ def format_text(d, note: Optional[str] = None, lang: str = "en") -> str:
             lines.append(t("evidence"))
             for e in m.evidence:
                 mark = "+" if e.supports else "-"
-                lines.append(f"     {mark} [{e.source}] {e.message}")
+                said = {"machine": machine_words(d.platform, lang)} if e.code == "foreign_text" and d.platform else {}
+                lines.append(f"     {mark} [{e.source}] {evidence_text(e, lang, **said)}")
         lines.append(t("fix", text=match_text(m, "fix", lang)))
         if m.fix_steps:
             lines.append(t("steps"))

@@ -3,13 +3,18 @@ nothing; `--yes` runs it, resuming a half-finished session (a failure, a cancel,
 it stopped; `--session DIR` picks the session; `--undo` puts back every file a session edited."""
 from __future__ import annotations
 
+import argparse
 import json
 import sys
+from typing import TYPE_CHECKING, Optional
 
 from app.commands.base import CliError
 from app.messages import cli
 
 from .plan import add_choice_arguments, make_plan, plan_text
+
+if TYPE_CHECKING:
+    from app.run.session import Session
 
 HELP = "run the install plan (--dry-run shows every command; --yes runs it and resumes an unfinished one)"
 
@@ -81,9 +86,10 @@ class _Printer:
         self.out.flush()
 
 
-def _open_session(args):
+def _open_session(args: argparse.Namespace) -> Optional[Session]:
     from app.run.session import Session, SessionUntrusted, latest_unfinished
 
+    s: Optional[Session]
     if args.session:
         try:
             s = Session.open(args.session)
@@ -110,6 +116,7 @@ def run(args, ctx) -> int:
         if not args.session:
             raise CliError("--undo needs --session DIR (the session whose edits to put back)", 2)
         session = _open_session(args)
+        assert session is not None  # --session DIR: opened (and trusted) or a CliError
         from app.run.edits import EditError, RestoreReport
         from app.run.privilege import PrivilegeError, choose_privilege
         from app.run.session import SessionBusy, StateError

@@ -36,38 +36,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def choices_from_args(args, facts=None):
-    """Choices from the flags; mirrors, proxy and CA bundle from the flags over the config file
-    over the environment (app.config), the same as `recommend` uses."""
-    from app.choices import Choices
-    from app.config import ConfigError, mirrors_from_args
+    """Choices from the flags (app.pipeline.choices_from_options: the same for a fleet's hosts)."""
+    from app.pipeline import PipelineError, choices_from_options
 
     try:
-        mirrors, _cfg = mirrors_from_args(args)
-    except ConfigError as e:
-        raise CliError(str(e), 2) from None
-
-    kw = {}
-    if args.venv:
-        kw["venv_path"] = args.venv
-    method = args.method
-    if method is None and facts is not None:
-        pm = facts.os.package_manager
-        method = "dnf" if pm in ("dnf", "yum") else "apt"
-    if method:
-        kw["install_method"] = method
-    kw.update(want_toolkit=bool(args.toolkit), want_system_cudnn=bool(args.cudnn), installer=args.installer,
-              torch_version=args.torch, torch_variant=args.variant, install_driver=not args.no_driver,
-              cleanup_old_cuda=not args.no_cleanup, mirrors=mirrors, want_torchvision=not getattr(args, "no_torchvision", False))
-    distro = getattr(args, "wsl_distro", None)
-    if distro is not None:
-        from app.plan.windows import DISTRO_NAME_RE
-
-        if not DISTRO_NAME_RE.match(distro):
-            raise CliError(f"--wsl-distro {distro!r}: not a WSL distro name (letters, digits, '.', '_' and '-')", 2)
-        kw["wsl_distro"] = distro
-    if args.python_version if hasattr(args, "python_version") else None:
-        kw["python_version"] = args.python_version
-    return Choices(**kw)
+        return choices_from_options(args, facts)
+    except PipelineError as e:
+        raise CliError(str(e), e.code) from None
 
 
 def make_plan(args, ctx, dry_run: bool = False):

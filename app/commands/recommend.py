@@ -2,6 +2,8 @@
 work on this machine (or a snapshot, or an assumed machine), and why."""
 from __future__ import annotations
 
+from typing import Literal, Optional
+
 from app.messages import cli, say, word
 from app.recommendation import Recommendation
 
@@ -36,7 +38,7 @@ def build_choices(args, facts):
         mirrors, _cfg = mirrors_from_args(args)
     except ConfigError as e:
         raise CliError(str(e), 2) from None
-    method = getattr(args, "method", None)
+    method: Optional[Literal["apt", "dnf", "runfile"]] = getattr(args, "method", None)  # argparse's choices
     if method is None:
         pm = facts.os.package_manager
         method = "dnf" if pm in ("dnf", "yum") else "apt"

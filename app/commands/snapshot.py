@@ -17,20 +17,9 @@ def add_arguments(parser) -> None:
 
 
 def record(system, *, torch: bool = False, python=None, note: str = "", redact: bool = True) -> dict:
-    from app.detect import detect
-    from app.system import RecordingSystem
+    from app.report.snapshots import record_snapshot
 
-    rec = RecordingSystem(system)
-    detect(rec, torch_probe=torch, python=python)
-    data = rec.snapshot(note=note)
-    if redact:
-        from app.report.redact import redact_snapshot
-        from app.system import LiveSystem
-
-        # recording this machine: also learn its user, host name and secret-looking variables
-        live = isinstance(system, LiveSystem)
-        data = redact_snapshot(data, live=live, system=system if live else None)
-    return data
+    return record_snapshot(system, torch=torch, python=python, note=note, redact=redact)
 
 
 def run(args, ctx) -> int:

@@ -253,7 +253,7 @@ def _os(system, log: _Log) -> tuple[OsInfo, list[Finding]]:
         id_like=id_like, kernel=osr.parse_proc_version(pv), package_manager=osr.package_manager(rel.get("ID"), id_like),
         memory_total_mib=osr.parse_meminfo_total_mib(_safe(lambda: system.read_text("/proc/meminfo"))),
         is_root=None if uid is None else uid == 0,
-        free_disk_mib=_safe(lambda: system.disk_free_mib("/usr/local")),
+        free_disk_mib=_safe(lambda: system.disk_free_mib("/usr/local")), home=_safe(lambda: system.getenv("HOME")) or None,
         container=osr.container_from(bool(_safe(lambda: system.exists("/.dockerenv"))), bool(_safe(lambda: system.exists("/run/.containerenv"))),
                                      _safe(lambda: system.getenv("container")), _safe(lambda: system.read_text("/proc/1/cgroup"))),
     )

@@ -49,8 +49,9 @@ def parse_nvml(data: Optional[dict[str, Any]]) -> list:
         mem = _num(d.get("memory_total_bytes"))
         plim, pdef = _num(d.get("power_limit_mw")), _num(d.get("power_default_limit_mw"))
         pm, ecc = _num(d.get("persistence_mode")), _num(d.get("ecc_current"))
+        index = _num(d.get("index"))
         out.append(Gpu(
-            index=_num(d.get("index")) if _num(d.get("index")) is not None else i,
+            index=index if index is not None else i,
             name=str(d.get("name") or ""),
             pci_id=f"{dev_id & 0xFFFF:04x}:{(dev_id >> 16) & 0xFFFF:04x}" if dev_id else None,
             subsystem_id=f"{sub_id & 0xFFFF:04x}:{(sub_id >> 16) & 0xFFFF:04x}" if sub_id else None,

@@ -18,7 +18,7 @@ from typing import Any, Optional
 from app import fileio
 from app.detect import smi
 from app.detect.findings import finding
-from app.facts import DriverInfo, Finding, Gpu, OsInfo, WindowsInfo, WslDistro
+from app.facts import DriverInfo, DriverState, Finding, Gpu, OsInfo, WindowsInfo, WslDistro
 from app.system import CommandResult
 
 VER_ARGV = ["cmd", "/c", "ver"]
@@ -315,7 +315,7 @@ def detect_windows(system) -> tuple[OsInfo, DriverInfo, list[Gpu], WindowsInfo, 
         text = system.read_text(path)
         cfg = parse_wslconfig(text) if text is not None else {}
         limit = parse_size_mib(cfg["memory"]) if "memory" in cfg else None
-        os_info = os_info.replace(wslconfig_path=path, wsl_memory_limit_mib=limit)
+        os_info = os_info.replace(wslconfig_path=path, wsl_memory_limit_mib=limit, home=prof)
 
     # ---- GPU and driver: WMI first (works without a working NVIDIA driver), then nvidia-smi.exe
     vids = parse_video_controllers(res["video"].stdout)
@@ -349,12 +349,12 @@ def detect_windows(system) -> tuple[OsInfo, DriverInfo, list[Gpu], WindowsInfo, 
     if nv_vids:
         merged = []
         for i, g in enumerate(gpus):
-            v = nv_vids[i] if i < len(nv_vids) else None
-            if v:
+            vid = nv_vids[i] if i < len(nv_vids) else None
+            if vid:
                 name = g.name
-                if (name.endswith("...") or g.source == "nvidia_smi_table") and v["name"]:
-                    name = str(v["name"])
-                g = g.replace(name=name, pci_id=g.pci_id or v["pci_id"],
+                if (name.endswith("...") or g.source == "nvidia_smi_table") and vid["name"]:
+                    name = str(vid["name"])
+                g = g.replace(name=name, pci_id=g.pci_id or vid["pci_id"],
                               is_laptop=g.is_laptop if g.is_laptop is not None else ("laptop" in name.lower()))
             merged.append(g)
         gpus = merged
@@ -365,6 +365,7 @@ def detect_windows(system) -> tuple[OsInfo, DriverInfo, list[Gpu], WindowsInfo, 
     drv_version = table.driver_version or next((r["driver_version"] for r in query_rows if r.get("driver_version")), None) or nv_from_wmi
     basic = any("basic display" in str(v["name"] or "").lower() for v in nv_vids)
     broken = [v for v in nv_vids if isinstance(v["error_code"], int) and v["error_code"] != 0]
+    state: DriverState
     if table.driver_version or query_rows:
         state = "ok"
     elif nv_vids and (basic or not wmi_ver or broken):

@@ -214,7 +214,7 @@ def build_match(hit: Hit, facts: Optional[Facts], text_all: str, run: Run) -> Ma
         sentences[name] = fill_str(tmpl, values, strict=False)
     step_specs, step_code = _pick(texts, "fix_steps", run.platform, run.rules)
     steps, dropped = build_steps(step_specs or (), ctx, values, step_code, run.rules.fixes)
-    steps = finish(steps, dropped)
+    steps = finish(steps, dropped, run.platform)
     if run.platform.foreign:  # written for the machine the text comes from: the user runs them there
         steps = [s if s.manual else s.replace(manual=True) for s in steps]
     return Match(category=texts.category, rule=r.id, subcode=texts.subcode, confidence=conf,
@@ -320,7 +320,7 @@ def _plan_venv_python(choices: Any, facts: Optional[Facts]) -> Optional[str]:
 
     path = getattr(choices, "venv_path", None) or DEFAULT_VENV
     plat = "windows" if facts is not None and facts.os.platform == "windows" else "linux"
-    return venv_python(expand_venv(path), plat)
+    return venv_python(expand_venv(path, facts), plat)
 
 
 def diagnose(text: str, facts: Optional[Facts] = None, live: Optional[dict] = None, *,

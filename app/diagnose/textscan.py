@@ -174,7 +174,7 @@ def _clean_lines(lines: list[str]) -> list[tuple[int, str]]:
                 continue
             m = _TAG_RE.match(s)
             tag = m.group(0).strip() if m else ""
-            if tag and tag == prev_tag and prev_open:
+            if m and tag and tag == prev_tag and prev_open:
                 s = s[m.end():]
             if tag:
                 prev_tag = tag
@@ -442,9 +442,9 @@ class _Scanner:
         # lines owed to the pending window from the previous chunk
         if self.pending is not None and self.pending_after > 0:
             take = min(self.pending_after, n)
-            owed = [self._cut(x) for x in text.split("\n", take)[:take]]
-            self.pending.lines.extend(owed)
-            self.pending_chars += sum(len(x) + 1 for x in owed)
+            carried = [self._cut(x) for x in text.split("\n", take)[:take]]
+            self.pending.lines.extend(carried)
+            self.pending_chars += sum(len(x) + 1 for x in carried)
             self.pending_after -= take
         # hits: line index of each keyword position (searched in lower case: much faster than
         # a case-insensitive alternation; lower() keeps newlines, so line numbers hold)

@@ -80,19 +80,33 @@ class Inventory:
         return p
 
 
-def read_inventory(path: str, limit: Optional[str] = None) -> Inventory:
-    """The inventory as Ansible sees it (`ansible-inventory --list`): hosts, groups and host vars."""
+def read_inventory(path: str, limit: Optional[str] = None, meanwhile: Optional[Callable[[], Any]] = None) -> Inventory:
+    """The inventory as Ansible sees it (`ansible-inventory --list`): hosts, groups and host vars.
+    `meanwhile` runs in this process while ansible-inventory works (e.g. imports the work after it needs)."""
     if not os.path.exists(path):
         raise FleetError(f"inventory not found: {path}", 2)
     argv = [find_tool("ansible-inventory"), "-i", path, "--list"]
     if limit:
         argv += ["--limit", limit]
-    r = subprocess.run(argv, capture_output=True, text=True, env=ansible_env(), timeout=300)
-    if r.returncode != 0:
-        msg = (r.stderr.strip().splitlines() or ["ansible-inventory failed"])[-1]
+    with subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                          env=ansible_env()) as proc:
+        try:
+            if meanwhile is not None:
+                meanwhile()
+            out, err = proc.communicate(timeout=300)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+            raise FleetError(f"cannot read inventory {path}: ansible-inventory did not answer in 300 s", 2) from None
+        except BaseException:
+            proc.kill()
+            proc.wait()
+            raise
+    if proc.returncode != 0:
+        msg = (err.strip().splitlines() or ["ansible-inventory failed"])[-1]
         raise FleetError(f"cannot read inventory {path}: {msg}", 2)
     try:
-        data = fileio.loads(r.stdout)
+        data = fileio.loads(out)
     except ValueError:
         raise FleetError(f"cannot read inventory {path}: ansible-inventory printed no JSON", 2) from None
     hostvars = (data.get("_meta") or {}).get("hostvars") or {}
@@ -127,14 +141,49 @@ def read_inventory(path: str, limit: Optional[str] = None) -> Inventory:
 # YAML out (PyYAML comes with ansible-core)
 
 class Unsafe(str):
-    """A literal Ansible must never template (`!unsafe`): plan text with braces stays text."""
+    """A literal Ansible must never template (`!unsafe`). Every string is written this way unless it is
+    a `Tmpl`: plan text, host facts and snapshot values stay text wherever they land."""
+
+
+class Tmpl(str):
+    """A Jinja template (or conditional) that the wizard itself wrote: the only kind of string the
+    playbooks let Ansible template. Host or snapshot text never becomes one: `tjoin` puts such text
+    beside a template only when it cannot open a Jinja tag."""
 
 
 class Block(str):
-    """A multi-line string written as a YAML literal block."""
+    """A multi-line string written as a YAML literal block (data: `!unsafe` like any other)."""
 
 
-def _yaml():
+# keys whose plain string Ansible evaluates as a Jinja expression even without braces
+CONDITIONAL_KEYS = frozenset({"when", "changed_when", "failed_when", "until", "that", "loop", "with_items",
+                              "delegate_to", "serial", "max_fail_percentage"})
+_OPENS_TEMPLATE = re.compile(r"\{[{%#]")
+
+
+def tjoin(*parts: str) -> Tmpl:
+    """A template made of the wizard's own templates and literal text: refused when the text could
+    open a Jinja tag (such a value reaches Ansible only as a whole, `!unsafe`)."""
+    for p in parts:
+        if not isinstance(p, Tmpl) and "{" in p:
+            raise FleetError(f"a plan value would be joined to a template and holds '{{': {p[:80]!r}; "
+                             "it is not written into the playbook", 1)
+    return Tmpl("".join(parts))
+
+
+def check_trust(obj: Any, key: str = "") -> None:
+    """Every conditional the playbook holds is one the wizard wrote (`Tmpl`), never plain data."""
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            check_trust(v, str(k))
+    elif isinstance(obj, list):
+        for v in obj:
+            check_trust(v, key)
+    elif isinstance(obj, str) and key in CONDITIONAL_KEYS and not isinstance(obj, Tmpl):
+        raise FleetError(f"internal: the {key}: {obj[:60]!r} of a task is not the wizard's own expression", 1)
+
+
+def _yaml() -> Any:
     try:
         import yaml
     except ImportError:
@@ -142,33 +191,56 @@ def _yaml():
     return yaml
 
 
+def _style(s: str) -> Optional[str]:
+    return "|" if "\n" in s else None
+
+
 def dump_yaml(data: Any) -> str:
+    """YAML for Ansible: a `Tmpl` is written plain (Ansible templates it); every other string that
+    holds a brace is written `!unsafe` (Ansible never templates it: host data stays data, in task
+    names, arguments, variables and the vars files alike). Strings without a brace cannot template."""
+    yaml = _yaml()
+    check_trust(data)
+
+    def increase_indent(self: Any, flow: bool = False, indentless: bool = False) -> Any:
+        return yaml.SafeDumper.increase_indent(self, flow, False)  # lists indented under their key (yamllint's way)
+
+    Dumper: Any = type("Dumper", (yaml.SafeDumper,), {"increase_indent": increase_indent})
+
+    def template(d, s):
+        return d.represent_scalar("tag:yaml.org,2002:str", str(s), style=_style(s))
+
+    def data_str(d, s):
+        s = str(s)
+        if "{" in s or "%" in s:
+            return d.represent_scalar("!unsafe", s, style=_style(s) or "'")
+        return d.represent_scalar("tag:yaml.org,2002:str", s, style=_style(s))
+
+    def always_unsafe(d: Any, s: str) -> Any:
+        return d.represent_scalar("!unsafe", str(s), style=_style(s) or "'")
+
+    Dumper.add_representer(Tmpl, template)
+    Dumper.add_representer(Unsafe, always_unsafe)
+    Dumper.add_representer(Block, data_str)
+    Dumper.add_representer(str, data_str)
+    return "---\n" + yaml.dump(data, Dumper=Dumper, sort_keys=False, width=120, indent=2, allow_unicode=True,
+                     default_flow_style=False)
+
+
+def trusted_loader() -> Any:
+    """A YAML loader that reads back what `dump_yaml` wrote with the same trust: `!unsafe` as data,
+    plain strings as the wizard's templates (`fleet run` sets play options on a written playbook)."""
     yaml = _yaml()
 
-    class Dumper(yaml.SafeDumper):
-        pass
-
-    def unsafe(d, s):
-        return d.represent_scalar("!unsafe", str(s), style="|" if "\n" in s else "'")
-
-    def block(d, s):
-        return d.represent_scalar("tag:yaml.org,2002:str", str(s), style="|" if "\n" in s else None)
-
-    def plain_str(d, s):
-        return d.represent_scalar("tag:yaml.org,2002:str", s, style="|" if "\n" in s else None)
-
-    Dumper.add_representer(Unsafe, unsafe)
-    Dumper.add_representer(Block, block)
-    Dumper.add_representer(str, plain_str)
-    return yaml.dump(data, Dumper=Dumper, sort_keys=False, width=1_000_000, allow_unicode=True, default_flow_style=False)
-
-
-_TEMPLATE_CHARS = re.compile(r"\{[{%#]|[}%#]\}")
+    Loader: Any = type("Loader", (yaml.SafeLoader,), {})
+    Loader.add_constructor("!unsafe", lambda loader, node: Unsafe(loader.construct_scalar(node)))
+    Loader.add_constructor("tag:yaml.org,2002:str", lambda loader, node: Tmpl(loader.construct_scalar(node)))
+    return Loader
 
 
 def lit(s: str) -> str:
-    """A value from plan data: marked !unsafe when Ansible would otherwise template it."""
-    return Unsafe(s) if _TEMPLATE_CHARS.search(s) else s
+    """A value from plan data (kept for callers: every non-`Tmpl` string is data already)."""
+    return Unsafe(s)
 
 
 # ---------------------------------------------------------------------------------------
@@ -211,6 +283,15 @@ class PlaybookResult:
     recap: dict[str, HostRecap]
     duration_s: float
     output_tail: list[str]
+    # per host, from the wizard's callback plugin: started, failed {task, msg}, unreachable {task, msg}
+    outcome: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def reason(self, host: str) -> str:
+        o = self.outcome.get(host) or {}
+        bad = o.get("unreachable") or o.get("failed")
+        if isinstance(bad, dict):
+            return f"{bad.get('task') or ''}: {bad.get('msg') or ''}".strip(": ")
+        return ""
 
     @property
     def failed_hosts(self) -> list[str]:
@@ -235,9 +316,18 @@ def parse_recap(lines: Sequence[str]) -> dict[str, HostRecap]:
 def run_playbook(playbook: str, inventory: str, *, limit: Optional[str] = None, check: bool = False,
                  forks: Optional[int] = None, extra_vars: Optional[dict[str, Any]] = None, verbose: int = 0,
                  extra_args: Sequence[str] = (), on_line: Optional[Callable[[str], None]] = None,
-                 timeout_s: float = 6 * 3600, env: Optional[dict[str, str]] = None) -> PlaybookResult:
+                 timeout_s: float = 6 * 3600, env: Optional[dict[str, str]] = None,
+                 limit_hosts: Optional[Sequence[str]] = None) -> PlaybookResult:
     """Run `ansible-playbook` (argv list), streaming each output line to `on_line` as it comes."""
+    import tempfile
+
+    work = tempfile.mkdtemp(prefix="gpu-wizard-ansible-")
     argv = [find_tool("ansible-playbook"), "-i", inventory, playbook]
+    if limit_hosts is not None:  # a host list of any length: Ansible's `--limit @FILE`
+        lf = os.path.join(work, "limit")
+        with open(lf, "w", encoding="utf-8") as f:
+            f.write("".join(h + "\n" for h in limit_hosts))
+        argv += ["--limit", "@" + lf]
     if limit:
         argv += ["--limit", limit]
     if check:
@@ -252,8 +342,9 @@ def run_playbook(playbook: str, inventory: str, *, limit: Optional[str] = None, 
     start = time.monotonic()
     tail: list[str] = []
     lines: list[str] = []
+    out_file = os.path.join(work, "outcome.json")
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace",
-                            env=ansible_env(env), start_new_session=True)
+                            env=ansible_env({**record_callback_env(out_file), **(env or {})}), start_new_session=True)
     timer = threading.Timer(timeout_s, lambda: _stop(proc))
     timer.daemon = True
     timer.start()
@@ -272,7 +363,32 @@ def run_playbook(playbook: str, inventory: str, *, limit: Optional[str] = None, 
         raise
     finally:
         timer.cancel()
-    return PlaybookResult(rc=rc, recap=parse_recap(lines), duration_s=time.monotonic() - start, output_tail=tail)
+        outcome = _read_outcome(out_file)
+        shutil.rmtree(work, ignore_errors=True)
+    return PlaybookResult(rc=rc, recap=parse_recap(lines), duration_s=time.monotonic() - start, output_tail=tail,
+                          outcome=outcome)
+
+
+CALLBACK_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "callback")
+
+
+def record_callback_env(out_file: str) -> dict[str, str]:
+    """The wizard's callback plugin (app/fleet/callback) beside any the admin enabled."""
+    dirs = [CALLBACK_DIR] + [d for d in os.environ.get("ANSIBLE_CALLBACK_PLUGINS", "").split(os.pathsep) if d]
+    enabled = [c for c in os.environ.get("ANSIBLE_CALLBACKS_ENABLED", "").split(",") if c.strip()] + ["gpu_wizard_record"]
+    return {"ANSIBLE_CALLBACK_PLUGINS": os.pathsep.join(dirs), "ANSIBLE_CALLBACKS_ENABLED": ",".join(enabled),
+            "GPU_WIZARD_RECORD_OUT": out_file}
+
+
+def _read_outcome(path: str) -> dict[str, dict[str, Any]]:
+    from app import fileio
+
+    try:
+        data = fileio.read_json(path)
+        hosts = data.get("hosts") if isinstance(data, dict) else None
+        return {str(k): v for k, v in hosts.items() if isinstance(v, dict)} if isinstance(hosts, dict) else {}
+    except (OSError, ValueError, RecursionError):
+        return {}
 
 
 def _stop(proc: subprocess.Popen) -> None:

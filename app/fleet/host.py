@@ -17,6 +17,19 @@ from typing import Any, Optional
 NOT_DONE = 3
 
 
+def host_text(text: str, env: Optional[dict[str, str]] = None) -> str:
+    """`@home@` / `@win_home@` in a check's JSON: the host's own folders, read on the host at run time
+    (GW_HOME, GW_WIN_HOME), as JSON string content."""
+    src: Any = os.environ if env is None else env
+    for mark, var in (("@home@", "GW_HOME"), ("@win_home@", "GW_WIN_HOME")):
+        if mark in text:
+            value = src.get(var) or ""
+            if not value.startswith("/"):
+                raise ValueError(f"{var} is not set to a folder on this host")
+            text = text.replace(mark, json.dumps(value)[1:-1])
+    return text
+
+
 def checks_done(checks: list[dict[str, Any]]) -> bool:
     from app.plan.model import Check, evaluate
     from app.system import LiveSystem
@@ -26,15 +39,21 @@ def checks_done(checks: list[dict[str, Any]]) -> bool:
     return bool(parsed) and all(evaluate(c, system) for c in parsed)
 
 
-def apply_ini_edit(edit: dict[str, Any], backup_dir: str) -> str:
+def apply_ini_edit(edit: dict[str, Any], backup_dir: str, check: bool = False) -> str:
+    """Set an INI edit's keys (backing the file up first): `changed` or `unchanged`; with `check`,
+    only say which (nothing is written)."""
     from app.plan.ini import set_in_bytes
     from app.plan.model import Edit
     from app.run.edits import apply_edit
 
+    edit = dict(edit)
+    path_env = edit.pop("path_env", None)
     e = Edit.from_json(edit)
     if e.mode != "ini_set":
         raise ValueError(f"only INI settings are applied this way (got mode {e.mode!r})")
-    path = os.path.expanduser(e.path)
+    path = os.environ.get(path_env, "") if path_env else os.path.expanduser(e.path)
+    if not path.startswith("/"):
+        raise ValueError(f"{path_env or 'the edit'} names no file on this host")
     try:
         with open(path, "rb") as f:
             old = f.read()
@@ -43,6 +62,8 @@ def apply_ini_edit(edit: dict[str, Any], backup_dir: str) -> str:
     new = set_in_bytes(old or b"", e.section, e.settings)
     if old is not None and new == old:
         return "unchanged"
+    if check:
+        return "changed"
     os.makedirs(backup_dir, mode=0o700, exist_ok=True)
     apply_edit(e.replace(path=path), backup_dir)
     return "changed"
@@ -59,11 +80,12 @@ def host_verify(prefix: str, *, venv: Optional[str] = None, quick: bool = True, 
     out: dict[str, Any] = {"prefix": prefix}
     os.makedirs(os.path.dirname(os.path.abspath(prefix)) or ".", exist_ok=True)
     ver = None
+    system: Any
     if snapshot:
         system = SnapshotSystem.load(snapshot)
-        from app.commands.snapshot import record
+        from app.report.snapshots import record_snapshot
 
-        snap = record(system)  # re-recorded and redacted, like every snapshot
+        snap = record_snapshot(system)  # re-recorded and redacted, like every snapshot
         if verification:
             from app.verify.model import Verification
             from app.verify.session import rejudge
@@ -72,7 +94,7 @@ def host_verify(prefix: str, *, venv: Optional[str] = None, quick: bool = True, 
                 ver = rejudge(Verification.loads(f.read()))
         live = False
     else:
-        from app.commands.snapshot import record
+        from app.report.snapshots import record_snapshot
         from app.verify.session import VerifyOptions, run_verification
 
         py = None
@@ -85,7 +107,7 @@ def host_verify(prefix: str, *, venv: Optional[str] = None, quick: bool = True, 
         ver = run_verification(VerifyOptions(python=py, quick=quick, seconds=seconds, burn_in_s=burn_in_s),
                                fixer=torch_fix_command)
         system = RecordingSystem(LiveSystem())
-        snap = record(LiveSystem())
+        snap = record_snapshot(LiveSystem())
         live = True
     from app.detect import detect
 

@@ -263,6 +263,10 @@ def build_plan(facts: Facts, rec: Recommendation, choices: Optional[Choices] = N
     platform = platform_of(facts)
     said = _Said(rec)
     _say_choices(facts, rec, choices, platform, said)
+    from app.install_command import target_home
+
+    if target_home(facts) is None and choices.venv_path.startswith("~"):
+        said.warn("warn_home_unknown")  # a snapshot without HOME: ~ stays, never the viewer's home
     if platform == "windows":
         steps = _windows_steps(facts, rec, choices, said)
     else:

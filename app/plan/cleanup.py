@@ -105,7 +105,7 @@ def build_cleanup_steps(facts: Facts, rec: Recommendation, choices: Choices) -> 
             done_when=(Check("path_missing", tuple(dirs)),) + ((Check("dpkg_absent", tuple(pkgs)),) if pkgs and pm == "apt" else ()),
         ))
 
-    removed = {_ver2(v) for v in removed_versions if v}
+    removed = {r for v in removed_versions if (r := _ver2(v))}
     edits: list[Edit] = []
     removes = []
     stale_conf: dict[str, list[str]] = {}
@@ -132,11 +132,11 @@ def build_cleanup_steps(facts: Facts, rec: Recommendation, choices: Choices) -> 
         removes += [f"line '{ln}' from {file}" for ln in lines]
     if edits:
         checks = []
-        for e in edits:
-            if e.mode == "delete":
-                checks.append(Check("path_missing", (e.path,)))
+        for ed in edits:
+            if ed.mode == "delete":
+                checks.append(Check("path_missing", (ed.path,)))
             else:
-                checks.append(Check("file_lacks", (e.path, *e.lines)))
+                checks.append(Check("file_lacks", (ed.path, *ed.lines)))
         steps.append(coded_step(
             "remove_stale_cuda_env", "cleanup_cuda", "remove_stale_cuda_env", "remove_stale_cuda_env_why",
             needs_root=any(e.needs_root for e in edits), weight=1, timeout_s=120,

@@ -25,6 +25,7 @@ def build_cudnn_steps(facts: Facts, rec: Recommendation, choices: Choices) -> li
     pm = package_manager(facts)
     if not pkg or pm not in ("apt", "dnf", "yum"):
         return []
+    cmd: tuple[str, ...]
     if pm == "apt":
         cmd, done, env = ("apt-get", "install", "-y", "--no-install-recommends", pkg), Check("dpkg_installed", (pkg,)), dict(APT_ENV)
     else:

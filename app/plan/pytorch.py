@@ -91,7 +91,7 @@ def build_pytorch_steps(facts: Facts, rec: Recommendation, choices: Choices) -> 
     pkgs = torch_packages(rec, choices)
     if not pkgs:
         return []
-    venv = expand_venv(choices.venv_path)
+    venv = expand_venv(choices.venv_path, facts)
     plat = "windows" if facts.os.platform == "windows" else "linux"
     py = venv_python(venv, plat)
     base_python = facts.python.path if facts.python and facts.python.kind != "venv" else None

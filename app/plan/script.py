@@ -83,6 +83,8 @@ def q(a: str) -> str:
 def _arg(a: str) -> str:
     if a.startswith("@download:"):
         return '"$DL"/' + q(a[len("@download:"):])
+    if a.startswith("~/"):  # the home of whoever runs the script (a plan from a snapshot that did not record it)
+        return '"$HOME"/' + q(a[2:])
     return q(a)
 
 

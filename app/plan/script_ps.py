@@ -68,6 +68,14 @@ function Set-IniValue([string]$Path, [string]$Section, [string]$Key, [string]$Va
 """
 
 
+def _ps_arg(a: str) -> str:
+    """An argument as a PowerShell value: a literal, or for ~ (the home of whoever runs the script, in a plan from
+    a snapshot that did not record it) the home joined with a literal rest."""
+    if a.startswith(("~\\", "~/")):
+        return f"(Join-Path $HOME {ps_quote(a[2:])})"
+    return ps_quote(a)
+
+
 def _comment(text: str, width: int = 96) -> list[str]:
     out = []
     for para in str(text).splitlines() or [""]:
@@ -110,7 +118,7 @@ def _step_lines(i: int, step: Step) -> list[str]:
     restart_list = "@(" + ", ".join(str(int(c)) for c in step.reboot_exit_codes) + ")"
     for argv in step.commands:
         exe, *rest = argv
-        args = "@(" + ", ".join(ps_quote(a) for a in rest) + ")"
+        args = "@(" + ", ".join(_ps_arg(a) for a in rest) + ")"
         out.append(f"Invoke-Step {ps_quote(exe)} {args} -Ok {ok_list} -Restart {restart_list}")
     if step.reboot_required or step.reboot_exit_codes:
         out.append("if ($RestartNeeded) { Write-Host 'Restart Windows now, then run the wizard again to continue.'; exit 0 }")

@@ -164,9 +164,9 @@ def download(url: str, dest: str | os.PathLike, *, sha256: Optional[str] = None,
     part = dest.with_name(dest.name + ".part")
     start = part.stat().st_size if part.exists() else 0
     if min_free_mib:
-        free = shutil.disk_usage(dest.parent).free // (1 << 20)
-        if free < min_free_mib:
-            raise DownloadError(f"not enough free disk space in {dest.parent}: {free} MiB free, {min_free_mib} MiB needed")
+        free_mib = shutil.disk_usage(dest.parent).free // (1 << 20)
+        if free_mib < min_free_mib:
+            raise DownloadError(f"not enough free disk space in {dest.parent}: {free_mib} MiB free, {min_free_mib} MiB needed")
     stream, total, resumed, resp = _open(url, start, timeout_s, session)
     if start and not resumed:
         start = 0  # the server ignored Range: start over
@@ -188,7 +188,7 @@ def download(url: str, dest: str | os.PathLike, *, sha256: Optional[str] = None,
     got_sha, got_md5 = file_hashes(part)
     if (sha256 and got_sha != sha256) or (want_md5 and got_md5 != want_md5):
         part.unlink()
-        exp = sha256 or want_md5
+        exp = sha256 or want_md5 or ""  # one of them is set: it is the one that did not match
         raise DownloadError(f"checksum mismatch for {name} (expected {exp[:16]}…, got {(got_sha if sha256 else got_md5)[:16]}…): "
                             "the file is corrupt or was altered, so it was deleted and nothing ran it")
     os.replace(part, dest)

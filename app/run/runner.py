@@ -285,8 +285,10 @@ def run_command(argv: Sequence[str], *, on_line: Optional[Callable[[Line], None]
         os.close(status_w)
     if on_start is not None:
         on_start(proc)
-    readers = [threading.Thread(target=_pump, args=(proc.stdout.fileno(), "stdout", emit), daemon=True),
-               threading.Thread(target=_pump, args=(proc.stderr.fileno(), "stderr", emit), daemon=True)]
+    out_pipe, err_pipe = proc.stdout, proc.stderr
+    assert out_pipe is not None and err_pipe is not None  # stdout=PIPE, stderr=PIPE above
+    readers = [threading.Thread(target=_pump, args=(out_pipe.fileno(), "stdout", emit), daemon=True),
+               threading.Thread(target=_pump, args=(err_pipe.fileno(), "stderr", emit), daemon=True)]
     if status_r is not None:
         readers.append(threading.Thread(target=_pump, args=(status_r, "status", emit), daemon=True))
     for t in readers:
@@ -294,7 +296,12 @@ def run_command(argv: Sequence[str], *, on_line: Optional[Callable[[Line], None]
     timed_out = cancelled = False
     deadline = None if not timeout_s else start + timeout_s
     exited = threading.Event()  # set the moment the process ends: no polling delay on exit
-    threading.Thread(target=lambda: (proc.wait(), exited.set()), daemon=True).start()
+
+
+    def _reap() -> None:
+        proc.wait()
+        exited.set()
+    threading.Thread(target=_reap, daemon=True).start()
     try:
         while not exited.wait(0.05):
             if cancel is not None and cancel.cancelled:
@@ -315,7 +322,7 @@ def run_command(argv: Sequence[str], *, on_line: Optional[Callable[[Line], None]
         kill_group(proc, 0)
         for t in readers:
             t.join(timeout=2)
-    for f in (proc.stdout, proc.stderr):
+    for f in (out_pipe, err_pipe):
         try:
             f.close()
         except OSError:
@@ -328,8 +335,8 @@ def run_command(argv: Sequence[str], *, on_line: Optional[Callable[[Line], None]
     if timed_out:
         emit(Line("stderr", f"[stopped after {timeout_s:g} s: the time limit for this step]"))
     if callback_errors:
-        e = callback_errors[0]
-        tail.append(f"[the wizard could not show or log this command's output: {type(e).__name__}: {e}]")
+        cb_err = callback_errors[0]
+        tail.append(f"[the wizard could not show or log this command's output: {type(cb_err).__name__}: {cb_err}]")
     return CommandOutcome(argv=run_argv, rc=proc.returncode, duration_s=time.monotonic() - start,
                           timed_out=timed_out, cancelled=cancelled, tail=list(tail), ok_codes=tuple(ok_codes))
 

@@ -12,7 +12,7 @@ import stat
 import threading
 import time
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Optional, TextIO
 
 from app.fileio import loads, read_json, write_json_atomic
 
@@ -112,7 +112,7 @@ class Session:
         self.dir = Path(path)
         self.name = self.dir.name
         self._lock = threading.Lock()
-        self._out = None
+        self._out: Optional[TextIO] = None
         self._last_flush = 0.0
         self._lock_fd: Optional[int] = None
         self._lock_depth = 0

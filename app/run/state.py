@@ -126,10 +126,11 @@ class RunState:
         boot = d.get("boot_id")
         failed = d.get("failed_step")
         pid = d.get("owner_pid")
+        updated = d.get("updated")
         return cls(status=status, steps=steps, reboot_pending=bool(d.get("reboot_pending")),
                    boot_id=boot if isinstance(boot, str) else None, root_edits=bool(d.get("root_edits")),
                    failed_step=failed if isinstance(failed, str) else None,
-                   updated=d.get("updated") if isinstance(d.get("updated"), str) else "",
+                   updated=updated if isinstance(updated, str) else "",
                    owner_pid=pid if isinstance(pid, int) and not isinstance(pid, bool) else None)
 
     def step(self, sid: str) -> Optional[StepState]:

@@ -137,9 +137,11 @@ class _Clock:
         """After the chunk was waited for: (work seconds, check seconds)."""
         if not self.cuda:
             return time.perf_counter() - self.t0, 0.0
+        start = self.start
+        assert start is not None, "begin() starts the chunk"
         end = self._event()
         end.synchronize()
-        total = self.start.elapsed_time(end) / 1000.0
+        total = start.elapsed_time(end) / 1000.0
         checks = sum(a.elapsed_time(b) for a, b in self.marks) / 1000.0
         return max(total - checks, 1e-9), checks
 

@@ -31,6 +31,7 @@ import sys
 import time
 import traceback
 import warnings
+from typing import Any, Optional
 
 PROBE_VERSION = 1
 MIB = 1 << 20
@@ -282,7 +283,7 @@ def bandwidth(torch, dev, sizes_mib, quick, l2_mib, free_bytes):
         del d_a, d_b
         per_size.append(row)
     torch.cuda.empty_cache()
-    out = {"per_size": per_size,
+    out: dict[str, Any] = {"per_size": per_size,
            "method": "CUDA events around repeated copy_ after a warm-up; best of several timings; "
                      "D2D counts bytes read plus bytes written; D2D headline only from sizes >= 4x L2"}
     for key in ("h2d_pinned_gbps", "d2h_pinned_gbps", "h2d_pageable_gbps", "d2h_pageable_gbps"):
@@ -331,7 +332,7 @@ def run_phase(torch, devs, make_work, flops_per_call, seconds, warmup=3, chunk_s
         t.finish()
         one = max(t.seconds(), 1e-6)
         calls[d.index] = max(1, min(2000, int(chunk_s / one)))
-    rates = {d.index: [] for d in devs}
+    rates: dict[int, list[float]] = {d.index: [] for d in devs}
     t_end = time.perf_counter() + seconds
     while True:
         timers = []
@@ -348,7 +349,7 @@ def run_phase(torch, devs, make_work, flops_per_call, seconds, warmup=3, chunk_s
                 rates[d.index].append(flops_per_call * calls[d.index] / s / 1e12)
         if time.perf_counter() >= t_end:
             break
-    out = {}
+    out: dict[int, tuple[Optional[float], Optional[float]]] = {}
     for i, r in rates.items():
         r.sort()
         out[i] = (round(r[len(r) // 2], 2), round(r[-1], 2)) if r else (None, None)
@@ -356,7 +357,7 @@ def run_phase(torch, devs, make_work, flops_per_call, seconds, warmup=3, chunk_s
 
 
 def matmul_load(torch, devs, dtypes, n, seconds):
-    out = {d.index: {} for d in devs}
+    out: dict[int, dict[str, Any]] = {d.index: {} for d in devs}
     for _k, name in enumerate(dtypes):
         progress("load", "matmul", f"{name} matrix products {n}x{n}x{n} for {seconds:g} s", fraction=None)
         _precision(torch, name)
@@ -386,7 +387,7 @@ def conv_load(torch, devs, dtypes, seconds):
     flops = 2.0 * N * K * H * W * C * R * R  # stride 1, padding 1: output is H x W
     shape = f"N={N} C={C} H={H} W={W} K={K} {R}x{R} {dt_name}"
     torch.backends.cudnn.benchmark = True
-    out = {d.index: {"dtype": dt_name, "shape": shape} for d in devs}
+    out: dict[int, dict[str, Any]] = {d.index: {"dtype": dt_name, "shape": shape} for d in devs}
     for fmt in ("nchw", "channels_last"):
         progress("load", "conv2d", f"conv2d {fmt} {shape} for {seconds:g} s")
 
@@ -419,7 +420,7 @@ def graph_load(torch, devs, reps):
     width, depth, batch = 512, 8, 64
     desc = f"MLP {depth}x Linear({width})+ReLU batch {batch} fp32, forward"
     for dev in devs:
-        r = {"model": desc}
+        r: dict[str, Any] = {"model": desc}
         try:
             progress("load", "cuda_graph", f"small model eager vs CUDA graph on GPU {dev.index}", gpu=dev.index)
             layers = []

@@ -230,7 +230,7 @@ def target_python(sessions: Optional[str] = None, default_venv: Optional[str] = 
     from app.run.session import sessions_dir
 
     def usable(p: Optional[str]) -> bool:
-        return bool(p) and os.path.isabs(p) and os.path.isfile(p) and os.access(p, os.X_OK)
+        return bool(p and os.path.isabs(p) and os.path.isfile(p) and os.access(p, os.X_OK))
 
     try:
         base = sessions_dir(sessions)

@@ -121,6 +121,7 @@ def device_info(index: int, probe_dev: Optional[dict[str, Any]], nv: Optional[di
         mem = nv["memory_total_bytes"] // (1 << 20)
     ecc = nv.get("ecc_current")
     pm = nv.get("persistence_mode")
+    mode = nv.get("compute_mode")
     return DeviceInfo(
         index=index, name=p.get("name") or nv.get("name") or "", nvml_index=nv.get("index"),
         uuid=p.get("uuid") or nv.get("uuid"), bus_id=nv.get("pci_bus_id") or p.get("bus_id"),
@@ -130,7 +131,7 @@ def device_info(index: int, probe_dev: Optional[dict[str, Any]], nv: Optional[di
         pcie_gen_current=nv.get("pcie_gen_current"), pcie_gen_max=nv.get("pcie_gen_max"),
         pcie_width_current=nv.get("pcie_width_current"), pcie_width_max=nv.get("pcie_width_max"),
         ecc_enabled=bool(ecc) if ecc is not None else None,
-        compute_mode=COMPUTE_MODES.get(nv.get("compute_mode")) if nv.get("compute_mode") is not None else None,
+        compute_mode=COMPUTE_MODES.get(mode) if isinstance(mode, int) else None,
         persistence_mode=bool(pm) if pm is not None else None,
         power_limit_w=mw("power_limit_mw"), power_default_limit_w=mw("power_default_limit_mw"),
         driver_version=driver, error=p.get("error"))

@@ -58,7 +58,10 @@ def test_no_gpu_all_layers_skip_and_say_what_torch_is(cpu_torch_python):
 
 
 def test_with_a_gpu_the_cpu_build_fails_the_pytorch_layer_with_the_fix(cpu_torch_python):
-    v = run_verification(VerifyOptions(python=cpu_torch_python, quick=True), nvml_reader=lambda: H200_NVML)
+    from app.pipeline import torch_fix_command  # the fixer `gpu-wizard verify` and the window give verify
+
+    v = run_verification(VerifyOptions(python=cpu_torch_python, quick=True), nvml_reader=lambda: H200_NVML,
+                         fixer=torch_fix_command)
     p = v.layer("pytorch")
     assert p.status == "fail" and p.checks[0].code == "torch_cpu_build"
     assert "CPU-only build" in p.reason and "whl/cu130" in p.reason

@@ -112,15 +112,27 @@ def test_lagging_host_flagged_and_opened_with_the_button_in_chinese(qtbot, tmp_p
 
 def test_a_host_without_its_report_and_a_broken_fleet_file(qtbot, tmp_path):
     shutil.copytree(REAL, tmp_path / "run")
-    (tmp_path / "run" / "fleet" / "h200.report.html").unlink()
+    report = tmp_path / "run" / "fleet" / "h200.report.html"
+    report.unlink()
     w = _wizard(qtbot, tmp_path)
     w.pages["welcome"].choose_file(str(tmp_path / "run" / "fleet.json"))  # the JSON opens the same way
+    dlg = w._fleet_dialog
+    item = _rows(dlg)["h200"]
+    assert dlg.open_btn.isEnabled()  # its snapshot is there: the report is written on demand
+    _double_click(qtbot, dlg.hosts, item)
+    qtbot.waitUntil(lambda: w.session.source.path == str(report), timeout=10000)
+    assert report.read_text().startswith("<!DOCTYPE html>")
+    # without its snapshot nor its report: said, nothing opened
+    shutil.copytree(REAL, tmp_path / "run2")
+    for name in ("h200.report.html", "h200.json"):
+        (tmp_path / "run2" / "fleet" / name).unlink()
+    w.pages["welcome"].choose_file(str(tmp_path / "run2" / "fleet.json"))
     dlg = w._fleet_dialog
     item = _rows(dlg)["h200"]
     assert not dlg.open_btn.isEnabled()
     _double_click(qtbot, dlg.hosts, item)
     assert dlg.error.isVisibleTo(dlg) and "fleet verify" in dlg.error.text()
-    assert w.session.source.path != str(tmp_path / "run" / "fleet" / "h200.report.html")
+    assert w.session.source.path == str(report)
     bad = tmp_path / "bad.json"
     bad.write_text('{"format": "gpu-wizard-fleet-report/1", "hosts": ')
     assert w.pages["welcome"].choose_file(str(bad)) is False

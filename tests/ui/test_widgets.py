@@ -273,3 +273,33 @@ def test_copy_tests_label_stays_inside_a_narrow_chart(qtbot):
     view = vb.mapRectToScene(vb.boundingRect())
     assert isinstance(box, QRectF) and box.width() > 0
     assert box.left() >= view.left() - 1 and box.right() <= view.right() + 1, (box, view)
+
+
+
+def test_log_view_find_shortcuts_reach_the_search(qtbot):
+    """Ctrl+F puts the cursor in the search field; Find next / previous (F3, Shift+F3) jump between matches."""
+    from PySide6.QtGui import QKeySequence
+    from PySide6.QtWidgets import QApplication
+
+    view = LogView()
+    qtbot.addWidget(view)
+    view.resize(700, 400)
+    view.show()
+    view.append_lines([("stdout", f"line {i}{' needle' if i in (10, 20) else ''}") for i in range(50)])
+    view.activateWindow()
+
+    def press(std: QKeySequence.StandardKey) -> None:
+        view.view.setFocus()
+        qtbot.waitUntil(lambda: QApplication.focusWidget() is view.view, timeout=2000)
+        combo = QKeySequence(std)[0]
+        qtbot.keyClick(view.view, combo.key(), combo.keyboardModifiers())
+
+    press(QKeySequence.StandardKey.Find)
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is view.search, timeout=2000)
+    qtbot.keyClicks(view.search, "needle")
+    press(QKeySequence.StandardKey.FindNext)
+    assert view.view.current == 10
+    press(QKeySequence.StandardKey.FindNext)
+    assert view.view.current == 20
+    press(QKeySequence.StandardKey.FindPrevious)
+    assert view.view.current == 10

@@ -175,8 +175,10 @@ def test_a_real_process_reading_deep_json_never_recurses():
 
 # renames that are not a file write: a download's resumable .part renamed once verified, root's
 # link swap (a symbolic link, not data), the zipapp's self-unpacking stub (standard library only,
-# runs on hosts), a host report written under a temporary prefix by host_verify's own atomic writes
-ALLOWED = {"app/fileio.py", "app/run/downloads.py", "app/run/safefs.py", "app/fleet/zipapp.py", "app/fleet/report.py"}
+# runs on hosts), a host report written under a temporary prefix by host_verify's own atomic writes, root's
+# engine copy on a fleet host (a standard-library script run there as root: O_EXCL, renamed, checked after)
+ALLOWED = {"app/fileio.py", "app/run/downloads.py", "app/run/safefs.py", "app/fleet/zipapp.py", "app/fleet/report.py",
+           "app/fleet/plan.py"}
 HAND_ROLLED = re.compile(r"os\.replace\(|os\.rename\(|\.replace\(path\)|\.replace\(p\)|\.with_suffix\(\"\.tmp\"\)"
                          r"|\+ \"\.tmp\"")
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from app.cli import main
-from app.fleet.ansible import Unsafe, dump_yaml, lit, parse_recap
+from app.fleet.ansible import Tmpl, Unsafe, dump_yaml, lit, parse_recap
 from app.fleet.plan import ROOT_DIR, _packages, host_plan, plan_tasks, step_tasks
 from app.fleet.zipapp import zipapp_bytes, build_zipapp
 
@@ -100,9 +100,15 @@ def test_recap_lines_are_parsed():
 
 @needs_ansible
 def test_plan_text_with_template_braces_stays_text():
-    assert isinstance(lit("echo {{ secret }}"), Unsafe) and not isinstance(lit("plain"), Unsafe)
-    text = dump_yaml([{"a": lit("x {{ y }} z"), "b": lit("multi\nline {% raw %}")}])
-    assert "!unsafe" in text
+    """Every string that is not the wizard's own template is written !unsafe when it holds a brace;
+    a conditional that is not the wizard's own is refused outright."""
+    assert isinstance(lit("echo {{ secret }}"), Unsafe)
+    text = dump_yaml([{"a": "x {{ y }} z", "b": "multi\nline {% raw %}", "c": Tmpl("{{ gw_home }}"), "d": "plain"}])
+    assert text.count("!unsafe") == 2 and "c: '{{ gw_home }}'" in text and "d: plain" in text
+    from app.fleet.ansible import FleetError
+
+    with pytest.raises(FleetError):
+        dump_yaml([{"name": "t", "when": "x == 1"}])
 
 
 def _inventory(tmp_path: Path, hosts: dict[str, str]) -> Path:
@@ -111,17 +117,21 @@ def _inventory(tmp_path: Path, hosts: dict[str, str]) -> Path:
     return inv
 
 
+def _detected(tmp_path: Path, hosts: dict[str, str]) -> tuple[Path, Path]:
+    inv = _inventory(tmp_path, {h: SNAP / f for h, f in hosts.items()})
+    snaps = tmp_path / "snaps"
+    assert main(["fleet", "detect", "-i", str(inv), "-o", str(snaps)]) == 0  # snapshot-backed: in this process
+    return inv, snaps
+
+
 @needs_ansible
 def test_fleet_plan_gives_each_host_its_own_plan(tmp_path, capsys):
-    snaps = tmp_path / "snaps"
-    snaps.mkdir()
     hosts = {"ws1": "nodriver-rtx3060-ubuntu2204.json", "laptop1": "wsl2-laptop-rtx4070-ubuntu2204.json",
              "h200a": "h200-server-ubuntu2404.json", "h200b": "h200-server-ubuntu2404.json"}
-    for h, f in hosts.items():
-        shutil.copy(SNAP / f, snaps / f"{h}.json")
-    inv = _inventory(tmp_path, {h: SNAP / f for h, f in hosts.items()})
+    inv, snaps = _detected(tmp_path, hosts)
+    capsys.readouterr()
     pb = tmp_path / "fleet.yml"
-    rc = main(["fleet", "plan", "-i", str(inv), "--snapshots", str(snaps), "-o", str(pb), "--json"])
+    rc = main(["fleet", "plan", "-i", str(inv), "--snapshots", str(snaps), "-o", str(pb), "--json", "--offline"])
     out = json.loads(capsys.readouterr().out)
     assert rc == 0 and out["syntax_check"] is True
     assert (tmp_path / "gpu-wizard.pyz").is_file()
@@ -137,7 +147,7 @@ def test_fleet_plan_gives_each_host_its_own_plan(tmp_path, capsys):
     (play,) = yaml.load(pb.read_text(), Loader=loader())  # one play: every host in parallel
     plan_of = play["vars"]["gw_plan_of"]
     assert plan_of["h200a"] == plan_of["h200b"] != plan_of["ws1"]
-    blocks = {b["when"]: b["block"] for b in play["tasks"] if "block" in b}
+    blocks = {b["when"]: b["block"] for b in play["tasks"] if "block" in b and " apply " in b["name"]}
 
     def tasks_of(host):
         return blocks[f"gw_plan_of[inventory_hostname] == {plan_of[host]}"]
@@ -146,9 +156,15 @@ def test_fleet_plan_gives_each_host_its_own_plan(tmp_path, capsys):
     apt = [t for t in ws if "ansible.builtin.apt" in t]
     assert apt and any(n.startswith("nvidia-driver-") for n in apt[0]["ansible.builtin.apt"]["name"])
     assert apt[0].get("become") is True
-    reboot = [t for t in ws if "ansible.builtin.reboot" in t]
-    assert len(reboot) == 1 and "is changed" in reboot[0]["when"]
-    assert reboot[0]["when"].startswith(f"(gw_g{plan_of['ws1']}_s")  # registers are unique per plan group  # restart only when the driver changed
+    # the restart is the play's handler: notified by the driver's tasks (so only when they changed), then it
+    # waits and checks the driver answers; flushed before any host is verified
+    assert apt[0]["notify"] == ["gpu-wizard reboot"] and apt[0]["tags"] == ["driver"]
+    handlers = play["handlers"]
+    assert [list(h)[1] for h in handlers] == ["ansible.builtin.reboot", "ansible.builtin.command"]
+    assert "nvidia-smi" in handlers[1]["ansible.builtin.command"]["argv"] and "gpu_wizard_skip_reboot" in handlers[0]["when"]
+    names = [t.get("ansible.builtin.meta") for t in play["tasks"]]
+    assert names.index("flush_handlers") < [i for i, t in enumerate(play["tasks"]) if " verify " in t.get("name", "")][0]
+    assert [t for t in ws if t.get("register", "").startswith(f"gw_g{plan_of['ws1']}_s")]  # registers unique per group
     pip = [t for t in ws if "ansible.builtin.pip" in t]
     assert pip and pip[0]["ansible.builtin.pip"]["virtualenv"] == "{{ gw_home }}/.venvs/gpu"
     assert any(n.startswith("torch==") for n in pip[0]["ansible.builtin.pip"]["name"])
@@ -160,6 +176,7 @@ def test_fleet_plan_gives_each_host_its_own_plan(tmp_path, capsys):
     # commands that are not naturally idempotent are guarded by the step's own checks, run on the host
     guard = [t for t in laptop if "done" in (t.get("ansible.builtin.command") or {}).get("argv", [])]
     assert guard and all(t["changed_when"] is False for t in guard)
+    assert all(t["when"] == "not ansible_check_mode" for t in guard)  # under --check: Ansible's own copy (script)
     assert all("when" in t for t in laptop if (t.get("ansible.builtin.command") or {}).get("argv", [""])[0:1] == ["mkdir"])
     plan = json.loads((snaps / "fleet-plan.json").read_text())
     by = {h["host"]: h for h in plan["hosts"]}
@@ -181,7 +198,7 @@ def test_downloads_carry_their_checksums():
     cmd = [t for t in tasks if "ansible.builtin.command" in t][-1]
     # a root step: its downloads land in root's own folder, never the connecting user's cache
     assert cmd["ansible.builtin.command"]["argv"][1] == ROOT_DIR + "/downloads/cuda.run"
-    assert all(t.get("become") is True for t in tasks)
+    assert all(t.get("become") is True for t in tasks if "ansible.builtin.debug" not in t)  # (check mode says, as the user)
     with pytest.raises(Exception):
         step_tasks(s.replace(downloads=(Download(name="n", url="https://x/n"),)), 1)
 
@@ -194,7 +211,7 @@ def test_windows_host_gets_no_linux_tasks():
     p = argparse.ArgumentParser()
     add_choice_arguments(p)
     args = p.parse_args([])
-    _, plan = host_plan(str(SNAP / "windows-laptop-rtx4060-nowsl.json"), args)
+    plan = host_plan(str(SNAP / "windows-laptop-rtx4060-nowsl.json"), {**vars(args), "offline": True})
     tasks = plan_tasks(plan)
     assert len(tasks) == 1 and "ansible.builtin.debug" in tasks[0]
 
@@ -228,11 +245,14 @@ def test_venv_step_is_guarded_by_its_own_check():
     s = Step(id="create_venv", title="Create the Python environment /v", why="w", kind="create_venv",
              commands=(("python3", "-m", "venv", "/v"),), done_when=(Check("command_ok", ("/v/bin/python", "-m", "pip", "--version")),))
     tasks = step_tasks(s, 1)
-    assert "done" in tasks[0]["ansible.builtin.command"]["argv"] and tasks[0]["check_mode"] is False
-    assert tasks[1]["when"] == "gw_s1_done.rc == 3" and "creates" not in tasks[1]["ansible.builtin.command"]
+    assert "done" in tasks[0]["ansible.builtin.command"]["argv"] and tasks[0]["when"] == "not ansible_check_mode"
+    assert "done" in tasks[1]["ansible.builtin.script"]["cmd"] and tasks[1]["check_mode"] is False  # --check: no copy written
+    guard = "(gw_s1_dchk if ansible_check_mode else gw_s1_done).rc == 3"
+    assert tasks[2]["when"] == f"({guard}) and (not ansible_check_mode)" and "creates" not in tasks[2]["ansible.builtin.command"]
+    assert tasks[3]["ansible.builtin.debug"] and tasks[3]["changed_when"] is True  # counted as a change under --check
     s2 = s.replace(done_when=(Check("path_exists", ("/v/bin/python",)),))
-    (t,) = step_tasks(s2, 1)
-    assert t["ansible.builtin.command"]["creates"] == "/v/bin/python" and "when" not in t
+    t = step_tasks(s2, 1)[0]
+    assert t["ansible.builtin.command"]["creates"] == "/v/bin/python" and t["when"] == "not ansible_check_mode"
 
 
 def _strings(obj):
@@ -249,16 +269,14 @@ def _strings(obj):
 @needs_ansible
 def test_root_tasks_run_only_a_root_owned_checked_engine(tmp_path, capsys):
     """Issue 14's rule on the fleet: a become task never runs or reads the connecting user's
-    ~/.cache/gpu-wizard/fleet (which that user can write); it uses root's own checked copy."""
-    snaps = tmp_path / "snaps"
-    snaps.mkdir()
+    ~/.cache/gpu-wizard/fleet (which that user can write); it uses root's own copy, which root
+    creates itself (O_EXCL) from the user's after checking the controller's digest."""
     hosts = {"ws1": "nodriver-rtx3060-ubuntu2204.json", "laptop1": "wsl2-laptop-rtx4070-ubuntu2204.json",
              "h200a": "h200-server-ubuntu2404.json"}
-    for h, f in hosts.items():
-        shutil.copy(SNAP / f, snaps / f"{h}.json")
-    inv = _inventory(tmp_path, {h: SNAP / f for h, f in hosts.items()})
+    inv, snaps = _detected(tmp_path, hosts)
     pb = tmp_path / "fleet.yml"
-    assert main(["fleet", "plan", "-i", str(inv), "--snapshots", str(snaps), "-o", str(pb), "--json", "--no-syntax-check"]) == 0
+    assert main(["fleet", "plan", "-i", str(inv), "--snapshots", str(snaps), "-o", str(pb), "--json", "--no-syntax-check",
+                 "--offline"]) == 0
     capsys.readouterr()
 
     class L(yaml.SafeLoader):
@@ -267,15 +285,18 @@ def test_root_tasks_run_only_a_root_owned_checked_engine(tmp_path, capsys):
     (play,) = yaml.load(pb.read_text(), Loader=L)
     engine = (tmp_path / "gpu-wizard.pyz").read_bytes()
     assert play["vars"]["gw_pyz_sha256"] == hashlib.sha256(engine).hexdigest()
-    assert play["vars"]["gw_pyz_sha1"] == hashlib.sha1(engine).hexdigest()
+    assert play["vars"]["ansible_pipelining"] == "{{ gpu_wizard_pipelining | default(true) }}"
     blocks = [b["block"] for b in play["tasks"] if "block" in b]
     root_tasks = [t for b in blocks for t in b if t.get("become")]
     assert len(root_tasks) > 10
     engine_runs = 0
     for t in root_tasks:
+        argv = (t.get("ansible.builtin.command") or {}).get("argv") or []
+        if t["name"].startswith("Root makes its own copy"):
+            assert argv[1:3] == ["-I", "-c"] and "O_EXCL" in argv[3] and argv[4] == "{{ gw_dir.path }}/gpu-wizard.pyz"
+            continue
         text = " ".join(_strings(t))
         assert "gw_dir" not in text and "~/.cache" not in text and "gpu_wizard_remote_dir" not in text, t["name"]
-        argv = (t.get("ansible.builtin.command") or {}).get("argv") or []
         if any("gpu-wizard.pyz" in a for a in argv):
             engine_runs += 1
             assert argv[1:3] == ["-I", ROOT_DIR + "/gpu-wizard.pyz"], argv  # isolated: no PYTHON* from the user
@@ -289,15 +310,13 @@ def test_root_tasks_run_only_a_root_owned_checked_engine(tmp_path, capsys):
     for b in blocks:
         if not any(t.get("become") for t in b):
             continue
-        # before any root task: the root-owned folder, the copy checked by digest, then the assert
+        # before any root task: the root-owned folder, then root's own copy (never under --check)
         first_root = next(i for i, t in enumerate(b) if t.get("become"))
-        mk, cp, st, ok = b[first_root:first_root + 4]
+        mk, cp = b[first_root:first_root + 2]
         assert mk["ansible.builtin.file"]["owner"] == "root" and mk["ansible.builtin.file"]["mode"] == "0755"
         assert mk["loop"][-1] == ROOT_DIR and "dirname" in mk["loop"][0]
-        c = cp["ansible.builtin.copy"]
-        assert (c["dest"], c["owner"], c["mode"], c["checksum"]) == (ROOT_DIR + "/gpu-wizard.pyz", "root", "0644", "{{ gw_pyz_sha1 }}")
-        assert st["ansible.builtin.stat"]["checksum_algorithm"] == "sha256"
-        assert "gw_root_pyz.stat.checksum == gw_pyz_sha256" in ok["ansible.builtin.assert"]["that"]
+        assert cp["name"].startswith("Root makes its own copy") and cp["when"] == "not ansible_check_mode"
+        assert cp["ansible.builtin.command"]["argv"][-1] == "{{ gw_pyz_sha256 }}"
     # a plan with no root step asks for no root at all (a user-only host keeps working without sudo)
     from app.plan.model import Step
 

@@ -31,7 +31,9 @@ def test_real_h200_row(tmp_path):
     assert ver["h2d_gbps"] == 55.2
     assert ver["tflops_dtype"] == "bf16" and 660 <= ver["tflops"] <= 690
     assert row["torch"] == "2.11.0+cu130" and not row["flags"]  # one H200: no peers to lag
-    assert rep["summary"] == {"hosts": 1, "gpus": 1, "verified": 1, "failed": 0, "lagging": 0}
+    summary = {k: rep["summary"][k] for k in ("hosts", "gpus", "verified", "failed", "lagging")}
+    assert summary == {"hosts": 1, "gpus": 1, "verified": 1, "failed": 0, "lagging": 0}
+    assert rep["summary"]["by_gpu"] == {"NVIDIA H200": 1} and rep["summary"]["by_verdict"] == {"pass": 1}
     # the same row the device run wrote (fleet.json beside the fixture)
     recorded = json.loads((REAL / "fleet.json").read_text())["hosts"][0]
     for k in ("host", "driver", "gpus", "torch"):

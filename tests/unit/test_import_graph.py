@@ -21,8 +21,6 @@ KNOWN_CYCLES: dict[frozenset[str], str] = {
 }
 # Imports from a lower layer to a higher one of today: owner.
 KNOWN_UPWARD: dict[tuple[str, str], str] = {
-    ("app.fleet.host", "app.commands.snapshot"): "i26fleet",
-    ("app.fleet.plan", "app.commands.plan"): "i26fleet",
 }
 # Verification and diagnosis read the recommendation (app.recommendation), never solve again: owner.
 NO_SOLVER_BELOW = ("app.verify", "app.diagnose")

@@ -99,14 +99,45 @@ class PlanPage(BasePage):
                 self.completeChanged.emit()
                 return
         if s.facts is None or s.recommendation is None:
-            self.show_error(tr("There is no recommendation to plan from."))
+            self._prepare()  # reached from the step list (a walkthrough: any page, any order): detect and recommend first
             return
         self.state.busy = True
         self.retranslate_status()
         self.completeChanged.emit()
         basis = self.current_basis()
-        self.tasks.submit(self.w.services.build_plan, *basis, on_done=lambda plan, b=basis: self._got(plan, b),
-                          on_error=self._failed)
+        def done(plan: Any) -> None:
+            self._got(plan, basis)
+
+        self.tasks.submit(self.w.services.build_plan, *basis, on_done=done, on_error=self._failed)
+
+    def _prepare(self) -> None:
+        """The facts and the recommendation the plan needs, as the System and Recommendation pages would make them
+        (with the session's choices), then the plan: the page never waits on pages that were skipped."""
+        s, svc = self.session, self.w.services
+        self.state.busy = True
+        self.retranslate_status()
+        self.completeChanged.emit()
+        if s.facts is None:
+            system = svc.system if svc.system is not None or svc.report is not None else svc.get_system()
+
+            def detected(facts) -> None:
+                if s.facts is None:
+                    s.facts = facts
+                self._prepare()
+            self.tasks.submit(svc.detect, system, s.overrides, svc.report, on_done=detected, on_error=self._failed)
+            return
+
+        def recommended(rec) -> None:
+            self.state.busy = False
+            if s.recommendation is None and not rec.refused:
+                s.recommendation = rec
+            if s.recommendation is None:
+                self.show_error(tr("There is no recommendation to plan from."))
+                self.retranslate_status()
+                self.completeChanged.emit()
+                return
+            self.enter()
+        self.tasks.submit(svc.recommend, s.facts, s.choices, on_done=recommended, on_error=self._failed)
 
     def _got(self, plan: Any, basis: Any = None) -> None:
         if basis is not None and len(basis) == 3 and basis != self.current_basis():
@@ -114,7 +145,7 @@ class PlanPage(BasePage):
         self.state.busy = False
         self.state.plan = self.session.plan = plan
         self.session.plan_basis = basis
-        self.render()
+        self.show_state()
         self.completeChanged.emit()
 
     def validatePage(self) -> bool:  # noqa: N802
@@ -163,7 +194,7 @@ class PlanPage(BasePage):
         self.show_error(tr("Plan exported: {path}").format(path=path), "ok")
 
     # --- rendering -----------------------------------------------------------------------
-    def render(self) -> None:
+    def show_state(self) -> None:  # not QWidget.render
         self._next_text()
         self.tree.clear()
         for i, s in enumerate(self.state.steps):
@@ -178,8 +209,9 @@ class PlanPage(BasePage):
             it.setData(1, Qt.ItemDataRole.AccessibleTextRole,
                        title + (", " + tr("needs administrator rights") if s.needs_root else ""))
             self.tree.addTopLevelItem(it)
-        if self.tree.topLevelItemCount():
-            self.tree.setCurrentItem(self.tree.topLevelItem(0))
+        first = self.tree.topLevelItem(0)
+        if first is not None:
+            self.tree.setCurrentItem(first)
         self.retranslate_status()
 
     def retranslate_status(self) -> None:
@@ -246,6 +278,6 @@ class PlanPage(BasePage):
         self.export_btn.setAccessibleName(tr("Export the plan as a shell script"))
         self._next_text()
         if self.state.plan is not None:
-            self.render()
+            self.show_state()
         else:
             self.retranslate_status()

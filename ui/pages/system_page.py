@@ -81,7 +81,7 @@ class SystemPage(BasePage):
             self.rescan()
         else:
             self.state.facts = self.session.facts
-            self.render()
+            self.show_state()
 
     def rescan(self) -> None:
         if self.state.scanning:
@@ -104,7 +104,7 @@ class SystemPage(BasePage):
             self.session.plan = None
         self.rescan_btn.setEnabled(True)
         self.update_source_banner()
-        self.render()
+        self.show_state()
         self.completeChanged.emit()
 
     def _failed(self, message: str, _details: str) -> None:
@@ -139,7 +139,7 @@ class SystemPage(BasePage):
         return self.state.facts is not None and not self.state.scanning
 
     # --- rendering -----------------------------------------------------------------------
-    def render(self) -> None:
+    def show_state(self) -> None:  # not QWidget.render
         self.tree.clear()
         self.findings.clear()
         facts = self.state.facts
@@ -147,9 +147,9 @@ class SystemPage(BasePage):
             top = QTreeWidgetItem([tr(GROUP_TITLES[g.key]), tr(STATUS_TEXT[g.status])])
             top.setIcon(0, status_icon(g.status))
             top.setData(0, Qt.ItemDataRole.AccessibleTextRole, f"{tr(GROUP_TITLES[g.key])}: {tr(STATUS_TEXT[g.status])}")
-            f = top.font(0)
-            f.setBold(True)
-            top.setFont(0, f)
+            font = top.font(0)
+            font.setBold(True)
+            top.setFont(0, font)
             for r in g.rows:
                 label = tr(LABELS[r.label]) if r.label in LABELS else r.label
                 value = tr(VALUES[r.value]) if r.value in VALUES else r.value
@@ -207,6 +207,6 @@ class SystemPage(BasePage):
         self.save_btn.setText(tr("&Save snapshot…"))
         self.save_btn.setAccessibleName(tr("Save a snapshot of this machine"))
         if self.state.facts is not None and not self.state.scanning:
-            self.render()
+            self.show_state()
         else:
             self.retranslate_status()

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (QFileDialog, QHBoxLayout, QLabel, QPlainTextEdit,
                                QVBoxLayout, QWidget)
 
 from ui import engine
-from ui.i18n import N_, diag_text, tr
+from ui.i18n import N_, diag_text, evidence_text, tr
 from ui.page_states import TroubleshootState
 from ui.pages.base import BasePage
 
@@ -79,7 +79,6 @@ class TroubleshootPage(BasePage):
         self.input.setObjectName("error_text")
         self.input.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.input_label.setBuddy(self.input)
-        self.input.textChanged.connect(lambda: self.diagnose_btn.setEnabled(bool(self.input.toPlainText().strip())))
         row = QHBoxLayout()
         self.open_btn = QPushButton(self)
         self.open_btn.setObjectName("open_log")
@@ -87,6 +86,7 @@ class TroubleshootPage(BasePage):
         self.diagnose_btn = QPushButton(self)
         self.diagnose_btn.setObjectName("diagnose")
         self.diagnose_btn.setEnabled(False)
+        self.input.textChanged.connect(lambda: self.diagnose_btn.setEnabled(bool(self.input.toPlainText().strip())))
         self.diagnose_btn.clicked.connect(lambda: self.diagnose())
         row.addWidget(self.open_btn)
         row.addStretch(1)
@@ -163,6 +163,7 @@ class TroubleshootPage(BasePage):
         self.state.busy = True
         self.clear_error()
         self.diagnose_btn.setEnabled(False)
+        self.input.textChanged.connect(lambda: self.diagnose_btn.setEnabled(bool(self.input.toPlainText().strip())))
         self.fix_btn.setEnabled(False)
         self.result.setPlainText(tr("Looking for the cause…"))
         # the run's choices (mirrors, proxy, CA bundle, venv) and recommendation: the fix installs where this run would
@@ -181,7 +182,7 @@ class TroubleshootPage(BasePage):
         self.fix_btn.setEnabled(self.state.has_fix and not self.session.read_only)
         top = self.state.top
         self.network_btn.setVisible(top is not None and is_network_match(top) and not self.session.read_only)
-        self.render()
+        self.show_state()
         self.completeChanged.emit()
 
     def _failed(self, message: str, _d: str) -> None:
@@ -218,7 +219,7 @@ class TroubleshootPage(BasePage):
     def isComplete(self) -> bool:  # noqa: N802
         return not self.state.busy
 
-    def render(self) -> None:
+    def show_state(self) -> None:  # not QWidget.render
         d = self.state.diagnosis
         e = html.escape
         if d is None:
@@ -241,7 +242,7 @@ class TroubleshootPage(BasePage):
                 out.append("<p>" + e(tr("Evidence:")) + "</p><ul>")
                 for ev in m.evidence:
                     mark = "✔" if ev.supports else "✘"
-                    out.append(f"<li>{mark} {e(ev.message)}</li>")
+                    out.append(f"<li>{mark} {e(evidence_text(ev))}</li>")
                 out.append("</ul>")
             fix = _said(diag_text(getattr(m, "fix_code", ""), "fix", getattr(m, "params", None), m.fix), m.fix)
             if is_network_match(m) and not self.session.read_only:
@@ -266,4 +267,4 @@ class TroubleshootPage(BasePage):
         self.report_btn.setAccessibleName(tr("Export the report for support"))
         self.network_btn.setText(tr("&Network settings"))
         self.network_btn.setAccessibleName(tr("Open the proxy, mirror and certificate settings"))
-        self.render()
+        self.show_state()

@@ -266,7 +266,7 @@ class LogCanvas(QAbstractScrollArea):
         k = e.key()
         ext = bool(e.modifiers() & Qt.KeyboardModifier.ShiftModifier)
         cur = self.current if self.current >= 0 else self.verticalScrollBar().value()
-        moves = {Qt.Key.Key_Up: cur - 1, Qt.Key.Key_Down: cur + 1, Qt.Key.Key_PageUp: cur - self.visible_rows(),
+        moves: dict[int, int] = {Qt.Key.Key_Up: cur - 1, Qt.Key.Key_Down: cur + 1, Qt.Key.Key_PageUp: cur - self.visible_rows(),
                  Qt.Key.Key_PageDown: cur + self.visible_rows(), Qt.Key.Key_Home: 0,
                  Qt.Key.Key_End: len(self.model.lines) - 1}
         if k in moves:
@@ -285,6 +285,21 @@ class LogCanvas(QAbstractScrollArea):
         return text
 
 
+class SearchBox(QLineEdit):
+    """The log's search field: Enter finds the next match (Shift+Enter the previous one) and stops there, so it
+    never also presses the window's default button (a QLineEdit leaves Enter to its dialog)."""
+
+    findNext = Signal()  # noqa: N815 - Qt signal naming
+    findPrevious = Signal()  # noqa: N815
+
+    def keyPressEvent(self, e: QKeyEvent) -> None:  # noqa: N802
+        if e.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            (self.findPrevious if e.modifiers() & Qt.KeyboardModifier.ShiftModifier else self.findNext).emit()
+            e.accept()
+            return
+        super().keyPressEvent(e)
+
+
 class LogView(QWidget):
     followChanged = Signal(bool)
 
@@ -292,7 +307,7 @@ class LogView(QWidget):
         super().__init__(parent)
         self.model = LogModel()
         self.view = LogCanvas(self.model, self)
-        self.search = QLineEdit(self)
+        self.search = SearchBox(self)
         self.search.setClearButtonEnabled(True)
         self.prev_btn = QPushButton(self)
         self.next_btn = QPushButton(self)
@@ -318,14 +333,15 @@ class LogView(QWidget):
         sb.valueChanged.connect(self._on_scrolled)
         sb.valueChanged.connect(lambda _v: self.view.viewport().update())
         self.view.horizontalScrollBar().valueChanged.connect(lambda _v: self.view.viewport().update())
-        self.search.returnPressed.connect(self.find_next)
+        self.search.findNext.connect(self.find_next)
+        self.search.findPrevious.connect(self.find_prev)
         self.search.textChanged.connect(self._on_search_text)
         self.next_btn.clicked.connect(self.find_next)
         self.prev_btn.clicked.connect(self.find_prev)
         self.follow_btn.clicked.connect(self.set_follow)
-        QShortcut(QKeySequence.StandardKey.Find, self, activated=self.search.setFocus)
-        QShortcut(QKeySequence.StandardKey.FindNext, self, activated=self.find_next)
-        QShortcut(QKeySequence.StandardKey.FindPrevious, self, activated=self.find_prev)
+        for key, slot in ((QKeySequence.StandardKey.Find, self.search.setFocus), (QKeySequence.StandardKey.FindNext, self.find_next),
+                          (QKeySequence.StandardKey.FindPrevious, self.find_prev)):
+            QShortcut(key, self).activated.connect(slot)
         self._update_colours()
         self.retranslate()
 
