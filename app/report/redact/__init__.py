@@ -11,9 +11,9 @@ still follow a log. By kind (one module each):
 - secrets.py: values of secret-named variables, credentials in command lines and headers,
   token-shaped strings, private key blocks (SSH, PGP, PKCS#8, PuTTY).
 
-It works in two passes over the same material: `learn()` finds values, then `text()` / `data()`
-replace every learned value (engine.py, replace.py: time linear in the text), so a name learned in
-one file is also removed from every other file, and a placeholder is never rewritten.
+It works in two passes over the same material: `learn()` finds values (learn.py), then `text()` /
+`data()` replace every learned value (walk.py, replace.py: time linear in the text), so a name
+learned in one file is also removed from every other file, and a placeholder is never rewritten.
 
 Names that are also ordinary words (`ubuntu`, `admin`, a two-letter host name like `vm`) are
 replaced only where they stand as a name (`/home/ubuntu`, `ubuntu@host`, `USER=ubuntu`, the

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import bisect
 import itertools
+import operator
 import re
+from functools import cached_property
 from typing import Any, Iterable, Protocol
 
 KINDS = ("user", "host", "home", "ip", "mac", "gpu-uuid", "uuid", "serial", "email", "secret", "name", "wifi",
@@ -58,6 +60,8 @@ class Learner(Protocol):
     """What a kind's learners call on the Redactor (app.report.redact.engine.Redactor)."""
 
     def add(self, kind: str, value: str, weak: bool = False) -> Any: ...
+    def add_all(self, kind: str, values: Iterable[str], patterned: bool = False, weak: frozenset[str] = frozenset()) -> Any: ...
+    def add_secrets(self, values: Iterable[str]) -> Any: ...
     def add_user(self, name: Any) -> Any: ...
     def add_host(self, name: Any, first_label: bool = True) -> Any: ...
     def add_home(self, path: Any) -> Any: ...
@@ -68,6 +72,65 @@ class Learner(Protocol):
     def add_id(self, kind: str, value: Any) -> Any: ...
     def add_ip(self, s: str) -> Any: ...
     def has(self, value: str) -> bool: ...
+
+
+class Text:
+    """A text being learned from, with what several kinds look at worked out once: its lower case, its
+    distinct pieces (between whitespace, in the order they first appear), those joined by line ends
+    and in lower case, and how often a piece holds a string."""
+
+    def __init__(self, text: str, pieces: list[str]):
+        self.text = text
+        self.low = text.lower()
+        self.pieces = pieces
+        self._counts: dict[str, list[int]] = {}
+
+    @cached_property
+    def joined(self) -> str:
+        return "\n".join(self.pieces)
+
+    @cached_property
+    def joined_low(self) -> str:
+        return self.joined.lower()
+
+    @cached_property
+    def pieces_low(self) -> list[str]:
+        out = self.joined_low.split("\n")
+        return out if len(out) == len(self.pieces) else [p.lower() for p in self.pieces]
+
+    def count(self, sub: str) -> list[int]:
+        """How often each piece holds `sub`."""
+        got = self._counts.get(sub)
+        if got is None:
+            got = self._counts[sub] = list(map(str.count, self.pieces, itertools.repeat(sub)))
+        return got
+
+    def at_least(self, sub: str, k: int) -> list[bool]:
+        return list(map(k.__le__, self.count(sub)))
+
+    def having(self, sub: str, k: int = 1) -> list[str]:
+        """The pieces that hold `sub` (at least k times)."""
+        return list(itertools.compress(self.pieces, self.at_least(sub, k)))
+
+    def holds(self, word: str) -> bool:
+        """Does the text hold `word` (lower case)? Looked for in the distinct pieces unless it spans
+        whitespace (a repetitive log's distinct pieces are a small part of it)."""
+        return word in self.low if word != "".join(word.split()) else word in self.joined_low
+
+    def lines_with(self, words: Iterable[str], lower: bool = False) -> str:
+        """common.lines_with for the words the text holds (of its lower case when `lower`)."""
+        present = [w for w in words if self.holds(w)]
+        return lines_with(self.low if lower else self.text, self.low, present) if present else ""
+
+
+def having(pieces: list[str], sub: str) -> list[str]:
+    """The pieces that hold `sub` (tested in bulk, in C)."""
+    return list(itertools.compress(pieces, map(operator.contains, pieces, itertools.repeat(sub))))
+
+
+def at_least(pieces: list[str], sub: str, k: int) -> list[bool]:
+    """For each piece: does it hold `sub` at least k times?"""
+    return list(map(k.__le__, map(str.count, pieces, itertools.repeat(sub))))
 
 
 def pieces_with(pieces: list[str], words: Iterable[str]) -> list[str]:

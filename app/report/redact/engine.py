@@ -1,50 +1,42 @@
-"""The Redactor: one map from private value to placeholder, learned from text and data, applied in
-time linear in the text.
+"""The Redactor: one map from private value to placeholder (store.py), learned from text and data,
+applied in time linear in the text.
 
-Learning never runs a pattern over the whole text more than once: the text's distinct
-space-separated pieces are sorted into a few buckets by a cheap character test ("@" in it, three dots,
-long...), and each kind's pattern runs over its bucket only; patterns that need their words around
-them (labels, tables, key blocks) run over the lines that hold their trigger words.
+Learning (learn.py and each kind's module) never runs a pattern over the whole text more than once:
+the text's distinct pieces between whitespace are sorted into a few buckets by a cheap test made in
+bulk ("@" in it, three dots, long...), and each kind's pattern runs over its bucket only; patterns
+that need their words around them (labels, tables, key blocks) run over the lines that hold their
+trigger words. Values are added in bulk (Store.add_all), in the order they first appear.
 
-Replacing never builds one regex of every learned value (that costs time × values): the text is cut
-at spaces and line ends into pieces; each distinct piece is looked at once: a whole-piece hit in the
-map, the kinds found by their own pattern (addresses, UUIDs, SIDs: pattern, then the map), and the
-other values through an index by their first word run (a value can only stand where its first run
-does), checked with str.find and the value's boundaries. Values holding a space are found with
-str.find over the text; names that are also everyday words only where they stand as names."""
+Replacing (walk.py, with the index of replace.py) never builds one regex of every learned value
+(that costs time × values): the text is cut at spaces and line ends into pieces, and each distinct
+piece is looked at once: a whole-piece hit in the map, the value inside its punctuation, the kinds
+found by their own pattern (addresses, UUIDs, SIDs: pattern, then the map), and the other values
+through an index by a word run of theirs (a value can only stand where its runs do): one-run values
+by one regex split over all such pieces, the others with their boundaries. Values holding a space
+are found with str.find over the text; names that are also everyday words only where they stand as
+names."""
 from __future__ import annotations
 
 import re
 from typing import Any, Iterable, Optional
 
-from . import ids, network, people, secrets
-from .common import (NOCASE, COMMON_WORDS, HOME_KEYS, HOST_KEYS, KINDS, NOT_PRIVATE_HOSTS, NOT_PRIVATE_USERS, PLACEHOLDER_RE,
-                     USER_KEYS, lines_with, pieces_with, strip_quotes)
+from . import ids, learn, network, people, secrets
+from .common import (COMMON_WORDS, HOME_KEYS, HOST_KEYS, NOT_PRIVATE_HOSTS, NOT_PRIVATE_USERS, PLACEHOLDER_RE,
+                     USER_KEYS, strip_quotes)
 from .replace import _Index
+from .store import Store
+from .walk import Cut, cut_text, replace
 
-_PAIR_WORDS = ("token", "secret", "passw", "passphrase", "credential", "cookie", "key", "auth", "psk", "webhook", "pass",
-               "pwd", "_pat", "pat_", "user", "logname", "hostname", "computername", "home", "userprofile", "ssid", "wifi",
-               "wlan", "hotspot", "wireless")
-_JSON_PAIR = re.compile(r"""(["'])([A-Za-z_][\w.\-]{0,63})\1[ \t]*:[ \t]*(["'][^"'\n]*["'])""")
-_FLAG_WORDS = ("-pass", "-token", "-api", "-secret", "-auth", "-access", "authorization")
-_HINT_WORDS = ("token", "secret", "pass", "pwd", "pat", "cred", "cookie", "key", "auth", "psk", "hook", "user", "logname",
-               "host", "computer", "home", "profile", "ssid", "wifi", "wi_fi", "wlan", "hotspot", "wireless")
-_ASSIGN_HINT = re.compile(r"(?i)token|secret|pass|pwd|pat|cred|cookie|key|auth|psk|hook|user|logname|host|computer|home|profile"
-                          r"|ssid|wifi|wi_fi|wlan|hotspot|wireless")
+_NOT_SECRETS = frozenset({"true", "false", "none", "null", "0", "1", "yes", "no", "***", "xxx", "<redacted>"})
 
 
-class Redactor:
+class Redactor(Store):
     """Consistent replacement of private values. Learn first (or let `text`/`data` learn
     as they go), then replace; the same value always gets the same placeholder."""
 
     def __init__(self, users: Iterable[str] = (), hosts: Iterable[str] = (), homes: Iterable[str] = (),
                  secrets: Iterable[str] = ()):
-        self._map: dict[str, str] = {}  # value -> placeholder
-        self._kind_of: dict[str, str] = {}
-        self._weak: set[str] = set()  # values only replaced in a name's context
-        self._counts: dict[str, int] = {}
-        self._lower: dict[str, str] = {}
-        self._by_lower: dict[str, dict[str, str]] = {}
+        super().__init__()
         self._gpu_uuid_bodies: set[str] = set()
         self._index: Optional[_Index] = None
         self._names: dict[str, str] = {}  # cache: a label's lower-cased name -> what its value is
@@ -59,48 +51,7 @@ class Redactor:
         for s in secrets:
             self.add_secret(s)
 
-    # ---- the map ---------------------------------------------------------------------------
-    def add(self, kind: str, value: str, weak: bool = False) -> Optional[str]:
-        ph = self._map.get(value)
-        if ph is not None:
-            return ph
-        if not value or "<" in value and PLACEHOLDER_RE.search(value):
-            return None
-        if kind in NOCASE:
-            same = self._by_lower.setdefault(kind, {})
-            low = value.lower()
-            v = same.get(low)
-            if v is not None:  # the same name in other letter case: the same placeholder
-                ph = self._map[value] = self._map[v]
-                self._kind_of[value] = kind
-                if v in self._weak:
-                    self._weak.add(value)
-                self._index = None
-                return ph
-            same[low] = value
-        n = self._counts[kind] = self._counts.get(kind, 0) + 1
-        ph = self._map[value] = f"<{kind}-{n}>"
-        self._kind_of[value] = kind
-        if weak:
-            self._weak.add(value)
-        self._index = None
-        return ph
-
-    _add = add
-
-    def has(self, value: str) -> bool:
-        return value in self._map
-
-    def placeholder(self, value: str) -> Optional[str]:
-        return self._map.get(value)
-
-    def counts(self) -> dict[str, int]:
-        """How many distinct values of each kind were replaced (safe to publish)."""
-        return {k: self._counts[k] for k in KINDS if self._counts.get(k)}
-
-    def known(self, kind: Optional[str] = None) -> list[str]:
-        """The learned values (private! for tests and the --no-redact warning only)."""
-        return [v for v, k in self._kind_of.items() if kind is None or k == kind]
+    _add = Store.add
 
     # ---- adding by kind --------------------------------------------------------------------
     def add_user(self, name: Optional[str]) -> Optional[str]:
@@ -149,17 +100,31 @@ class Redactor:
         if m and m.end() == len(path):
             return self.add_user(m.group(1))
         base = path.rsplit("\\" if "\\" in path else "/", 1)[-1]
-        if base and base in self._map and self._kind_of.get(base) == "user" and base not in self._weak:
-            return self._map[base]
+        ph = self._map.get(base) if base else None
+        if ph is not None and ph.startswith("<user-"):
+            return ph
         return self.add("home", path)
 
     def add_secret(self, value: Optional[str]) -> Optional[str]:
         if value is None:
             return None
         v = strip_quotes(value.strip())
-        if not v or v.lower() in ("true", "false", "none", "null", "0", "1", "yes", "no", "***", "xxx", "<redacted>"):
+        if not v or v.lower() in _NOT_SECRETS:
             return None
         return self.add("secret", v, weak=len(v) < 6)
+
+    def add_secrets(self, values: Iterable[str]) -> None:
+        """add_secret for each value, in bulk where nothing needs trimming."""
+        vals = list(values)
+        if not vals:
+            return
+        joined = "\n".join(vals)
+        if ("'" in joined or '"' in joined or len(joined.split()) != len(vals) or min(map(len, vals)) < 6
+                or not _NOT_SECRETS.isdisjoint(map(str.lower, vals))):
+            for v in vals:
+                self.add_secret(v)
+            return
+        self.add_all("secret", vals)
 
     def add_serial(self, value: Any) -> Optional[str]:
         if value is None:
@@ -203,99 +168,15 @@ class Redactor:
     _add_ip = add_ip
 
     # ---- learning from text ----------------------------------------------------------------
-    def learn_text(self, text: str) -> None:
-        """Find private values in free text (logs, command output, files)."""
+    def learn_text(self, text: str, cut: Optional[Cut] = None) -> None:
+        """Find private values in free text (logs, command output, files); `cut`: the text already cut
+        into pieces (walk.cut_text), when the caller has it."""
         if not text or not isinstance(text, str):
             return
-        low = text.lower()
-        self._learn_blocks(text)
-        network.learn_wifi(self, text, low)
-        network.learn_nm_files(self, text, low)
-        if "psk" in low or "key content" in low or "schlüsselinhalt" in low:
-            secrets.learn_wifi_keys(self, lines_with(text, low, ("psk", "key content", "schlüsselinhalt")))
-        ids.learn_context(self, text, low)
-        people.learn_context(self, text, low)
-        self._learn_pairs(text, low)
-        self._learn_quoted(text, low)
-        pieces = list(dict.fromkeys(text.split()))  # distinct, in the order they first appear (stable numbering)
-        self._learn_piece_assignments(pieces)
-        ids.learn_pieces(self, pieces, self._gpu_uuid_bodies)
-        network.learn_pieces(self, pieces, text, low)
-        secrets.learn_pieces(self, pieces)
-        people.learn_pieces(self, pieces)
-
-    def _learn_blocks(self, text: str) -> None:
-        for a, b in secrets.key_blocks(text):
-            v = secrets.body_value(text[a:b])
-            if v:
-                self.add("secret", v)
-
-    def _name_says(self, name: str) -> str:
-        """What a label's value is: "secret", "user", "host", "home", "wifi" or "" (cached by name)."""
-        said = self._names.get(name)
-        if said is None:
-            up = name.upper().replace("-", "_")
-            said = ("secret" if secrets.is_secret_assignment(name) else "user" if up in USER_KEYS
-                    else "host" if up in ("HOSTNAME", "COMPUTERNAME") else "home" if up in HOME_KEYS
-                    else "wifi" if network.is_wifi_name_key(name) else "")
-            self._names[name] = said
-        return said
-
-    def _learn_value(self, name: str, value: str) -> None:
-        said = self._name_says(name)
-        value = strip_quotes(value)
-        if not said or not value:
-            return
-        if said == "secret":
-            if not value.startswith(("$", "%")):
-                self.add_secret(value)
-        elif said == "user":
-            self.add_user(value)
-        elif said == "host":
-            self.add_host(value)
-        elif said == "home":
-            self.add_home(value)
-        else:
-            self.add_wifi(value)
-
-    def _learn_piece_assignments(self, pieces: list[str]) -> None:
-        """NAME=value and name:value inside one piece (the names that can say something only)."""
-        cand = "\n".join(p for p in pieces_with([p for p in pieces if "=" in p or ":" in p], _HINT_WORDS))
-        for m in secrets.RE_ASSIGN.finditer(cand):
-            self._learn_value(m.group(2), m.group(4))
-
-    def _learn_quoted(self, text: str, low: str) -> None:
-        """NAME="a value with spaces" (a quoted value spans pieces): on the lines that hold one."""
-        lines = lines_with(text, low, ('="', "='", ':"', ": \"", ": '"))
-        if lines:
-            hinted = "\n".join(ln for ln in lines.split("\n") if _ASSIGN_HINT.search(ln))
-            for m in secrets.RE_ASSIGN.finditer(hinted):
-                if m.group(4)[:1] in "\"'":
-                    self._learn_value(m.group(2), m.group(4))
-            for m in _JSON_PAIR.finditer(hinted):  # "ssid": "...", 'password': '...' (JSON, YAML, Python)
-                self._learn_value(m.group(2), m.group(3))
-
-    def _learn_pairs(self, text: str, low: str) -> None:
-        """Values across pieces: `NAME = value`, `name: value`, `--password X`, `Authorization: Bearer X`
-        (on the lines that hold such a name and a separator only)."""
-        kv = lines_with(text, low, _PAIR_WORDS)
-        for line in kv.split("\n") if kv else ():
-            if not (": " in line or " =" in line or "= " in line or ":\t" in line or "=\t" in line):
-                continue
-            ps = line.split()
-            for i, p in enumerate(ps):
-                if p[-1] in ":=" and i + 1 < len(ps):
-                    name = p[:-1] if len(p) > 1 else (ps[i - 1] if i else "")
-                    if name and name[-1] not in ":=" and _ASSIGN_HINT.search(name):
-                        self._learn_value(name.rsplit(":", 1)[-1] if name.startswith("$env:") else name, _value_at(ps, i + 1))
-                elif p[0] in ":=" and len(p) > 1 and i and _ASSIGN_HINT.search(ps[i - 1]):
-                    self._learn_value(ps[i - 1], p[1:])
-        flags = lines_with(text, low, _FLAG_WORDS)
-        for line in flags.split("\n") if flags else ():
-            ps = line.split()
-            for i, p in enumerate(ps):
-                if p[0] == "-" or p[0] in "AaPp":
-                    secrets.learn_flag_or_header(self, p, ps[i + 1:i + 9])
+        # distinct, in the order they first appear (stable numbering); from the distinct pieces between
+        # spaces and line ends when the text is cut already (the same pieces, in the same order)
+        pieces = list(dict.fromkeys(("\n".join(cut[2]) if cut is not None and cut[0] is text else text).split()))
+        learn.learn_text(self, text, pieces)
 
     def learn_live(self, system: Any = None) -> "Redactor":
         """Learn this machine's user, host name, home and secret-named environment values."""
@@ -386,21 +267,22 @@ class Redactor:
     def _idx(self) -> _Index:
         if self._index is None:
             self._index = _Index(self)
-            self._lower = self._index.lower
+        else:
+            self._index.update()
         return self._index
 
     def _lookup(self, m: re.Match) -> str:
         g = m.group(0)
-        return self._map.get(g) or self._lower.get(g.lower()) or g
+        return self.placeholder_any_case(g) or g
 
-    def _replace_known(self, text: str) -> str:
-        if not text or not self._map and "PRIVATE KEY" not in text and "Private-Lines:" not in text:
+    def _replace_known(self, text: str, cut: Optional[Cut] = None) -> str:
+        if not text or not self._map and not self._weak and "PRIVATE KEY" not in text and "Private-Lines:" not in text:
             return text
         text = self._replace_blocks(text)
         idx = self._idx()
-        if not self._map:
+        if not self._map and not self._weak:
             return text
-        return idx.replace(text)
+        return replace(idx, text, cut)
 
     def _replace_blocks(self, text: str) -> str:
         spans = secrets.key_blocks(text)
@@ -423,20 +305,17 @@ class Redactor:
         if not isinstance(value, str):
             return value
         s = value.strip()
-        ph = self._map.get(s)
-        if ph is None and s:
-            self._idx()
-            if self._kind_of.get(s) is None:
-                ph = self._lower.get(s.lower())
+        ph = self.placeholder_any_case(s) if s else None
         return value.replace(s, ph, 1) if ph else self._replace_known(value)
 
     def text(self, text: str, learn: bool = True) -> str:
         """Redact free text (a log, a command's output). Learns from it first unless told not to."""
         if not isinstance(text, str) or not text:
             return text
+        cut = cut_text(text)
         if learn:
-            self.learn_text(text)
-        return self._replace_known(text)
+            self.learn_text(text, cut)
+        return self._replace_known(text, cut)
 
     def data(self, obj: Any, learn: bool = True) -> Any:
         """Redact JSON-like data (a copy): keys and values, by content and by key name."""
@@ -464,25 +343,7 @@ class Redactor:
             return self._map.get(str(obj), obj)
         return obj
 
-    def value_check(self, text: str) -> list[str]:
-        """The learned values still present in `text` (for tests and self-checks)."""
-        return [v for v in self._map if v not in self._weak and v in text]
-
 
 # Keys whose value is a version ("cudnn": "9.24.0.43" is no address).
 _VERSION_NUMBER = re.compile(r"\d+(?:\.\d+){1,5}")
 _VERSION_KEY = re.compile(r"(?i)version|cudnn|cuda|nccl|driver|build|release|runtime|kernel|firmware|vbios|^v$|_v$")
-
-
-def _value_at(ps: list[str], i: int) -> str:
-    """The value that starts at piece i: one piece, or a quoted one up to its closing quote."""
-    v = ps[i]
-    if v[:1] in "\"'" and not (len(v) > 1 and v.endswith(v[0])):
-        q = v[0]
-        for p in ps[i + 1:i + 8]:
-            v += " " + p
-            if p.endswith(q):
-                break
-    return v.rstrip(",;")
-
-

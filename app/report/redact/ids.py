@@ -4,9 +4,10 @@ InfiniBand ids, and Windows security identifiers (SIDs: a machine's or a domain'
 S-1-5-18 or S-1-5-32-544 name no one and stay)."""
 from __future__ import annotations
 
+import itertools
 import re
 
-from .common import Learner, lines_with
+from .common import Learner, Text
 
 _HEX = "[0-9a-fA-F]"
 _UUID_BODY = rf"{_HEX}{{8}}-{_HEX}{{4}}-{_HEX}{{4}}-{_HEX}{{4}}-{_HEX}{{12}}"
@@ -37,35 +38,30 @@ NOT_A_VALUE = frozenset({"n/a", "na", "none", "unknown", "not supported", "[not 
                          "disabled", "enabled", "true", "false", "null", "-", "00000000-0000-0000-0000-000000000000"})
 
 
-def learn_pieces(r: Learner, pieces: list[str], gpu_bodies: set[str]) -> None:
-    dashed = [p for p in pieces if p.count("-") >= 3]
+def learn_pieces(r: Learner, t: Text, gpu_bodies: set[str]) -> None:
+    dashed = t.having("-", 3)
     if not dashed:
         return
     joined = "\n".join(dashed)
     if "PU-" in joined or "IG-" in joined:
-        for m in RE_GPU_UUID.finditer(joined):
-            r.add("gpu-uuid", m.group(0))
-            gpu_bodies.add(m.group(0)[-36:].lower())
-    for m in RE_UUID.finditer(joined):
-        if not r.has(m.group(0)) and m.group(0).lower() not in gpu_bodies:
-            r.add("uuid", m.group(0))
+        gpus = list(dict.fromkeys(RE_GPU_UUID.findall(joined)))
+        r.add_all("gpu-uuid", gpus, patterned=True)
+        gpu_bodies.update(g[-36:].lower() for g in gpus)
+    uuids = itertools.filterfalse(r.has, dict.fromkeys(RE_UUID.findall(joined)))
+    r.add_all("uuid", [u for u in uuids if u.lower() not in gpu_bodies] if gpu_bodies else uuids, patterned=True)
     if "s-1-" in joined or "S-1-" in joined:
-        for m in RE_SID.finditer(joined):
-            r.add("sid", m.group(0))
+        r.add_all("sid", RE_SID.findall(joined), patterned=True)
 
 
-def learn_context(r: Learner, text: str, low: str) -> None:
+def learn_context(r: Learner, t: Text) -> None:
     """Serial numbers, machine ids and fabric ids after their labels (lines that name them only)."""
-    if "serial" in low or "gpu pdi" in low:
-        for m in RE_SERIAL.finditer(lines_with(text, low, ("serial", "gpu pdi"))):
-            if any(c.isdigit() for c in m.group(3)):
-                r.add_serial(m.group(3))
-    if "id" in low or "guid" in low or "uuid" in low:
-        lines = lines_with(text, low, ("machine", "boot", "product", "system", "hardware", "hostid", "instance", "dbus",
-                                       "vm", "device"))
-        for m in RE_MACHINE_ID.finditer(lines):
+    for m in RE_SERIAL.finditer(t.lines_with(("serial", "gpu pdi"))):
+        if any(c.isdigit() for c in m.group(3)):
+            r.add_serial(m.group(3))
+    if t.holds("id"):  # and so "guid", "uuid"
+        for m in RE_MACHINE_ID.finditer(t.lines_with(_MACHINE_WORDS)):
             r.add_id("machine-id", m.group(1))
-        for m in RE_FABRIC.finditer(lines_with(text, low, _FABRIC_WORDS)):
+        for m in RE_FABRIC.finditer(t.lines_with(_FABRIC_WORDS)):
             r.add_id("fabric-id", m.group(2))
 
 

@@ -10,13 +10,15 @@ iw, iwconfig, wpa_supplicant, NetworkManager, netsh, airport), from variables an
 them (WIFI_SSID, "ssid": ...), and then everywhere they appear."""
 from __future__ import annotations
 
+import itertools
+import operator
 import re
 from functools import lru_cache
 from typing import Optional
 
 from app.paths import resource
 
-from .common import COMMON_WORDS, NOT_PRIVATE_HOSTS, Learner, lines_with
+from .common import COMMON_WORDS, NOT_PRIVATE_HOSTS, Learner, Text, at_least
 
 _OCTET = r"(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)"
 RE_IPV4 = re.compile(rf"(?<![\w.-]){_OCTET}\.{_OCTET}\.{_OCTET}\.{_OCTET}(?![\w+~-]|\.\d)")
@@ -110,90 +112,154 @@ def add_ip(r: Learner, s: str) -> None:
     r.add("ip", s)
 
 
-# --- learning over the text's pieces (unique, space-separated) -------------------------------------
+# --- learning over the text's pieces (unique, space-separated), in bulk ------------------------------
 
-def learn_pieces(r: Learner, pieces: list[str], text: str, low: str) -> None:
-    at = [p for p in pieces if "@" in p]
+_EMAIL_AFTER = re.compile(r"(:?)(" + RE_EMAIL.pattern + ")")  # an e-mail address, and whether ":" stands before it
+_MAC_WHOLE = re.compile("(" + RE_MAC.pattern.replace("([:-])", "(?P<sep>[:-])").replace("\\1", "(?P=sep)") + ")")
+_MAC_NONE = re.compile(r"(?im)^(?:[0:\-]+|ff(?:[:-]ff){5})$")  # all zeros, broadcast
+_V4_NOT = ("127.", "255.") + tuple(f"{n}." for n in range(224, 240))  # loopback, broadcast, multicast
+
+
+def learn_pieces(r: Learner, t: Text) -> None:
+    at = t.having("@")
     if at:
         joined = "\n".join(at)
-        for m in RE_EMAIL.finditer(joined):
-            if m.start() == 0 or joined[m.start() - 1] != ":":  # not user:password@host
-                r.add("email", m.group(0))
-    v4 = "\n".join(p for p in pieces if p.count(".") >= 3)
+        if ":" in joined:  # not user:password@host
+            found = _EMAIL_AFTER.findall(joined)
+            r.add_all("email", itertools.compress(map(_SECOND, found), map(operator.not_, map(_FIRST, found))), patterned=True)
+        else:
+            r.add_all("email", RE_EMAIL.findall(joined), patterned=True)
+    v4 = t.having(".", 3)
     if v4:
-        _learn_ipv4(r, v4, text, low)
-    colons = [p for p in pieces if p.count(":") >= 2 or p.count("-") >= 5]
-    if colons:
-        joined = "\n".join(colons)
-        for m in RE_IPV6.finditer(joined):
-            if m.group(0).count(":") >= 2:
-                add_ip(r, m.group(0))
-        for m in RE_MAC.finditer(joined):
-            mac = m.group(0)
-            if mac.replace(m.group(1), "").strip("0").lower() not in ("", "ffffffffffff"):
-                r.add("mac", mac)
-    urls = [p for p in pieces if "://" in p]
+        _learn_ipv4(r, "\n".join(v4), t)
+    v6 = t.at_least(":", 2)
+    if any(v6):
+        _learn_ipv6(r, RE_IPV6.findall("\n".join(itertools.compress(t.pieces, v6))))
+    macs = list(itertools.compress(t.pieces, map(operator.or_, t.at_least(":", 5), t.at_least("-", 5))))
+    if macs:
+        macs = list(dict.fromkeys(map(_FIRST, _MAC_WHOLE.findall("\n".join(macs)))))
+        no = set(_MAC_NONE.findall("\n".join(macs))) if macs else set()
+        r.add_all("mac", [m for m in macs if m not in no] if no else macs, patterned=True)
+    urls = t.having("://")
     if urls:
         _learn_urls(r, "\n".join(urls))
-    unc = [p for p in pieces if "\\\\" in p]
-    for p in unc:
+    _learn_internal(r, t)
+
+
+def _learn_internal(r: Learner, t: Text) -> None:
+    """UNC servers, and names under suffixes only an organisation uses."""
+    for p in t.having("\\\\"):
         for m in RE_UNC.finditer(p):
             if m.group(1).lower() not in _UNC_NOT_HOSTS and not m.group(1).replace(".", "").isdigit():
                 r.add_host(m.group(1), first_label=False)
-    if any(s in low for s in _PRIVATE_DOTS):
-        for m in RE_PRIVATE_HOST.finditer(lines_with(text, low, _PRIVATE_DOTS)):
-            r.add_host(m.group(0), first_label=False)
+    dots = [d for d in _PRIVATE_DOTS if t.holds(d)]
+    if dots:  # on the pieces that hold such a suffix (a host name never spans a space)
+        hold = [False] * len(t.pieces)
+        for d in dots:
+            hold = list(map(operator.or_, hold, map(operator.contains, t.pieces_low, itertools.repeat(d))))
+        for h in dict.fromkeys(RE_PRIVATE_HOST.findall("\n".join(itertools.compress(t.pieces, hold)))):
+            r.add_host(h, first_label=False)
 
 
 _PRIVATE_DOTS = (".local", ".lan", ".internal", ".intranet", ".corp", ".private", ".intra", ".priv", ".home.arpa")
+_FIRST, _SECOND = operator.itemgetter(0), operator.itemgetter(1)
 
 
-def _learn_ipv4(r: Learner, joined: str, text: str, low: str) -> None:
-    found = dict.fromkeys(m.group(0) for m in RE_IPV4.finditer(joined))  # in order: stable numbering
+def _learn_ipv4(r: Learner, joined: str, t: Text) -> None:
+    found = dict.fromkeys(RE_IPV4.findall(joined))  # in order: stable numbering
     if not found:
         return
-    versions = _versions(text, low, found)
-    for ip in found:
-        if ip not in versions:
-            add_ip(r, ip)
+    versions = _versions(t, found)
+    ips = [ip for ip in found if ip not in versions] if versions else list(found)
+    ips = list(itertools.compress(ips, map(operator.not_, map(str.startswith, ips, itertools.repeat(_V4_NOT)))))
+    r.add_all("ip", [ip for ip in ips if ip != "0.0.0.0"] if "0.0.0.0" in found else ips, patterned=True)
 
 
-def _versions(text: str, low: str, found: dict[str, None]) -> set[str]:
+def _learn_ipv6(r: Learner, found: list[str]) -> None:
+    """The IPv6 addresses among the pattern's matches (what add_ip takes, checked in bulk)."""
+    cands = list(dict.fromkeys(itertools.compress(found, at_least(found, ":", 2))))
+    if not cands:
+        return
+    joined = "\n".join(cands)
+    bare = joined.lower() if "%" not in joined else "\n".join(c.split("%", 1)[0].lower() for c in cands)
+    vs = bare.split("\n")
+    r.add_all("ip", itertools.compress(cands, _v6_taken(vs, bare)), patterned=True)
+
+
+def _v6_taken(vs: list[str], joined: str) -> list[bool]:
+    """add_ip's test for each IPv6 candidate (lower case, no zone; `joined`: them joined by line ends),
+    in bulk: 2 to 8 groups of up to 4 hex digits, "::" at most once and needed for fewer than 8
+    groups; not multicast, not unspecified or loopback."""
+    colons = list(map(str.count, vs, itertools.repeat(":")))
+    double = list(map(str.count, vs, itertools.repeat("::")))
+    ok = map(operator.and_, map((7).__ge__, colons), map((1).__ge__, double))
+    ok = map(operator.and_, ok, map(operator.or_, map((7).__eq__, colons), map(bool, double)))
+    ok = map(operator.and_, ok, map(operator.not_, map(str.startswith, vs, itertools.repeat("ff"))))
+    zeroish = map(_ZEROISH.__contains__, map(str.strip, vs, itertools.repeat(":0")))
+    ends = map(str.endswith, vs, itertools.repeat(("::", "::1", ":0", ":1")))
+    out = list(map(operator.and_, ok, map(operator.not_, map(operator.and_, zeroish, ends))))
+    if max(map(len, joined.replace("\n", ":").split(":"))) > 4:  # a group of more than 4 digits somewhere
+        out = list(map(operator.and_, out, map(operator.not_, map(_LONG_GROUP.search, vs))))
+    return out
+
+
+_ZEROISH = frozenset({"", "1"})
+_LONG_GROUP = re.compile(r"[^:]{5}")
+
+
+def _versions(t: Text, found: dict[str, None]) -> set[str]:
     """Dotted quads that stand after a version word ("Kernel version: 5.15.133.1"): versions, not
     addresses. Looked for only on the lines that hold such a word."""
-    lines = lines_with(low, low, _VERSION_WORDS)
+    lines = t.lines_with(_VERSION_WORDS, lower=True)
     return {m.group(1) for m in _VERSION_IP.finditer(lines) if m.group(1) in found}
 
 
 def _learn_urls(r: Learner, joined: str) -> None:
     if "@" in joined:
-        from .secrets import looks_like_token
-        for m in RE_URL_CRED.finditer(joined):
-            r.add_user(m.group(2)) if not looks_like_token(m.group(2)) else r.add_secret(m.group(2))
-            r.add_secret(m.group(3))
-            if m.group(4) and "." in m.group(4) and not RE_IPV4.fullmatch(m.group(4)):
-                r.add_host(m.group(4), first_label=False)  # a server one logs in to is the organisation's own
-        from .secrets import RE_TOKEN_PREFIX
-        for m in RE_URL_TOKEN.finditer(joined):
-            if looks_like_token(m.group(2)) or RE_TOKEN_PREFIX.fullmatch(m.group(2)):
-                r.add_secret(m.group(2))
+        _learn_url_creds(r, joined)
     low = joined.lower()
     hooks = any(w in low for w in _HOOK_WORDS)
-    for m in RE_URL.finditer(joined):
-        host, path = m.group(2), m.group(3) or ""
+    urls = dict.fromkeys(RE_URL.findall(joined))
+    for host in dict.fromkeys(map(_SECOND, urls)):
         if internal_host(host):
             r.add_host(host, first_label=False)
-        if hooks and path and (_HOOK_PATH.search(path) or _HOOK_QUERY.search(path)
-                               or (_HOOK_HOSTS.search(host) and len(path) > 8)):
-            r.add("webhook", path.rstrip(".,;"))
+    if hooks:
+        for _, host, path in urls:
+            if path and (_HOOK_PATH.search(path) or _HOOK_QUERY.search(path) or (_HOOK_HOSTS.search(host) and len(path) > 8)):
+                r.add("webhook", path.rstrip(".,;"))
+
+
+def _learn_url_creds(r: Learner, joined: str) -> None:
+    """user:password@host and token@host in URLs."""
+    from .secrets import RE_TOKEN_PREFIX, looks_like_token
+    creds = RE_URL_CRED.findall(joined)
+    users = dict.fromkeys(c[1] for c in creds)
+    tokenish = {u for u in users if looks_like_token(u)}
+    hosts = dict.fromkeys(c[3] for c in creds if c[3] and "." in c[3] and not RE_IPV4.fullmatch(c[3]))
+    pws = [c[2] for c in creds]
+    if tokenish or not users.keys().isdisjoint(pws) or not hosts.keys().isdisjoint(users.keys() | set(pws)):
+        for _, user, pw, host in creds:  # a value in two roles: one by one, in order (the first role wins)
+            r.add_user(user) if user not in tokenish else r.add_secret(user)
+            r.add_secret(pw)
+            if host in hosts:
+                r.add_host(host, first_label=False)
+    else:
+        for u in users:
+            r.add_user(u)
+        r.add_secrets(pws)
+        for h in hosts:
+            r.add_host(h, first_label=False)  # a server one logs in to is the organisation's own
+    toks = dict.fromkeys(RE_URL_TOKEN.findall(joined))
+    r.add_secrets([t for _, t in toks if looks_like_token(t) or RE_TOKEN_PREFIX.fullmatch(t)])
 
 
 # --- Wi-Fi: context learning ------------------------------------------------------------------------
 
-def learn_wifi(r: Learner, text: str, low: str) -> None:
-    if not any(w in low for w in _WIFI_WORDS):
+def learn_wifi(r: Learner, t: Text) -> None:
+    text, low = t.text, t.low
+    lines = t.lines_with(_WIFI_WORDS)
+    if not lines:
         return
-    lines = lines_with(text, low, _WIFI_WORDS)
     iw = "\tinterface " in low or "wdev 0x" in low or "type managed" in low
     for rx in (RE_WIFI_KV, RE_WIFI_ESSID, RE_WIFI_NMCLI_CON) + ((RE_WIFI_IW,) if iw else ()):
         for m in rx.finditer(text if rx is RE_WIFI_IW else lines):
@@ -210,10 +276,9 @@ def learn_wifi(r: Learner, text: str, low: str) -> None:
         _learn_nmcli_table(r, text)
 
 
-def learn_nm_files(r: Learner, text: str, low: str) -> None:
-    if "system-connections/" in text:
-        for m in RE_NM_FILE_TEXT.finditer(lines_with(text, low, ("system-connections/",))):
-            r.add_wifi(m.group(1))
+def learn_nm_files(r: Learner, t: Text) -> None:
+    for m in RE_NM_FILE_TEXT.finditer(t.lines_with(("system-connections/",))):
+        r.add_wifi(m.group(1))
 
 
 def learn_nmcli_terse(r: Learner, key: str, out: str) -> None:

@@ -3,9 +3,11 @@ user.name, GIT_AUTHOR_NAME, "Author: Name <mail>", GECOS, finger, net user) and 
 own host name as `uname -a` prints it."""
 from __future__ import annotations
 
+import itertools
+import operator
 import re
 
-from .common import Learner, lines_with
+from .common import Learner, Text
 
 # a home folder's owner: /home/<u>, /Users/<u>, C:\\Users\\<u>, \\\\wsl$\\Distro\\home\\<u> (and \\wsl.localhost), and
 # the same with doubled backslashes as repr()/JSON escaping writes them (C:\\\\Users\\\\<u>)
@@ -23,13 +25,12 @@ RE_PASSWD = re.compile(r"(?m)^([a-z_][a-z0-9_.-]*\$?):[^:\n]*:(\d+):\d+:([^:\n]*
 RE_UNAME = re.compile(r"(?m)^(?:Linux|Darwin|FreeBSD) ([A-Za-z0-9][A-Za-z0-9.-]{0,252}) \d+\.\d+\S* #\d")
 
 
-def learn_pieces(r: Learner, pieces: list[str]) -> None:
-    homes = [p for p in pieces if "home" in p or "sers" in p]
+def learn_pieces(r: Learner, t: Text) -> None:
+    homes = list(itertools.compress(t.pieces, map(operator.or_, t.at_least("home", 1), t.at_least("sers", 1))))
     if homes:
-        joined = "\n".join(homes)
-        for m in RE_HOME.finditer(joined):
-            r.add_user(m.group(1))
-    at = [p for p in pieces if "@" in p]
+        for u in dict.fromkeys(RE_HOME.findall("\n".join(homes))):
+            r.add_user(u)
+    at = t.having("@")
     if at:
         joined = " \n".join(at) + " "
         for m in RE_PROMPT.finditer(joined):
@@ -37,7 +38,8 @@ def learn_pieces(r: Learner, pieces: list[str]) -> None:
             r.add_host(m.group(2))
 
 
-def learn_context(r: Learner, text: str, low: str) -> None:
+def learn_context(r: Learner, t: Text) -> None:
+    text, low = t.text, t.low
     if "[user]" in low:
         i = low.find("[user]")
         while i >= 0:
@@ -45,17 +47,16 @@ def learn_context(r: Learner, text: str, low: str) -> None:
             for m in RE_GIT_USER.finditer(text[max(0, low.rfind("\n", 0, i) + 1):len(text) if j < 0 else j]):
                 r.add_name(m.group(1))
             i = low.find("[user]", i + 6)
-    if any(w in low for w in _NAME_WORDS):
-        for m in RE_GIT_NAME.finditer(lines_with(text, low, _NAME_WORDS)):
-            r.add_name(m.group(1))
-    if ":/" in text:
-        lines = "\n".join(ln for ln in text.split("\n") if ln.count(":") >= 6)
+    for m in RE_GIT_NAME.finditer(t.lines_with(_NAME_WORDS)):
+        r.add_name(m.group(1))
+    if ":/" in t.joined:
+        all_lines = text.split("\n")
+        lines = "\n".join(itertools.compress(all_lines, map((6).__le__, map(str.count, all_lines, itertools.repeat(":")))))
         for m in RE_PASSWD.finditer(lines):
             uid = int(m.group(2))
             if 1000 <= uid < 60000:
                 r.add_user(m.group(1))
                 r.add_name(m.group(3).split(",", 1)[0])
                 r.add_home(m.group(4))
-    if "linux " in low or "darwin " in low or "freebsd " in low:
-        for m in RE_UNAME.finditer(lines_with(text, low, ("linux ", "darwin ", "freebsd "))):
-            r.add_host(m.group(1))
+    for m in RE_UNAME.finditer(t.lines_with(("linux ", "darwin ", "freebsd "))):
+        r.add_host(m.group(1))

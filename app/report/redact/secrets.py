@@ -3,10 +3,12 @@ token-shaped strings, and private key blocks (SSH, PGP, PKCS#8, PuTTY): a key's 
 BEGIN and END lines is one secret, found by its markers (linear: one search per block)."""
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections import Counter
-from typing import Callable, Iterable, Optional
+from functools import lru_cache
+from typing import Callable, Optional
 
 from .common import PLACEHOLDER_RE, Learner, strip_quotes
 
@@ -31,7 +33,8 @@ RE_TOKEN_PREFIX = re.compile(
 TOKEN_PREFIXES = ("gh", "github_pat_", "hf_", "sk-", "xox", "AKIA", "ASIA", "glpat-", "npm_", "eyJ", "AIza")
 # a long run of token characters (the boundaries are the run's own ends: nothing of its alphabet around it)
 RE_LONG = re.compile(r"[A-Za-z0-9_\-+][A-Za-z0-9_\-+/]{31,}={0,2}")
-_TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-+/=")
+# a whole such run: nothing of its alphabet (or more "=") on either side
+RE_LONG_ALONE = re.compile(r"(?<![A-Za-z0-9_\-+/=])[A-Za-z0-9_\-+][A-Za-z0-9_\-+/]{31,}={0,2}(?![A-Za-z0-9_\-+/=])")
 _AUTH_SCHEMES = frozenset({"bearer", "basic", "token", "digest"})
 RE_WIFI_KEY = re.compile(r"(?im)^[ \t]*(?:Key Content|Schlüsselinhalt|wpa-psk|psk)[ \t]*[:=][ \t]*\"?([^\"\r\n]+?)\"?[ \t]*$")
 _WORDY = re.compile(r"[A-Za-z]+(?:[_-][A-Za-z0-9]+)*")
@@ -39,6 +42,14 @@ _PATH_SEG = re.compile(r"[a-z0-9_.-]{3,}")
 
 
 _CLOG = [0.0] + [c * math.log2(c) for c in range(1, 4097)]
+_DIGITS = "0123456789"
+
+
+@lru_cache(maxsize=4096)
+def _least_entropy(n: int, k: int) -> float:
+    """The lowest entropy (bits per character) of n characters of which k differ: one character n-k+1
+    times, the others once each (every other count vector spreads more)."""
+    return math.log2(n) - (n - k + 1) * math.log2(n - k + 1) / n
 
 
 def _entropy(s: str) -> float:
@@ -52,9 +63,13 @@ def _entropy(s: str) -> float:
 
 def looks_like_token(s: str) -> bool:
     """A long random-looking string: mixed case and digits, high entropy (not a hex digest)."""
-    if len(s) < 32 or len(set(s)) < 16:  # 4 bits of entropy need at least 16 different characters
+    n = len(s)
+    if n < 32:
         return False
-    digits = sum(map(str.isdigit, s))
+    k = len(set(s))
+    if k < 16:  # 4 bits of entropy need at least 16 different characters
+        return False
+    digits = sum(map(s.count, _DIGITS)) if s.isascii() else sum(map(str.isdigit, s))
     if s.isupper() or s.islower() or not digits or "<" in s and PLACEHOLDER_RE.search(s):
         return False  # no mix of cases (a digest, a word) or no digit
     if digits < 4 and _WORDY.fullmatch(s):
@@ -63,7 +78,7 @@ def looks_like_token(s: str) -> bool:
         return False  # a C++ symbol (Itanium mangling) from a stack trace
     if "/" in s and any(_PATH_SEG.fullmatch(seg) for seg in s.split("/")):
         return False  # a relative path or URL part (tests/fixtures/real/..., com/org/repo/issues/28)
-    return _entropy(s) >= 4.0
+    return (n <= 4096 and _least_entropy(n, k) > 4.0 + 1e-9) or _entropy(s) >= 4.0
 
 
 def is_secret_name(name: str) -> bool:
@@ -81,22 +96,16 @@ def is_secret_assignment(name: str) -> bool:
 
 # --- learning ------------------------------------------------------------------------------------
 
-def learn_pieces(r: Learner, pieces: Iterable[str]) -> None:
+def learn_pieces(r: Learner, pieces: list[str]) -> None:
     """Token-shaped secrets in the text's pieces (prefixes, JWTs, long random strings)."""
-    long_ = [p for p in pieces if len(p) >= 20]
+    long_ = list(itertools.compress(pieces, map((20).__le__, map(len, pieces))))
     if not long_:
         return
     text = "\n".join(long_)
     if any(x in text for x in TOKEN_PREFIXES):
-        for m in RE_TOKEN_PREFIX.finditer(text):
-            r.add_secret(m.group(0))
-    for m in RE_LONG.finditer(text):
-        s = m.group(0)
-        a, b = m.start(), m.end()
-        if (a and text[a - 1] in _TOKEN_CHARS) or (b < len(text) and text[b] in _TOKEN_CHARS):
-            continue  # part of a longer run (more "=" after it): not one token
-        if not r.has(s) and looks_like_token(s):
-            r.add_secret(s)
+        r.add_all("secret", RE_TOKEN_PREFIX.findall(text))
+    runs = list(itertools.filterfalse(r.has, dict.fromkeys(RE_LONG_ALONE.findall(text))))
+    r.add_all("secret", filter(looks_like_token, runs))
 
 
 def learn_assignment(r: Learner, name: str, value: str, keyed: Callable[[str, str], bool]) -> None:
@@ -138,6 +147,8 @@ def _quoted_value(nxt: list[str]) -> str:
 
 
 def learn_wifi_keys(r: Learner, text: str) -> None:
+    if not text:
+        return
     for m in RE_WIFI_KEY.finditer(text):
         r.add_secret(m.group(1))
 

@@ -1,0 +1,128 @@
+"""The map from private value to placeholder, which the Redactor learns into and replaces from.
+
+One entry per value, kept so that the walk over a text can use the maps as they are (no copy per
+text): `_map` holds the values replaced wherever they stand, `_weak` the names that are also everyday
+words (replaced only where they stand as a name), and `_lower` / `_lower_weak` the same by lower case
+for the kinds whose letter case does not matter (the first value learned keeps a lower-case form).
+The kind of a value is its placeholder's (`<user-3>`). `_log` lists the values replaced wherever
+they stand, by kind, in the order learned, for the index of the values that stand inside pieces.
+
+`add_all` learns many values of one kind at once, in bulk (the same result as `add` one by one)."""
+from __future__ import annotations
+
+import itertools
+from typing import Iterable, Optional
+
+from .common import KINDS, NOCASE, PLACEHOLDER_RE
+
+LogEntry = tuple[str, list[str], list[str], bool]  # kind, values in order, their placeholders, all found by their kind's own pattern?
+
+
+def kind_of(ph: str) -> str:
+    """The kind a placeholder names: `<gpu-uuid-2>` -> "gpu-uuid"."""
+    return ph[1:ph.rindex("-")]
+
+
+class Store:
+    def __init__(self) -> None:
+        self._map: dict[str, str] = {}  # value -> placeholder
+        self._weak: dict[str, str] = {}  # value -> placeholder, replaced only in a name's context
+        self._lower: dict[str, str] = {}  # lower case of a value of any letter case -> placeholder
+        self._lower_weak: dict[str, str] = {}
+        self._clash: dict[tuple[str, str], tuple[str, bool]] = {}  # (kind, lower) taken by another kind first
+        self._counts: dict[str, int] = {}
+        self._log: list[LogEntry] = []
+
+    def add(self, kind: str, value: str, weak: bool = False) -> Optional[str]:
+        ph = self._map.get(value) or self._weak.get(value)
+        if ph is not None:
+            return ph
+        if not value or "<" in value and PLACEHOLDER_RE.search(value):
+            return None
+        low = value.lower() if kind in NOCASE else None
+        if low is not None:
+            same = self._same_name(kind, low)
+            if same is not None:  # the same name in other letter case: the same placeholder
+                ph, was_weak = same
+                (self._weak if was_weak else self._map)[value] = ph
+                return ph
+        n = self._counts[kind] = self._counts.get(kind, 0) + 1
+        ph = f"<{kind}-{n}>"
+        if weak:
+            self._weak[value] = ph
+        else:
+            self._map[value] = ph
+            log = self._log
+            if log and log[-1][0] == kind and not log[-1][3]:
+                log[-1][1].append(value)
+                log[-1][2].append(ph)
+            else:
+                log.append((kind, [value], [ph], False))
+        if low is not None:
+            if low in self._lower or low in self._lower_weak:
+                self._clash[(kind, low)] = (ph, weak)
+            (self._lower_weak if weak else self._lower).setdefault(low, ph)
+        return ph
+
+    def _same_name(self, kind: str, low: str) -> Optional[tuple[str, bool]]:
+        """The placeholder (and whether it is weak) of a value of this kind with this lower case."""
+        for lower, weak in ((self._lower, False), (self._lower_weak, True)):
+            ph = lower.get(low)
+            if ph is not None and kind_of(ph) == kind:
+                return ph, weak
+        return self._clash.get((kind, low)) if self._clash else None
+
+    def add_all(self, kind: str, values: Iterable[str], patterned: bool = False, weak: frozenset[str] = frozenset()) -> None:
+        """Learn values of one kind, in order, as `add` would one by one (`weak`: those of them that
+        are weak). `patterned`: each value is a whole match of its kind's own pattern."""
+        m, w = self._map, self._weak
+        new = list(itertools.filterfalse(w.__contains__, itertools.filterfalse(m.__contains__, dict.fromkeys(values))))
+        if not new:
+            return
+        lows = list(map(str.lower, new)) if kind in NOCASE else []
+        if ("" in new or "<" in "".join(new) or weak and not weak.isdisjoint(new)
+                or lows and (not self._lower.keys().isdisjoint(lows)
+                             or self._lower_weak and not self._lower_weak.keys().isdisjoint(lows))):
+            self._one_by_one(kind, new, weak)
+            return
+        n = self._counts.get(kind, 0)
+        phs = list(map(f"<{kind}-{{}}>".format, range(n + 1, n + 1 + len(new))))
+        if lows:
+            size = len(self._lower)
+            self._lower.update(zip(lows, phs))
+            if len(self._lower) != size + len(lows):  # the same name in two letter cases: one by one
+                for low in lows:
+                    self._lower.pop(low, None)
+                self._one_by_one(kind, new, weak)
+                return
+        self._counts[kind] = n + len(new)
+        m.update(zip(new, phs))
+        self._log.append((kind, new, phs, patterned))
+
+    def _one_by_one(self, kind: str, values: list[str], weak: frozenset[str]) -> None:
+        for v in values:
+            self.add(kind, v, v in weak)
+
+    def has(self, value: str) -> bool:
+        return value in self._map or value in self._weak
+
+    def placeholder(self, value: str) -> Optional[str]:
+        return self._map.get(value) or self._weak.get(value)
+
+    def placeholder_any_case(self, value: str) -> Optional[str]:
+        """The placeholder of this value, or of one of a kind of any letter case with its lower case."""
+        low = value.lower()
+        return (self._map.get(value) or self._weak.get(value) or self._lower.get(low)
+                or self._lower_weak.get(low))
+
+    def counts(self) -> dict[str, int]:
+        """How many distinct values of each kind were replaced (safe to publish)."""
+        return {k: self._counts[k] for k in KINDS if self._counts.get(k)}
+
+    def known(self, kind: Optional[str] = None) -> list[str]:
+        """The learned values (private! for tests and the --no-redact warning only)."""
+        return [v for d in (self._map, self._weak) for v, ph in d.items() if kind is None or kind_of(ph) == kind]
+
+    def value_check(self, text: str) -> list[str]:
+        """The learned values still present in `text` (for tests and self-checks; not the weak names)."""
+        return [v for v in self._map if v in text]
