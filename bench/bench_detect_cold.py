@@ -3,17 +3,23 @@
 costs: the interpreter, nvidia-ml-py and the driver's library). Runs alternate (floor, detect, floor, …)
 so a busy machine slows both alike; the figure is the ratio of the medians (issue 24: at most 1.5).
 
-    python bench/bench_detect_cold.py [--runs 21] [--python PATH] [--detect CMD...]
+    python3 bench/bench_detect_cold.py [--runs 21] [--budget 25] [--python PATH] [--detect CMD...]
 
-Works without a GPU too: nvmlInit then fails (no library or no driver) and the floor is the interpreter,
-the import and that failed init — what detection does there as well. Also prints the app modules the
-detect command imported and the ten slowest imports (python -X importtime) for the next look.
+From the repository root, with any Python 3.10+ that has the wizard's dependencies or none of them: detect
+then runs as `python -m app detect --json`. Where nvidia-ml-py is missing the floor is what detection does
+then too (app/system.read_nvml: libnvidia-ml through ctypes, nvmlInit_v2), and the first line says which
+floor ran. Works without a GPU too: nvmlInit then fails (no library or no driver) and the floor is the
+interpreter, the load and that failed init. The whole run keeps to --budget seconds (fewer alternating runs
+on a slow machine, at least 5; the extras below only while time is left): the figure comes first. Then it
+prints the app modules the detect command imported, the time inside detect, and the ten slowest imports
+(python -X importtime) for the next look.
 """
 from __future__ import annotations
 
 import argparse
 import json
 import os
+import platform
 import shlex
 import statistics
 import subprocess
@@ -22,7 +28,27 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-FLOOR = "import pynvml\ntry:\n    pynvml.nvmlInit()\nexcept Exception as e:\n    print(type(e).__name__)\nelse:\n    print('ok')\n"
+# python + NVML's init, the way detection reaches NVML: nvidia-ml-py where it is installed, else ctypes
+FLOOR = """\
+try:
+    import pynvml
+except ImportError:
+    import ctypes, sys
+    name = "nvml.dll" if sys.platform == "win32" else "libnvidia-ml.so.1"
+    try:
+        rc = ctypes.CDLL(name).nvmlInit_v2()
+    except OSError as e:
+        print("ctypes: no " + name)
+    else:
+        print("ctypes: ok" if rc == 0 else "ctypes: nvmlInit_v2 returned %d" % rc)
+else:
+    try:
+        pynvml.nvmlInit()
+    except Exception as e:
+        print("pynvml: " + type(e).__name__)
+    else:
+        print("pynvml: ok")
+"""
 LIST_MODULES = ("import runpy, sys, io, contextlib\nsys.argv = ['gpu-wizard', 'detect', '--json']\n"
                 "from app.cli import main\nwith contextlib.redirect_stdout(io.StringIO()):\n    main()\n"
                 "print(' '.join(sorted(m for m in sys.modules if m == 'app' or m.startswith('app.'))))\n")
@@ -69,39 +95,50 @@ def slowest_imports(argv: list[str], env: dict[str, str], n: int = 10) -> list[t
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--runs", type=int, default=21)
+    ap.add_argument("--runs", type=int, default=21, help="alternating pairs at most (at least 5, within --budget)")
+    ap.add_argument("--budget", type=float, default=25.0, help="seconds for the whole run (default 25)")
     ap.add_argument("--python", default=sys.executable, help="the interpreter of both (default: this one)")
     ap.add_argument("--detect", help="the detect command line (default: the venv's gpu-wizard detect --json)")
     a = ap.parse_args()
+    t_start = time.perf_counter()
     env = dict(os.environ, GPU_WIZARD_LIVE="0")
     floor = [a.python, "-c", FLOOR]
     detect = shlex.split(a.detect) if a.detect else _detect_argv(a.python)
-    for argv in (floor, detect):  # warm the page cache: a cold disk is not what is measured
-        _time(argv, env)
+    warm = [_time(argv, env)[0] for argv in (floor, detect)]  # warm the page cache: a cold disk is not what is measured
+    pairs = max(5, min(a.runs, int(a.budget * 0.6 / max(sum(warm), 1e-3))))
     ft, dt = [], []
     nvml = ""
-    for _ in range(a.runs):
-        t, r = _time(floor, env)
+    r = None
+    for i in range(pairs):
+        if i >= 5 and time.perf_counter() - t_start > a.budget * 0.6:
+            break
+        t, fr = _time(floor, env)
         ft.append(t)
-        nvml = r.stdout.strip() or r.stderr.strip()[-200:]
+        nvml = fr.stdout.strip() or fr.stderr.strip()[-200:]
         t, r = _time(detect, env)
         if r.returncode != 0:
             print(f"detect failed (rc {r.returncode}): {r.stderr.strip()[-300:]}", file=sys.stderr)
             return 1
         dt.append(t)
-    facts = json.loads(r.stdout)
+    facts = json.loads(r.stdout) if r is not None else {}
     f, d = statistics.median(ft), statistics.median(dt)
-    print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}; nvmlInit: {nvml}; "
-          f"GPUs detected: {len(facts.get('gpus') or [])}")
-    print(f"floor  (python + import pynvml + nvmlInit): median {f * 1000:.0f} ms (min {min(ft) * 1000:.0f}, max {max(ft) * 1000:.0f})")
+    print(f"python {platform.python_version()} ({a.python}), {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}; "
+          f"floor's nvmlInit: {nvml}; GPUs detected: {len(facts.get('gpus') or [])}")
+    print(f"floor  (python + NVML library + nvmlInit): median {f * 1000:.0f} ms (min {min(ft) * 1000:.0f}, max {max(ft) * 1000:.0f})")
     print(f"detect ({' '.join(Path(detect[0]).name if i == 0 else x for i, x in enumerate(detect))}): "
           f"median {d * 1000:.0f} ms (min {min(dt) * 1000:.0f}, max {max(dt) * 1000:.0f})")
-    print(f"ratio detect / floor: {d / f:.2f} (target <= 1.5) over {a.runs} alternating runs")
-    mods = subprocess.run([a.python, "-c", LIST_MODULES], capture_output=True, text=True, env=env, cwd=ROOT, timeout=120)
-    names = mods.stdout.split()
-    print(f"app modules imported by detect: {len(names)}: {' '.join(names)}")
-    print(split(a.python, env))
-    print("slowest top-level imports (cumulative ms): " + ", ".join(f"{m.strip()} {ms:.0f}" for ms, m in slowest_imports(detect, env)))
+    print(f"ratio detect / floor: {d / f:.2f} (target <= 1.5) over {len(dt)} alternating runs", flush=True)
+    left = lambda: a.budget - (time.perf_counter() - t_start)  # noqa: E731
+    if left() > 2 * d + 1:
+        mods = subprocess.run([a.python, "-c", LIST_MODULES], capture_output=True, text=True, env=env, cwd=ROOT, timeout=120)
+        names = mods.stdout.split()
+        print(f"app modules imported by detect: {len(names)}: {' '.join(names)}", flush=True)
+    if left() > 6 * d + 1:
+        print(split(a.python, env, runs=max(1, min(5, int((left() - 2 * d) / max(d, 1e-3)) - 1))), flush=True)
+    if left() > 2 * d:
+        print("slowest top-level imports (cumulative ms): "
+              + ", ".join(f"{m.strip()} {ms:.0f}" for ms, m in slowest_imports(detect, env)))
+    print(f"({time.perf_counter() - t_start:.1f} s in all)")
     return 0
 
 

@@ -1,5 +1,5 @@
 """Qt-free state objects of the wizard's pages (each ui/pages/<name>_page.py is a thin QWizardPage over one):
-typed, testable without a display or PySide6 (tests/ui/test_page_states.py runs them with PySide6 blocked).
+typed, testable without a display or PySide6 (tests/unit/test_page_states.py runs them with PySide6 blocked).
 The session, the install run and the facts' grouping are in ui/state.py."""
 from __future__ import annotations
 

@@ -5,7 +5,11 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import functools
+import html
 import importlib
+import json
+import os
 import re
 import sys
 import tomllib
@@ -165,16 +169,25 @@ def test_the_tools_run_as_described():
     said = re.search(r"the stage layers in order —\s*(.*?)\s*\(", tools, re.S).group(1)
     names = [x.strip() for x in said.replace("\n", " ").split(">")]
     assert names == [lay.split(" : ")[-1] for lay in layers]
-    files = PYPROJECT["tool"]["mypy"]["files"]
-    assert f"`mypy` on {' and '.join(f + '/' for f in files)}" in tools
+    mypy = PYPROJECT["tool"]["mypy"]
+    assert f"`mypy` on {' and '.join(f + '/' for f in mypy['files'])} with\n`check_untyped_defs`" in tools
+    assert mypy["check_untyped_defs"] is True
+    exempt = {m for o in mypy.get("overrides", []) for m in ([o["module"]] if isinstance(o["module"], str) else o["module"])}
+    assert len(exempt) <= 5  # issue 24: at most five modules exempt from any rule
+
+
+@functools.lru_cache(maxsize=1)
+def _plans() -> tuple:
+    from tests.unit.engine_outputs import plans  # every plan of the demo and test machines
+
+    return plans()
 
 
 def test_conventions_step_ids_and_metric_units():
     from app.plan.model import validate_step
     from app.verify.model import Sample
-    from tests.unit.engine_outputs import plans  # every plan of the demo and test machines
 
-    steps = [s for _where, p in plans() for s in p.steps]
+    steps = [s for _where, p in _plans() for s in p.steps]
     assert steps and [s.id for s in steps if validate_step(s)] == []  # verb-first snake_case, known kinds
     # a measured quantity (a float) carries its unit; whole counters (ECC errors, replays), indices and words need none
     units = ("_pct", "_mib", "_w", "_mhz", "_c", "_mbps", "_gbps", "_s", "_bytes")
@@ -191,3 +204,184 @@ def test_the_one_allowed_upward_import_is_the_graph_tests():
     import import_graph
 
     assert "`app.cli` → `ui.main`" in DOC and import_graph.ALLOWED_UP == {("app.cli", "ui.main")}
+    from tests.unit import test_import_graph as known  # its lists of exceptions
+
+    assert "No other exception is left: 0 cycles" in DOC and not known.KNOWN_CYCLES and not known.KNOWN_UPWARD
+    contracts = PYPROJECT["tool"]["importlinter"]["contracts"]
+    assert "(no exceptions)" in DOC and not [c for c in contracts if c.get("ignore_imports")]
+    base = next(c for c in contracts if c["name"].startswith("The base modules"))["source_modules"]
+    assert len(base) == 10 and "the base modules (models, catalogue, choices, paths, install command, restart, file I/O,\nPowerShell quoting)" in DOC
+
+
+def test_one_step_walks_from_the_planner_to_the_html(tmp_path):
+    """The walk the document gives ("One step from the planner to the HTML report"), shape by shape: a planned
+    install_pytorch step (its command made harmless) run by the real executor, read back by the report."""
+    import shlex
+
+    from app import messages
+    from app.plan.model import Plan
+    from app.report.build import build_report
+    from app.report.model import StepOutcome
+    from app.report.render_html import render_html
+    from app.run import Executor, Session
+    from app.run.events import EVENT_TYPES
+    from app.run.state import STATE_FORMAT
+
+    walk = _section("One step from the planner to the HTML report")
+    where, plan = next((w, p) for w, p in _plans() if p.step("install_pytorch") and p.step("create_venv"))
+    planned = plan.step("install_pytorch")
+    ids = [s.id for s in plan.steps]
+    assert ids.index("create_venv") < ids.index("install_pytorch") and planned.after == ("create_venv",), where
+    assert planned.title_code == "install_pytorch" and {"packages", "index"} <= set(planned.params)
+    assert planned.title == messages.render("plan", "install_pytorch", planned.params, "en")  # the catalogue's English
+    assert [c.kind for c in planned.done_when] == ["python_packages"]
+    argv = (sys.executable, "-c", "print('Successfully installed torch')")
+    step = dataclasses.replace(planned, commands=(argv,), done_when=(), after=(), needs_root=False, env={})
+
+    s = Session.create(tmp_path)
+    Executor(Plan(steps=(step,), platform=plan.platform), s, facts_json={}).run()
+    d = s.dir
+    written = json.loads((d / "plan.json").read_text(encoding="utf-8"))["steps"][0]
+    for key in ("id", "title", "why", "kind", "commands", "title_code", "why_code", "params", "after"):
+        assert key in written and f"`{key}`" in walk, key
+    assert written["commands"] == [list(argv)]
+    journal = [json.loads(line) for line in (d / "events.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert [e["type"] for e in journal] == ["step_started", "command_finished", "step_finished", "plan_finished"]
+    assert all("v" in e for e in journal) and {e["type"] for e in journal} <= set(EVENT_TYPES)
+    for ev in ("CommandFinished", "StepFinished", "PlanFinished"):
+        fields = re.search(rf"`{ev}` \(([^)]*)\)", walk.replace("\n", " ")).group(1)
+        said = re.findall(r"`(\w+)`", fields)
+        got = next(e for e in journal if e["type"] == re.sub(r"(?<!^)([A-Z])", r"_\1", ev).lower())
+        assert said and set(said) <= set(got), (ev, said, got)
+    log = (d / "commands.log").read_text(encoding="utf-8").split("\t")
+    assert log[1] == "install_pytorch" and log[2] == "rc=0" and json.loads(log[4]) == list(argv)
+    assert "Successfully installed torch" in (d / "output.log").read_text(encoding="utf-8")
+    state = json.loads((d / "state.json").read_text(encoding="utf-8"))
+    assert state["format"] == STATE_FORMAT and f"`{STATE_FORMAT}`" in walk
+    said = re.findall(r"`(\w+)`", re.search(r"`gpu-wizard-state/3`: (.*?) under", walk, re.S).group(1))
+    assert set(said) <= set(state["steps"]["install_pytorch"]) and len(said) >= 6
+
+    report = build_report(session=d)
+    (out,) = report.steps
+    assert isinstance(out, StepOutcome) and out.status == "ok" and out.commands == (shlex.join(argv),)
+    said = re.findall(r"`(\w+)`", re.search(r"`StepOutcome`\s*\((.*?)\) in `Report.steps`", walk, re.S).group(1))
+    assert said == [f.name for f in dataclasses.fields(StepOutcome)]
+    page = render_html(report)
+    assert html.escape(planned.title, quote=False) in page or html.escape(planned.title) in page
+    assert html.escape(messages.status_word("ok", "en")) in page and html.escape(shlex.join(argv)) in page
+    zh = render_html(dataclasses.replace(report, lang="zh_CN"))
+    zh_title = messages.render("plan", "install_pytorch", planned.params, "zh_CN")
+    shown = zh.split("<script")[0]  # the page as read (the report's JSON rides along after it)
+    assert zh_title != planned.title and html.escape(zh_title) in shown and html.escape(planned.title) not in shown
+
+
+def _imports(path: Path) -> set[str]:
+    """The absolute names a module imports (relative imports resolved against its package)."""
+    rel = path.relative_to(ROOT).with_suffix("")
+    pkg = list(rel.parts[:-1] if rel.name != "__init__" else rel.parts[:-1])
+    out = set()
+    for n in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(n, ast.Import):
+            out |= {a.name for a in n.names}
+        elif isinstance(n, ast.ImportFrom):
+            base = ".".join(pkg[:len(pkg) - n.level + 1]) if n.level else ""
+            mod = ".".join(x for x in (base, n.module or "") if x)
+            out.add(mod)
+            out |= {f"{mod}.{a.name}" for a in n.names}
+    return out
+
+
+def _sources() -> list[Path]:
+    return sorted(p for top in ("app", "ui") for p in (ROOT / top).rglob("*.py"))
+
+
+def test_files_and_the_network_have_one_home_each():
+    from app import fileio, net
+    from app.compat import cache
+
+    files = _section("Files and the network")
+    net_libs = ("requests", "urllib3", "truststore", "urllib.request", "http.client")
+    readers = {str(p.relative_to(ROOT)) for p in _sources()
+               if any(m == lib or m.startswith(lib + ".") for m in _imports(p) for lib in net_libs)}
+    assert readers == {"app/net.py"}
+    assert "`MAX_DEPTH` (64)" in files and fileio.MAX_DEPTH == 64 and fileio.MAX_BYTES == 64 << 20
+    assert "`DEFAULT_DEADLINE_S`, 30 s" in files and net.DEFAULT_DEADLINE_S == 30.0
+    assert "`MAX_REDIRECTS` (5)" in files and net.MAX_REDIRECTS == 5
+    assert f"`{cache.ROOT_CACHE}` (`ROOT_CACHE`)" in files
+    assert f"`{fileio.temp_name('name')[:6]}" not in files and fileio.is_temp_name(fileio.temp_name("x"), "x")
+    assert ".<name>.<16 hex>" + fileio.TMP_SUFFIX in files
+
+
+def test_the_password_door_as_written():
+    from app import messages
+    from app.run import askpass, machinelock, rootboot
+
+    door = _section("The password door")
+    assert f"`MAX_TRIES` ({askpass.MAX_TRIES})" in door and askpass.MAX_TRIES == 3
+    assert "`/run/gpu-wizard/root.lock`" in door and (machinelock.LOCK_DIR, machinelock.LOCK_NAME) == (
+        "/run/gpu-wizard", "root.lock")
+    assert f"`{rootboot.RUN_BASE}`" in door
+    boot = _imports(ROOT / "app" / "run" / "rootboot.py") - {"__future__", "__future__.annotations"}
+    outside = {m for m in boot if m.split(".")[0] not in sys.stdlib_module_names}
+    assert len(boot) > 8 and outside == {"app.run.privileged", "app.run.privileged.main"}  # after the copies check out
+    rootfiles = _imports(ROOT / "app" / "run" / "rootfiles.py")
+    assert "app.run.policy.PolicyError" in rootfiles and not [m for m in rootfiles if m.startswith("app.run.privileged")]
+    assert "app.run.policy.PolicyError" in _imports(ROOT / "app" / "run" / "privileged.py")
+    keys = re.findall(r"\bsay\(\"(\w+)\"", (ROOT / "ui" / "password_dialog.py").read_text(encoding="utf-8"))
+    assert len(keys) >= 4 and all(k.startswith("door_dialog_") for k in keys)
+    assert all(messages.has("cli", k, lang) for k in keys for lang in ("en", "zh_CN"))
+    assert "`cli.door_no_way`" in door and messages.has("cli", "door_no_way", "zh_CN")
+    assert "`cli.door_busy`" in door and messages.has("cli", "door_busy", "zh_CN")
+
+
+def test_redaction_lists_its_modules_and_the_fleet_its_folder():
+    from app.fleet.record import RECORD_FORMAT, FleetDir
+
+    trust = _section("Trust boundaries")
+    redact = re.search(r"Redaction \(`app/report/redact/`\)(.*?)valid one\)", trust, re.S).group(1)
+    listed = set(re.findall(r"`(\w+)\.py`", redact))
+    assert listed == {p.stem for p in (ROOT / "app" / "report" / "redact").glob("*.py")} - {"__init__"}
+    fleet = _section("Fleet")
+    assert f"`{RECORD_FORMAT}`" in fleet
+    d = FleetDir("/fleet")
+    for path in (d.record_path, d.plan_path):
+        assert f"`{os.path.basename(path)}`" in fleet
+    assert f"`{os.path.basename(d.hosts_dir)}/<host>/`" in fleet and f"`{os.path.basename(d.private_dir)}/`" in fleet
+
+
+def test_nvml_through_ctypes_has_every_call_detection_makes():
+    import app.nvml_ctypes as nvml_ctypes
+
+    tree = ast.parse((ROOT / "app" / "system.py").read_text(encoding="utf-8"))
+    read = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "read_nvml")
+    used = {a.attr for a in ast.walk(read) if isinstance(a, ast.Attribute) and isinstance(a.value, ast.Name)
+            and a.value.id == "n"}
+    assert len(used) >= 20 and [u for u in used if not hasattr(nvml_ctypes, u)] == []
+
+
+def test_powershell_quoting_has_one_home():
+    """No module but app/pwsh.py doubles a quote for PowerShell itself (a `.replace("'", "''")` of its own)."""
+    doubling = []
+    for p in _sources():
+        for n in ast.walk(ast.parse(p.read_text(encoding="utf-8"))):
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "replace" \
+                    and [getattr(a, "value", None) for a in n.args[:2]] == ["'", "''"]:
+                doubling.append(str(p.relative_to(ROOT)))
+    assert doubling == []
+    from app.pwsh import SINGLE_QUOTES, ps_quote
+
+    assert len(SINGLE_QUOTES) == 5 and "the five single-quote characters" in _section("Trust boundaries")
+    assert ps_quote("a" + SINGLE_QUOTES + "b") == "'a" + "".join(q * 2 for q in SINGLE_QUOTES) + "b'"
+
+
+def test_verify_layers_and_burn_in_phases_as_written():
+    from app.commands.verify import LAYERS
+    from app.verify.burn_probe import CHECK_EVERY, CYCLE_S, plan_phases
+
+    ver = _section("Verification and the burn-in")
+    said = re.search(r"per layer: ([a-z, ]+)\.", ver).group(1).split(", ")
+    assert said == list(LAYERS)
+    phases = {re.sub(r"^matmul_\w+$", "matmul_<precision>", p) for p, _s in plan_phases(3 * CYCLE_S, ["bf16", "fp32"], True)}
+    listed = re.search(r"phase by phase — (.*?) — in cycles", ver, re.S).group(1)
+    assert set(re.findall(r"`([a-z0-9]+(?:_<precision>)?)`", listed)) == phases
+    assert CHECK_EVERY > 1 and "`CHECK_EVERY`" in ver and "`CYCLE_S`" in ver
