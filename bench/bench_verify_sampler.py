@@ -86,13 +86,14 @@ def main() -> int:
     stats = s.stop()
     gpus = len({x.gpu_index for x in got})
     out = {"bench": "sampler", "pcie": args.pcie, "burn": args.burn, "health_every_s": args.health_every,
-           "xid_source": xid[0], "xid_note": xid[1], "ran": True, "seconds": round(wall, 2), "gpus": gpus, "samples": len(got),
+           "xid_source": xid[0], "xid_note": xid[1], "ran": stats.ran, "reason": stats.reason, "error": stats.error,
+           "seconds": round(wall, 2), "gpus": gpus, "samples": len(got),
            "rate_hz": stats.rate_hz, "process_cpu_pct_of_core": round(100 * cpu / wall, 3),
            "thread_cpu_pct_of_core": stats.cpu_pct_of_core, "init_cpu_ms": round(init_ms, 1),
            "init_wall_ms": round((wall0 - w_init) * 1000, 1), "pcie_every_s": stats.pcie_every_s,
            "last": got[-1].to_json() if got else None}
     print(json.dumps(out))
-    return 0
+    return 0 if stats.ran else 1  # a sampler that took no sample is no figure of its cost
 
 
 if __name__ == "__main__":
