@@ -2,11 +2,18 @@
 loop stalls while samples stream at 10 Hz per GPU and the burn-in's tracker feeds the charts, and
 screenshots of the page live and finished, at 1920x1080 and 1366x768, in English and 简体中文.
 
-The run replayed is tests/fixtures/verify/demo_burnin_2gpu.json (synthetic: two GPUs, one with faults;
-tests/fixtures/tools/make_burn_demo.py), sped up `--speed` times; its samples and events go through the
-page exactly as a live run's do (the bridge's 10 Hz batches, a real BurnTracker the page reads).
+Two ways to feed it:
+- a replay (`--run FILE`, default tests/fixtures/verify/demo_burnin_2gpu.json: synthetic, two GPUs, one
+  with faults; tests/fixtures/verify/h200_burnin45.json is the recorded H200 run), sped up `--speed` times:
+  its samples and events go through the page as a live run's do (the bridge's 10 Hz batches, a real
+  BurnTracker the page reads); the finished page shows the recording judged by today's verdicts;
+- `--fake-nvml SECONDS`: the page's own runner (ui.engine.run_verification: the real VerifyRun, NVML
+  sampler thread, bridge and tracker) with every NVML call through the real pynvml into the stand-in
+  libnvidia-ml (tests/fixtures/verify/fake_libnvidia_ml.c, built here) and a probe that prints the
+  recorded run's phases and rates (`--run`) squeezed into SECONDS, on `--gpus` GPUs, in real time.
 
-    QT_QPA_PLATFORM=offscreen .venv/bin/python bench/bench_burn_window.py [--speed 20] [--shots DIR]
+    QT_QPA_PLATFORM=offscreen .venv/bin/python bench/bench_burn_window.py [--run FILE] [--speed 20] [--shots DIR]
+    QT_QPA_PLATFORM=offscreen .venv/bin/python bench/bench_burn_window.py --fake-nvml 30 --gpus 2 --lang en --size 1920x1080
 Prints one JSON line: the stall figures (ms: the longest gap between two 5 ms timer ticks, and the 99th
 percentile) and the screenshots written. Target: longest stall <= 50 ms.
 """
@@ -60,6 +67,44 @@ def replayer(v, speed: float, page, plain: bool = False):
     return run
 
 
+def fake_nvml_runner(v, seconds: float, gpus: int, page, tmp: str):
+    """The page's real runner on the stand-in NVML, with a probe printing `v`'s burn-in (its phases in order,
+    each phase's recorded rates) squeezed into `seconds`."""
+    from tests.unit.burn_fakes import FakeLib, build_fake_lib, fake_probe, phase_events
+    from ui import engine
+
+    b = v.burn_in
+    spans = [p for p in b.phases if p.t1_s > p.t0_s] or []
+    total = sum(p.t1_s - p.t0_s for p in spans) or 1.0
+    phases = [(p.phase, max(0.3, seconds * (p.t1_s - p.t0_s) / total)) for p in spans]
+    rate = next((r.value for r in b.rates if r.unit == "tflops"), 650.0)
+    lib_path = build_fake_lib(tmp)
+    if lib_path is None:
+        raise SystemExit("no C compiler for the stand-in libnvidia-ml")
+    lib = FakeLib(lib_path)
+    py = fake_probe(tmp, phase_events(phases, gpus=gpus, dtypes=tuple(b.dtypes) or ("bf16",), tflops=rate), gpus=gpus)
+
+    def run(listener, _seconds, cancel):
+        with lib:
+            lib.configure(gpus)
+            for g in range(gpus):
+                lib.set(g, temp_c=40 + 5 * g)
+            stop = threading.Event()
+
+            def warm():  # the stand-in's temperature climbs as a loaded GPU's does, so the chart moves
+                t0 = time.monotonic()
+                while not stop.wait(0.5):
+                    for g in range(gpus):
+                        lib.set(g, temp_c=int(40 + 5 * g + 30 * min(1.0, (time.monotonic() - t0) / seconds)))
+            threading.Thread(target=warm, daemon=True).start()
+            try:
+                return engine.run_verification(listener, 0.0, cancel, python=py, gpu_count=gpus, on_progress=page._progress,
+                                               burn_in_s=seconds, on_run=page._set_run)
+            finally:
+                stop.set()
+    return run
+
+
 def stall_meter(app):
     """A 5 ms timer; the gaps between its ticks are how long the loop was busy."""
     from PySide6.QtCore import QTimer
@@ -82,8 +127,13 @@ def stall_meter(app):
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser()
+    ap.add_argument("--run", type=Path, default=DEMO, help="the recorded verification to replay (default: the 2-GPU demo)")
     ap.add_argument("--speed", type=float, default=20.0)
+    ap.add_argument("--fake-nvml", type=float, default=0.0, metavar="SECONDS",
+                    help="the page's real runner on the stand-in NVML for this long, instead of a replay")
+    ap.add_argument("--gpus", type=int, default=1, help="with --fake-nvml: how many GPUs")
     ap.add_argument("--shots", type=Path, default=None)
+    ap.add_argument("--prefix", default="burn", help="the screenshots' file name prefix")
     ap.add_argument("--lang", action="append", choices=("en", "zh_CN"))
     ap.add_argument("--for-s", type=float, default=0.0, help="stop the replay after this many seconds (0: to its end)")
     ap.add_argument("--size", action="append", help="WxH (default 1920x1080 and 1366x768)")
@@ -94,13 +144,16 @@ def main(argv=None) -> int:
     from PySide6.QtWidgets import QApplication
 
     from app.verify.model import Verification
+    from app.verify.session import rejudge
     from ui.main import build_wizard
     from ui.screenshots import wait
     from ui.wizard import Services
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
-    v = Verification.loads(DEMO.read_text(encoding="utf-8"))
-    out: dict = {"bench": "burn_window", "plain": a.plain, "speed": a.speed, "gpus": len(v.burn_in.gpus), "shots": []}
+    v = rejudge(Verification.loads(a.run.read_text(encoding="utf-8")))  # said as today's verdicts say it
+    mode = f"fake_nvml {a.fake_nvml:g} s" if a.fake_nvml else f"replay x{a.speed:g}"
+    out: dict = {"bench": "burn_window", "run": a.run.name, "mode": mode, "plain": a.plain,
+                 "gpus": a.gpus if a.fake_nvml else len(v.burn_in.gpus), "shots": []}
     import tempfile
 
     for lang in a.lang or ["en", "zh_CN"]:
@@ -112,7 +165,8 @@ def main(argv=None) -> int:
             services = Services(state_dir=state, verify_runner=runner)
             w = build_wizard(lang=lang, services=services)
             page = w.pages["verify"]
-            holder["run"] = replayer(v, a.speed, page, a.plain)
+            holder["run"] = (fake_nvml_runner(v, a.fake_nvml, a.gpus, page, state) if a.fake_nvml
+                             else replayer(v, a.speed, page, a.plain))
             sizes = [tuple(int(x) for x in z.split("x")) for z in a.size] if a.size else [(1920, 1080), (1366, 768)]
             for size in sizes:
                 w.resize(*size)
@@ -123,12 +177,17 @@ def main(argv=None) -> int:
                 page.start()
                 wait(app, 0.5)  # the charts are built (once, on the first run) before the loop is timed
                 timer.start()
-                wait(app, until=lambda: page._run is not None and len(page.state.series) > min(250 * a.speed / 20, 5 * a.speed),
-                     timeout=60)
+
+                def far_enough(page=page) -> bool:  # into the load: samples shown, or (a run without samples) its rates
+                    burn = getattr(page._run, "burn", None)
+                    if len(page.state.series) > min(250 * a.speed / 20, 5 * a.speed):
+                        return True
+                    return (not v.samples or a.fake_nvml > 0) and burn is not None and len(burn.rates) >= 8
+                wait(app, until=far_enough, timeout=120)
                 if a.shots:  # the grab itself is no stall of the page's: the clock stops for it
                     timer.stop()
                     a.shots.mkdir(parents=True, exist_ok=True)
-                    p = a.shots / f"burn-live-{lang}-{size[0]}x{size[1]}.png"
+                    p = a.shots / f"{a.prefix}-live-{lang}-{size[0]}x{size[1]}.png"
                     w.grab().save(str(p))
                     out["shots"].append(str(p))
                     gaps.append(-1.0)
@@ -142,9 +201,10 @@ def main(argv=None) -> int:
                 out.setdefault("stall_ms", []).append({"lang": lang, "size": f"{size[0]}x{size[1]}", "ticks": len(g),
                                                        "max": round(g[-1], 1), "p99": round(g[int(len(g) * 0.99) - 1], 1)})
                 if a.shots:
-                    page.show_result(v)
+                    if not a.fake_nvml:
+                        page.show_result(v)
                     wait(app, 0.5)
-                    p = a.shots / f"burn-done-{lang}-{size[0]}x{size[1]}.png"
+                    p = a.shots / f"{a.prefix}-done-{lang}-{size[0]}x{size[1]}.png"
                     w.grab().save(str(p))
                     out["shots"].append(str(p))
             w.close()

@@ -53,7 +53,7 @@ def main() -> int:
     ids = [f for f, _ in HEALTH_FIELDS]
     vals = n.nvmlDeviceGetFieldValues(h, ids)
     out["health_fields"] = {name: {"ret": v.nvmlReturn, "value": int(v.value.ullVal)} for (_f, name), v in zip(HEALTH_FIELDS, vals)}
-    out["health_read"] = HealthReader(n).read(h)
+    out["health_read"] = HealthReader(n).read(0, h)
     out["thresholds"] = HealthReader(n).thresholds(h)
     out["answers"] = {
         "ecc_mode": answer(lambda: n.nvmlDeviceGetEccMode(h)),

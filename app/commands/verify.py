@@ -98,7 +98,7 @@ def _text(v, lang: str = "en") -> str:
 
 def run(args, ctx) -> int:
     from app.verify.model import Verification
-    from app.verify.session import VerifyOptions, rejudge, run_verification
+    from app.verify.session import VerifyOptions, rejudge
 
     if ctx.snapshot_path and not args.rejudge:
         raise CliError("verify measures this machine; it cannot run from a snapshot (use --rejudge FILE for saved results)", 2)
@@ -143,7 +143,52 @@ def run(args, ctx) -> int:
                              keep_samples=not args.no_samples, burn_in_s=burn_s, kmsg_path=args.kmsg, mirrors=mirrors)
         from app.pipeline import torch_fix_command
 
-        v = run_verification(opts, on_progress=_progress_printer(args.progress or (not ctx.json and sys.stderr.isatty()), ctx.lang),
-                             fixer=torch_fix_command)
+        v = _run_until_done(opts, _progress_printer(args.progress or (not ctx.json and sys.stderr.isatty()), ctx.lang),
+                            torch_fix_command, ctx.lang)
     ctx.emit(v.to_json(), _text(v, ctx.lang))
+    if v.cancelled:
+        return 130
     return 1 if v.status == "fail" else 0
+
+
+def _run_until_done(opts, on_progress, fixer, lang: str = "en"):
+    """The run, stopped by Ctrl-C or SIGTERM (a `timeout`, a batch scheduler ending the job) at any moment:
+    the probe is stopped and what was measured so far is still judged and printed (a valid partial result:
+    the burn-in says how long it ran of what was asked)."""
+    import signal
+
+    from app.messages import cli
+    from app.verify.session import VerifyRun
+
+    def term(_sig, _frame):
+        raise KeyboardInterrupt
+
+    try:
+        old = signal.signal(signal.SIGTERM, term)
+    except ValueError:  # not the main thread (a test calling run()): Ctrl-C only
+        old = None
+    import threading
+
+    run = VerifyRun(opts, on_progress=on_progress, fixer=fixer)
+    done = threading.Event()  # waited on, not the thread joined: an interrupted join can leave is_alive() wrong
+
+    def work() -> None:
+        try:
+            run.run()
+        finally:
+            done.set()
+
+    try:
+        threading.Thread(target=work, name="gpu-wizard-verify", daemon=True).start()
+        while not done.is_set():
+            try:
+                done.wait(0.25)
+            except KeyboardInterrupt:
+                sys.stderr.write(cli("verify_stopping", lang) + "\n")
+                run.cancel()
+    finally:
+        if old is not None:
+            signal.signal(signal.SIGTERM, old)
+    if run.result is None:
+        raise CliError(cli("verify_no_result", lang), 1)
+    return run.result

@@ -92,10 +92,13 @@ def fault_checks(b: BurnIn, g: BurnGpu) -> list[Check]:
     bad_mem = _mine(b, g, "memtest")
     if bad_mem:
         out.append(_check("burn_memtest", "fail", gpu_index=i, value=float(sum(e.count for e in bad_mem)), gpu=name,
-                          count=f"{sum(e.count for e in bad_mem):,}", pattern=bad_mem[0].detail or "?",
+                          count=f"{sum(e.count for e in bad_mem):,}", pattern=bad_mem[0].detail or None,
+                          pattern_part_code="burn_pattern" if bad_mem[0].detail else "",
                           offset=f"{int(bad_mem[0].value or 0):#x}", when=clock_time(b.started, bad_mem[0].t_s)))
     for e in _mine(b, g, "error"):
-        out.append(_check("burn_error", "fail", gpu_index=i, gpu=name, phase=e.phase or "?", error=e.detail or "?"))
+        out.append(_check("burn_error", "fail", gpu_index=i, gpu=name, phase=e.phase or None,
+                          text_code="burn_error" if e.phase else "burn_error_nophase",
+                          error=e.detail or None, error_code=None if e.detail else "burn_error_unsaid"))
     out += xid_checks(b, g)
     out += counter_checks(b, g)
     return out
@@ -151,7 +154,8 @@ def heat_checks(b: BurnIn, g: BurnGpu) -> list[Check]:
         ev = next((e for e in _mine(b, g, "thermal")), None)
         temp = ev.value if ev is not None and ev.value is not None else g.temp_max_c
         out.append(_check("burn_thermal", "warn", gpu_index=g.index, value=thermal_s, gpu=_name(g),
-                          after=duration(g.first_thermal_t_s - _t0(b)), temp=_fmt(temp, digits=0),
+                          after=duration(g.first_thermal_t_s - _t0(b)), temp=_fmt(temp, digits=0) if temp is not None else None,
+                          at_temp_code="burn_at_temp" if temp is not None else "",
                           share=_pct(thermal_s / g.load_s), slow_at_code="burn_slowdown_at" if g.temp_slowdown_c else "",
                           slowdown=_fmt(g.temp_slowdown_c, digits=0) if g.temp_slowdown_c else None))
     elif g.temp_max_c is not None and g.temp_slowdown_c and g.temp_max_c >= g.temp_slowdown_c - HOT_MARGIN_C:
@@ -181,34 +185,64 @@ def rates_text(g: BurnGpu) -> str:
     return ", ".join(parts)
 
 
-def pass_checks(b: BurnIn, g: BurnGpu) -> list[Check]:
-    """The healthy GPU's sentences: what it held, its rates, its heat, what was checked."""
-    out: list[Check] = []
+def _opt(x: Optional[float], digits: int = 0) -> Optional[str]:
+    """A figure for a sentence, or None where it was not measured (the sentence then takes a clause that
+    says so: a verdict never shows "?")."""
+    return _fmt(x, digits=digits) if x is not None else None
+
+
+def _held(b: BurnIn, g: BurnGpu, ran: str) -> Check:
+    """What the GPU held through the load: its clock beside its top, its power beside its limit."""
     name, i = _name(g), g.index
-    ran = duration(g.load_s or b.ran_s)
     capped = g.throttle_s.get("sw_power_cap", 0.0) >= 0.3 * g.load_s if g.load_s else False
+    if g.sm_clock_median_mhz is None:  # nothing sampled: what ran, not what it held, and why
+        why = b.sampler_note or None
+        return _check("burn_ok", "pass", gpu_index=i, gpu=name, text_code="burn_ok_unsampled_why" if why else "burn_ok_unsampled",
+                      duration=duration(b.ran_s), why=why)
     clock = _fmt(g.sm_clock_median_mhz, digits=0)
-    if g.sm_clock_median_mhz is None:  # nothing sampled (no NVML): what ran, not what it held
-        out.append(_check("burn_ok", "pass", gpu_index=i, gpu=name, text_code="burn_ok_unsampled", duration=duration(b.ran_s)))
-    elif capped and g.power_limit_w:
-        out.append(_check("burn_ok", "pass", gpu_index=i, gpu=name, clock=clock, limit_w=_fmt(g.power_limit_w, digits=0),
-                          duration=ran))
-    else:
-        out.append(_check("burn_ok", "pass", gpu_index=i, gpu=name, text_code="burn_ok_clock", clock=clock,
-                          clock_max=_fmt(g.sm_clock_max_mhz, digits=0), power=_fmt(g.power_median_w, digits=0),
-                          limit_w=_fmt(g.power_limit_w, digits=0), duration=ran))
+    if capped and g.power_limit_w:
+        return _check("burn_ok", "pass", gpu_index=i, gpu=name, clock=clock, limit_w=_fmt(g.power_limit_w, digits=0), duration=ran)
+    power = g.power_median_w
+    return _check("burn_ok", "pass", gpu_index=i, gpu=name, text_code="burn_ok_clock", clock=clock, duration=ran,
+                  clock_max=_opt(g.sm_clock_max_mhz), clock_top_code="burn_clock_top" if g.sm_clock_max_mhz else "",
+                  power=_opt(power), limit_w=_opt(g.power_limit_w),
+                  power_at_code="burn_power_at" if power is not None else "",
+                  power_limit_code="burn_power_limit" if g.power_limit_w else "",
+                  power_note_code="" if power is not None else "burn_power_unmeasured")
+
+
+def _rates(g: BurnGpu) -> Check:
+    mem, peak = g.mem_gbps, g.peak_mem_gbps
+    mem_code = ("burn_mem" if mem is not None and peak else "burn_mem_nopeak" if mem is not None else "burn_mem_none")
+    rates = rates_text(g)
+    return _check("burn_rates", "pass", gpu_index=g.index, gpu=_name(g), rates=rates or None,
+                  rates_code=None if rates else "burn_rates_none", mem_part_code=mem_code,
+                  mem=_opt(mem), mem_peak=_opt(peak), mem_share=_pct(mem / peak) if mem is not None and peak else None,
+                  copied_code="burn_copy" if g.mem_copy_gbps else "",
+                  copy=_fmt(g.mem_copy_gbps, digits=0) if g.mem_copy_gbps else None)
+
+
+def _heat(g: BurnGpu) -> Check:
+    slow, shut = g.temp_slowdown_c, g.temp_shutdown_c
+    limits = ("burn_limits" if slow and shut else "burn_limit_slowdown" if slow else "burn_limit_shutdown" if shut
+              else "burn_limits_none")
+    return _check("burn_heat", "pass", gpu_index=g.index, gpu=_name(g), temp=_fmt(g.temp_max_c, digits=0), limits_code=limits,
+                  slowdown=_opt(slow), shutdown=_opt(shut), power=_opt(g.power_max_w), limit_w=_opt(g.power_limit_w),
+                  power_part_code="burn_heat_power" if g.power_max_w is not None else "burn_heat_power_none",
+                  power_of_code="burn_power_of" if g.power_limit_w else "",
+                  fan_part_code="burn_fan" if g.fan_max_pct is not None else "",
+                  fan=_fmt(g.fan_max_pct, digits=0) if g.fan_max_pct is not None else None)
+
+
+def pass_checks(b: BurnIn, g: BurnGpu) -> list[Check]:
+    """The healthy GPU's sentences: what it held, its rates, its heat, what was checked. A figure that was
+    not measured is said so in words (never "?")."""
+    i, name = g.index, _name(g)
+    out: list[Check] = [_held(b, g, duration(g.load_s or b.ran_s))]
     if g.tflops or g.mem_gbps:
-        out.append(_check("burn_rates", "pass", gpu_index=i, gpu=name, rates=rates_text(g) or "-",
-                          mem=_fmt(g.mem_gbps, digits=0), mem_peak=_fmt(g.peak_mem_gbps, digits=0),
-                          mem_share=_pct(g.mem_gbps / g.peak_mem_gbps) if g.mem_gbps and g.peak_mem_gbps else "?",
-                          copied_code="burn_copy" if g.mem_copy_gbps else "",
-                          copy=_fmt(g.mem_copy_gbps, digits=0) if g.mem_copy_gbps else None))
+        out.append(_rates(g))
     if g.temp_max_c is not None:
-        out.append(_check("burn_heat", "pass", gpu_index=i, gpu=name, temp=_fmt(g.temp_max_c, digits=0),
-                          slowdown=_fmt(g.temp_slowdown_c, digits=0), shutdown=_fmt(g.temp_shutdown_c, digits=0),
-                          power=_fmt(g.power_max_w, digits=0), limit_w=_fmt(g.power_limit_w, digits=0),
-                          fan_part_code="burn_fan" if g.fan_max_pct is not None else "",
-                          fan=_fmt(g.fan_max_pct, digits=0) if g.fan_max_pct is not None else None))
+        out.append(_heat(g))
     out.append(_check("burn_checked", "pass", gpu_index=i, gpu=name, checks=f"{g.checks:,}",
                       mem_code="burn_checked_mem" if g.memtest_bytes else "",
                       gib=f"{(g.memtest_bytes or 0) / (1 << 30):,.0f}" if g.memtest_bytes else None,
@@ -221,13 +255,19 @@ def watch_checks(b: BurnIn, g: BurnGpu) -> list[Check]:
     """What could not be watched on this GPU (skip: said, not held against it)."""
     out: list[Check] = []
     if not b.xid_source:
-        out.append(_check("burn_xid_unwatched", "skip", gpu_index=g.index, gpu=_name(g), why=b.xid_note or "?"))
+        out.append(_check("burn_xid_unwatched", "skip", gpu_index=g.index, gpu=_name(g), why=b.xid_note or None,
+                          why_code=None if b.xid_note else "burn_why_unknown"))
     w = g.watched
     missing: list[str] = [k for k in ("ecc_uncorrected", "pcie_replay") if k in w and w[k] != "yes"]
     if w.get("remapped_unc") != "yes" and w.get("retired_pages") != "yes" and "remapped_unc" in w:
         missing.append("remapped_unc")  # a GPU has one of the two (row remapping since the A100)
     for k in missing:
-        out.append(_check("burn_counter_unwatched", "skip", gpu_index=g.index, gpu=_name(g), counter=k))
+        if w.get(k) == "not read":  # never read (nothing sampled, or the counters failed): not the GPU's lack
+            why = b.health_note or b.sampler_note or None
+            out.append(_check("burn_counter_unwatched", "skip", gpu_index=g.index, gpu=_name(g), counter=k,
+                              text_code="burn_counter_unread", why=why, why_code=None if why else "burn_why_unknown"))
+        else:
+            out.append(_check("burn_counter_unwatched", "skip", gpu_index=g.index, gpu=_name(g), counter=k))
     return out
 
 
@@ -250,14 +290,19 @@ def interconnect_checks(b: BurnIn) -> list[Check]:
         if p.ok is False:
             out.append(_check("p2p_corrupt", "fail", gpu_index=p.src, src=a, dst=c))
             continue
-        share = p.gbps / p.ceiling_gbps if p.gbps and p.ceiling_gbps else None
+        peer = "" if p.peer is not False else "p2p_no_peer"
+        if p.gbps is None:
+            out.append(_check("p2p_pair", "skip", gpu_index=p.src, src=a, dst=c, text_code="p2p_unmeasured", peer_code=peer))
+            continue
+        share = p.gbps / p.ceiling_gbps if p.ceiling_gbps else None
         status = "warn" if share is not None and share < P2P_MIN_SHARE else "pass"
         out.append(_check("p2p_pair", status, gpu_index=p.src, value=p.gbps, limit=p.ceiling_gbps, src=a, dst=c,
-                          gbps=_fmt(p.gbps), bidir=_fmt(p.bidir_gbps), latency=_fmt(p.latency_us),
+                          gbps=_fmt(p.gbps), bidir=_opt(p.bidir_gbps, 1), latency=_opt(p.latency_us, 1),
+                          bidir_part_code="p2p_bidir" if p.bidir_gbps is not None else "",
+                          latency_part_code="p2p_latency" if p.latency_us is not None else "p2p_latency_none",
                           over_code="p2p_over" if p.link and p.ceiling_gbps else "", link=p.link or None,
                           share=_pct(share) if share is not None else None, ceiling=_fmt(p.ceiling_gbps) if p.ceiling_gbps else None,
-                          text_code="p2p_slow" if status == "warn" else None,
-                          peer_code="" if p.peer is not False else "p2p_no_peer"))
+                          text_code="p2p_slow" if status == "warn" else None, peer_code=peer))
     ar = b.allreduce
     if ar is not None and ar.skipped:
         out.append(_check("allreduce_skipped", "skip", why=ar.skipped))
@@ -267,7 +312,8 @@ def interconnect_checks(b: BurnIn) -> list[Check]:
         share = ar.busbw_gbps / ar.ceiling_gbps if ar.ceiling_gbps else None
         status = "warn" if share is not None and share < P2P_MIN_SHARE else "pass"
         out.append(_check("allreduce", status, value=ar.busbw_gbps, limit=ar.ceiling_gbps, n=str(ar.gpus),
-                          backend=ar.backend.upper() or "NCCL", busbw=_fmt(ar.busbw_gbps), size=_fmt(ar.size_mib, digits=0),
+                          backend=ar.backend.upper() or "NCCL", busbw=_fmt(ar.busbw_gbps), size=_opt(ar.size_mib),
+                          size_part_code="allreduce_size" if ar.size_mib is not None else "",
                           vs_code="allreduce_ceiling" if ar.ceiling_gbps else "",
                           ceiling=_fmt(ar.ceiling_gbps) if ar.ceiling_gbps else None, share=_pct(share) if share is not None else None))
     return out

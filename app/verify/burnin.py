@@ -112,6 +112,8 @@ class BurnTracker:
         self._rate_n: dict[int, int] = {}
         self.last_t = 0.0
         self.links: dict[tuple[int, int], Any] = {}  # (NVML a, NVML b) -> topology.PairLink
+        self.sampler_note = ""  # set at the end: why nothing was sampled (then no figure of heat or clocks is judged)
+        self.health_note = ""  # set at the end: why the health counters were not read
 
     # ------------------------------------------------------------ the probe's events
     def on_event(self, ev: dict[str, Any], t_s: float) -> None:
@@ -275,7 +277,8 @@ class BurnTracker:
                           phases=tuple(self.spans), gpus=summaries, results=tuple(self.results),
                           events=tuple(sorted(self.events, key=lambda e: e.t_s)), rates=tuple(self.rates),
                           p2p=pairs, allreduce=ar, xid_source=self.xid_source,
-                          xid_note=self.xid_note, started=self.started)
+                          xid_note=self.xid_note, started=self.started, sampler_note=self.sampler_note,
+                          health_note=self.health_note)
 
     def _with_link(self, p: P2PPair) -> P2PPair:
         link = self.links.get((self._nvml_of.get(p.src, p.src), self._nvml_of.get(p.dst, p.dst)))
@@ -318,9 +321,12 @@ class BurnTracker:
             watched=self._watched(w))
 
     def _watched(self, w: _GpuWatch) -> dict[str, str]:
+        """Each health counter: "yes", "not reported by this GPU" (it was read and has none), or
+        "not read" (nothing was sampled, or the counters could not be read: the BurnIn's notes say why)."""
         out = {"xid": "yes" if self.xid_source else (self.xid_note or "not watched")}
+        unread = w.prev_t is None or bool(self.sampler_note or self.health_note)
         for name in ("ecc_uncorrected", "remapped_unc", "retired_pages", "pcie_replay"):
-            out[name] = "yes" if name in w.first else "not reported by this GPU"
+            out[name] = "yes" if name in w.first else "not read" if unread else "not reported by this GPU"
         return out
 
 

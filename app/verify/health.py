@@ -50,8 +50,9 @@ def _field_value(v: Any) -> Optional[int]:
 
 
 def handle_key(h: Any) -> Any:
-    """A GPU handle as a dict key and for comparison: pynvml's handles are ctypes pointers (neither
-    hashable nor equal to another pointer object to the same device); fakes use plain values."""
+    """A GPU handle for comparison (which GPU an Xid event names): pynvml's handles are ctypes
+    pointers, neither hashable nor equal to another pointer object to the same device, so they are
+    compared by address; fakes use plain values."""
     try:
         import ctypes
 
@@ -61,15 +62,18 @@ def handle_key(h: Any) -> Any:
 
 
 class HealthReader:
-    """Per GPU handle: `read(h)` -> {counter: int or None, "fan_pct": ...}; `thresholds(h)` once."""
+    """Per GPU: `read(index, h)` -> {counter: int or None, "fan_pct": ...}; `thresholds(h)` once.
+
+    What it learns of a GPU (which fields it answers, whether it has a fan) is kept by the caller's
+    GPU index, never by the handle: pynvml's handles are ctypes pointers, which are not hashable (a
+    dict keyed by them raises TypeError, and that killed the sampler thread of the first H200 burn-in)."""
 
     def __init__(self, nvml: Any):
         self.nvml = nvml
-        self._ids: dict[Any, list[tuple[int, str]]] = {}  # handle key -> the fields it answers
-        self._fan: dict[Any, bool] = {}
+        self._ids: dict[int, list[tuple[int, str]]] = {}  # GPU index -> the fields it answers
+        self._fan: dict[int, bool] = {}
 
-    def read(self, h: Any) -> dict[str, Optional[float]]:
-        k = handle_key(h)
+    def read(self, k: int, h: Any) -> dict[str, Optional[float]]:
         fields = self._ids.get(k, list(HEALTH_FIELDS))
         got: dict[str, Optional[int]] = {}
         if fields:
@@ -89,11 +93,10 @@ class HealthReader:
         for name in ("ecc_corrected", "ecc_uncorrected", "retired_pending", "remapped_cor", "remapped_unc",
                      "remap_pending", "remap_failure", "pcie_replay"):
             out[name] = got.get(name)
-        out["fan_pct"] = self.fan(h)
+        out["fan_pct"] = self.fan(k, h)
         return out
 
-    def fan(self, h: Any) -> Optional[float]:
-        k = handle_key(h)
+    def fan(self, k: int, h: Any) -> Optional[float]:
         if self._fan.get(k) is False:
             return None
         try:

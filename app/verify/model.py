@@ -245,6 +245,7 @@ class SamplerStats(Model):
     cpu_pct_of_core: Optional[float] = None  # the sampler thread's CPU time / wall time x 100
     pcie_every_s: Optional[float] = None  # how often PCIe rx/tx were refreshed (NVML blocks ~20 ms per read)
     health_every_s: Optional[float] = None  # burn-in: how often the ECC/remap/replay counters were read
+    error: str = ""  # a reading that failed while it ran, or a part it stopped reading (the health counters), and why
 
 
 HEALTH_COUNTERS: tuple[str, ...] = ("ecc_corrected", "ecc_uncorrected", "retired_pages", "retired_pending",
@@ -396,6 +397,8 @@ class BurnIn(Model):
     xid_source: str = ""  # "nvml_events", "kernel_log", or "" (not watched: xid_note says why)
     xid_note: str = ""
     started: Optional[str] = None  # wall-clock time of t_s = 0 (ISO 8601), for "at 14:02"
+    sampler_note: str = ""  # why clocks, heat and power were not sampled ("": they were)
+    health_note: str = ""  # why the ECC, row-remap and PCIe replay counters were not read ("": they were)
 
 
 @dataclass(frozen=True)

@@ -45,6 +45,7 @@ THROTTLE_BITS: tuple[tuple[int, str], ...] = (
 )
 
 
+MAX_FAILED = 20  # ticks in a row that raise before the sampler gives up (2 s at 10 Hz)
 HEALTH_CPU_SHARE = 0.0025  # the health counters may cost this share of a core (0.25%); read less often if more
 FI_PCIE_TX_BYTES = 197  # nvml.h NVML_FI_DEV_PCIE_COUNT_TX_BYTES
 FI_PCIE_RX_BYTES = 198  # NVML_FI_DEV_PCIE_COUNT_RX_BYTES
@@ -54,6 +55,11 @@ def throttle_names(mask: Optional[int]) -> tuple[str, ...]:
     if not mask:
         return ()
     return tuple(name for bit, name in THROTTLE_BITS if mask & bit)
+
+
+def _why(e: BaseException) -> str:
+    text = (str(e) or "").splitlines()[0][:200] if str(e) else ""
+    return f"{type(e).__name__}: {text}" if text else type(e).__name__
 
 
 def _import_nvml() -> Any:
@@ -101,6 +107,11 @@ class Sampler:
         self.on_xid, self.kmsg_path = on_xid, kmsg_path
         self.xid: Optional[XidWatcher] = None
         self.max_keep, self._keep_every = max_keep, 1
+        self.error = ""  # the first reading that raised while it ran ("TypeError: ...")
+        self.health_note = ""  # why the health counters stopped being read, when they did
+        self._failed = 0
+        self._started_at: Optional[float] = None
+        self._asked_s = 0.0  # from start() to stop(): what the rate and the CPU share are over
 
     # ------------------------------------------------------------ lifecycle
     def start(self) -> bool:
@@ -135,6 +146,7 @@ class Sampler:
             self._t0 = time.monotonic()
         self._start_watch()
         self._stop.clear()
+        self._started_at = time.monotonic()
         self._thread = threading.Thread(target=self._loop, name="gpu-wizard-nvml-sampler", daemon=True)
         self._thread.start()
         return True
@@ -150,6 +162,8 @@ class Sampler:
 
     def stop(self, timeout: float = 5.0) -> SamplerStats:
         if self._thread is not None:
+            if self._started_at is not None:
+                self._asked_s = time.monotonic() - self._started_at
             self._stop.set()
             self._thread.join(timeout)
             self._thread = None
@@ -180,14 +194,18 @@ class Sampler:
         return self._thread is not None and self._thread.is_alive()
 
     def stats(self) -> SamplerStats:
+        """The achieved rate and CPU share over the whole time it was asked to sample (start to stop), so a
+        thread that stopped early shows as the few ticks it made, not as a fast one."""
         ran = self._count > 0
-        wall = self._wall_s
+        wall = max(self._wall_s, self._asked_s) if not self.running else self._wall_s
+        reason = "" if ran else (self.reason or (f"no sample was taken: {self.error}" if self.error else ""))
         return SamplerStats(
-            ran=ran, reason=self.reason if not ran else "", interval_s=self.interval_s,
+            ran=ran, reason=reason, interval_s=self.interval_s,
             rate_hz=round(self._ticks / wall, 2) if wall > 0 else None, count=self._count,
             cpu_pct_of_core=round(100.0 * self._cpu_s / wall, 3) if wall > 0 else None,
             pcie_every_s=self._pcie_every() if ran else None,
-            health_every_s=max(self.interval_s, self.health_every_s) if ran and self._health is not None else None)
+            health_every_s=max(self.interval_s, self.health_every_s) if ran and self._health is not None else None,
+            error=self.error or self.health_note)
 
     def _pcie_every(self) -> Optional[float]:
         if self.pcie_mode == "off":
@@ -202,7 +220,12 @@ class Sampler:
         next_t = wall0
         try:
             while not self._stop.is_set():
-                self._tick()
+                try:
+                    self._tick()
+                    self._failed = 0
+                except Exception as e:  # noqa: BLE001 - a reading nobody foresaw: said, never a silent dead thread
+                    if self._fault(e):
+                        break
                 self._cpu_s = time.thread_time() - cpu0
                 self._wall_s = time.monotonic() - wall0
                 next_t += self.interval_s
@@ -214,6 +237,17 @@ class Sampler:
         finally:
             self._cpu_s = time.thread_time() - cpu0
             self._wall_s = time.monotonic() - wall0
+
+    def _fault(self, e: Exception) -> bool:
+        """A tick that raised: kept in `error` (the first one), and True (stop) once MAX_FAILED ticks in a
+        row have failed, with `reason` saying so."""
+        self._failed += 1
+        if not self.error:
+            self.error = _why(e)
+        if self._failed < MAX_FAILED:
+            return False
+        self.reason = f"the NVML sampler stopped after {self._failed} failed readings in a row: {self.error}"
+        return True
 
     def _get(self, fn: str, *args: Any) -> Any:
         try:
@@ -290,7 +324,11 @@ class Sampler:
         if last is not None and now - last[0] < self.health_every_s - 1e-3:
             return last[1]
         c0 = time.thread_time()
-        values = self._health.read(h)
+        try:
+            values = self._health.read(index, h)
+        except Exception as e:  # noqa: BLE001 - the counters are off from here on, and why is said; samples go on
+            self._health, self.health_note = None, f"the health counters could not be read: {_why(e)}"
+            return {}
         self._health_cpu.append(time.thread_time() - c0)
         if len(self._health_cpu) == 5 * max(1, len(self._handles)):  # what one read costs here: keep it in budget
             per_s = sorted(self._health_cpu)[len(self._health_cpu) // 2] * len(self._handles)

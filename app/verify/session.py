@@ -26,7 +26,7 @@ from typing import Any, Callable, Optional
 from app.model import ModelError
 from app.verify import burn_verdicts, verdicts
 from app.verify.burnin import BurnTracker
-from app.verify.model import (Bandwidth, Compute, DeviceInfo, GpuResult, NumericCheck, Sample,
+from app.verify.model import (Bandwidth, BurnIn, Compute, DeviceInfo, GpuResult, NumericCheck, Sample,
                               SamplerStats, TorchReport, Verification)
 from app.verify.runner import ProbeOutcome, ProbeRunner, default_python, probe_argv
 from app.verify.sampler import Sampler
@@ -394,6 +394,9 @@ class VerifyRun:
         finally:
             self._phase = None
             stats = sampler.stop()
+        if self.burn is not None:
+            self.burn.sampler_note = "" if stats.ran else (stats.reason or "no sample was taken")
+            self.burn.health_note = sampler.health_note if stats.ran else ""
         v = assemble(outcome, nvml, python, list(sampler.samples), stats, opts, started, time.monotonic() - t0,
                      self._facts_gpu_count, fixer=self.fixer, burn=self.burn)
         self.result = v
@@ -432,9 +435,22 @@ def rejudge(v: Verification) -> Verification:
     if not v.gpus:
         return v
     judged, layers = verdicts.judge(v.gpus, v.torch, v.samples)
-    if v.burn_in is not None:
-        layers = tuple(layers) + burn_verdicts.burn_layers(v.burn_in)
-    return v.replace(gpus=judged, layers=layers)
+    burn = v.burn_in
+    if burn is not None:
+        burn = _unsampled(burn, v.sampler)
+        layers = tuple(layers) + burn_verdicts.burn_layers(burn)
+    return v.replace(gpus=judged, layers=layers, burn_in=burn)
+
+
+def _unsampled(b: BurnIn, stats: SamplerStats) -> BurnIn:
+    """A recording whose sampler took no sample (before BurnIn.sampler_note was kept): its counters were
+    never read, whatever the recording says of them, and the note says so."""
+    if stats.count or b.sampler_note:
+        return b
+    note = stats.reason or "the NVML sampler took no sample"
+    gpus = tuple(g.replace(watched={k: (w if k == "xid" or w == "yes" else "not read") for k, w in g.watched.items()})
+                 for g in b.gpus)
+    return b.replace(sampler_note=note, gpus=gpus)
 
 
 def with_params(v: Verification) -> Verification:

@@ -200,3 +200,58 @@ def when(cond: Callable[[], bool], timeout: float = 10.0) -> bool:
             return True
         time.sleep(0.02)
     return False
+
+
+FAKE_LIB_C = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures", "verify", "fake_libnvidia_ml.c")
+
+
+class FakeLib:
+    """tests/fixtures/verify/fake_libnvidia_ml.c built here and loaded as nvidia-ml-py's libnvidia-ml: every
+    NVML call of the session goes through the real pynvml (its ctypes handles, structures, errors) into it.
+    `set(i, key=value)` and `xid(i, code)` script it while a run goes on (keys: the C struct's fields)."""
+
+    def __init__(self, path: str):
+        import ctypes
+
+        import pynvml
+
+        self.pynvml, self.path = pynvml, path
+        self.lib = ctypes.CDLL(path)
+        self.lib.fake_nvml_set.argtypes = [ctypes.c_uint, ctypes.c_char_p, ctypes.c_longlong]
+        self.lib.fake_nvml_xid.argtypes = [ctypes.c_uint, ctypes.c_longlong]
+
+    def __enter__(self) -> "FakeLib":
+        self._saved = self.pynvml.nvmlLib
+        self.pynvml.nvmlLib = self.lib
+        self.pynvml._nvmlGetFunctionPointer_cache.clear()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.pynvml.nvmlLib = self._saved
+        self.pynvml._nvmlGetFunctionPointer_cache.clear()
+
+    def configure(self, count: int = 1, events: bool = True) -> None:
+        assert self.lib.fake_nvml_configure(count, int(events)) == 0
+
+    def set(self, i: int, **kw: int) -> None:
+        for k, v in kw.items():
+            assert self.lib.fake_nvml_set(i, k.encode(), int(v)) == 0, k
+
+    def xid(self, i: int, code: int) -> None:
+        self.lib.fake_nvml_xid(i, code)
+
+    def calls(self) -> int:
+        return int(self.lib.fake_nvml_calls())
+
+
+def build_fake_lib(tmp) -> Optional[str]:
+    """The stand-in libnvidia-ml built into `tmp` (None without a C compiler)."""
+    import shutil
+    import subprocess
+
+    cc = shutil.which("cc") or shutil.which("gcc")
+    if not cc:
+        return None
+    out = os.path.join(str(tmp), "libnvidia-ml.so.1")
+    r = subprocess.run([cc, "-shared", "-fPIC", "-pthread", "-O1", "-o", out, FAKE_LIB_C], capture_output=True, text=True)
+    return out if r.returncode == 0 else None

@@ -290,6 +290,50 @@ def test_a_burn_in_without_samples_says_so():
 
     v = rejudge(Verification.loads((FIX / "h200_burnin45.json").read_text(encoding="utf-8")))
     ok = next(c for c in v.layer("burnin").checks if c.code == "burn_ok")
-    assert ok.params["text_code"] == "burn_ok_unsampled" and "?" not in ok.message
+    assert ok.params["text_code"] == "burn_ok_unsampled_why" and "?" not in ok.message
+    assert "were not sampled (the NVML sampler took no sample)" in ok.message
     html = burn_html(v.to_json())
     assert "No NVML samples" in html and "data-metric='burn_tflops'" in html and "data-metric='burn_clock'" not in html
+
+
+def test_no_verdict_shows_a_question_mark_for_a_figure_not_measured():
+    """Every burn-in sentence with its figures missing one by one (no power, no clock top, no memory rate or
+    peak, no thresholds, no pattern, no phase, no latency, ...): what was not measured is said in words."""
+    from app.verify.model import AllReduce, BurnEvent, BurnGpu, BurnIn, P2PPair
+
+    full = dict(index=0, name="NVIDIA H200", load_s=60.0, power_limit_w=700.0, sm_clock_max_mhz=1980, temp_slowdown_c=89.0,
+                temp_shutdown_c=95.0, peak_tflops={"bf16": 989.5}, peak_mem_gbps=4800.0, sm_clock_median_mhz=1755.0,
+                power_median_w=650.0, power_max_w=690.0, util_median_pct=99.0, temp_max_c=70.0, tflops={"bf16": 650.0},
+                mem_gbps=4000.0, checks=100, watched={"xid": "yes", "ecc_uncorrected": "not read", "pcie_replay": "yes",
+                                                      "remapped_unc": "not read", "retired_pages": "not read"})
+    optional = ("power_limit_w", "sm_clock_max_mhz", "temp_slowdown_c", "temp_shutdown_c", "peak_mem_gbps", "sm_clock_median_mhz",
+                "power_median_w", "power_max_w", "mem_gbps", "temp_max_c")
+    events = (BurnEvent(t_s=20.0, kind="memtest", gpu_index=0, count=3, value=None, detail=""),
+              BurnEvent(t_s=21.0, kind="error", gpu_index=0, phase=None, detail=""),
+              BurnEvent(t_s=22.0, kind="thermal", gpu_index=0, value=None))
+    pairs = (P2PPair(src=0, dst=1), P2PPair(src=1, dst=0, gbps=300.0), P2PPair(src=1, dst=0, gbps=30.0, ceiling_gbps=450.0, link="NVLink"))
+    seen = 0
+    for drop in (None,) + optional + ("tflops", "peak_tflops"):
+        g = BurnGpu(**{**full, **({drop: {} if drop in ("tflops", "peak_tflops") else None} if drop else {})})
+        g = g.replace(throttle_s={"sw_thermal": 30.0}, first_thermal_t_s=22.0) if drop == "temp_max_c" else g
+        b = BurnIn(seconds=60, ran_s=60, gpus=(g, g.replace(index=1)), events=events, p2p=pairs, xid_source="",
+                   allreduce=AllReduce(gpus=2, busbw_gbps=300.0, backend="nccl"))
+        for layer in BV.burn_layers(b):
+            for c in layer.checks:
+                for lang in ("en", "zh_CN"):
+                    text = check_text(c, lang)
+                    seen += 1
+                    assert "?" not in text and "None" not in text and "{" not in text, (drop, c.code, lang, text)
+    assert seen > 200
+    b = BurnIn(seconds=60, ran_s=60, gpus=(BurnGpu(**{**full, "power_median_w": None}),))
+    ok = next(c for c in BV.burn_layers(b)[0].checks if c.code == "burn_ok")
+    assert ok.message.endswith("for 1 min (its power draw was not measured): normal.") and "功耗未测得" in check_text(ok, "zh_CN")
+
+
+def test_the_recorded_h200_run_without_samples_says_what_was_not_read():
+    """The first H200 burn-in lost its sampler at the first tick: judged again it says its clocks, heat, power
+    and counters were not read, never that the GPU lacks the counters nor "held ? MHz"."""
+    v = rejudge(Verification.loads((FIX / "h200_burnin45.json").read_text(encoding="utf-8")))
+    texts = [check_text(c, lang) for c in v.layer("burnin").checks for lang in ("en", "zh_CN")]
+    assert not any("?" in t for t in texts) and not any("reports no" in t or "不提供" in t for t in texts), texts
+    assert any("its ECC error counter was not read" in t for t in texts)

@@ -146,3 +146,36 @@ def test_a_background_run_can_be_cancelled(tmp_path):
     assert v is not None and v.cancelled and done == [v] and not run.running
     assert v.layer("load").status == "skip" and "cancelled" in v.layer("load").reason
     assert v.errors == ()
+
+
+@pytest.mark.parametrize("sig", ["SIGINT", "SIGTERM"])
+def test_a_burn_in_stopped_by_a_signal_still_prints_its_partial_result(tmp_path, sig):
+    """Ctrl-C (or `timeout`'s SIGTERM) in the middle of `verify --burn-in 10m --json`: the probe is stopped and
+    the JSON printed is a whole Verification whose burn-in says how long it ran of what was asked."""
+    import signal
+    import time
+
+    from app.verify.model import Verification
+    from tests.unit.burn_fakes import fake_probe, phase_events
+
+    py = fake_probe(tmp_path, phase_events([("memtest", 0.3), ("matmul_bf16", 0.5)])[:-1], hang=True)
+    p = subprocess.Popen([sys.executable, "-m", "app", "verify", "--json", "--progress", "--burn-in", "10m", "--python", py],
+                         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 30
+        seen = ""
+        while "matmul_bf16" not in seen and time.monotonic() < deadline:  # the progress line of the second phase
+            seen += p.stderr.readline()
+        assert "matmul_bf16" in seen, seen
+        time.sleep(0.3)
+        p.send_signal(getattr(signal, sig))
+        out, err = p.communicate(timeout=30)
+    finally:
+        if p.poll() is None:
+            p.kill()
+    assert p.returncode == 130, err
+    v = Verification.loads(out)
+    assert v.cancelled and v.burn_in is not None and v.burn_in.cancelled
+    assert [x.phase for x in v.burn_in.phases] == ["memtest", "matmul_bf16"] and v.burn_in.seconds == 600
+    stop = next(c for c in v.layer("burnin").checks if c.code == "burn_cancelled")
+    assert "of 10 min" in stop.message and "stopping" in err
