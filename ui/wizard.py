@@ -366,7 +366,7 @@ class Wizard(QWizard):
 
     _close_confirmed = False
 
-    def ask_close(self, then: Callable[[], None]) -> None:
+    def ask_close(self, then: Callable[[], object]) -> None:
         """Escape (or Close) once something was chosen: ask first. "Keep working" is the default and the
         Escape answer, so a second Escape never closes."""
         box = QMessageBox(self)

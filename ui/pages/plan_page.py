@@ -4,6 +4,7 @@ it is the confirmation). The plan shown is always the one built from the current
 recommendation and choices: any change rebuilds it before it can run."""
 from __future__ import annotations
 
+from functools import partial
 from typing import Any, Optional
 
 from PySide6.QtCore import Qt
@@ -105,7 +106,7 @@ class PlanPage(BasePage):
         self.retranslate_status()
         self.completeChanged.emit()
         basis = self.current_basis()
-        self.tasks.submit(self.w.services.build_plan, *basis, on_done=lambda plan, b=basis: self._got(plan, b),
+        self.tasks.submit(self.w.services.build_plan, *basis, on_done=partial(self._got, basis=basis),
                           on_error=self._failed)
 
     def _prepare(self) -> None:
@@ -143,7 +144,7 @@ class PlanPage(BasePage):
         self.state.busy = False
         self.state.plan = self.session.plan = plan
         self.session.plan_basis = basis
-        self.render()
+        self.show_state()
         self.completeChanged.emit()
 
     def validatePage(self) -> bool:  # noqa: N802
@@ -192,7 +193,7 @@ class PlanPage(BasePage):
         self.show_error(tr("Plan exported: {path}").format(path=path), "ok")
 
     # --- rendering -----------------------------------------------------------------------
-    def render(self) -> None:
+    def show_state(self) -> None:
         self._next_text()
         self.tree.clear()
         for i, s in enumerate(self.state.steps):
@@ -207,8 +208,9 @@ class PlanPage(BasePage):
             it.setData(1, Qt.ItemDataRole.AccessibleTextRole,
                        title + (", " + tr("needs administrator rights") if s.needs_root else ""))
             self.tree.addTopLevelItem(it)
-        if self.tree.topLevelItemCount():
-            self.tree.setCurrentItem(self.tree.topLevelItem(0))
+        first = self.tree.topLevelItem(0)
+        if first is not None:
+            self.tree.setCurrentItem(first)
         self.retranslate_status()
 
     def retranslate_status(self) -> None:
@@ -275,6 +277,6 @@ class PlanPage(BasePage):
         self.export_btn.setAccessibleName(tr("Export the plan as a shell script"))
         self._next_text()
         if self.state.plan is not None:
-            self.render()
+            self.show_state()
         else:
             self.retranslate_status()

@@ -53,7 +53,7 @@ class RecommendationPage(BasePage):
         self.layout_.addWidget(self.status)
 
         scroll = QScrollArea(self)
-        self.scroll = scroll
+        self.scroll_area = scroll  # not `self.scroll`: QWidget.scroll(dx, dy) is Qt's
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
         inner = QWidget()
@@ -187,9 +187,11 @@ class RecommendationPage(BasePage):
         self.apply_btn.setEnabled(False)
         self.completeChanged.emit()
         self.retranslate_status()
-        self.tasks.submit(self.w.services.recommend, self.session.facts, choices,
-                          on_done=lambda rec, c=choices, g=gen: self._got(rec, c) if g == self._gen else None,
-                          on_error=self._failed)
+
+        def recommended(rec: Recommendation) -> None:
+            if gen == self._gen:
+                self._got(rec, choices)
+        self.tasks.submit(self.w.services.recommend, self.session.facts, choices, on_done=recommended, on_error=self._failed)
 
     def _got(self, rec: Recommendation, choices: Optional[Choices] = None) -> None:
         self.state.busy = False
@@ -209,7 +211,7 @@ class RecommendationPage(BasePage):
                 w.buddy().setEnabled(not self.session.read_only)
         self.reset_btn.setEnabled(not self.session.read_only)
         self._fill_alternatives(rec)
-        self.render()
+        self.show_state()
         self.completeChanged.emit()
 
     def _failed(self, message: str, _d: str) -> None:
@@ -242,7 +244,7 @@ class RecommendationPage(BasePage):
         self.show_error(tr("The wizard could not download what it needs. Enter your proxy, a mirror or your "
                            "organisation's certificate bundle, press Apply, then Next: the plan is made again with them."),
                         "warning")
-        self.scroll.ensureWidgetVisible(target)
+        self.scroll_area.ensureWidgetVisible(target)
         target.setFocus()
 
     def _toggle_advanced(self, on: bool) -> None:
@@ -312,7 +314,7 @@ class RecommendationPage(BasePage):
         return self.state.can_confirm()
 
     # --- rendering -----------------------------------------------------------------------
-    def render(self) -> None:
+    def show_state(self) -> None:
         rec = self.state.recommendation
         e = html.escape
         if rec is None:
@@ -409,7 +411,7 @@ class RecommendationPage(BasePage):
         for k, (box, _lab) in self.cards.items():
             box.setTitle(titles[k])
         self.warnings.setAccessibleName(tr("Warnings"))
-        self.scroll.setAccessibleName(tr("Recommendation details"))
+        self.scroll_area.setAccessibleName(tr("Recommendation details"))
         self.adv_toggle.setText(tr("&Advanced"))
         self.adv_toggle.setAccessibleName(tr("Show advanced choices"))
         names = {"torch_version": tr("PyTorch &version:"), "torch_variant": tr("PyTorch va&riant:"),
@@ -425,4 +427,4 @@ class RecommendationPage(BasePage):
         self.apply_btn.setAccessibleName(tr("Check these choices"))
         self.reset_btn.setText(tr("Rese&t"))
         self.reset_btn.setAccessibleName(tr("Back to the recommendation"))
-        self.render()
+        self.show_state()

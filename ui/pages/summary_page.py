@@ -86,7 +86,7 @@ class SummaryPage(BasePage):
             self.state.recorded_steps = tuple(rep.get("steps") or ())
             self.state.recorded_plan = engine.report_value(rep, "plan", Plan)
             self.state.install = None
-        self.render()
+        self.show_state()
 
     def wsl_restart_needed(self) -> bool:
         """A setting WSL reads at its start was changed here (its memory in .wslconfig)."""
@@ -157,7 +157,7 @@ class SummaryPage(BasePage):
             self.w.pages["system"].save_snapshot_to(path)
             self.show_error(tr("Saving the snapshot…"), "info")
 
-    def render(self) -> None:
+    def show_state(self) -> None:
         recorded = bool(self.state.recorded_steps) or self.session.source.kind == "report"
         if recorded:
             self.changes_label.setText(tr("&What was done on the user's machine:"))
@@ -212,4 +212,4 @@ class SummaryPage(BasePage):
         self.wsl_btn.setText(tr("Restart &WSL…"))
         self.wsl_btn.setAccessibleName(tr("Restart WSL so its new settings apply"))
         self.trouble_btn.setAccessibleName(tr("Find the cause of the failure"))
-        self.render()
+        self.show_state()

@@ -81,7 +81,7 @@ class SystemPage(BasePage):
             self.rescan()
         else:
             self.state.facts = self.session.facts
-            self.render()
+            self.show_state()
 
     def rescan(self) -> None:
         if self.state.scanning:
@@ -104,7 +104,7 @@ class SystemPage(BasePage):
             self.session.plan = None
         self.rescan_btn.setEnabled(True)
         self.update_source_banner()
-        self.render()
+        self.show_state()
         self.completeChanged.emit()
 
     def _failed(self, message: str, _details: str) -> None:
@@ -139,7 +139,7 @@ class SystemPage(BasePage):
         return self.state.facts is not None and not self.state.scanning
 
     # --- rendering -----------------------------------------------------------------------
-    def render(self) -> None:
+    def show_state(self) -> None:
         self.tree.clear()
         self.findings.clear()
         facts = self.state.facts
@@ -168,13 +168,13 @@ class SystemPage(BasePage):
             top.setExpanded(True)
         facts = self.state.facts
         if facts is not None:
-            for f in facts.findings:
-                text = engine_text(f.code, f.message, params=getattr(f, "params", None))
-                hint = hint_text(f.code, f.hint, params=getattr(f, "params", None))
+            for fd in facts.findings:
+                text = engine_text(fd.code, fd.message, params=getattr(fd, "params", None))
+                hint = hint_text(fd.code, fd.hint, params=getattr(fd, "params", None))
                 if hint:
                     text += "\n" + tr("What to do: {hint}").format(hint=hint)
-                it = QListWidgetItem(status_icon(f.severity if f.severity != "info" else "info"), text)
-                it.setToolTip("\n".join(((f.message,) if text.split("\n")[0] != f.message else ()) + tuple(f.evidence)))
+                it = QListWidgetItem(status_icon(fd.severity if fd.severity != "info" else "info"), text)
+                it.setToolTip("\n".join(((fd.message,) if text.split("\n")[0] != fd.message else ()) + tuple(fd.evidence)))
                 self.findings.addItem(it)
             if not facts.findings:
                 self.findings.addItem(QListWidgetItem(status_icon("ok"), tr("Nothing to report: detection found no problems.")))
@@ -207,6 +207,6 @@ class SystemPage(BasePage):
         self.save_btn.setText(tr("&Save snapshot…"))
         self.save_btn.setAccessibleName(tr("Save a snapshot of this machine"))
         if self.state.facts is not None and not self.state.scanning:
-            self.render()
+            self.show_state()
         else:
             self.retranslate_status()

@@ -79,7 +79,6 @@ class TroubleshootPage(BasePage):
         self.input.setObjectName("error_text")
         self.input.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.input_label.setBuddy(self.input)
-        self.input.textChanged.connect(lambda: self.diagnose_btn.setEnabled(bool(self.input.toPlainText().strip())))
         row = QHBoxLayout()
         self.open_btn = QPushButton(self)
         self.open_btn.setObjectName("open_log")
@@ -87,6 +86,7 @@ class TroubleshootPage(BasePage):
         self.diagnose_btn = QPushButton(self)
         self.diagnose_btn.setObjectName("diagnose")
         self.diagnose_btn.setEnabled(False)
+        self.input.textChanged.connect(lambda: self.diagnose_btn.setEnabled(bool(self.input.toPlainText().strip())))
         self.diagnose_btn.clicked.connect(lambda: self.diagnose())
         row.addWidget(self.open_btn)
         row.addStretch(1)
@@ -181,7 +181,7 @@ class TroubleshootPage(BasePage):
         self.fix_btn.setEnabled(self.state.has_fix and not self.session.read_only)
         top = self.state.top
         self.network_btn.setVisible(top is not None and is_network_match(top) and not self.session.read_only)
-        self.render()
+        self.show_state()
         self.completeChanged.emit()
 
     def _failed(self, message: str, _d: str) -> None:
@@ -218,7 +218,7 @@ class TroubleshootPage(BasePage):
     def isComplete(self) -> bool:  # noqa: N802
         return not self.state.busy
 
-    def render(self) -> None:
+    def show_state(self) -> None:
         d = self.state.diagnosis
         e = html.escape
         if d is None:
@@ -266,4 +266,4 @@ class TroubleshootPage(BasePage):
         self.report_btn.setAccessibleName(tr("Export the report for support"))
         self.network_btn.setText(tr("&Network settings"))
         self.network_btn.setAccessibleName(tr("Open the proxy, mirror and certificate settings"))
-        self.render()
+        self.show_state()

@@ -85,7 +85,8 @@ class VerifyPage(BasePage):
         # so the wizard's first window opens fast
         self.charts = None
         self.charts_holder = QWidget(self)
-        QVBoxLayout(self.charts_holder).setContentsMargins(0, 0, 0, 0)
+        self._charts_layout = QVBoxLayout(self.charts_holder)
+        self._charts_layout.setContentsMargins(0, 0, 0, 0)
         bottom = QWidget(self)
         bot = QHBoxLayout(bottom)
         bot.setContentsMargins(0, 0, 0, 0)
@@ -121,7 +122,7 @@ class VerifyPage(BasePage):
 
             self.charts = ChartPanel(self.charts_holder)
             self.charts.setObjectName("charts")
-            self.charts_holder.layout().addWidget(self.charts)
+            self._charts_layout.addWidget(self.charts)
         return self.charts
 
     def enter(self) -> None:
