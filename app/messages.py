@@ -319,6 +319,17 @@ def match_text(m: Any, field_name: str, lang: str) -> str:
     return say("diagnose", f"{code}.{field_name}" if code else "", getattr(m, "params", None), lang, english)
 
 
+def evidence_text(e: Any, lang: str, **extra: Any) -> str:
+    """A diagnosis evidence line (an Evidence, or its JSON dict) in `lang`: the catalogue's
+    diagnose.evidence.<code> filled with its params and `extra` (figures said in that language, e.g. the
+    machine's words); its English message where it has no code or the catalogue no sentence."""
+    get = e.get if isinstance(e, Mapping) else (lambda k, d=None: getattr(e, k, d))
+    code, english = get("code", "") or "", get("message", "") or ""
+    if normalise_lang(lang) == "en" or not code:
+        return english
+    return render("diagnose", f"evidence.{code}", {**(get("params") or {}), **extra}, lang, fallback=english)
+
+
 def step_notes(s: Any, lang: str) -> list[str]:
     """A step's notes in `lang` (Step.note_codes, one per note; a note without a code as it is)."""
     codes = list(getattr(s, "note_codes", ()) or ())

@@ -23,7 +23,7 @@ from app import messages
 from app.paths import resource
 from ui import said
 # the window's engine sentences live in ui/said.py (Qt-free); their names stay importable from here
-from ui.said import GUI, current_language, diag_text, engine_text, hint_text, plan_text, rec_text  # noqa: F401
+from ui.said import GUI, current_language, diag_text, engine_text, evidence_text, hint_text, plan_text, rec_text  # noqa: F401
 
 CONTEXT = "gpu_wizard"
 LANGUAGES = ("en", "zh_CN")

@@ -74,6 +74,11 @@ def plan_text(code: Optional[str], params: Optional[Mapping[str, str]], english:
     return messages.render("plan", code, params, current_language(), fallback=english)
 
 
+def evidence_text(e: Any, **extra: Any) -> str:
+    """A diagnosis evidence line in the window's language (app.messages.evidence_text)."""
+    return messages.evidence_text(e, current_language(), **extra)
+
+
 def diag_text(code: Optional[str], field_name: str, params: Optional[Mapping[str, str]], english: str) -> str:
     """A diagnosis match's root cause or fix (Match.root_cause_code / fix_code with Match.params)."""
     if not code:

@@ -164,7 +164,7 @@ def _step_line(s, lang: str, t) -> str:
 
 
 def format_text(d, note: Optional[str] = None, lang: str = "en") -> str:
-    from app.messages import cli, match_text
+    from app.messages import cli, evidence_text, match_text
 
     def t(key: str, **p) -> str:
         return cli(f"diag_{key}", lang, **p)
@@ -191,7 +191,8 @@ def format_text(d, note: Optional[str] = None, lang: str = "en") -> str:
             lines.append(t("evidence"))
             for e in m.evidence:
                 mark = "+" if e.supports else "-"
-                lines.append(f"     {mark} [{e.source}] {e.message}")
+                said = {"machine": machine_words(d.platform, lang)} if e.code == "foreign_text" and d.platform else {}
+                lines.append(f"     {mark} [{e.source}] {evidence_text(e, lang, **said)}")
         lines.append(t("fix", text=match_text(m, "fix", lang)))
         if m.fix_steps:
             lines.append(t("steps"))

@@ -262,9 +262,11 @@ def check_gpu_arch_vs_torch(ctx: Context) -> CheckResult:
         n = _sm_num(sm_text)
         if n:
             gpus = [(0, "the GPU", f"{n[0]}.{n[1]}", "text")]
-            r.add(f"The message names the GPU's capability {sm_text}.", key="text", source="text")
+            r.add(f"The message names the GPU's capability {sm_text}.", key="text", source="text",
+                  code="text_gpu_capability", params={"sm_text": sm_text})
     if arch:
-        r.add(f"This PyTorch was built for: {' '.join(arch)}.", key=arch_src, source="facts" if arch_src != "text" else "text")
+        r.add(f"This PyTorch was built for: {' '.join(arch)}.", key=arch_src, source="facts" if arch_src != "text" else "text",
+              code="torch_arch_list", params={"arch": ' '.join(arch)})
     uncovered = []
     from app.compat.arch import arch_covers
 
@@ -274,10 +276,12 @@ def check_gpu_arch_vs_torch(ctx: Context) -> CheckResult:
         if cov is False:
             uncovered.append(sm)
             r.add(f"GPU {idx} ({name}) is compute capability {cc} ({sm}); the wheel has no kernels for it.",
-                  key=f"gpus[{idx}].compute_capability", value=cc, source=src)
+                  key=f"gpus[{idx}].compute_capability", value=cc, source=src,
+                  code="gpu_not_covered", params={"idx": idx, "name": name, "cc": cc, "sm": sm})
         elif cov is True:
             r.add(f"GPU {idx} ({name}) is compute capability {cc} ({sm}) and the PyTorch wheel covers it.",
-                  supports=False, key=f"gpus[{idx}].compute_capability", value=cc, source=src)
+                  supports=False, key=f"gpus[{idx}].compute_capability", value=cc, source=src,
+                  code="gpu_covered", params={"idx": idx, "name": name, "cc": cc, "sm": sm})
     if gpus and arch and not uncovered:
         r.subcode = "extension_lacks_arch"  # torch itself runs: a compiled extension lacks the arch
     elif uncovered:
@@ -288,9 +292,12 @@ def check_gpu_arch_vs_torch(ctx: Context) -> CheckResult:
         has = [a for a in p.arch_list if any(a == u for u in uncovered)] if uncovered else []
         extra = f" (it includes {' '.join(has)})" if has else ""
         from_text = bool(gpus) and all(g[3] == "text" for g in gpus)
-        who = f"a GPU with {uncovered[0] if uncovered else 'this capability'}" if from_text else "this machine"
+        sm = uncovered[0] if uncovered else "this capability"
+        who = f"a GPU with {sm}" if from_text else "this machine"
         r.add(f"The wheel that fits {who}: PyTorch {p.version} {p.index or ''} from {p.index_url or 'PyPI'}{extra}.",
-              key="recommendation.pytorch", value=p.version, source="text" if from_text else "facts")
+              key="recommendation.pytorch", value=p.version, source="text" if from_text else "facts",
+              code=("wheel_fits_gpu" if from_text else "wheel_fits_machine") + ("_has" if has else ""),
+              params={"sm": sm, "version": p.version, "index": p.index or "", "source": p.index_url or "PyPI", "has": " ".join(has)})
     return r
 
 
@@ -300,12 +307,15 @@ def check_torch_build(ctx: Context) -> CheckResult:
     if t is None or not t.version:
         return r
     if t.cuda is None or "+cpu" in t.version:
-        r.add(f"PyTorch {t.version} is a CPU-only build (torch.version.cuda is None).", key="python.torch.cuda")
+        r.add(f"PyTorch {t.version} is a CPU-only build (torch.version.cuda is None).", key="python.torch.cuda",
+              code="torch_cpu_build", params={"version": t.version})
         r.subcode = "cpu_wheel"
     else:
-        r.add(f"PyTorch {t.version} is built for CUDA {t.cuda}.", supports=False, key="python.torch.cuda", value=t.cuda)
+        r.add(f"PyTorch {t.version} is built for CUDA {t.cuda}.", supports=False, key="python.torch.cuda", value=t.cuda,
+              code="torch_cuda_build", params={"version": t.version, "cuda": t.cuda})
     if t.error:
-        r.add(f"PyTorch said: {t.error[:200]}", key="python.torch.error")
+        r.add(f"PyTorch said: {t.error[:200]}", key="python.torch.error",
+              code="torch_error", params={"error": t.error[:200]})
     return r
 
 
@@ -315,7 +325,8 @@ def check_gpu_present(ctx: Context) -> CheckResult:
     if f is None or f.os.platform != "linux" or f.os.wsl:
         return r
     if not f.gpus:
-        r.add("No NVIDIA GPU was found on this machine (PCI, NVML and nvidia-smi all came up empty).", key="gpus", value=0)
+        r.add("No NVIDIA GPU was found on this machine (PCI, NVML and nvidia-smi all came up empty).", key="gpus", value=0,
+              code="no_gpu")
         r.subcode = "no_gpu"
     return r
 
@@ -327,16 +338,18 @@ def check_driver_state(ctx: Context) -> CheckResult:
         return r
     d = f.driver
     if d.state == "ok":
-        r.add(f"The NVIDIA driver {d.version or ''} is loaded and answers.".replace("  ", " "), supports=False, key="driver.state", value=d.state)
+        r.add(f"The NVIDIA driver {d.version or ''} is loaded and answers.".replace("  ", " "), supports=False, key="driver.state", value=d.state,
+              code="driver_ok" if d.version else "driver_ok_unversioned", params={"version": d.version or ""})
     elif d.state in ("not_installed", "not_loaded", "no_communication", "nvml_failed", "mismatch"):
         words = {"not_installed": "the NVIDIA driver is not installed", "not_loaded": "the NVIDIA driver is installed but its module is not loaded",
                  "no_communication": "nvidia-smi cannot talk to the driver", "nvml_failed": "NVML failed to start",
                  "mismatch": "the driver's library and kernel module versions differ"}[d.state]
-        r.add(f"On this machine {words}.", key="driver.state", value=d.state)
+        r.add(f"On this machine {words}.", key="driver.state", value=d.state, code=f"driver_{d.state}")
         r.subcode = {"not_installed": "no_driver", "not_loaded": "driver_not_loaded", "no_communication": "driver_not_loaded",
                      "nvml_failed": "driver_not_loaded", "mismatch": "driver_mismatch"}[d.state]
     elif d.state == "host":
-        r.add("The driver lives on the Windows host (WSL2).", key="driver.state", value=d.state)
+        r.add("The driver lives on the Windows host (WSL2).", key="driver.state", value=d.state,
+              code="driver_on_windows_host")
     return r
 
 
@@ -347,10 +360,12 @@ def check_nvidia_uvm(ctx: Context) -> CheckResult:
         return r
     if "nvidia_uvm" not in f.driver.modules_loaded:
         r.add("The nvidia_uvm kernel module is not loaded (CUDA needs it); load it with `sudo modprobe nvidia_uvm`.",
-              key="driver.modules_loaded", value=",".join(f.driver.modules_loaded))
+              key="driver.modules_loaded", value=",".join(f.driver.modules_loaded),
+              code="uvm_not_loaded")
         r.subcode = "nvidia_uvm_missing"
     else:
-        r.add("nvidia_uvm is loaded.", supports=False, key="driver.modules_loaded")
+        r.add("nvidia_uvm is loaded.", supports=False, key="driver.modules_loaded",
+              code="uvm_loaded")
     return r
 
 
@@ -364,7 +379,8 @@ def check_cuda_visible_devices(ctx: Context) -> CheckResult:
             src = "text"
         else:
             if ctx.facts is not None:
-                r.add("CUDA_VISIBLE_DEVICES is not set.", supports=False, key="env.CUDA_VISIBLE_DEVICES")
+                r.add("CUDA_VISIBLE_DEVICES is not set.", supports=False, key="env.CUDA_VISIBLE_DEVICES",
+                      code="cvd_unset")
             return r
     else:
         src = "facts"
@@ -375,10 +391,12 @@ def check_cuda_visible_devices(ctx: Context) -> CheckResult:
         bad = True
     if bad:
         extra = f" but this machine has {n} GPU(s) (indexes 0..{n - 1})" if n else ""
-        r.add(f"CUDA_VISIBLE_DEVICES={v!r} hides the GPUs{extra}.", key="env.CUDA_VISIBLE_DEVICES", value=v, source=src)
+        r.add(f"CUDA_VISIBLE_DEVICES={v!r} hides the GPUs{extra}.", key="env.CUDA_VISIBLE_DEVICES", value=v, source=src,
+              code="cvd_hides_of" if n else "cvd_hides", params={"v": repr(v), **({"n": n, "last": n - 1} if n else {})})
         r.subcode = "cuda_visible_devices"
     else:
-        r.add(f"CUDA_VISIBLE_DEVICES={v!r}.", supports=False, key="env.CUDA_VISIBLE_DEVICES", value=v, source=src)
+        r.add(f"CUDA_VISIBLE_DEVICES={v!r}.", supports=False, key="env.CUDA_VISIBLE_DEVICES", value=v, source=src,
+              code="cvd_value", params={"v": repr(v)})
     return r
 
 
@@ -396,11 +414,13 @@ def check_compute_mode(ctx: Context) -> CheckResult:
     for g in (ctx.facts.gpus if ctx.facts else ()):
         if g.compute_mode == "Prohibited":
             r.add(f"GPU {g.index} is in compute mode Prohibited: no process may use it (`sudo nvidia-smi -i {g.index} -c DEFAULT`).",
-                  key=f"gpus[{g.index}].compute_mode", value=g.compute_mode)
+                  key=f"gpus[{g.index}].compute_mode", value=g.compute_mode,
+                  code="compute_mode_prohibited", params={"index": g.index})
             r.subcode = "compute_mode_prohibited"
         elif g.compute_mode in ("Exclusive_Process", "Exclusive_Thread"):
             r.add(f"GPU {g.index} is in compute mode {g.compute_mode}: only one process may use it at a time.",
-                  key=f"gpus[{g.index}].compute_mode", value=g.compute_mode)
+                  key=f"gpus[{g.index}].compute_mode", value=g.compute_mode,
+                  code="compute_mode_exclusive", params={"index": g.index, "compute_mode": g.compute_mode})
             r.subcode = r.subcode or "compute_mode_exclusive"
     return r
 
@@ -415,17 +435,21 @@ def check_cudnn_libraries(ctx: Context) -> CheckResult:
         majors = sorted({m for lib in libs for m in re.findall(r"\.so\.(\d+)", lib)})
         if want and majors and want not in majors:
             r.add(f"cuDNN {', '.join(majors)} is installed on this machine, but cuDNN {want} is wanted.", key="cuda.cudnn.libraries",
-                  value=",".join(libs))
+                  value=",".join(libs),
+                  code="cudnn_other_major", params={"majors": ', '.join(majors), "want": want})
             r.subcode = "cudnn_major_mismatch"
         elif want and want in majors:
             r.add(f"cuDNN {want} libraries exist ({', '.join(libs[:3])}) but the loader did not find them: a library path problem.",
-                  key="cuda.cudnn.libraries")
+                  key="cuda.cudnn.libraries",
+                  code="cudnn_not_on_path", params={"want": want, "items": ', '.join(libs[:3])})
             r.subcode = "cudnn_not_on_path"
         elif not libs:
-            r.add("No system cuDNN library was found on this machine.", key="cuda.cudnn.libraries")
+            r.add("No system cuDNN library was found on this machine.", key="cuda.cudnn.libraries",
+                  code="cudnn_none")
     if want and len(text_libs) > 1 and want in text_libs:
         others = [m for m in text_libs if m != want]
-        r.add(f"The text shows cuDNN {', '.join(others)} present while cuDNN {want} is wanted.", source="text", key="text")
+        r.add(f"The text shows cuDNN {', '.join(others)} present while cuDNN {want} is wanted.", source="text", key="text",
+              code="cudnn_text_other", params={"others": ', '.join(others), "want": want})
         r.subcode = r.subcode or "cudnn_major_mismatch"
     return r
 
@@ -436,7 +460,8 @@ def check_torch_cudnn(ctx: Context) -> CheckResult:
     if t is not None and t.cudnn:
         want = ctx.groups.get("major")
         supports = not (want and t.cudnn.split(".")[0] == want)
-        r.add(f"PyTorch {t.version} brings cuDNN {t.cudnn} (inside its wheel).", supports=supports, key="python.torch.cudnn", value=t.cudnn)
+        r.add(f"PyTorch {t.version} brings cuDNN {t.cudnn} (inside its wheel).", supports=supports, key="python.torch.cudnn", value=t.cudnn,
+              code="torch_cudnn", params={"version": t.version, "cudnn": t.cudnn})
     return r
 
 
@@ -444,9 +469,11 @@ def check_ld_library_path(ctx: Context) -> CheckResult:
     r = CheckResult()
     v = ctx.env("LD_LIBRARY_PATH")
     if v:
-        r.add(f"LD_LIBRARY_PATH={v}", key="env.LD_LIBRARY_PATH", value=v)
+        r.add(f"LD_LIBRARY_PATH={v}", key="env.LD_LIBRARY_PATH", value=v,
+              code="ld_library_path", params={"v": v})
     elif ctx.facts is not None:
-        r.add("LD_LIBRARY_PATH is not set.", key="env.LD_LIBRARY_PATH")
+        r.add("LD_LIBRARY_PATH is not set.", key="env.LD_LIBRARY_PATH",
+              code="ld_library_path_unset")
     return r
 
 
@@ -457,18 +484,22 @@ def check_nvcc(ctx: Context) -> CheckResult:
         return r
     if f.cuda.nvcc_path:
         r.add(f"nvcc is at {f.cuda.nvcc_path} ({f.cuda.nvcc_version or 'version unknown'}); the build did not see it: PATH or CUDA_HOME.",
-              supports=True, key="cuda.nvcc_path", value=f.cuda.nvcc_path)
+              supports=True, key="cuda.nvcc_path", value=f.cuda.nvcc_path,
+              code="nvcc_not_seen", params={"nvcc_path": f.cuda.nvcc_path, "version": f.cuda.nvcc_version or "?"})
         r.subcode = "nvcc_not_on_path"
     elif f.cuda.toolkits:
         paths = ", ".join(t.path for t in f.cuda.toolkits)
-        r.add(f"A CUDA toolkit is installed ({paths}) but nvcc is not on PATH.", key="cuda.toolkits")
+        r.add(f"A CUDA toolkit is installed ({paths}) but nvcc is not on PATH.", key="cuda.toolkits",
+              code="nvcc_not_on_path", params={"paths": paths})
         r.subcode = "nvcc_not_on_path"
     else:
-        r.add("No CUDA toolkit (nvcc) is installed on this machine.", key="cuda.toolkits")
+        r.add("No CUDA toolkit (nvcc) is installed on this machine.", key="cuda.toolkits",
+              code="nvcc_none")
         r.subcode = "toolkit_missing"
     t = ctx.torch
     if t is not None and t.cuda:
-        r.add(f"PyTorch is built for CUDA {t.cuda}: the toolkit to build extensions should be {t.cuda}.", key="python.torch.cuda", value=t.cuda)
+        r.add(f"PyTorch is built for CUDA {t.cuda}: the toolkit to build extensions should be {t.cuda}.", key="python.torch.cuda", value=t.cuda,
+              code="nvcc_should_be", params={"cuda": t.cuda})
     return r
 
 
@@ -478,9 +509,11 @@ def check_cuda_home(ctx: Context) -> CheckResult:
         return r
     v = ctx.env("CUDA_HOME") or ctx.env("CUDA_PATH")
     if v:
-        r.add(f"CUDA_HOME is {v}.", key="env.CUDA_HOME", value=v)
+        r.add(f"CUDA_HOME is {v}.", key="env.CUDA_HOME", value=v,
+              code="cuda_home", params={"v": v})
     else:
-        r.add("CUDA_HOME is not set.", key="env.CUDA_HOME")
+        r.add("CUDA_HOME is not set.", key="env.CUDA_HOME",
+              code="cuda_home_unset")
     return r
 
 
@@ -497,16 +530,20 @@ def check_driver_vs_runtime(ctx: Context) -> CheckResult:
         m = re.search(r"driver version: ([\d.]+)\s+cuda version: ([\d.]+)", ctx.text, re.IGNORECASE)
         if m:
             drv, drv_cuda = m.group(1), m.group(2)
-            r.add(f"The nvidia-smi header in the text shows driver {drv}, newest CUDA {drv_cuda}.", source="text", key="text")
+            r.add(f"The nvidia-smi header in the text shows driver {drv}, newest CUDA {drv_cuda}.", source="text", key="text",
+                  code="smi_header", params={"drv": drv, "drv_cuda": drv_cuda})
     t = ctx.torch
     if drv_cuda and t is not None and t.cuda:
         if _ver_tuple(t.cuda)[:1] > _ver_tuple(drv_cuda)[:1]:
-            r.add(f"PyTorch needs CUDA {t.cuda}; driver {drv} supports CUDA up to {drv_cuda}.", key="driver.cuda_version", value=drv_cuda)
+            r.add(f"PyTorch needs CUDA {t.cuda}; driver {drv} supports CUDA up to {drv_cuda}.", key="driver.cuda_version", value=drv_cuda,
+                  code="driver_too_old_for", params={"cuda": t.cuda, "drv": drv, "drv_cuda": drv_cuda})
         else:
             r.add(f"Driver {drv} supports CUDA {drv_cuda}; PyTorch uses CUDA {t.cuda} (same major: minor-version compatibility may apply).",
-                  supports=_ver_tuple(t.cuda) > _ver_tuple(drv_cuda), key="driver.cuda_version", value=drv_cuda)
+                  supports=_ver_tuple(t.cuda) > _ver_tuple(drv_cuda), key="driver.cuda_version", value=drv_cuda,
+                  code="driver_minor_compat", params={"drv": drv, "drv_cuda": drv_cuda, "cuda": t.cuda})
     elif drv_cuda and f is not None:
-        r.add(f"Driver {drv} supports CUDA up to {drv_cuda}.", key="driver.cuda_version", value=drv_cuda)
+        r.add(f"Driver {drv} supports CUDA up to {drv_cuda}.", key="driver.cuda_version", value=drv_cuda,
+              code="driver_supports", params={"drv": drv, "drv_cuda": drv_cuda})
     return r
 
 
@@ -514,19 +551,23 @@ def check_driver_module_version(ctx: Context) -> CheckResult:
     r = CheckResult()
     lib = ctx.groups.get("lib_version")
     if lib:
-        r.add(f"The NVML library is version {lib}.", source="text", key="text", value=lib)
+        r.add(f"The NVML library is version {lib}.", source="text", key="text", value=lib,
+              code="nvml_lib_version", params={"lib": lib})
     f = ctx.facts
     if f is None:
         return r
     d = f.driver
     if d.kernel_module_version and d.version and d.kernel_module_version != d.version:
         r.add(f"The loaded kernel module is {d.kernel_module_version} but the installed driver is {d.version}: a reboot loads the new module.",
-              key="driver.kernel_module_version", value=d.kernel_module_version)
+              key="driver.kernel_module_version", value=d.kernel_module_version,
+              code="module_needs_reboot", params={"kernel_module_version": d.kernel_module_version, "version": d.version})
     elif d.kernel_module_version and lib and not d.kernel_module_version.startswith(lib):
         r.add(f"The loaded kernel module is {d.kernel_module_version}, the library {lib}.", key="driver.kernel_module_version",
-              value=d.kernel_module_version)
+              value=d.kernel_module_version,
+              code="module_and_lib", params={"kernel_module_version": d.kernel_module_version, "lib": lib})
     elif d.state == "ok":
-        r.add("Driver library and module agree now (the machine was rebooted since?).", supports=False, key="driver.state")
+        r.add("Driver library and module agree now (the machine was rebooted since?).", supports=False, key="driver.state",
+              code="module_lib_agree")
     return r
 
 
@@ -534,12 +575,15 @@ def check_container(ctx: Context) -> CheckResult:
     r = CheckResult()
     p = pred_container(ctx)
     if p and ctx.facts is not None and ctx.facts.os.container:
-        r.add(f"This runs inside a container ({ctx.facts.os.container}).", key="os.container", value=ctx.facts.os.container)
+        r.add(f"This runs inside a container ({ctx.facts.os.container}).", key="os.container", value=ctx.facts.os.container,
+              code="in_container", params={"container": ctx.facts.os.container})
         r.subcode = "container_lost_devices"
     elif p:
-        r.add("The text shows a container.", source="text", key="text")
+        r.add("The text shows a container.", source="text", key="text",
+              code="text_container")
     elif ctx.facts is not None:
-        r.add("Not inside a container: check /dev/nvidia* permissions.", supports=False, key="os.container")
+        r.add("Not inside a container: check /dev/nvidia* permissions.", supports=False, key="os.container",
+              code="not_container")
         r.subcode = "device_permissions"
     return r
 
@@ -550,19 +594,22 @@ def check_free_disk(ctx: Context) -> CheckResult:
     if f is not None and f.os.free_disk_mib is not None:
         gib = f.os.free_disk_mib / 1024
         r.add(f"Free space where the toolkit goes: {gib:.1f} GiB" + (" (too little: the toolkit needs about 8 GiB)" if gib < 8 else "") + ".",
-              supports=gib < 8, key="os.free_disk_mib", value=f.os.free_disk_mib)
+              supports=gib < 8, key="os.free_disk_mib", value=f.os.free_disk_mib,
+              code="free_disk_low" if gib < 8 else "free_disk", params={"gib": f"{gib:.1f}"})
         if gib < 8:
             r.subcode = "no_space"
     if re.search(r"d41d8cd98f00b204e9800998ecf8427e", ctx.text):
-        r.add("The computed MD5 is that of an empty input: the archive part of the file is missing (truncated download).", source="text", key="text")
+        r.add("The computed MD5 is that of an empty input: the archive part of the file is missing (truncated download).", source="text", key="text",
+              code="md5_empty")
         r.subcode = r.subcode or "truncated_download"
     if re.search(r"!doctype|<html", ctx.text, re.IGNORECASE):
-        r.add("The downloaded file is an HTML page, not the installer.", source="text", key="text")
+        r.add("The downloaded file is an HTML page, not the installer.", source="text", key="text",
+              code="html_download")
         r.subcode = r.subcode or "html_instead_of_runfile"
     return r
 
 
-def _driver_flag(ctx: Context, attr: str, on: str, off: str, subcode: str) -> CheckResult:
+def _driver_flag(ctx: Context, attr: str, on: str, off: str, subcode: str, code: str) -> CheckResult:
     """Evidence from one yes/no fact of the driver: it supports the rule when set (with `subcode`)."""
     r = CheckResult()
     f = ctx.facts
@@ -570,21 +617,21 @@ def _driver_flag(ctx: Context, attr: str, on: str, off: str, subcode: str) -> Ch
     if value is None:
         return r
     if value:
-        r.add(on, key=f"driver.{attr}", value=True)
+        r.add(on, key=f"driver.{attr}", value=True, code=f"{code}_on")
         r.subcode = subcode
     else:
-        r.add(off, supports=False, key=f"driver.{attr}", value=False)
+        r.add(off, supports=False, key=f"driver.{attr}", value=False, code=f"{code}_off")
     return r
 
 
 def check_nouveau(ctx: Context) -> CheckResult:
     return _driver_flag(ctx, "nouveau_loaded", "The nouveau module is loaded on this machine.", "nouveau is not loaded now.",
-                        "nouveau_loaded")
+                        "nouveau_loaded", "nouveau")
 
 
 def check_secure_boot(ctx: Context) -> CheckResult:
     return _driver_flag(ctx, "secure_boot", "Secure Boot is enabled on this machine.", "Secure Boot is off on this machine.",
-                        "unsigned_module")
+                        "unsigned_module", "secure_boot")
 
 
 def check_kernel_headers(ctx: Context) -> CheckResult:
@@ -594,7 +641,8 @@ def check_kernel_headers(ctx: Context) -> CheckResult:
         return r
     if not f.driver.kernel_headers_installed:
         r.add(f"Headers for the running kernel {f.os.kernel or ''} are not installed: the module cannot be built for it.".replace("  ", " "),
-              key="driver.kernel_headers_installed", value=False)
+              key="driver.kernel_headers_installed", value=False,
+              code="headers_missing" if f.os.kernel else "headers_missing_kernel", params={"kernel": f.os.kernel or ""})
         r.subcode = "kernel_headers_missing"
     return r
 
@@ -603,9 +651,11 @@ def check_wsl(ctx: Context) -> CheckResult:
     r = CheckResult()
     p = pred_wsl(ctx)
     if ctx.facts is not None and ctx.facts.os.wsl:
-        r.add(f"This is WSL{ctx.facts.os.wsl} (kernel {ctx.facts.os.wsl_kernel or ctx.facts.os.kernel or '?'}).", key="os.wsl", value=ctx.facts.os.wsl)
+        r.add(f"This is WSL{ctx.facts.os.wsl} (kernel {ctx.facts.os.wsl_kernel or ctx.facts.os.kernel or '?'}).", key="os.wsl", value=ctx.facts.os.wsl,
+              code="wsl_version", params={"wsl": ctx.facts.os.wsl, "kernel": ctx.facts.os.wsl_kernel or ctx.facts.os.kernel or "?"})
     elif p:
-        r.add("The text shows WSL.", source="text", key="text")
+        r.add("The text shows WSL.", source="text", key="text",
+              code="text_wsl")
     return r
 
 
@@ -615,9 +665,11 @@ def check_wsl_dxg(ctx: Context) -> CheckResult:
     if f is None or not f.os.wsl or f.os.wsl_dxg is None:
         return r
     if f.os.wsl_dxg:
-        r.add("/dev/dxg exists.", supports=False, key="os.wsl_dxg", value=True)
+        r.add("/dev/dxg exists.", supports=False, key="os.wsl_dxg", value=True,
+              code="dxg_present")
     else:
-        r.add("/dev/dxg does not exist: WSL has no GPU bridge.", key="os.wsl_dxg", value=False)
+        r.add("/dev/dxg does not exist: WSL has no GPU bridge.", key="os.wsl_dxg", value=False,
+              code="dxg_missing")
     return r
 
 
@@ -627,9 +679,11 @@ def check_wsl_libcuda(ctx: Context) -> CheckResult:
     if f is None or not f.os.wsl:
         return r
     if f.os.wsl_libcuda:
-        r.add(f"/usr/lib/wsl/lib holds {', '.join(f.os.wsl_libcuda)}.", key="os.wsl_libcuda")
+        r.add(f"/usr/lib/wsl/lib holds {', '.join(f.os.wsl_libcuda)}.", key="os.wsl_libcuda",
+              code="wsl_lib_holds", params={"items": ', '.join(f.os.wsl_libcuda)})
     else:
-        r.add("/usr/lib/wsl/lib holds no libcuda.so: the Windows NVIDIA driver is missing or too old.", key="os.wsl_libcuda")
+        r.add("/usr/lib/wsl/lib holds no libcuda.so: the Windows NVIDIA driver is missing or too old.", key="os.wsl_libcuda",
+              code="wsl_no_libcuda")
     return r
 
 
@@ -637,10 +691,12 @@ def check_wsl_linux_driver_packages(ctx: Context) -> CheckResult:
     r = CheckResult()
     pkgs = ctx.linux_driver_packages()
     if ctx.facts is not None and ctx.facts.os.wsl and pkgs:
-        r.add(f"Linux NVIDIA driver packages are installed inside WSL: {', '.join(pkgs)}.", key="cuda.packages", value=",".join(pkgs))
+        r.add(f"Linux NVIDIA driver packages are installed inside WSL: {', '.join(pkgs)}.", key="cuda.packages", value=",".join(pkgs),
+              code="wsl_linux_driver", params={"pkgs": ', '.join(pkgs)})
         r.subcode = "linux_driver_in_wsl"
     elif ctx.facts is not None and ctx.facts.os.wsl:
-        r.add("No Linux NVIDIA driver packages inside WSL.", supports=False, key="cuda.packages")
+        r.add("No Linux NVIDIA driver packages inside WSL.", supports=False, key="cuda.packages",
+              code="wsl_no_linux_driver")
     return r
 
 
@@ -652,10 +708,12 @@ def check_container_toolkit(ctx: Context) -> CheckResult:
     have = sorted(p.name for p in f.cuda.packages if p.name in ("nvidia-container-toolkit", "nvidia-docker2", "nvidia-container-runtime"))
     if have:
         r.add(f"The container toolkit is installed ({', '.join(have)}): Docker is not configured to use it, or not restarted.",
-              supports=True, key="cuda.packages", value=",".join(have))
+              supports=True, key="cuda.packages", value=",".join(have),
+              code="toolkit_not_configured", params={"have": ', '.join(have)})
         r.subcode = "runtime_not_configured"
     else:
-        r.add("The NVIDIA container toolkit (nvidia-container-toolkit) is not installed on this machine.", key="cuda.packages")
+        r.add("The NVIDIA container toolkit (nvidia-container-toolkit) is not installed on this machine.", key="cuda.packages",
+              code="toolkit_missing")
     return r
 
 
@@ -674,7 +732,8 @@ def check_xid_class(ctx: Context) -> CheckResult:
     if not codes:
         return r
     seen = sorted(set(codes))
-    r.add(f"Xid codes in the text: {', '.join(map(str, seen))}.", source="text", key="text", value=",".join(map(str, seen)))
+    r.add(f"Xid codes in the text: {', '.join(map(str, seen))}.", source="text", key="text", value=",".join(map(str, seen)),
+          code="xid_codes", params={"items": ', '.join(map(str, seen))})
     if any(c in _XID_ECC for c in seen):
         r.subcode = "memory_ecc"
     elif any(c in _XID_HW for c in seen):
@@ -683,7 +742,8 @@ def check_xid_class(ctx: Context) -> CheckResult:
         r.subcode = "app_fault"
     f = ctx.facts
     if f is not None and r.subcode == "memory_ecc" and any(g.ecc_enabled for g in f.gpus):
-        r.add("ECC is enabled on this machine's GPU(s), so memory errors are detected and reported.", key="gpus[].ecc_enabled", value=True)
+        r.add("ECC is enabled on this machine's GPU(s), so memory errors are detected and reported.", key="gpus[].ecc_enabled", value=True,
+              code="ecc_enabled")
     return r
 
 
@@ -698,11 +758,13 @@ def check_driver_families(ctx: Context) -> CheckResult:
     distro = {n for n in names | installed if re.match(r"nvidia-(driver|headless)-\d+", n, re.IGNORECASE)}
     if nvidia_repo and distro:
         r.add(f"Two driver families meet: NVIDIA's {', '.join(sorted(nvidia_repo))} and the distribution's {', '.join(sorted(distro))}.",
-              source="facts" if installed & (nvidia_repo | distro) else "text", key="cuda.packages")
+              source="facts" if installed & (nvidia_repo | distro) else "text", key="cuda.packages",
+              code="driver_families_mixed", params={"items": ', '.join(sorted(nvidia_repo)), "items2": ', '.join(sorted(distro))})
         r.subcode = "mixed_driver_families"
     held = [p for p in names | installed if p in installed]
     if f is not None and held:
-        r.add(f"Installed NVIDIA driver packages: {', '.join(sorted(held))}.", key="cuda.packages")
+        r.add(f"Installed NVIDIA driver packages: {', '.join(sorted(held))}.", key="cuda.packages",
+              code="driver_packages", params={"items": ', '.join(sorted(held))})
     return r
 
 
@@ -720,12 +782,15 @@ def check_network_setup(ctx: Context) -> CheckResult:
     r = CheckResult()
     proxy = next((ctx.env(k) for k in ("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy") if ctx.env(k)), None)
     if proxy:
-        r.add("A proxy is set in the environment (HTTPS_PROXY).", key="env.variables.HTTPS_PROXY")
+        r.add("A proxy is set in the environment (HTTPS_PROXY).", key="env.variables.HTTPS_PROXY",
+              code="proxy_set")
     elif ctx.facts is not None and ctx.facts.env.variables:
-        r.add("No proxy is set in the environment.", supports=False, key="env.variables.HTTPS_PROXY")
+        r.add("No proxy is set in the environment.", supports=False, key="env.variables.HTTPS_PROXY",
+              code="proxy_unset")
     ca = ctx.env("REQUESTS_CA_BUNDLE") or ctx.env("SSL_CERT_FILE") or ctx.env("PIP_CERT")
     if ca:
-        r.add(f"A CA bundle is set in the environment: {ca}.", key="env.variables.REQUESTS_CA_BUNDLE", value=ca)
+        r.add(f"A CA bundle is set in the environment: {ca}.", key="env.variables.REQUESTS_CA_BUNDLE", value=ca,
+              code="ca_bundle_set", params={"ca": ca})
     return r
 
 

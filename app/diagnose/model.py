@@ -190,6 +190,11 @@ class OomVerdict(Model):
     fix: str
     commands: tuple[tuple[str, ...], ...] = ()
     evidence: tuple[str, ...] = ()
+    # translation: the sentences are diagnose.oom.<text_code>.root_cause / .fix, the evidence
+    # diagnose.evidence.<evidence_code>, filled with params (app.diagnose.oom.TEXTS / EVIDENCE are their English)
+    text_code: str = ""
+    evidence_code: str = ""
+    params: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -102,105 +102,151 @@ _SUMMARY_CMD = ("{python}", "-c", "import torch; print(torch.cuda.memory_summary
 _APPS_CMD = ("nvidia-smi", "--query-compute-apps=pid,process_name,used_memory", "--format=csv")
 
 
-def _verdicts(n: Optional[OomNumbers], series: list[float], live: dict, text: str) -> list[OomVerdict]:
+# the verdicts' sentences: (root cause, fix) by code; the catalogue's diagnose.oom.<code>.root_cause / .fix are
+# these sentences (tests/unit/test_diagnose_evidence_i18n.py keeps them equal)
+TEXTS: dict[str, tuple[str, str]] = {
+    "too_small_one": ("One allocation of {requested} is about as large as the whole GPU ({total}): the input or batch is far too big for this card.",
+                      "Reduce the batch size or input resolution; process the data in chunks; use mixed precision (bf16/fp16) and activation checkpointing."),
+    "too_small_live": ("Live tensors already take {allocated} of {total} and {requested} more was asked: the model and batch do not fit on this GPU.",
+                       "Use a smaller batch (or gradient accumulation), mixed precision (torch.autocast with bf16/fp16), activation checkpointing, or a GPU with more memory."),
+    "fragmentation": ("PyTorch holds {unallocated} reserved but unallocated (of {reserved} reserved): its cache is fragmented, so the {requested} block does not fit in the free pieces.",
+                      "Set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True before starting Python (older PyTorch: max_split_size_mb:128); avoid varying tensor shapes between iterations."),
+    "other_outside": ("About {others} of the GPU's {total} is held outside PyTorch's cache in this process: another process (or another program's context) uses the GPU.",
+                      "Find and stop the other process (nvidia-smi lists GPU processes and their memory), or run on another GPU with CUDA_VISIBLE_DEVICES."),
+    "child_listed": ("Several processes each hold a CUDA context ({listing}): child processes (DataLoader workers, multiprocessing) touched CUDA.",
+                     "Keep CUDA work in the main process; start workers with the spawn method (multiprocessing.set_start_method('spawn'))."),
+    "other_listed": ("Other processes hold GPU memory: {listing}.", "Stop them or use another GPU (CUDA_VISIBLE_DEVICES)."),
+    "outside_allocator": ("This process uses {outside} outside PyTorch's allocator (other CUDA libraries, or tensors from another framework in the same process).",
+                          "Check other GPU libraries in the process (e.g. another framework preallocating memory) and limit them."),
+    "live_children": ("{count} processes named {name} each hold a CUDA context: {listing}. Child processes that touched CUDA keep a context (hundreds of MiB) each.",
+                      "Use the spawn start method and keep CUDA out of worker processes (DataLoader workers should return CPU tensors; pin_memory moves them)."),
+    "live_other": ("Other processes hold GPU memory now: {listing}.",
+                   "Stop those processes (or wait for them), or run on a free GPU with CUDA_VISIBLE_DEVICES."),
+    "leak": ("Memory in use creeps up across the log: from about {first} to {last} over {count} readings. Tensors are kept alive between iterations.",
+             "Accumulate Python numbers, not tensors (total_loss += loss.item()); detach what you store (history.append(out.detach().cpu())); do not keep graphs across iterations; call optimizer.zero_grad(set_to_none=True)."),
+    "forked": ("CUDA was used in a forked child process: every child that touches CUDA needs its own context.",
+               "Use the spawn start method (multiprocessing.set_start_method('spawn'))."),
+    "unknown": ("The GPU ran out of memory; the message carries no numbers to tell why.",
+                "Print torch.cuda.memory_summary() where it fails and list GPU processes with nvidia-smi; then reduce the batch size or use mixed precision."),
+}
+# the evidence sentences (diagnose.evidence.<code>)
+EVIDENCE: dict[str, str] = {
+    "oom_numbers": "total {total}, free {free}, requested {requested}, allocated by PyTorch {allocated}, reserved {reserved} (of which unallocated {unallocated})",
+    "oom_numbers_process": "total {total}, free {free}, requested {requested}, allocated by PyTorch {allocated}, reserved {reserved} (of which unallocated {unallocated}), this process {process}",
+    "oom_numbers_others": "total {total}, free {free}, requested {requested}, allocated by PyTorch {allocated}, reserved {reserved} (of which unallocated {unallocated}), others about {others}",
+    "oom_numbers_process_others": "total {total}, free {free}, requested {requested}, allocated by PyTorch {allocated}, reserved {reserved} (of which unallocated {unallocated}), this process {process}, others about {others}",
+    "oom_listing": "{listing}",
+    "oom_readings": "{count} memory readings, first fifth about {first}, last fifth about {last}",
+    "oom_top": "Numbers: {seen}",
+    "oom_also": "Also possible ({verdict}, {confidence}): {message}",
+}
+
+
+def _names(template: str) -> set[str]:
+    return set(re.findall(r"\{(\w+)\}", template))
+
+
+def _verdict(code: str, text: str, confidence: float, params: dict[str, Any], commands: tuple = (), evidence: str = "") -> OomVerdict:
+    p = {k: str(v) for k, v in params.items()}
+    cause, fix = TEXTS[text]
+    seen = EVIDENCE[evidence].format(**p) if evidence else ""
+    return OomVerdict(code=code, confidence=confidence, message=cause.format(**p), fix=fix, commands=commands,  # type: ignore[arg-type]
+                      evidence=(seen,) if seen else (), text_code=text, evidence_code=evidence, params=p)
+
+
+def _number_params(n: OomNumbers, ours: Optional[float], other: Optional[float]) -> tuple[dict[str, str], str]:
+    p = {"total": _fmt(n.total_mib), "free": _fmt(n.free_mib), "requested": _fmt(n.requested_mib), "allocated": _fmt(n.allocated_mib),
+         "reserved": _fmt(n.reserved_mib), "unallocated": _fmt(n.reserved_unallocated_mib)}
+    code = "oom_numbers"
+    if n.process_mib is not None:
+        p["process"], code = _fmt(n.process_mib), code + "_process"
+    if other is not None:
+        p["others"], code = _fmt(other), code + "_others"
+    return p, code
+
+
+def _ours_and_others(n: OomNumbers) -> tuple[Optional[float], Optional[float], list]:
+    """This process's memory, the others' (MiB), and the other processes the message lists."""
+    T, F, R, P = n.total_mib, n.free_mib, n.reserved_mib, n.process_mib
+    ours = P if P is not None else ((R or 0) + CONTEXT_MIB if R is not None else None)
+    other = max(0.0, T - F - ours) if (T is not None and F is not None and ours is not None) else None
+    listed = list(n.other_processes)
+    # in a container the message lists our own PID as "Process N": the one near our reserved memory
+    if listed and R is not None:
+        mine = [p for p in listed if abs(p[1] - R) <= CONTEXT_MIB * 2]
+        if mine and P is None:
+            ours = mine[0][1]
+            other = max(0.0, T - F - ours) if T is not None and F is not None else other
+            listed = [p for p in listed if p is not mine[0]]
+    return ours, other, listed
+
+
+def _size_verdicts(n: OomNumbers, other: Optional[float], nums: dict[str, str], ev: str) -> list[OomVerdict]:
     out: list[OomVerdict] = []
+    T, A, R, U, X = n.total_mib, n.allocated_mib, n.reserved_mib, n.reserved_unallocated_mib, n.requested_mib
+    if X is not None and T and X >= 0.9 * T:
+        out.append(_verdict("too_small", "too_small_one", 0.9, nums, (_SUMMARY_CMD,), ev))
+    elif A is not None and T and X is not None:
+        usable = T - (other or 0.0) - CONTEXT_MIB
+        if A >= 0.8 * T or A + X >= 0.92 * usable:
+            out.append(_verdict("too_small", "too_small_live", 0.85 if A >= 0.8 * T else 0.7, nums, (_SUMMARY_CMD,), ev))
+    if U is not None and R and (X is not None and U >= X or U >= 0.2 * R) and U >= 256:
+        out.append(_verdict("fragmentation", "fragmentation", 0.8 if X is not None and U >= X else 0.6, nums, (_SUMMARY_CMD,), ev))
+    if other is not None and T and other >= max(1024.0, 0.15 * T):
+        out.append(_verdict("other_process", "other_outside", 0.75, nums, (_APPS_CMD,), ev))
+    return out
+
+
+def _message_verdicts(n: OomNumbers) -> list[OomVerdict]:
+    """What the numbers of one message tell (the sizes, the processes it lists)."""
+    ours, other, listed = _ours_and_others(n)
+    nums, ev = _number_params(n, ours, other)
+    out = _size_verdicts(n, other, nums, ev)
+    if listed:
+        listing = ", ".join(f"PID {pid} ({_fmt(m)})" for pid, m in listed)
+        if len(listed) >= 2 and all(m <= 2048 for _, m in listed):
+            out.append(_verdict("child_contexts", "child_listed", 0.65, {"listing": listing}, (_APPS_CMD, ("ps", "-eo", "pid,ppid,cmd")), "oom_listing"))
+        else:
+            out.append(_verdict("other_process", "other_listed", 0.8, {"listing": listing}, (_APPS_CMD,), "oom_listing"))
+    P, R = n.process_mib, n.reserved_mib
+    if P is not None and R is not None and P - R >= 1536:
+        out.append(_verdict("other_process", "outside_allocator", 0.45, {**nums, "outside": _fmt(P - R)}, (_APPS_CMD,), ev))
+    return out
+
+
+def _live_verdicts(live: dict) -> list[OomVerdict]:
+    """Other processes holding GPU memory now (NVML / nvidia-smi)."""
     procs = [p for p in (live.get("processes") or []) if isinstance(p, dict)]
     this_pid = str(live.get("this_pid")) if live.get("this_pid") is not None else None
-    if n is not None:
-        T, F, A, R, U, P, X = (n.total_mib, n.free_mib, n.allocated_mib, n.reserved_mib, n.reserved_unallocated_mib,
-                               n.process_mib, n.requested_mib)
-        ours = P if P is not None else ((R or 0) + CONTEXT_MIB if R is not None else None)
-        other = max(0.0, T - F - ours) if (T is not None and F is not None and ours is not None) else None
-        listed = list(n.other_processes)
-        # in a container the message lists our own PID as "Process N": the one near our reserved memory
-        if listed and R is not None:
-            mine = [p for p in listed if abs(p[1] - R) <= CONTEXT_MIB * 2]
-            if mine and P is None:
-                ours = mine[0][1]
-                other = max(0.0, T - F - ours) if T is not None and F is not None else other
-                listed = [p for p in listed if p is not mine[0]]
-        nums = (f"total {_fmt(T)}, free {_fmt(F)}, requested {_fmt(X)}, allocated by PyTorch {_fmt(A)}, "
-                f"reserved {_fmt(R)} (of which unallocated {_fmt(U)})" + (f", this process {_fmt(P)}" if P is not None else "")
-                + (f", others about {_fmt(other)}" if other is not None else ""))
-        # too small
-        if X is not None and T and X >= 0.9 * T:
-            out.append(OomVerdict(code="too_small", confidence=0.9,
-                                  message=f"One allocation of {_fmt(X)} is about as large as the whole GPU ({_fmt(T)}): the input or batch is far too big for this card.",
-                                  fix="Reduce the batch size or input resolution; process the data in chunks; use mixed precision (bf16/fp16) and activation checkpointing.",
-                                  commands=(_SUMMARY_CMD,), evidence=(nums,)))
-        elif A is not None and T and X is not None:
-            usable = T - (other or 0.0) - CONTEXT_MIB
-            need = A + X
-            if A >= 0.8 * T or need >= 0.92 * usable:
-                out.append(OomVerdict(code="too_small", confidence=0.85 if A >= 0.8 * T else 0.7,
-                                      message=f"Live tensors already take {_fmt(A)} of {_fmt(T)} and {_fmt(X)} more was asked: the model and batch do not fit on this GPU.",
-                                      fix="Use a smaller batch (or gradient accumulation), mixed precision (torch.autocast with bf16/fp16), activation checkpointing, or a GPU with more memory.",
-                                      commands=(_SUMMARY_CMD,), evidence=(nums,)))
-        if U is not None and R and (X is not None and U >= X or U >= 0.2 * R) and U >= 256:
-            out.append(OomVerdict(code="fragmentation", confidence=0.8 if X is not None and U >= X else 0.6,
-                                  message=f"PyTorch holds {_fmt(U)} reserved but unallocated (of {_fmt(R)} reserved): its cache is fragmented, so the {_fmt(X)} block does not fit in the free pieces.",
-                                  fix="Set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True before starting Python (older PyTorch: max_split_size_mb:128); avoid varying tensor shapes between iterations.",
-                                  commands=(_SUMMARY_CMD,), evidence=(nums,)))
-        if other is not None and T and other >= max(1024.0, 0.15 * T):
-            out.append(OomVerdict(code="other_process", confidence=0.75,
-                                  message=f"About {_fmt(other)} of the GPU's {_fmt(T)} is held outside PyTorch's cache in this process: another process (or another program's context) uses the GPU.",
-                                  fix="Find and stop the other process (nvidia-smi lists GPU processes and their memory), or run on another GPU with CUDA_VISIBLE_DEVICES.",
-                                  commands=(_APPS_CMD,), evidence=(nums,)))
-        if listed:
-            names = ", ".join(f"PID {pid} holds {_fmt(m)}" for pid, m in listed)
-            if len(listed) >= 2 and all(m <= 2048 for _, m in listed):
-                out.append(OomVerdict(code="child_contexts", confidence=0.65,
-                                      message=f"Several processes each hold a CUDA context ({names}): child processes (DataLoader workers, multiprocessing) touched CUDA.",
-                                      fix="Keep CUDA work in the main process; start workers with the spawn method (multiprocessing.set_start_method('spawn')).",
-                                      commands=(_APPS_CMD, ("ps", "-eo", "pid,ppid,cmd")), evidence=(names,)))
-            else:
-                out.append(OomVerdict(code="other_process", confidence=0.8,
-                                      message=f"Other processes hold GPU memory: {names}.",
-                                      fix="Stop them or use another GPU (CUDA_VISIBLE_DEVICES).", commands=(_APPS_CMD,), evidence=(names,)))
-        if P is not None and R is not None and P - R >= 1536:
-            out.append(OomVerdict(code="other_process", confidence=0.45,
-                                  message=f"This process uses {_fmt(P - R)} outside PyTorch's allocator (other CUDA libraries, or tensors from another framework in the same process).",
-                                  fix="Check other GPU libraries in the process (e.g. another framework preallocating memory) and limit them.",
-                                  commands=(_APPS_CMD,), evidence=(nums,)))
-    # live: other processes from NVML / nvidia-smi
-    if procs:
-        others = [p for p in procs if this_pid is None or str(p.get("pid")) != this_pid]
-        big = [p for p in others if (p.get("used_mib") or 0) >= 256]
-        if big:
-            by_name: dict[str, list[dict]] = {}
-            for p in big:
-                by_name.setdefault(str(p.get("name") or "?"), []).append(p)
-            name, group = max(by_name.items(), key=lambda kv: len(kv[1]))
-            listing = ", ".join(f"{p.get('name')} (PID {p.get('pid')}) {_fmt(float(p.get('used_mib') or 0))}" for p in big[:8])
-            if len(group) >= 3 and all((p.get("used_mib") or 0) <= 2048 for p in group):
-                out.append(OomVerdict(code="child_contexts", confidence=0.8,
-                                      message=f"{len(group)} processes named {name} each hold a CUDA context: {listing}. Child processes that touched CUDA keep a context (hundreds of MiB) each.",
-                                      fix="Use the spawn start method and keep CUDA out of worker processes (DataLoader workers should return CPU tensors; pin_memory moves them).",
-                                      commands=(_APPS_CMD, ("ps", "-eo", "pid,ppid,cmd")), evidence=(listing,)))
-            else:
-                out.append(OomVerdict(code="other_process", confidence=0.9,
-                                      message=f"Other processes hold GPU memory now: {listing}.",
-                                      fix="Stop those processes (or wait for them), or run on a free GPU with CUDA_VISIBLE_DEVICES.",
-                                      commands=(_APPS_CMD,), evidence=(listing,)))
-    # leak
+    big = [p for p in procs if (this_pid is None or str(p.get("pid")) != this_pid) and (p.get("used_mib") or 0) >= 256]
+    if not big:
+        return []
+    by_name: dict[str, list[dict]] = {}
+    for p in big:
+        by_name.setdefault(str(p.get("name") or "?"), []).append(p)
+    name, group = max(by_name.items(), key=lambda kv: len(kv[1]))
+    listing = ", ".join(f"{p.get('name')} (PID {p.get('pid')}) {_fmt(float(p.get('used_mib') or 0))}" for p in big[:8])
+    if len(group) >= 3 and all((p.get("used_mib") or 0) <= 2048 for p in group):
+        return [_verdict("child_contexts", "live_children", 0.8, {"count": len(group), "name": name, "listing": listing},
+                         (_APPS_CMD, ("ps", "-eo", "pid,ppid,cmd")), "oom_listing")]
+    return [_verdict("other_process", "live_other", 0.9, {"listing": listing}, (_APPS_CMD,), "oom_listing")]
+
+
+_LEAK_CMDS = (("{python}", "-c", "import torch; torch.cuda.memory._record_memory_history(); print('record, then torch.cuda.memory._dump_snapshot()')"),
+              ("nvidia-smi", "--query-gpu=memory.used", "--format=csv", "-l", "1"))
+
+
+def _verdicts(n: Optional[OomNumbers], series: list[float], live: dict, text: str) -> list[OomVerdict]:
+    out: list[OomVerdict] = _message_verdicts(n) if n is not None else []
+    out += _live_verdicts(live)
     creep = is_creeping(series)
     if creep:
         first, last, count = creep
-        out.append(OomVerdict(code="leak", confidence=0.75,
-                              message=f"Memory in use creeps up across the log: from about {_fmt(first)} to {_fmt(last)} over {count} readings. Tensors are kept alive between iterations.",
-                              fix="Accumulate Python numbers, not tensors (total_loss += loss.item()); detach what you store (history.append(out.detach().cpu())); do not keep graphs across iterations; call optimizer.zero_grad(set_to_none=True).",
-                              commands=(("{python}", "-c", "import torch; torch.cuda.memory._record_memory_history(); print('record, then torch.cuda.memory._dump_snapshot()')"),
-                                        ("nvidia-smi", "--query-gpu=memory.used", "--format=csv", "-l", "1")),
-                              evidence=(f"{count} memory readings, first fifth about {_fmt(first)}, last fifth about {_fmt(last)}",)))
+        out.append(_verdict("leak", "leak", 0.75, {"first": _fmt(first), "last": _fmt(last), "count": count}, _LEAK_CMDS, "oom_readings"))
     if re.search(r"cannot re-initialize cuda in forked subprocess", text, re.IGNORECASE) and not any(v.code == "child_contexts" for v in out):
-        out.append(OomVerdict(code="child_contexts", confidence=0.6,
-                              message="CUDA was used in a forked child process: every child that touches CUDA needs its own context.",
-                              fix="Use the spawn start method (multiprocessing.set_start_method('spawn')).", commands=(_APPS_CMD,)))
+        out.append(_verdict("child_contexts", "forked", 0.6, {}, (_APPS_CMD,)))
     if not out:
-        out.append(OomVerdict(code="unknown", confidence=0.3,
-                              message="The GPU ran out of memory; the message carries no numbers to tell why.",
-                              fix="Print torch.cuda.memory_summary() where it fails and list GPU processes with nvidia-smi; then reduce the batch size or use mixed precision.",
-                              commands=(_SUMMARY_CMD, _APPS_CMD)))
+        out.append(_verdict("unknown", "unknown", 0.3, {}, (_SUMMARY_CMD, _APPS_CMD)))
     # one verdict per code, the most confident
     best: dict[str, OomVerdict] = {}
     for v in sorted(out, key=lambda v: -v.confidence):
@@ -246,9 +292,16 @@ def apply_to_match(m: Match, oom: OomAnalysis) -> Match:
     evidence = list(m.evidence)
     for v in oom.verdicts:
         for e in v.evidence[:1]:
-            msg = f"Numbers: {e}" if v is top else f"Also possible ({v.code}, {v.confidence:.2f}): {v.message}"
+            if v is top:  # {seen} is the evidence sentence of the verdict, {message} its root cause
+                code, inner, params = "oom_top", EVIDENCE[v.evidence_code], {"seen_code": f"evidence.{v.evidence_code}"}
+            else:
+                code, inner = "oom_also", TEXTS[v.text_code][0]
+                params = {"verdict": v.code, "confidence": f"{v.confidence:.2f}", "message_code": f"oom.{v.text_code}.root_cause"}
+            params.update({k: x for k, x in v.params.items() if k in _names(inner)})
+            msg = EVIDENCE[code].format(seen=e, message=v.message, **params)
             if not any(x.message == msg for x in evidence):
-                evidence.append(Evidence(source="live" if "now:" in v.message else "text", message=msg, key="oom"))
+                evidence.append(Evidence(source="live" if v.text_code.startswith("live_") else "text", message=msg, key="oom",
+                                         code=code, params=params))
     cmds = []
     python = "python3"
     for c in top.commands + m.commands:
@@ -257,7 +310,8 @@ def apply_to_match(m: Match, oom: OomAnalysis) -> Match:
             cmds.append(c)
     steps = [_FIX_STEPS[top.code]] if top.code in _FIX_STEPS else []
     conf = round(min(0.99, max(m.confidence, 0.6 + 0.35 * top.confidence)), 2)
-    # the verdict's own sentences (with their figures) replace the rule's: no rule template any more
-    return m.replace(subcode=top.code, root_cause=top.message, fix=top.fix, root_cause_code="", fix_code="", params={},
+    # the verdict's own sentences (with their figures, diagnose.oom.<text_code>) replace the rule's
+    return m.replace(subcode=top.code, root_cause=top.message, fix=top.fix, root_cause_code=f"oom.{top.text_code}",
+                     fix_code=f"oom.{top.text_code}", params={k: v for k, v in top.params.items() if k in _names(" ".join(TEXTS[top.text_code]))},
                      commands=tuple(cmds), evidence=tuple(evidence),
                      fix_steps=tuple(steps), confidence=conf)

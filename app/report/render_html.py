@@ -401,7 +401,7 @@ def _diag_html(d: dict[str, Any]) -> str:
                    + f"<p><b>{_e(_t('Fix'))}:</b> {_e(W.match(m, 'fix'))}</p>")
         ev = m.get("evidence") or []
         if ev:
-            out.append("<ul>" + "".join(f"<li>{'✔' if e.get('supports', True) else '✘'} {_e(e.get('message'))}</li>" for e in ev) + "</ul>")
+            out.append("<ul>" + "".join(f"<li>{'✔' if e.get('supports', True) else '✘'} {_e(W.evidence(e))}</li>" for e in ev) + "</ul>")
         for fs in m.get("fix_steps") or []:
             cmds = "\n".join(_argv(a) for a in fs.get("argv") or [])
             out.append(f"<p>{_e(fs.get('title'))}: {_e(fs.get('why'))}</p>" + (f"<pre>{_e(cmds)}</pre>" if cmds else ""))
@@ -410,7 +410,7 @@ def _diag_html(d: dict[str, Any]) -> str:
         out.append("</div>")
     oom = d.get("oom") or {}
     for v in oom.get("verdicts") or []:
-        out.append(f"<div class='card'>{_e(_t('Out of memory:'))} <b>{_e(v.get('message'))}</b><p>{_e(v.get('fix'))}</p></div>")
+        out.append(f"<div class='card'>{_e(_t('Out of memory:'))} <b>{_e(W.oom_verdict(v, 'root_cause'))}</b><p>{_e(W.oom_verdict(v, 'fix'))}</p></div>")
     ut = d.get("utilization") or {}
     if ut.get("dimensions"):
         out.append(("<h3>" + _e(_t("Low GPU utilization")) + "</h3>") + (f"<p>{_e(ut.get('summary'))}</p>" if ut.get("summary") else "")

@@ -83,6 +83,20 @@ def layer_reason(layer: Mapping[str, Any]) -> str:
         return english
 
 
+def evidence(e: Mapping[str, Any]) -> str:
+    """A diagnosis evidence line of the report's JSON in the report's language."""
+    return messages.evidence_text(e, LANG.get())
+
+
+def oom_verdict(v: Mapping[str, Any], which: str) -> str:
+    """An out-of-memory verdict's message ("root_cause") or fix of the report's JSON in the report's language."""
+    english = v.get("fix" if which == "fix" else "message") or ""
+    code = v.get("text_code") or ""
+    if LANG.get() == "en" or not code:
+        return english
+    return messages.render("diagnose", f"oom.{code}.{which}", v.get("params") or {}, LANG.get(), fallback=english)
+
+
 def match(m: Mapping[str, Any], which: str) -> str:
     code = m.get(f"{which}_code") or ""
     english = m.get(which) or ""

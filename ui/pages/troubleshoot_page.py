@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (QFileDialog, QHBoxLayout, QLabel, QPlainTextEdit,
                                QVBoxLayout, QWidget)
 
 from ui import engine
-from ui.i18n import N_, diag_text, tr
+from ui.i18n import N_, diag_text, evidence_text, tr
 from ui.page_states import TroubleshootState
 from ui.pages.base import BasePage
 
@@ -241,7 +241,7 @@ class TroubleshootPage(BasePage):
                 out.append("<p>" + e(tr("Evidence:")) + "</p><ul>")
                 for ev in m.evidence:
                     mark = "✔" if ev.supports else "✘"
-                    out.append(f"<li>{mark} {e(ev.message)}</li>")
+                    out.append(f"<li>{mark} {e(evidence_text(ev))}</li>")
                 out.append("</ul>")
             fix = _said(diag_text(getattr(m, "fix_code", ""), "fix", getattr(m, "params", None), m.fix), m.fix)
             if is_network_match(m) and not self.session.read_only:
