@@ -59,6 +59,7 @@ WARNING_CODES = frozenset({
     "nvidia_repo_checked", "nvidia_repo_unreachable", "index_confirmed", "vgpu_guest_driver", "index_variant_not_mirrored",
     "index_gpu_build_not_mirrored",
     "hybrid_graphics", "hybrid_prime_off", "hybrid_runtime_pm",
+    "variant_holds_back",
 })
 
 # Every reason_code recommend() can give a TorchChoice, DriverChoice, ToolkitChoice or CudnnChoice (stable, like the
@@ -111,6 +112,8 @@ CLAUSE_CODES = frozenset({
     "data_age", "index_confirmed_tv", "ft_builds", "cpu_build_chosen", "older_build_chosen",
     # refused_no_candidate's reason (REFUSAL_CODES)
     "why_not_built", "why_not_built_as", "why_no_kernels_os", "why_no_python_wheels", "why_no_torchvision_yet", "why_no_single_build",
+    # variant_holds_back's reason
+    "variant_why_not_built", "variant_why_no_kernels", "variant_why_both",
 })
 
 NVIDIA_REPOS_BASE = "https://developer.download.nvidia.com/compute/cuda/repos"
@@ -482,6 +485,7 @@ def recommend(facts: Facts, db: CompatDB, choices: Choices = Choices()) -> Recom
         s.chosen = s.best_any  # nothing runs on what is here, and the wizard may not change the driver
         if cx.platform == "linux" and s.action == "keep":
             s.action = "upgrade" if s.cur else "install"
+    _variant_notes(cx, s)
     _newest_notes(cx, s)
     _python_notes(cx, s)
     _compat_notes(cx, s)
@@ -619,7 +623,7 @@ def _solve_candidates(cx: _Ctx, s: _Solve) -> Optional[Recommendation]:
     """The builds that run on the driver here, on the target branch and on any driver; a pin no build serves is refused
     and the machine solved again without it (that answer is returned)."""
     pool = [s.want_release] if s.want_release else list(cx.db.torch_releases)
-    vf = s.want_variant if s.want_variant and s.want_variant != "cpu" else None
+    vf = _variant_filter(s)
     s.cur_cands = _candidates(cx, s.cur, s.distinct, pool, vf) if s.cur_usable else []
     tgt_driver = _branch_driver(s.target_branch)
     s.tgt_cands = _candidates(cx, tgt_driver, s.distinct, pool, vf) if tgt_driver else []
@@ -679,6 +683,44 @@ def _torch_alone(cx: _Ctx) -> Recommendation:
 def _alone_warning(cx: _Ctx, held: TorchRelease) -> RecWarning:
     p = _p(with_python_code="and_python" if cx.python else "", python=cx.python, torch=held.version)
     return RecWarning(code="torch_alone_no_complete_set", severity="warning", message=_en("torch_alone_no_complete_set", p), params=p)
+
+
+def _variant_filter(s: _Solve) -> Optional[str]:
+    return s.want_variant if s.want_variant and s.want_variant != "cpu" else None
+
+
+def _variant_notes(cx: _Ctx, s: _Solve) -> None:
+    """A chosen build (`--variant cu118`) that newer releases do not carry for these GPUs: the newest release that has
+    it, and why the newer ones do not fit (not built so for this OS, or that build has no kernels for a GPU here)."""
+    vf, got, top = _variant_filter(s), s.best_any, s.newest_cover
+    if not vf or s.want_release or got is None or top is None or vkey(top.release.version) <= vkey(got.release.version):
+        return
+    newer = [r for r in cx.db.torch_releases if vkey(got.release.version) < vkey(r.version) <= vkey(top.release.version)
+             and r.supports_python(cx.python) and _complete(cx, r)]
+    builds = {r.version: cx.db.variant(r.release, vf, cx.wheel_os) for r in newer}
+    unbuilt = [r.version for r in newer if builds[r.version] is None]
+    no_kernels = [r.version for r in newer if builds[r.version] is not None]
+    missing = dict.fromkeys(lab for b in builds.values() if b is not None for lab, cc in zip(s.labels, s.ccs) if b.covers(cc) is None)
+    why = "variant_why_both" if unbuilt and no_kernels else ("variant_why_no_kernels" if no_kernels else "variant_why_not_built")
+    order = [r.version for r in newer]
+    cx.warn("variant_holds_back", params=dict(variant=vf, torch=got.release.version, newest=top.release.version, why_code=why,
+                                              releases=_runs(unbuilt, order), releases_nk=_runs(no_kernels, order), os=cx.os_label,
+                                              gpus=", ".join(missing) or None))
+
+
+def _runs(versions: list[str], order: list[str]) -> Optional[str]:
+    """Some of `order`'s releases (newest first) as one figure, each unbroken run of them as "oldest–newest":
+    "2.14.1", "2.8.0–2.14.1", "2.12.1–2.14.1, 2.9.1"."""
+    runs: list[list[str]] = []
+    prev = -2
+    for i, ver in enumerate(order):
+        if ver in versions:
+            if i == prev + 1 and runs:
+                runs[-1].append(ver)
+            else:
+                runs.append([ver])
+            prev = i
+    return ", ".join(r[0] if len(r) == 1 else f"{r[-1]}–{r[0]}" for r in runs) or None
 
 
 def _newest_notes(cx: _Ctx, s: _Solve) -> None:
@@ -759,7 +801,7 @@ def _assemble(cx: _Ctx, s: _Solve) -> Recommendation:
     assert chosen is not None and chosen.variant is not None
     runs_now = (bool(s.cur) and db.driver_compat(s.cur, chosen.variant.cuda_runtime, plat) is not None) if plat != "linux" else None
     torch = _torch_choice(cx, chosen, s.compat, s.labels, runs_now)
-    if cx.held_back and vkey(cx.held_back.version) > vkey(chosen.release.version) and not s.want_release:
+    if cx.held_back and vkey(cx.held_back.version) > vkey(chosen.release.version) and not s.want_release and _held_has_build(cx, s):
         cx.warn("torchvision_not_released", "info", dict(newer=cx.held_back.version, torch=chosen.release.version,
                                                          torchvision=chosen.release.torchvision))
     if not cx.choices.want_torchvision:
@@ -788,6 +830,14 @@ def _assemble(cx: _Ctx, s: _Solve) -> Recommendation:
 
 
 # ------------------------------------------------------------------ pieces
+
+
+def _held_has_build(cx: _Ctx, s: _Solve) -> bool:
+    """The release held back for want of its torchvision has the build asked for (any, with no `--variant`) for these
+    GPUs: only then would torch alone (`--no-torchvision`) get a newer release."""
+    vf = _variant_filter(s)
+    assert cx.held_back is not None
+    return any(_coverage(v, s.distinct) is not None for v in cx.db.variants(cx.held_back.release, cx.wheel_os) if not vf or v.variant == vf)
 
 
 def _why_no_candidate(cx: _Ctx, ccs: list[str], labels: list[str], rel: Optional[TorchRelease], variant: Optional[str]) -> dict:

@@ -70,7 +70,7 @@ def build_wizard(snapshot: Optional[str] = None, lang: Optional[str] = None, ass
                       overrides={"assume_driver": assume_driver, "assume_gpus": tuple(assume_gpus),
                                  "python_version": python_version})
     services = services or Services(state_dir=state_dir)
-    start = None
+    start: Optional[PageId] = None
     from ui.fleet_dialog import is_fleet_report
 
     fleet = snapshot if snapshot and is_fleet_report(snapshot) else None  # `gpu-wizard fleet.html`: its hosts

@@ -13,7 +13,7 @@ import os
 import re
 import threading
 import time
-from typing import Callable, Optional
+from typing import Any, Callable, Optional
 
 from app import restart as _restart
 from app.plan.model import Plan, Step, coded_step, is_done
@@ -98,7 +98,7 @@ class Executor:
         self._done_weight = 0
         self.facts_json = facts_json
         self.state = session.load_state()  # StateError for a damaged or unknown state.json
-        self._http = None  # requests.Session with the plan's proxy / CA bundle, made on first download
+        self._http: Any = None  # requests.Session with the plan's proxy / CA bundle, made on first download
 
     # -- public ---------------------------------------------------------------------------
     def cancel(self) -> None:

@@ -13,7 +13,7 @@ from app.compat import load_db
 from app.facts import DisplayAdapter, DriverInfo, Facts, Gpu, GraphicsInfo, OsInfo
 from app.recommend import CLAUSE_CODES, REASON_CODES, WARNING_CODES, recommend
 from app.recommendation import CudnnChoice, DriverChoice, Recommendation, RecWarning, ToolkitChoice, TorchChoice
-from tests.unit.test_recommend_machines import (A100, CASES, GTX1080TI, H200, OS, RTX3060, RTX4090, machine)
+from tests.unit.test_recommend_machines import (A100, CASES, GTX1080TI, H200, OS, RTX3060, RTX4090, V100, machine)
 
 
 @pytest.fixture(scope="module")
@@ -32,6 +32,10 @@ EXTRA = [
     ("h200_system_cudnn", machine("u2404", [H200], "580.159.04", "3.12", kernel_module="open"),
      Choices(want_toolkit=True, want_system_cudnn=True)),
     ("h200_cpu_chosen", machine("u2404", [H200], "580.159.04", "3.12"), Choices(torch_variant="cpu")),
+    # a chosen build newer releases do not carry for these GPUs: the newest release with it, and why (issue 22)
+    ("h200_cu118_holds_back", machine("u2404", [H200], "580.159.04", "3.12"), Choices(torch_variant="cu118")),
+    ("v100_cu128_holds_back", machine("u2404", [V100], "580.95.05", "3.12", kernel_module="proprietary"),
+     Choices(torch_variant="cu128")),
     ("driver_not_loaded_no_gpu_seen", machine("u2204", [], "550.120", "3.11", state="not_loaded"), Choices()),
     ("driver_mismatch_with_hint", machine("u2204", [], "550.120", "3.11").replace(driver=DriverInfo(
         state="mismatch", version="550.120", hint="Reboot: the old kernel module is still loaded.")), Choices()),

@@ -79,3 +79,52 @@ def test_a_damaged_old_resume_file_is_no_resume(tmp_path, text):
     p.write_text(text)
     point = read_legacy(p)
     assert point is None or (point.session_dir is None and point.boot_id is None)
+
+
+# ------------------------------------------------------------------------------------------------
+# What resume counts as done: only a step whose status is "ok" (RunState.finished_ok)
+
+@pytest.mark.parametrize("status", ["running", "ok", "skipped", "error", "cancelled"])
+def test_only_an_ok_step_counts_as_finished(status):
+    from app.run.state import StepState
+
+    st = StepState.from_json({"status": status})
+    assert st.finished_ok == (status == "ok")
+    assert st.interrupted == (status not in ("ok", "skipped"))
+
+
+@pytest.mark.parametrize("how", ["error", "cancelled"])
+def test_a_step_that_did_not_finish_runs_again_on_resume(tmp_path, how):
+    """The failed (or cancelled) step and everything after it run again; the step before it is skipped."""
+    import threading
+
+    from app.run.runner import CancelToken
+
+    flag = tmp_path / "fixed"
+    code = (f"import os, sys, time; print('trying', flush=True)\n"
+            f"if not os.path.exists({str(flag)!r}):\n"
+            + ("    time.sleep(30)\n" if how == "cancelled" else "    sys.exit(3)\n"))
+    plan = Plan(steps=(
+        Step(id="install_first", kind="install_pytorch", title="a", why="t", commands=(("true",),)),
+        Step(id="install_target", kind="install_pytorch", title="b", why="t", commands=((sys.executable, "-c", code),)),
+        Step(id="install_after", kind="install_pytorch", title="c", why="t", commands=(("true",),)),
+    ))
+    s = Session.create(tmp_path / "sessions")
+    token = CancelToken()
+    if how == "cancelled":
+        def stop():
+            while "trying" not in (s.dir / "output.log").read_text(errors="replace"):
+                threading.Event().wait(0.02)
+            token.cancel()
+        threading.Thread(target=stop, daemon=True).start()
+    assert Executor(plan, s, cancel=token).run().status == how
+    assert s.load_state().steps["install_target"].status == how
+    flag.touch()
+    events = []
+    assert Executor(plan, Session(s.dir), listener=events.append).run().status == "ok"
+    ended = [(e.step_id, e.status) for e in events if e.type == "step_finished"]
+    assert ended == [("install_first", "skipped"), ("install_target", "ok"), ("install_after", "ok")]
+    st = Session(s.dir).load_state().steps["install_target"]
+    assert st.status == "ok" and st.attempts == 2 and st.rc == 0
+    ran = [e for e in Session(s.dir).read_events() if e.type == "command_finished" and e.step_id == "install_target"]
+    assert len(ran) == 2 and ran[0].ok is False and ran[1].ok is True

@@ -4,7 +4,6 @@ it is the confirmation). The plan shown is always the one built from the current
 recommendation and choices: any change rebuilds it before it can run."""
 from __future__ import annotations
 
-from functools import partial
 from typing import Any, Optional
 
 from PySide6.QtCore import Qt
@@ -106,8 +105,10 @@ class PlanPage(BasePage):
         self.retranslate_status()
         self.completeChanged.emit()
         basis = self.current_basis()
-        self.tasks.submit(self.w.services.build_plan, *basis, on_done=partial(self._got, basis=basis),
-                          on_error=self._failed)
+        def done(plan: Any) -> None:
+            self._got(plan, basis)
+
+        self.tasks.submit(self.w.services.build_plan, *basis, on_done=done, on_error=self._failed)
 
     def _prepare(self) -> None:
         """The facts and the recommendation the plan needs, as the System and Recommendation pages would make them
@@ -193,7 +194,7 @@ class PlanPage(BasePage):
         self.show_error(tr("Plan exported: {path}").format(path=path), "ok")
 
     # --- rendering -----------------------------------------------------------------------
-    def show_state(self) -> None:
+    def show_state(self) -> None:  # not QWidget.render
         self._next_text()
         self.tree.clear()
         for i, s in enumerate(self.state.steps):

@@ -53,7 +53,7 @@ class RecommendationPage(BasePage):
         self.layout_.addWidget(self.status)
 
         scroll = QScrollArea(self)
-        self.scroll_area = scroll  # not `self.scroll`: QWidget.scroll(dx, dy) is Qt's
+        self.scroll_area = scroll
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
         inner = QWidget()
@@ -187,11 +187,11 @@ class RecommendationPage(BasePage):
         self.apply_btn.setEnabled(False)
         self.completeChanged.emit()
         self.retranslate_status()
-
-        def recommended(rec: Recommendation) -> None:
-            if gen == self._gen:
+        def done(rec: Recommendation) -> None:
+            if gen == self._gen:  # a later request replaced this one: its answer is dropped
                 self._got(rec, choices)
-        self.tasks.submit(self.w.services.recommend, self.session.facts, choices, on_done=recommended, on_error=self._failed)
+
+        self.tasks.submit(self.w.services.recommend, self.session.facts, choices, on_done=done, on_error=self._failed)
 
     def _got(self, rec: Recommendation, choices: Optional[Choices] = None) -> None:
         self.state.busy = False
@@ -314,7 +314,7 @@ class RecommendationPage(BasePage):
         return self.state.can_confirm()
 
     # --- rendering -----------------------------------------------------------------------
-    def show_state(self) -> None:
+    def show_state(self) -> None:  # not QWidget.render
         rec = self.state.recommendation
         e = html.escape
         if rec is None:

@@ -157,7 +157,7 @@ class SummaryPage(BasePage):
             self.w.pages["system"].save_snapshot_to(path)
             self.show_error(tr("Saving the snapshot…"), "info")
 
-    def show_state(self) -> None:
+    def show_state(self) -> None:  # not QWidget.render
         recorded = bool(self.state.recorded_steps) or self.session.source.kind == "report"
         if recorded:
             self.changes_label.setText(tr("&What was done on the user's machine:"))

@@ -139,7 +139,7 @@ class SystemPage(BasePage):
         return self.state.facts is not None and not self.state.scanning
 
     # --- rendering -----------------------------------------------------------------------
-    def show_state(self) -> None:
+    def show_state(self) -> None:  # not QWidget.render
         self.tree.clear()
         self.findings.clear()
         facts = self.state.facts
@@ -147,9 +147,9 @@ class SystemPage(BasePage):
             top = QTreeWidgetItem([tr(GROUP_TITLES[g.key]), tr(STATUS_TEXT[g.status])])
             top.setIcon(0, status_icon(g.status))
             top.setData(0, Qt.ItemDataRole.AccessibleTextRole, f"{tr(GROUP_TITLES[g.key])}: {tr(STATUS_TEXT[g.status])}")
-            f = top.font(0)
-            f.setBold(True)
-            top.setFont(0, f)
+            font = top.font(0)
+            font.setBold(True)
+            top.setFont(0, font)
             for r in g.rows:
                 label = tr(LABELS[r.label]) if r.label in LABELS else r.label
                 value = tr(VALUES[r.value]) if r.value in VALUES else r.value
@@ -168,13 +168,13 @@ class SystemPage(BasePage):
             top.setExpanded(True)
         facts = self.state.facts
         if facts is not None:
-            for fd in facts.findings:
-                text = engine_text(fd.code, fd.message, params=getattr(fd, "params", None))
-                hint = hint_text(fd.code, fd.hint, params=getattr(fd, "params", None))
+            for f in facts.findings:
+                text = engine_text(f.code, f.message, params=getattr(f, "params", None))
+                hint = hint_text(f.code, f.hint, params=getattr(f, "params", None))
                 if hint:
                     text += "\n" + tr("What to do: {hint}").format(hint=hint)
-                it = QListWidgetItem(status_icon(fd.severity if fd.severity != "info" else "info"), text)
-                it.setToolTip("\n".join(((fd.message,) if text.split("\n")[0] != fd.message else ()) + tuple(fd.evidence)))
+                it = QListWidgetItem(status_icon(f.severity if f.severity != "info" else "info"), text)
+                it.setToolTip("\n".join(((f.message,) if text.split("\n")[0] != f.message else ()) + tuple(f.evidence)))
                 self.findings.addItem(it)
             if not facts.findings:
                 self.findings.addItem(QListWidgetItem(status_icon("ok"), tr("Nothing to report: detection found no problems.")))

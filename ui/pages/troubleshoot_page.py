@@ -163,6 +163,7 @@ class TroubleshootPage(BasePage):
         self.state.busy = True
         self.clear_error()
         self.diagnose_btn.setEnabled(False)
+        self.input.textChanged.connect(lambda: self.diagnose_btn.setEnabled(bool(self.input.toPlainText().strip())))
         self.fix_btn.setEnabled(False)
         self.result.setPlainText(tr("Looking for the cause…"))
         # the run's choices (mirrors, proxy, CA bundle, venv) and recommendation: the fix installs where this run would
@@ -218,7 +219,7 @@ class TroubleshootPage(BasePage):
     def isComplete(self) -> bool:  # noqa: N802
         return not self.state.busy
 
-    def show_state(self) -> None:
+    def show_state(self) -> None:  # not QWidget.render
         d = self.state.diagnosis
         e = html.escape
         if d is None:

@@ -85,8 +85,7 @@ class VerifyPage(BasePage):
         # so the wizard's first window opens fast
         self.charts = None
         self.charts_holder = QWidget(self)
-        self._charts_layout = QVBoxLayout(self.charts_holder)
-        self._charts_layout.setContentsMargins(0, 0, 0, 0)
+        QVBoxLayout(self.charts_holder).setContentsMargins(0, 0, 0, 0)
         bottom = QWidget(self)
         bot = QHBoxLayout(bottom)
         bot.setContentsMargins(0, 0, 0, 0)
@@ -122,7 +121,9 @@ class VerifyPage(BasePage):
 
             self.charts = ChartPanel(self.charts_holder)
             self.charts.setObjectName("charts")
-            self._charts_layout.addWidget(self.charts)
+            holder = self.charts_holder.layout()
+            if holder is not None:
+                holder.addWidget(self.charts)
         return self.charts
 
     def enter(self) -> None:
