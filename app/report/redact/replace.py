@@ -198,7 +198,7 @@ class _Index:
         for n, ps in enumerate(pieces):
             changed = not keys.isdisjoint(ps)
             line = " ".join([fix.get(x, x) for x in ps]) if changed else lines[n]
-            if weak_hits and self.weak_line is not None and not weak_hits.isdisjoint(ps):  # type: ignore[attr-defined]
+            if weak_hits and self.weak_line is not None and not weak_hits.isdisjoint(ps):
                 line = self.weak_line.sub(self.r._lookup, line)
                 changed = True
             if changed:
