@@ -117,6 +117,7 @@ class VerifyState:
     """Qt-free: every GPU's samples (the charts show one GPU), and the verification result."""
 
     seconds: float = 5
+    burn_s: float = 0.0  # the burn-in asked for (0: none)
     gpu_index: int = 0
     by_gpu: dict[int, SampleSeries] = field(default_factory=dict)
     verification: Any = None

@@ -154,7 +154,7 @@ def _step_line(s, lang: str, t) -> str:
     from app.install_command import shown_argv
     from app.messages import step_title
 
-    shell = "windows" if s.where == "windows" or (s.argv and s.argv[0] and "\\" in s.argv[0][0]) else "linux"
+    shell = "windows" if getattr(s, "runs_on", "") == "windows" or s.where == "windows" or (s.argv and s.argv[0] and "\\" in s.argv[0][0]) else "linux"
     tag = (t("you_run_it") if s.manual else "") + (t(f"where_{s.where}") if s.where else "")
     sudo = "sudo " if s.needs_root and s.argv and shell == "linux" else ""
     cmds = "; ".join(sudo + shown_argv(a, shell) for a in s.argv)

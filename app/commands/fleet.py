@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import copy
-import hashlib
 import json
 import os
 import sys
@@ -207,14 +206,18 @@ def _detect(args, ctx) -> int:
     from app.fleet.record import host_row, now, one_line
 
     start = time.monotonic()
-    inv = read_inventory(args.inventory, args.limit)
+    inv = read_inventory(args.inventory, args.limit, meanwhile=_load_detection)
     fd = _fleet_dir(args.output)
     snaps = _host_files(inv, "gpu_wizard_snapshot")
     outcome: dict[str, tuple[str, str, str]] = {}  # host -> (result, reason, source)
-    cache: dict[str, Any] = {}
+    facts: dict[str, Optional[dict[str, Any]]] = {}
+    from app.fleet.snapshots import SnapshotHosts, snapshot_keys
+
+    reader = SnapshotHosts(fd)  # in this process; alike files read once
     for h, path in snaps.items():
-        res, why = _record_from_file(fd, h, path, cache)
+        res, why, facts[h] = reader.record(h, path)
         outcome[h] = (res, why, "snapshot")
+    reader.flush()  # one sync for all of them, before the record names them
     live = [h for h in inv.hosts if h not in snaps]
     result = None
     if live:
@@ -232,7 +235,8 @@ def _detect(args, ctx) -> int:
             row.update(source=source, in_inventory=True)
             row["detect"] = {"time": t, "result": res, **({"reason": one_line(why)} if why else {})}
             if res == "recorded":
-                row["facts"] = _facts_file(fd, h)
+                row["facts"] = facts[h] if h in facts else _facts_file(fd, h)
+                row["snapshot"] = reader.keys.get(h) or snapshot_keys(fd.private(h))
         if not args.limit:
             for h, row in rec["hosts"].items():
                 if h not in inv.hosts:
@@ -242,40 +246,16 @@ def _detect(args, ctx) -> int:
     elapsed = time.monotonic() - start
     data = {"output": fd.root, "hosts": len(inv.hosts), "recorded": done, "failed": failed,
             "reasons": {h: one_line(outcome[h][1]) for h in failed}, "duration_s": round(elapsed, 2),
-            "ansible_rc": result.rc if result else None, "in_process": sorted(snaps)}
+            "ansible_rc": result.rc if result else None, "in_process": sorted(snaps), "distinct_snapshots": reader.solved}
     return _say_summary(ctx, data, "recorded", len(done), len(inv.hosts), failed, elapsed, fd.root)
 
 
-def _record_from_file(fd, host: str, path: str, cache: dict[str, Any]) -> tuple[str, str]:
-    """A snapshot-backed host, in this process: its private copy (the file as recorded, 0600) and the
-    redacted one; identical files are detected once."""
-    from app.fleet.record import write_bytes, write_json
-    from app.system import SnapshotError, SnapshotSystem
-
-    try:
-        with open(path, "rb") as f:
-            raw = f.read()
-    except OSError as e:
-        return "failed", f"gpu_wizard_snapshot {path}: {e.strerror or e}"
-    key = hashlib.sha256(raw).hexdigest()
-    if key not in cache:
-        try:
-            from app.report.snapshots import redact_recorded, record_snapshot
-
-            system = SnapshotSystem.load(path)
-            private = record_snapshot(system, redact=False)
-            cache[key] = (private, redact_recorded(copy.deepcopy(private), system), _facts_of(SnapshotSystem(private, name=host)))
-        except (SnapshotError, ValueError, OSError, RecursionError) as e:
-            cache[key] = str(e).splitlines()[0] if str(e) else type(e).__name__
-    got = cache[key]
-    if isinstance(got, str):
-        return "failed", f"gpu_wizard_snapshot {path}: {got}"
-    private, shared, facts = got
-    os.makedirs(fd.host_dir(host), exist_ok=True)
-    write_bytes(fd.private(host), (json.dumps(private, ensure_ascii=False) + "\n").encode(), mode=0o600)
-    write_json(fd.snapshot(host), shared)
-    write_json(os.path.join(fd.host_dir(host), "facts.json"), facts)
-    return "recorded", ""
+def _load_detection() -> None:
+    """Detection's and redaction's modules, imported while ansible-inventory reads the inventory."""
+    import app.detect  # noqa: F401
+    import app.fleet.report  # noqa: F401
+    import app.fleet.snapshots  # noqa: F401
+    import app.report.redact  # noqa: F401
 
 
 def _finish_live(fd, host: str) -> tuple[str, str]:
@@ -553,7 +533,7 @@ def _verify(args, ctx) -> int:
         except DurationError as e:
             raise CliError(f"--burn-in {e}", 2) from None
     start = time.monotonic()
-    inv = read_inventory(args.inventory, args.limit)
+    inv = read_inventory(args.inventory, args.limit, meanwhile=_load_detection)
     fd = _fleet_dir(args.output)
     snaps = _host_files(inv, "gpu_wizard_snapshot")
     vers = _host_files(inv, "gpu_wizard_verification")

@@ -214,7 +214,7 @@ def build_match(hit: Hit, facts: Optional[Facts], text_all: str, run: Run) -> Ma
         sentences[name] = fill_str(tmpl, values, strict=False)
     step_specs, step_code = _pick(texts, "fix_steps", run.platform, run.rules)
     steps, dropped = build_steps(step_specs or (), ctx, values, step_code, run.rules.fixes)
-    steps = finish(steps, dropped)
+    steps = finish(steps, dropped, run.platform)
     if run.platform.foreign:  # written for the machine the text comes from: the user runs them there
         steps = [s if s.manual else s.replace(manual=True) for s in steps]
     return Match(category=texts.category, rule=r.id, subcode=texts.subcode, confidence=conf,

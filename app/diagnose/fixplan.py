@@ -20,6 +20,10 @@ def is_runnable(step: FixStep) -> bool:
     """Whether the wizard's runner would carry this step out (non-root, or root and allowed)."""
     if step.kind == "reboot":
         return False
+    from app.diagnose.sides import belongs_elsewhere
+
+    if belongs_elsewhere(step) is not None:  # another machine's command (ldconfig for Windows): never run
+        return False
     if step.kind == "write_config":  # the user's own config file: a non-root edit the wizard writes itself
         return not step.needs_root and _config_edit(step) is not None
     if not step.needs_root:

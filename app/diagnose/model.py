@@ -129,6 +129,9 @@ class FixStep(Model):
     # of WSL or a Windows machine), "host" (the container's host), "image" (the container image: its
     # Dockerfile), "firmware" (the boot menu / MOK manager)
     where: str = ""
+    # the machine it runs on, resolved from `where` and the assumed platform (app.diagnose.sides.runs_on): linux,
+    # wsl (inside the distro), windows, macos, container (inside it), host (the container's host), image, firmware
+    runs_on: str = ""
     # translation: the catalogue's plan.<title_code> / plan.<why_code> ("<rule code>.step.<id>.title"), filled
     # with params (app.messages.step_title / step_why); English from rules.json, zh_CN in the catalogue
     title_code: str = ""

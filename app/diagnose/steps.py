@@ -14,6 +14,7 @@ from typing import Any, Iterable, Optional
 
 from app.diagnose import evidence as ev
 from app.diagnose.model import FixStep, Platform
+from app.diagnose.sides import runs_on
 from app.diagnose.values import Missing, fill_argv, fill_str, template_params
 
 # steps whose command installs Python packages: they run with the install command's proxy and CA settings
@@ -90,7 +91,7 @@ def _one(s: dict, ctx: ev.Context, values: dict[str, Any], code: str) -> Optiona
         id=s["id"], title=fill_str(s["title"], values, strict=False), why=fill_str(s["why"], values, strict=False),
         kind=kind, argv=argv, needs_root=bool(s.get("needs_root", False)),
         reboot_required=bool(s.get("reboot_required", False)), env=env, notes=tuple(s.get("notes", ())),
-        manual=bool(s.get("manual", False)) or not _runs_here(where, ctx), where=where,
+        manual=bool(s.get("manual", False)) or not _runs_here(where, ctx), where=where, runs_on=runs_on(where, ctx.platform),
         title_code=f"{code}.step.{s['id']}.title" if code else "", why_code=f"{code}.step.{s['id']}.why" if code else "",
         params=params,
     )
@@ -124,12 +125,12 @@ def build_steps(specs: Iterable[dict], ctx: ev.Context, values: dict[str, Any], 
     return out, dropped_torch
 
 
-def finish(steps: list[FixStep], dropped_torch: bool) -> list[FixStep]:
+def finish(steps: list[FixStep], dropped_torch: bool, platform: Optional[Platform] = None) -> list[FixStep]:
     """The steps as the diagnosis shows them: what the wizard cannot run marked manual, and the question to
-    the wizard when the reinstall's build could not be named."""
+    the wizard when the reinstall's build could not be named (asked on the machine the text comes from)."""
     from app.diagnose.fixplan import mark_manual
 
     steps = mark_manual(steps)
     if dropped_torch and not any(s.kind == "install_pytorch" for s in steps):
-        steps.append(check_recommendation())
+        steps.append(check_recommendation().replace(runs_on=runs_on("", platform)))
     return steps

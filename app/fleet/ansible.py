@@ -80,19 +80,33 @@ class Inventory:
         return p
 
 
-def read_inventory(path: str, limit: Optional[str] = None) -> Inventory:
-    """The inventory as Ansible sees it (`ansible-inventory --list`): hosts, groups and host vars."""
+def read_inventory(path: str, limit: Optional[str] = None, meanwhile: Optional[Callable[[], Any]] = None) -> Inventory:
+    """The inventory as Ansible sees it (`ansible-inventory --list`): hosts, groups and host vars.
+    `meanwhile` runs in this process while ansible-inventory works (e.g. imports the work after it needs)."""
     if not os.path.exists(path):
         raise FleetError(f"inventory not found: {path}", 2)
     argv = [find_tool("ansible-inventory"), "-i", path, "--list"]
     if limit:
         argv += ["--limit", limit]
-    r = subprocess.run(argv, capture_output=True, text=True, env=ansible_env(), timeout=300)
-    if r.returncode != 0:
-        msg = (r.stderr.strip().splitlines() or ["ansible-inventory failed"])[-1]
+    with subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                          env=ansible_env()) as proc:
+        try:
+            if meanwhile is not None:
+                meanwhile()
+            out, err = proc.communicate(timeout=300)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+            raise FleetError(f"cannot read inventory {path}: ansible-inventory did not answer in 300 s", 2) from None
+        except BaseException:
+            proc.kill()
+            proc.wait()
+            raise
+    if proc.returncode != 0:
+        msg = (err.strip().splitlines() or ["ansible-inventory failed"])[-1]
         raise FleetError(f"cannot read inventory {path}: {msg}", 2)
     try:
-        data = fileio.loads(r.stdout)
+        data = fileio.loads(out)
     except ValueError:
         raise FleetError(f"cannot read inventory {path}: ansible-inventory printed no JSON", 2) from None
     hostvars = (data.get("_meta") or {}).get("hostvars") or {}

@@ -126,8 +126,10 @@ def plan_hosts(fd: Any, inv: Inventory, options: dict[str, Any]) -> tuple[list[H
     built: dict[str, tuple[list, list, dict[str, str]]] = {}
     plans: list[HostPlan] = []
     secrets: dict[str, str] = {}
+    rows = fd.read_record()["hosts"] if hasattr(fd, "read_record") else {}
     for h in inv.hosts:
-        path = fd.private(h) if os.path.isfile(fd.private(h)) else fd.snapshot(h)
+        private = os.path.isfile(fd.private(h))
+        path = fd.private(h) if private else fd.snapshot(h)
         if not os.path.isfile(path):
             hp = HostPlan(h, None, [], error="not detected yet: run `gpu-wizard fleet detect` for it")
             hp.summary = summarize(hp)
@@ -135,12 +137,8 @@ def plan_hosts(fd: Any, inv: Inventory, options: dict[str, Any]) -> tuple[list[H
             continue
         opts = host_options(options, inv, h)
         opts["driver_version"] = inv.var(h, "gpu_wizard_driver_version") or options.get("driver_version")
-        try:
-            with open(path, "rb") as f:
-                digest = hashlib.sha256(f.read()).hexdigest()
-        except OSError as e:
-            digest = "unreadable:" + str(e)
-        key = digest + json.dumps(opts, sort_keys=True, default=str)
+        key = _snapshot_key(path, (rows.get(h) or {}).get("snapshot") if private else None) + \
+            json.dumps(opts, sort_keys=True, default=str)
         try:
             if key not in solved:
                 try:
@@ -160,8 +158,23 @@ def plan_hosts(fd: Any, inv: Inventory, options: dict[str, Any]) -> tuple[list[H
             msg = str(e).splitlines()[0] if str(e) else type(e).__name__
             hp = HostPlan(h, None, [], error=msg)
         hp.summary = summarize(hp)
+        if hp.plan is not None and "source" in hp.summary.get("facts", {}):  # a shared plan: this host's own file
+            hp.summary["facts"] = {**hp.summary["facts"], "source": f"snapshot:{os.path.basename(path)}"}
         plans.append(hp)
     return plans, secrets
+
+
+def _snapshot_key(path: str, recorded: Any) -> str:
+    """What a host's plan depends on in its snapshot file: the content key `fleet detect` recorded for exactly
+    these bytes (hosts whose files differ only in when they were recorded plan alike), else the bytes."""
+    try:
+        with open(path, "rb") as f:
+            digest = hashlib.sha256(f.read()).hexdigest()
+    except OSError as e:
+        return "unreadable:" + str(e)
+    if isinstance(recorded, dict) and recorded.get("sha256") == digest and isinstance(recorded.get("content"), str):
+        return "content:" + recorded["content"]
+    return "bytes:" + digest
 
 
 def host_plan(path: str, opts: dict[str, Any]) -> Any:
@@ -878,10 +891,14 @@ def build_playbook(host_plans: list[HostPlan], snapshots_dir: str, engine: Optio
     parallel (forks, strategy, serial apply to the whole fleet); hosts with the same task list
     share one block, chosen by `gw_plan_of[inventory_hostname]`."""
     groups: dict[str, list[HostPlan]] = {}
+    keys: dict[tuple[int, int], str] = {}  # hosts planned alike share their task lists: hashed once
     for hp in host_plans:
         if hp.error:
             continue
-        hp.key = hashlib.sha256(json.dumps([hp.tasks, hp.verify_tasks], sort_keys=True, default=str).encode()).hexdigest()[:12]
+        ids = (id(hp.tasks), id(hp.verify_tasks))
+        if ids not in keys:
+            keys[ids] = hashlib.sha256(json.dumps([hp.tasks, hp.verify_tasks], sort_keys=True, default=str).encode()).hexdigest()[:12]
+        hp.key = keys[ids]
         groups.setdefault(hp.key, []).append(hp)
     applies: list[dict[str, Any]] = []
     verifies: list[dict[str, Any]] = []

@@ -58,7 +58,11 @@ def facts_row(system: Any) -> dict[str, Any]:
     """What a fleet row shows of a host, from its snapshot (computed once, at `fleet detect`)."""
     from app.detect import detect
 
-    facts = detect(system)
+    return facts_row_of(detect(system))
+
+
+def facts_row_of(facts: Any) -> dict[str, Any]:
+    """A fleet row's facts from detection's answer (app.detect.Facts)."""
     gpus = [{"name": g.name, "memory_mib": g.memory_total_mib, "gen": g.pcie_gen_current, "gen_max": g.pcie_gen_max,
              "width": g.pcie_width_current, "width_max": g.pcie_width_max} for g in facts.gpus]
     py = facts.python

@@ -14,8 +14,6 @@ from app.report import words as W
 from app.report.charts import line_chart
 from app.report.words import _t
 
-FAULT_KINDS = {"mismatch", "memtest", "ecc_uncorrected", "remap_failure", "error"}
-PROGRAM_XIDS = {13, 31, 43, 45}
 
 
 def _e(v: Any) -> str:
@@ -37,10 +35,9 @@ def _num(v: Any, unit: str = "", nd: int = 1) -> str:
 
 def severity(e: dict[str, Any]) -> str:
     """fail for a fault (wrong results, uncorrectable errors, an Xid no program causes), warn else."""
-    kind = e.get("kind")
-    if kind in FAULT_KINDS or (kind == "xid" and int(e.get("value") or 0) not in PROGRAM_XIDS):
-        return "fail"
-    return "warn"
+    from app.verify.burn_verdicts import event_severity
+
+    return event_severity(str(e.get("kind")), e.get("value"))
 
 
 def marks(b: dict[str, Any], gpu: Optional[int] = None) -> list[tuple[float, str, str]]:

@@ -28,6 +28,17 @@ COUNTER_CODES = {"ecc_uncorrected": ("burn_ecc_uncorrected", "fail"), "ecc_corre
                  "retired_pages": ("burn_retired", "warn"), "pcie_replay": ("burn_pcie_replay", "warn")}
 
 
+FAULT_KINDS = {"mismatch", "memtest", "ecc_uncorrected", "remap_failure", "error"}
+
+
+def event_severity(kind: str, value: Optional[float] = None) -> str:
+    """An event on the time axis: "fail" for a fault (wrong results, uncorrectable errors, an Xid no
+    program causes), "warn" for a sign of trouble."""
+    if kind in FAULT_KINDS or (kind == "xid" and int(value or 0) not in PROGRAM_XIDS):
+        return "fail"
+    return "warn"
+
+
 # ---------------------------------------------------------------- how figures are said
 
 def duration(seconds: Optional[float]) -> str:

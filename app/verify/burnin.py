@@ -38,6 +38,15 @@ class DurationError(ValueError):
     pass
 
 
+@dataclass(frozen=True)
+class BurnLive:
+    phase: Optional[str]
+    spans: tuple[PhaseSpan, ...]
+    events: tuple[BurnEvent, ...]
+    rates: tuple[BurnRate, ...]
+    thresholds: dict[int, dict[str, Optional[float]]]
+
+
 def parse_duration(text: str) -> float:
     """'10m' -> 600, '2h' -> 7200, '90s' or '90' -> 90, '1.5h' -> 5400. DurationError for anything else
     (no number, a unit we do not know, zero, more than 72 h)."""
@@ -241,6 +250,14 @@ class BurnTracker:
 
     def _cuda(self, nvml_index: int) -> int:
         return next((c for c, n in self._nvml_of.items() if n == nvml_index), nvml_index)
+
+    def live(self) -> "BurnLive":
+        """What a window shows while the burn-in runs (a copy: the tracker goes on in its threads)."""
+        with self._lock:
+            spans = list(self.spans) + ([PhaseSpan(phase=self.phase, t0_s=round(self._phase_t0, 2), t1_s=round(self.last_t, 2))]
+                                        if self.phase else [])
+            return BurnLive(phase=self.phase, spans=tuple(spans), events=tuple(self.events), rates=tuple(self.rates),
+                            thresholds=dict(self.thresholds))
 
     # ------------------------------------------------------------ the end
     def result(self, gpus: Sequence[GpuResult], samples: Sequence[Sample], cancelled: bool = False) -> BurnIn:

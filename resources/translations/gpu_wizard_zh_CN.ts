@@ -9,6 +9,11 @@
         <translation>高级(&amp;A)</translation>
     </message>
     <message>
+        <location filename="../../ui/pages/verify_page.py" line="508"/>
+        <source>&amp;Burn-in:</source>
+        <translation>烤机(&amp;B)：</translation>
+    </message>
+    <message>
         <location filename="../../ui/pages/install_page.py" line="439"/>
         <source>&amp;Cancel</source>
         <translation>取消(&amp;C)</translation>
@@ -64,7 +69,7 @@
         <translation>完成(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="374"/>
+        <location filename="../../ui/pages/verify_page.py" line="503"/>
         <source>&amp;GPU shown:</source>
         <translation>显示的 GPU(&amp;G)：</translation>
     </message>
@@ -99,7 +104,7 @@
         <translation>稍后(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="373"/>
+        <location filename="../../ui/pages/verify_page.py" line="502"/>
         <source>&amp;Load per test:</source>
         <translation>每项测试负载时长(&amp;L)：</translation>
     </message>
@@ -159,7 +164,7 @@
         <translation>查看发生了什么(&amp;S) &gt;</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="379"/>
+        <location filename="../../ui/pages/verify_page.py" line="512"/>
         <source>&amp;Start</source>
         <translation>开始(&amp;S)</translation>
     </message>
@@ -194,7 +199,7 @@
         <translation>已完成的操作(&amp;W)：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="364"/>
+        <location filename="../../ui/pages/verify_page.py" line="493"/>
         <source>(stopped early)</source>
         <translation>（提前停止）</translation>
     </message>
@@ -224,7 +229,7 @@
         <translation>测试正在运行</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="160"/>
+        <location filename="../../ui/pages/verify_page.py" line="189"/>
         <source>A walkthrough has no GPU to test, and the report recorded no verification.</source>
         <translation>查看模式下没有可测试的 GPU，且报告中没有记录验证结果。</translation>
     </message>
@@ -284,19 +289,39 @@
         <translation>恢复为推荐值</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="21"/>
+        <location filename="../../ui/pages/verify_page.py" line="23"/>
         <source>Bandwidth</source>
         <translation>带宽</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="385"/>
+        <location filename="../../ui/pages/verify_page.py" line="518"/>
         <source>Bandwidth against the theoretical ceiling</source>
         <translation>带宽与理论上限对比</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/verify_page.py" line="24"/>
+        <source>Between the GPUs</source>
+        <translation>GPU 之间</translation>
     </message>
     <message>
         <location filename="../../ui/pages/plan_page.py" line="216"/>
         <source>Building the plan…</source>
         <translation>正在制定计划…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/verify_page.py" line="24"/>
+        <source>Burn-in</source>
+        <translation>烤机</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/verify_page.py" line="511"/>
+        <source>Burn-in after the tests: every GPU at full load, each result checked</source>
+        <translation>测试之后烤机：每块 GPU 满载运行，每个结果都核对</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/verify_page.py" line="252"/>
+        <source>Burn-in: {phase}</source>
+        <translation>烤机：{phase}</translation>
     </message>
     <message>
         <location filename="../../ui/pages/system_page.py" line="17"/>
@@ -339,7 +364,7 @@
         <translation>请修改它，或按“重置”恢复为推荐值。</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="295"/>
+        <location filename="../../ui/widgets/charts.py" line="425"/>
         <source>Chart: {title}</source>
         <translation>图表：{title}</translation>
     </message>
@@ -354,7 +379,7 @@
         <translation>选择证书包</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="48"/>
+        <location filename="../../ui/widgets/charts.py" line="60"/>
         <source>Clocks</source>
         <translation>频率</translation>
     </message>
@@ -554,7 +579,7 @@
         <translation>可用磁盘空间</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="44"/>
+        <location filename="../../ui/widgets/charts.py" line="56"/>
         <source>From GPU</source>
         <translation>传出 GPU</translation>
     </message>
@@ -569,17 +594,17 @@
         <translation>GPU 配置向导</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="21"/>
+        <location filename="../../ui/pages/verify_page.py" line="23"/>
         <source>GPU device</source>
         <translation>GPU 设备</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="50"/>
+        <location filename="../../ui/widgets/charts.py" line="62"/>
         <source>GPU memory</source>
         <translation>显存</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="38"/>
+        <location filename="../../ui/pages/verify_page.py" line="49"/>
         <source>GPU memory (device to device)</source>
         <translation>GPU 显存（设备到设备）</translation>
     </message>
@@ -589,17 +614,17 @@
         <translation>GPU 显存：{v:.0f} GB/s</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="375"/>
+        <location filename="../../ui/pages/verify_page.py" line="504"/>
         <source>GPU shown in the charts</source>
         <translation>图表中显示的 GPU</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="45"/>
+        <location filename="../../ui/widgets/charts.py" line="57"/>
         <source>GPU temperature</source>
         <translation>GPU 温度</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="36"/>
+        <location filename="../../ui/pages/verify_page.py" line="47"/>
         <source>GPU to host (pinned)</source>
         <translation>GPU 到主机（锁页内存）</translation>
     </message>
@@ -607,6 +632,11 @@
         <location filename="../../ui/pages/system_page.py" line="23"/>
         <source>GPU usable from PyTorch</source>
         <translation>PyTorch 能否使用 GPU</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/phases.py" line="12"/>
+        <source>GPU-to-GPU copies</source>
+        <translation>GPU 间复制</translation>
     </message>
     <message>
         <location filename="../../ui/pages/troubleshoot_page.py" line="42"/>
@@ -624,12 +654,12 @@
         <translation>HTTPS 代理(&amp;P)：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="37"/>
+        <location filename="../../ui/pages/verify_page.py" line="48"/>
         <source>Host to GPU (pageable)</source>
         <translation>主机到 GPU（可分页内存）</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="36"/>
+        <location filename="../../ui/pages/verify_page.py" line="47"/>
         <source>Host to GPU (pinned)</source>
         <translation>主机到 GPU（锁页内存）</translation>
     </message>
@@ -679,7 +709,7 @@
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="378"/>
+        <location filename="../../ui/pages/verify_page.py" line="507"/>
         <source>Load duration per test</source>
         <translation>每项测试的负载时长</translation>
     </message>
@@ -709,17 +739,27 @@
         <translation>矩阵乘法：{v:.0f} TFLOP/s（{dtype}）</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="45"/>
+        <location filename="../../ui/widgets/charts.py" line="305"/>
+        <source>Matrix products</source>
+        <translation>矩阵乘法</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/charts.py" line="305"/>
+        <source>Memory bandwidth</source>
+        <translation>显存带宽</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/charts.py" line="57"/>
         <source>Memory clock</source>
         <translation>显存频率</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="43"/>
+        <location filename="../../ui/widgets/charts.py" line="55"/>
         <source>Memory controller</source>
         <translation>显存控制器</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="47"/>
+        <location filename="../../ui/widgets/charts.py" line="59"/>
         <source>Memory used</source>
         <translation>显存占用</translation>
     </message>
@@ -814,7 +854,7 @@
         <translation>不安装任何内容：检查 GPU、PyTorch 和带宽。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="366"/>
+        <location filename="../../ui/pages/verify_page.py" line="495"/>
         <source>Nothing runs in a walkthrough.</source>
         <translation>查看模式下不会执行任何操作。</translation>
     </message>
@@ -894,12 +934,12 @@
         <translation>PyPI 镜像地址(&amp;Y)：</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="50"/>
+        <location filename="../../ui/widgets/charts.py" line="62"/>
         <source>PCIe link</source>
         <translation>PCIe 链路</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="48"/>
+        <location filename="../../ui/widgets/charts.py" line="60"/>
         <source>PCIe throughput</source>
         <translation>PCIe 吞吐量</translation>
     </message>
@@ -949,12 +989,12 @@
         <translation>计划步骤</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="47"/>
+        <location filename="../../ui/widgets/charts.py" line="59"/>
         <source>Power</source>
         <translation>功耗</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="44"/>
+        <location filename="../../ui/widgets/charts.py" line="56"/>
         <source>Power draw</source>
         <translation>功耗</translation>
     </message>
@@ -969,7 +1009,7 @@
         <translation>按“安装”运行此计划。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="368"/>
+        <location filename="../../ui/pages/verify_page.py" line="497"/>
         <source>Press Start to test the GPU.</source>
         <translation>按“开始”测试 GPU。</translation>
     </message>
@@ -989,7 +1029,7 @@
         <translation>上一页</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="372"/>
+        <location filename="../../ui/pages/verify_page.py" line="501"/>
         <source>Proves PyTorch uses the GPU at the speed the hardware allows.</source>
         <translation>证明 PyTorch 能以硬件允许的速度使用 GPU。</translation>
     </message>
@@ -1009,7 +1049,7 @@
         <translation>PyTorch 版本(&amp;V)：</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="28"/>
+        <location filename="../../ui/widgets/phases.py" line="10"/>
         <source>PyTorch check</source>
         <translation>PyTorch 检查</translation>
     </message>
@@ -1124,7 +1164,7 @@
         <translation>请重启计算机以使用新驱动。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="364"/>
+        <location filename="../../ui/pages/verify_page.py" line="493"/>
         <source>Result: {verdict}</source>
         <translation>结果：{verdict}</translation>
     </message>
@@ -1144,12 +1184,12 @@
         <translation>正在运行：{step}</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="381"/>
+        <location filename="../../ui/pages/verify_page.py" line="514"/>
         <source>S&amp;top</source>
         <translation>停止(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="45"/>
+        <location filename="../../ui/widgets/charts.py" line="57"/>
         <source>SM clock</source>
         <translation>SM 频率</translation>
     </message>
@@ -1224,7 +1264,7 @@
         <translation>仍有部分功能无法正常工作。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="380"/>
+        <location filename="../../ui/pages/verify_page.py" line="513"/>
         <source>Start the test</source>
         <translation>开始测试</translation>
     </message>
@@ -1264,12 +1304,12 @@
         <translation>停止正在运行的步骤并关闭吗？稍后可以继续：已完成的步骤会被跳过。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="382"/>
+        <location filename="../../ui/pages/verify_page.py" line="515"/>
         <source>Stop the test</source>
         <translation>停止测试</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="203"/>
+        <location filename="../../ui/pages/verify_page.py" line="239"/>
         <source>Stopping…</source>
         <translation>正在停止…</translation>
     </message>
@@ -1294,17 +1334,17 @@
         <translation>目标虚拟环境(&amp;V)：</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="48"/>
+        <location filename="../../ui/widgets/charts.py" line="60"/>
         <source>Temperature</source>
         <translation>温度</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="219"/>
+        <location filename="../../ui/widgets/charts.py" line="349"/>
         <source>Test phases:</source>
         <translation>测试阶段：</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="361"/>
+        <location filename="../../ui/pages/verify_page.py" line="490"/>
         <source>Testing the GPU…</source>
         <translation>正在测试 GPU…</translation>
     </message>
@@ -1324,7 +1364,7 @@
         <translation>无法从这里重启计算机：请从系统菜单重启。重启后向导会继续进行验证。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="148"/>
+        <location filename="../../ui/pages/verify_page.py" line="177"/>
         <source>The computer has not restarted since the driver was installed: the GPU checks can fail until it does. After the restart the wizard verifies again by itself.</source>
         <translation>安装驱动后计算机尚未重启：在重启之前，GPU 检查可能失败。重启后向导会自动再次验证。</translation>
     </message>
@@ -1404,7 +1444,7 @@
         <translation>结论，以及所做的更改。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="225"/>
+        <location filename="../../ui/pages/verify_page.py" line="342"/>
         <source>The verification could not run: {error}</source>
         <translation>无法运行验证：{error}</translation>
     </message>
@@ -1444,7 +1484,7 @@
         <translation>剩余时间：{t}</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="44"/>
+        <location filename="../../ui/widgets/charts.py" line="56"/>
         <source>To GPU</source>
         <translation>传入 GPU</translation>
     </message>
@@ -1479,22 +1519,22 @@
         <translation>将修复方法生成计划</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="21"/>
+        <location filename="../../ui/pages/verify_page.py" line="23"/>
         <source>Under load</source>
         <translation>负载测试</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="43"/>
+        <location filename="../../ui/widgets/charts.py" line="55"/>
         <source>Used</source>
         <translation>已用</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="47"/>
+        <location filename="../../ui/widgets/charts.py" line="59"/>
         <source>Utilization</source>
         <translation>利用率</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="386"/>
+        <location filename="../../ui/pages/verify_page.py" line="519"/>
         <source>Verdicts</source>
         <translation>结论</translation>
     </message>
@@ -1504,7 +1544,7 @@
         <translation>验证</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="371"/>
+        <location filename="../../ui/pages/verify_page.py" line="500"/>
         <source>Verify and stress</source>
         <translation>验证与压力测试</translation>
     </message>
@@ -1604,6 +1644,11 @@
         <translation>管理员</translation>
     </message>
     <message>
+        <location filename="../../ui/widgets/phases.py" line="12"/>
+        <source>all-reduce</source>
+        <translation>All-reduce</translation>
+    </message>
+    <message>
         <location filename="../../ui/pages/base.py" line="74"/>
         <source>an unknown time</source>
         <translation>未知时间</translation>
@@ -1619,7 +1664,7 @@
         <translation>计算能力 {cc}</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="28"/>
+        <location filename="../../ui/widgets/charts.py" line="382"/>
         <source>copy tests</source>
         <translation>拷贝测试</translation>
     </message>
@@ -1634,7 +1679,12 @@
         <translation>当前页</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="28"/>
+        <location filename="../../ui/widgets/charts.py" line="294"/>
+        <source>datasheet</source>
+        <translation>规格书</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/phases.py" line="10"/>
         <source>device check</source>
         <translation>设备检查</translation>
     </message>
@@ -1649,7 +1699,7 @@
         <translation>演练</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="22"/>
+        <location filename="../../ui/pages/verify_page.py" line="26"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
@@ -1659,7 +1709,7 @@
         <translation>正常</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="51"/>
+        <location filename="../../ui/widgets/charts.py" line="63"/>
         <source>from GPU</source>
         <translation>从 GPU</translation>
     </message>
@@ -1699,7 +1749,7 @@
         <translation>第 {n} 行</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="29"/>
+        <location filename="../../ui/widgets/phases.py" line="11"/>
         <source>load test</source>
         <translation>负载测试</translation>
     </message>
@@ -1707,6 +1757,21 @@
         <location filename="../../ui/pages/welcome_page.py" line="277"/>
         <source>look at this computer: GPU, driver, CUDA, Python and PyTorch</source>
         <translation>检查本计算机：GPU、驱动、CUDA、Python 和 PyTorch</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/phases.py" line="11"/>
+        <source>matrix products</source>
+        <translation>矩阵乘法</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/phases.py" line="12"/>
+        <source>memory bandwidth</source>
+        <translation>显存带宽</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/phases.py" line="11"/>
+        <source>memory test</source>
+        <translation>显存测试</translation>
     </message>
     <message>
         <location filename="../../ui/pages/plan_page.py" line="208"/>
@@ -1732,6 +1797,11 @@
         <location filename="../../ui/pages/recommendation_page.py" line="353"/>
         <source>no PyTorch release can use this GPU here</source>
         <translation>没有可在此处使用该 GPU 的 PyTorch 版本</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/verify_page.py" line="510"/>
+        <source>none</source>
+        <translation>不烤机</translation>
     </message>
     <message>
         <location filename="../../ui/pages/system_page.py" line="31"/>
@@ -1779,12 +1849,12 @@
         <translation>开源</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="22"/>
+        <location filename="../../ui/pages/verify_page.py" line="26"/>
         <source>passed</source>
         <translation>通过</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="50"/>
+        <location filename="../../ui/widgets/charts.py" line="62"/>
         <source>power limit</source>
         <translation>功率上限</translation>
     </message>
@@ -1819,7 +1889,7 @@
         <translation>从失败的步骤重试</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="296"/>
+        <location filename="../../ui/widgets/charts.py" line="426"/>
         <source>seconds</source>
         <translation>秒</translation>
     </message>
@@ -1829,9 +1899,19 @@
         <translation>在执行前显示每条命令，由您确认</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="22"/>
+        <location filename="../../ui/widgets/charts.py" line="240"/>
+        <source>shutdown</source>
+        <translation>关机</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/verify_page.py" line="26"/>
         <source>skipped</source>
         <translation>已跳过</translation>
+    </message>
+    <message>
+        <location filename="../../ui/widgets/charts.py" line="240"/>
+        <source>slowdown</source>
+        <translation>降频</translation>
     </message>
     <message>
         <location filename="../../ui/pages/recommendation_page.py" line="30"/>
@@ -1854,7 +1934,7 @@
         <translation>驱动由 Windows 主机提供</translation>
     </message>
     <message>
-        <location filename="../../ui/widgets/charts.py" line="51"/>
+        <location filename="../../ui/widgets/charts.py" line="63"/>
         <source>to GPU</source>
         <translation>到 GPU</translation>
     </message>
@@ -1869,7 +1949,7 @@
         <translation>升级驱动</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="22"/>
+        <location filename="../../ui/pages/verify_page.py" line="26"/>
         <source>warning</source>
         <translation>警告</translation>
     </message>
@@ -1889,12 +1969,27 @@
         <translation>是</translation>
     </message>
     <message>
+        <location filename="../../ui/pages/verify_page.py" line="325"/>
+        <source>{faults} faults, {warnings} warnings</source>
+        <translation>{faults} 个故障，{warnings} 个警告</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/verify_page.py" line="510"/>
+        <source>{n} h</source>
+        <translation>{n} 小时</translation>
+    </message>
+    <message>
         <location filename="../../ui/widgets/log_view.py" line="409"/>
         <source>{n} matches</source>
         <translation>{n} 个匹配</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="377"/>
+        <location filename="../../ui/pages/verify_page.py" line="510"/>
+        <source>{n} min</source>
+        <translation>{n} 分钟</translation>
+    </message>
+    <message>
+        <location filename="../../ui/pages/verify_page.py" line="506"/>
         <source>{n} s</source>
         <translation>{n} 秒</translation>
     </message>
@@ -1909,7 +2004,7 @@
         <translation>其中 {r} 个需要管理员权限：会请您输入一次密码。</translation>
     </message>
     <message>
-        <location filename="../../ui/pages/verify_page.py" line="338"/>
+        <location filename="../../ui/pages/verify_page.py" line="466"/>
         <source>{title}: {verdict}</source>
         <translation>{title}：{verdict}</translation>
     </message>

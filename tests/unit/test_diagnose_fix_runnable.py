@@ -1,8 +1,10 @@
 """Every fix step of every rule, written for every platform, is runnable as shown: the steps the wizard may
 run pass the privileged helper's allow-list and become a bash script `bash -n` accepts; Windows-side steps
-become a PowerShell script (parsed with the real PowerShell grammar where tree-sitter-powershell is
-installed); no step keeps a placeholder; and no platform gets another platform's commands (apt on Fedora,
-modprobe on Windows, a Linux driver inside WSL, the container toolkit for Docker Desktop, CUDA on macOS)."""
+become a PowerShell script that PowerShell's grammar parses (tree-sitter-powershell, the test extra), a hostile
+interpreter path planted in it staying inside one literal; no step keeps a placeholder; every step knows the
+machine it runs on (`runs_on`), and neither it nor the plan Step it becomes (its commands and the files it
+edits) holds another machine's command (apt on Fedora, ldconfig or dkms on Windows, a Linux driver inside WSL,
+the container toolkit for Docker Desktop, CUDA on macOS)."""
 from __future__ import annotations
 
 import json
@@ -17,6 +19,7 @@ from app.diagnose.engine import load_rules
 from app.diagnose.fixplan import _to_step, is_runnable
 from app.diagnose.model import Platform
 from app.diagnose.rules import rule_parts
+from app.diagnose.sides import LINUX_PROGRAMS, LINUX_SIDES, belongs_elsewhere
 from app.diagnose.steps import build_steps, finish, platform_entry, pred
 from app.diagnose.values import values as fill_values
 from app.facts import CudaInfo, DriverInfo, Facts, Gpu, OsInfo, PackageInfo, PythonEnv, TorchInfo
@@ -26,6 +29,7 @@ from app.plan.script import plan_to_script
 from app.plan.script_ps import plan_to_powershell
 from app.run.privileged import argv_allowed
 from diagnose_helpers import recommender
+from ps_grammar import hostile, markers, problems
 
 RULES = json.loads(resource("diagnose", "rules.json").read_text(encoding="utf-8"))
 TORCH = TorchInfo(version="2.5.1+cu124", cuda="12.4", cudnn="9.1.0", available=True, arch_list=("sm_80", "sm_86", "sm_90"))
@@ -40,6 +44,8 @@ def _linux(pm: str, distro: str, **os_kw) -> Facts:
 
 
 WIN_PY = r"C:\Users\a b\sd\venv\Scripts\python.exe"
+# a user folder no Windows path can make harmless by chance: quotes, $(), backticks, ';' (a path holds no <>:"|?*)
+HOSTILE_PY = "C:\\Users\\" + hostile("py", one_line=True, without='<>:"|?*/\\{}') + "\\venv\\Scripts\\python.exe"
 # name -> (the assumed platform, the facts of the machine the text comes from)
 MACHINES = {
     "ubuntu": (Platform(os="linux", package_manager="apt", distro="ubuntu", source="facts"), _linux("apt", "ubuntu")),
@@ -53,6 +59,10 @@ MACHINES = {
                 Facts(source="test", os=OsInfo(platform="windows", id="windows"), gpus=GPU,
                       python=PythonEnv(path=WIN_PY, version="3.12.3", kind="venv", torch=TORCH),
                       driver=DriverInfo(state="ok", version="552.22", cuda_version="12.4"))),
+    "windows_hostile_path": (Platform(os="windows", python=HOSTILE_PY, python_kind="venv", source="text"),
+                             Facts(source="test", os=OsInfo(platform="windows", id="windows"), gpus=GPU,
+                                   python=PythonEnv(path=HOSTILE_PY, version="3.12.3", kind="venv", torch=TORCH),
+                                   driver=DriverInfo(state="ok", version="552.22", cuda_version="12.4"))),
     "macos": (Platform(os="macos", python="/Users/a/venv/bin/python", python_kind="venv", source="text"), None),
     "docker": (Platform(os="linux", package_manager="apt", container="docker", python="/opt/venv/bin/python", python_kind="venv",
                         source="text"), _linux("apt", "ubuntu")),
@@ -94,13 +104,34 @@ def _steps_for(name: str):
                 specs, c = part.get("fix_steps") or [], code
             vals = fill_values(ctx, dict(GROUPS), "")
             steps, dropped = build_steps(specs, ctx, vals, c, rb.fixes)
-            out += [(c, s) for s in finish(steps, dropped)]
+            out += [(c, s) for s in finish(steps, dropped, platform)]
     return out
 
 
 LINUX_PM = {"apt-get": "apt", "dnf": "dnf", "zypper": "zypper", "pacman": "pacman", "mkinitcpio": "pacman"}
 LINUX_ONLY = {"apt-get", "dnf", "zypper", "pacman", "modprobe", "rmmod", "dkms", "mokutil", "update-initramfs", "dracut",
               "mkinitcpio", "systemctl", "ldconfig", "nvidia-ctk", "kmodgenca", "akmods"}
+
+
+def _side(platform: Platform) -> str:
+    """The machine a step with no `where` runs on: the text's own."""
+    return "container" if platform.container and platform.container != "docker_desktop" else platform.os
+
+
+def _check_side(where: str, platform: Platform, s, st) -> None:
+    """The step knows where it runs, and it and its plan Step hold nothing of another machine."""
+    want = {"": _side(platform), "windows": "windows", "image": "image", "firmware": "firmware"}.get(s.where)
+    if s.where == "host":
+        want = platform.os if platform.container == "docker_desktop" else ("wsl" if platform.os == "wsl" else "linux")
+    assert s.runs_on == want, (where, s.where, s.runs_on, want)
+    assert belongs_elsewhere(s) is None, (where, belongs_elsewhere(s))
+    progs = {a[0].replace("\\", "/").rsplit("/", 1)[-1] for a in st.commands if a}
+    if s.runs_on in ("windows", "macos"):
+        assert not progs & (LINUX_ONLY | LINUX_PROGRAMS), (where, progs)  # no ldconfig, dkms or apt for Windows or a Mac
+        if s.kind != "write_config":  # the wizard's own config file, where app.config.config_path() puts it on that OS
+            assert not any(e.path.startswith("/") for e in st.edits), (where, [e.path for e in st.edits])
+    if s.runs_on in LINUX_SIDES:
+        assert not any(":\\" in e.path for e in st.edits), where
 
 
 @pytest.mark.parametrize("name", sorted(MACHINES))
@@ -113,6 +144,7 @@ def test_every_rules_fix_is_runnable_as_shown_on(name, tmp_path):
         where = f"{name}: {code}.{s.id}"
         for argv in s.argv:
             assert argv and all(a and "{" not in a and "}" not in a for a in argv), (where, argv)
+        _check_side(where, platform, s, _to_step(s))
         if not s.manual and s.kind != "reboot":
             assert is_runnable(s), where
             st = _to_step(s)
@@ -120,10 +152,10 @@ def test_every_rules_fix_is_runnable_as_shown_on(name, tmp_path):
             if st.needs_root:
                 assert all(argv_allowed(st.kind, a) for a in st.commands), where
             runnable.append(st)
-        if s.where == "windows" or (platform.os == "windows" and s.argv):
+        if s.runs_on == "windows" and (s.argv or s.env):
             windows_side.append(_to_step(s.replace(manual=False)))
         progs = {a[0] for a in s.argv}
-        if (platform.os in ("windows", "macos") and s.where not in ("host", "image")) or s.where == "windows":
+        if s.runs_on in ("windows", "macos"):
             assert not progs & LINUX_ONLY, (where, progs)  # no Linux package or module command for Windows or a Mac
         elif s.where not in ("host",) and not platform.container:
             for p in progs & set(LINUX_PM):
@@ -139,20 +171,14 @@ def test_every_rules_fix_is_runnable_as_shown_on(name, tmp_path):
         script.write_text(plan_to_script(Plan(steps=tuple(runnable))), encoding="utf-8")
         r = subprocess.run(["bash", "-n", str(script)], capture_output=True, text=True)
         assert r.returncode == 0, r.stderr
+    if platform.os == "windows":  # what the wizard runs on Windows is written for PowerShell
+        assert all(any(w.id == st.id for w in windows_side) for st in runnable), name
     if windows_side:
         text = plan_to_powershell(Plan(steps=tuple(windows_side), platform="windows"))
-        _parse_powershell(text)
-
-
-def _parse_powershell(text: str) -> None:
-    try:
-        import tree_sitter_powershell as tsp  # type: ignore[import-not-found]
-        from tree_sitter import Language, Parser  # type: ignore[import-not-found]
-    except ImportError:  # the grammar is an optional test dependency here: the script's shape is still checked
-        assert text.count("{") == text.count("}") and "Invoke-Step" in text
-        return
-    tree = Parser(Language(tsp.language())).parse(text.encode("utf-8"))
-    assert not tree.root_node.has_error, text
+        planted = ["py"] if markers("py")[0] in text else []
+        assert problems(text, planted) == [], (name, problems(text, planted))
+        if name == "windows_hostile_path":
+            assert planted  # the hostile interpreter path reached the script
 
 
 def test_the_machines_cover_every_platform_entry_the_rules_and_fixes_name():

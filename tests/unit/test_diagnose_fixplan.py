@@ -116,3 +116,34 @@ def test_runfile_checksum_step_names_the_file():
     assert m.category == "runfile_gzip_invalid"
     assert ("sha256sum", "cuda_12.8.1_570.124.06_linux.run") in [s.argv[0] for s in m.fix_steps if s.argv]
     assert "--override" in m.root_cause  # the wrong cure is named
+
+
+def test_a_windows_machine_gets_no_linux_step_in_its_fix_plan():
+    """nvcc not found, diagnosed on Windows: the toolkit and CUDA_HOME steps are Windows' own (no /etc/profile.d,
+    no ldconfig in the plan), and a Linux-only step built for Windows would never run (i22contact saw one)."""
+    from app.diagnose.fixplan import is_runnable
+    from app.diagnose.model import FixStep
+    from app.diagnose.sides import belongs_elsewhere
+
+    win = Facts(os=OsInfo(platform="windows", id="windows"), gpus=(Gpu(index=0, name="NVIDIA GeForce RTX 4070", compute_capability="8.9"),),
+                driver=DriverInfo(state="ok", version="560.94", cuda_version="12.6"),
+                python=PythonEnv(path=r"C:\Users\u\venv\Scripts\python.exe", version="3.12.4", kind="venv",
+                                 torch=TorchInfo(version="2.5.1+cu124", cuda="12.4", available=True)))
+    seen = 0
+    for name in ("nvcc_cuda_home_not_set_ci.txt", "nvcc_flash_attn_pip_linux.txt", "nvcc_powershell_not_recognized.txt"):
+        d = diagnose_rec(text(name), win)
+        if d.platform.os != "windows":
+            continue  # the text itself says it comes from Linux: its steps are for that machine
+        seen += 1
+        m = d.top
+        assert m is not None and m.category == "nvcc_not_found", name
+        assert all(s.runs_on in ("windows", "") and belongs_elsewhere(s) is None for s in m.fix_steps), (name, m.fix_steps)
+        for st in fix_plan(d, win):
+            assert not any(c and c[0] in ("ldconfig", "dkms", "apt-get") for c in st.commands), (name, st.id)
+            assert not any(e.path.startswith("/etc") for e in st.edits), (name, st.id)
+    assert seen >= 2
+    bad = FixStep(id="write_cuda_env", title="t", why="w", kind="write_env", env={"CUDA_HOME": "/usr/local/cuda"}, needs_root=True,
+                  runs_on="windows")
+    assert belongs_elsewhere(bad) == "a write_env step on windows" and not is_runnable(bad)
+    assert is_runnable(bad.replace(runs_on="linux"))
+    assert belongs_elsewhere(FixStep(id="x", title="t", why="w", argv=(("winget", "install", "x"),), runs_on="wsl")) is not None

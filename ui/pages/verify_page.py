@@ -2,6 +2,7 @@
 theoretical ceilings, and each layer's verdict (all judged by app.verify, shown here)."""
 from __future__ import annotations
 
+import math
 from typing import Any, Optional
 
 from PySide6.QtCore import Qt
@@ -16,10 +17,20 @@ from ui.page_states import VerifyState
 from ui.pages.base import BasePage
 from ui.state import DURATIONS_S
 from ui.widgets.bandwidth import BandwidthBar
+from ui.widgets.phases import phase_name
 from ui.widgets.icons import status_icon
 
-LAYER_TITLES = {"device": N_("GPU device"), "bandwidth": N_("Bandwidth"), "pytorch": N_("PyTorch"), "load": N_("Under load")}
+LAYER_TITLES = {"device": N_("GPU device"), "bandwidth": N_("Bandwidth"), "pytorch": N_("PyTorch"), "load": N_("Under load"),
+                "burnin": N_("Burn-in"), "interconnect": N_("Between the GPUs")}
+BURN_S = (0, 60, 600, 1800, 3600, 7200)  # the burn-in choices (0: none)
 VERDICT = {"pass": N_("passed"), "warn": N_("warning"), "fail": N_("failed"), "skip": N_("skipped")}
+
+
+def burn_severity(e: Any) -> str:
+    """fail for a fault (wrong results, uncorrectable errors, an Xid no program causes), warn else."""
+    from app.verify.burn_verdicts import event_severity
+
+    return event_severity(e.kind, e.value)
 
 
 PASS_CODES = {"device": "device_ok", "bandwidth": "bandwidth_ok", "pytorch": "torch_ok", "load": "load_ok"}
@@ -55,6 +66,8 @@ class VerifyPage(BasePage):
             self.duration.addItem("", s)
         self.duration.setCurrentIndex(DURATIONS_S.index(5))
         self.duration_label.setBuddy(self.duration)
+        self.burn_label, self.burn = self._burn_choice()
+        self._run: Any = None  # the app.verify VerifyRun while one runs (its burn-in tracker feeds the charts)
         self.gpu_label = QLabel(self)
         self.gpu_combo = QComboBox(self)
         self.gpu_combo.setObjectName("gpu")
@@ -74,6 +87,8 @@ class VerifyPage(BasePage):
         self.status.setWordWrap(True)
         row.addWidget(self.duration_label)
         row.addWidget(self.duration)
+        row.addWidget(self.burn_label)
+        row.addWidget(self.burn)
         row.addWidget(self.gpu_label)
         row.addWidget(self.gpu_combo)
         row.addWidget(self.start_btn)
@@ -85,7 +100,14 @@ class VerifyPage(BasePage):
         # so the wizard's first window opens fast
         self.charts = None
         self.charts_holder = QWidget(self)
-        QVBoxLayout(self.charts_holder).setContentsMargins(0, 0, 0, 0)
+        holder = QVBoxLayout(self.charts_holder)
+        holder.setContentsMargins(0, 0, 0, 0)
+        self.gpu_strip = QLabel(self.charts_holder)  # every GPU side by side through a burn-in
+        self.gpu_strip.setObjectName("gpu_strip")
+        self.gpu_strip.setTextFormat(Qt.TextFormat.RichText)
+        self.gpu_strip.setWordWrap(True)
+        self.gpu_strip.hide()
+        holder.addWidget(self.gpu_strip)
         bottom = QWidget(self)
         bot = QHBoxLayout(bottom)
         bot.setContentsMargins(0, 0, 0, 0)
@@ -113,6 +135,14 @@ class VerifyPage(BasePage):
         self.layout_.addWidget(self.split, 1)
         self._buttons()
         self._sync_gpus()
+
+    def _burn_choice(self) -> tuple[QLabel, QComboBox]:
+        label, combo = QLabel(self), QComboBox(self)
+        combo.setObjectName("burn_in")
+        for b in BURN_S:
+            combo.addItem("", b)
+        label.setBuddy(combo)
+        return label, combo
 
     # --- flow ----------------------------------------------------------------------------
     def ensure_charts(self):
@@ -165,6 +195,8 @@ class VerifyPage(BasePage):
         self._pending_restart_notice()
         self.state.error = None
         self.state.seconds = float(self.duration.currentData())
+        self.state.burn_s = float(self.burn.currentData() or 0)
+        self._run = None
         self.state.clear()
         self.state.verification = None
         self.state.running = True
@@ -192,8 +224,13 @@ class VerifyPage(BasePage):
             return lambda listener, seconds, cancel: engine.replay_verification(recorded, listener, cancel)
         python = engine.target_python(s.choices.venv_path)
         gpus = len(s.facts.gpus) if s.facts else 0
+        burn = self.state.burn_s or None
         return lambda listener, seconds, cancel: engine.run_verification(
-            listener, seconds, cancel, python=python, gpu_count=gpus, on_progress=self._progress)
+            listener, seconds, cancel, python=python, gpu_count=gpus, on_progress=self._progress, burn_in_s=burn,
+            on_run=self._set_run)
+
+    def _set_run(self, run: Any) -> None:  # worker thread: only store; the 10 Hz tick reads it
+        self._run = run
 
     def _progress(self, ev: dict) -> None:  # worker thread: only store, the 10 Hz tick shows it
         if ev.get("event") == "progress" and ev.get("message"):
@@ -207,9 +244,90 @@ class VerifyPage(BasePage):
     def _on_samples(self, batch: list) -> None:
         self.state.add_samples(batch)
         self._sync_gpus()
-        self.ensure_charts().refresh(self.state.series)
+        charts = self.ensure_charts()
+        charts.refresh(self.state.series)
+        tracker = getattr(self._run, "burn", None)
+        self._ticks = getattr(self, "_ticks", 0) + 1
+        if tracker is not None and self._ticks % 5 == 0:  # twice a second: its rates come once a second
+            live = tracker.live()
+            self._burn_view(live.events, live.rates, live.thresholds, None)
+            if live.phase:
+                self._progress_msg = tr("Burn-in: {phase}").format(phase=phase_name(live.phase))
         if self._progress_msg:
             self.status.setText(self._progress_msg)
+
+    # --- a burn-in: every GPU side by side, faults on the time axis, rates against the datasheet ---
+    def _burn_view(self, events, rates, thresholds: dict, burn: Any) -> None:
+        """Draw what a burn-in has (live from its tracker, or `burn`, the finished BurnIn) for the GPU shown."""
+        charts = self.ensure_charts()
+        g = self.state.gpu_index
+        nv = self._nvml_index(g, burn)
+        charts.set_marks([(e.t_s, burn_severity(e)) for e in events if e.gpu_index in (g, None)])
+        th = thresholds.get(nv) or {}
+        gb = next((x for x in getattr(burn, "gpus", ()) if x.index == g), None)
+        charts.set_thresholds(th.get("slowdown") or (gb.temp_slowdown_c if gb else None),
+                              th.get("shutdown") or (gb.temp_shutdown_c if gb else None))
+        mine = [r for r in rates if r.gpu_index == g]
+        peak = self._peak(g, gb)
+        t_end = self.state.series.t[-1] if len(self.state.series) else 1.0
+        # as the other charts: the axis grows in 10 s steps while streaming (a moving axis is re-laid out)
+        x_range = (0.0, max(1.0, t_end if burn is not None else math.ceil(t_end / 10.0) * 10.0))
+        for unit in ("tflops", "gbps"):
+            series: dict[str, tuple[list[float], list[float]]] = {}
+            for r in mine:
+                if r.unit == unit:
+                    t, y = series.setdefault(r.series or r.phase.replace("matmul_", ""), ([], []))
+                    t.append(r.t_s)
+                    y.append(r.value)
+            peaks = dict(peak[0]) if unit == "tflops" else {k: peak[1] for k in ("triad", "copy") if peak[1]}
+            charts.set_rates(series, unit, peaks, x_range)
+        self._strip(events, burn)
+
+    def _peak(self, g: int, gb: Any) -> tuple[dict[str, float], Optional[float]]:
+        """(datasheet TFLOP/s per precision, memory GB/s) of GPU g: the burn-in's own, else the table's."""
+        if gb is not None and (gb.peak_tflops or gb.peak_mem_gbps):
+            return dict(gb.peak_tflops), gb.peak_mem_gbps
+        from app.verify.peaks import lookup
+
+        p = lookup(self._gpu_name(g))
+        return (dict(p.tflops), p.mem_gbps) if p else ({}, None)
+
+    def _nvml_index(self, g: int, burn: Any) -> int:
+        gb = next((x for x in getattr(burn, "gpus", ()) if x.index == g), None)
+        return gb.nvml_index if gb is not None and gb.nvml_index is not None else g
+
+    def _gpu_name(self, g: int) -> str:
+        facts = self.session.facts
+        fg = next((x for x in getattr(facts, "gpus", ()) if x.index == g), None) if facts else None
+        return getattr(fg, "name", "") or "NVIDIA H200"
+
+    def _strip(self, events, burn: Any) -> None:
+        """One cell per GPU, side by side: its live figures (or its verdict at the end) and its faults."""
+        from ui.widgets.icons import COLOURS
+
+        gpus = self.state.gpus
+        if not gpus:
+            self.gpu_strip.hide()
+            return
+        cells = []
+        for g in gpus:
+            ser = self.state.by_gpu.get(g)
+            last = {m: next((v for v in reversed(ser.values[m]) if v == v), None) for m in ("sm_clock_mhz", "temp_c", "power_w")} \
+                if ser is not None and len(ser) else {}
+            faults = sum(1 for e in events if e.gpu_index == g and burn_severity(e) == "fail")
+            warns = sum(1 for e in events if e.gpu_index == g and burn_severity(e) == "warn")
+            status = "fail" if faults else ("warn" if warns else "pass")
+            if burn is not None:
+                from app.verify.burn_verdicts import gpu_verdict
+
+                status = gpu_verdict(burn, g)[0]
+            figs = " · ".join(f"{v:,.0f} {u}" for v, u in ((last.get("sm_clock_mhz"), "MHz"), (last.get("temp_c"), "°C"),
+                                                           (last.get("power_w"), "W")) if v is not None)
+            word, colour = tr(VERDICT.get(status, status)), COLOURS.get(status, "#757575")
+            cells.append(f"<td style='padding:2px 14px 2px 4px'><b>GPU {g}</b> <span style='color:{colour}'>● {word}</span>"
+                         f"<br>{figs}<br>" + tr("{faults} faults, {warnings} warnings").format(faults=faults, warnings=warns) + "</td>")
+        self.gpu_strip.setText("<table><tr>" + "".join(cells) + "</tr></table>")
+        self.gpu_strip.setVisible(len(gpus) > 1 or self.state.burn_s > 0 or burn is not None)
 
     def _done(self, v: Any) -> None:
         self._stop_bridge()
@@ -266,12 +384,20 @@ class VerifyPage(BasePage):
     def show_result(self, v: Any, replayed: bool = False) -> None:
         self.state.verification = v
         self._buttons()
-        if replayed or not len(self.state.series):
+        burn = getattr(v, "burn_in", None)
+        if replayed or not len(self.state.series) or burn is not None:  # a burn-in: the whole run as kept, not the last minutes
             self.state.clear()
             self.state.add_samples(list(getattr(v, "samples", ())))
         self._sync_gpus()
         self._ceilings(v)
         self.ensure_charts().refresh(self.state.series, fit=True)  # the whole run, now it is over
+        if burn is not None:
+            self._burn_view(burn.events, burn.rates, {}, burn)
+        else:
+            for unit in ("tflops", "gbps"):
+                self.ensure_charts().set_rates({}, unit)
+            self.ensure_charts().set_marks([])
+            self.gpu_strip.setVisible(False)
         self.render_result()
 
     def _sync_gpus(self) -> None:
@@ -297,6 +423,9 @@ class VerifyPage(BasePage):
         self._ceilings(self.state.verification)
         charts.ranges.clear()
         charts.refresh(self.state.series, fit=not self.state.running)
+        burn = getattr(self.state.verification, "burn_in", None)
+        if burn is not None:
+            self._burn_view(burn.events, burn.rates, {}, burn)
 
     def failure_text(self) -> str:
         """What went wrong, as text for Troubleshoot: the probe's errors, PyTorch's own error,
@@ -356,6 +485,7 @@ class VerifyPage(BasePage):
         self.start_btn.setEnabled(not running)
         self.stop_btn.setEnabled(running)
         self.duration.setEnabled(not running)
+        self.burn.setEnabled(not running)
 
     def retranslate_status(self) -> None:
         v = self.state.verification
@@ -378,6 +508,10 @@ class VerifyPage(BasePage):
         for i, s in enumerate(DURATIONS_S):
             self.duration.setItemText(i, tr("{n} s").format(n=s))
         self.duration.setAccessibleName(tr("Load duration per test"))
+        self.burn_label.setText(tr("&Burn-in:"))
+        for i, b in enumerate(BURN_S):
+            self.burn.setItemText(i, tr("none") if not b else (tr("{n} min").format(n=b // 60) if b < 3600 else tr("{n} h").format(n=b // 3600)))
+        self.burn.setAccessibleName(tr("Burn-in after the tests: every GPU at full load, each result checked"))
         self.start_btn.setText(tr("&Start"))
         self.start_btn.setAccessibleName(tr("Start the test"))
         self.stop_btn.setText(tr("S&top"))

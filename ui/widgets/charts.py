@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QGridLayout, QSizePolicy, QWidget
 
 from ui.i18n import N_, tr
 from ui.state import CHARTS, SampleSeries
+from ui.widgets.phases import PHASE_COLOURS, PHASE_NAMES, phase_colour, phase_name  # noqa: F401
 
 pg.setConfigOptions(antialias=False, useOpenGL=False)
 
@@ -24,9 +25,20 @@ COLUMNS = 3
 UTIL_TOP = 105.0  # a line at 100% stays visible above the frame
 WINDOW_S = 60.0  # seconds shown at most while a run streams
 STEP_S = 10.0  # the time axis grows (and then moves) in steps of this
-PHASE_COLOURS = {"pytorch": "#8e24aa", "device": "#546e7a", "bandwidth": "#00897b", "load": "#f9a825"}
-PHASE_NAMES = {"pytorch": N_("PyTorch check"), "device": N_("device check"), "bandwidth": N_("copy tests"),
-               "load": N_("load test")}
+MARK_COLOURS = {"fail": "#d32f2f", "warn": "#ef6c00"}
+RATE_COLOURS = ("#1e88e5", "#f4511e", "#43a047", "#8e24aa", "#00897b", "#6d4c41", "#c0ca33", "#546e7a")
+RATE_ORDER = ("fp8", "bf16", "fp16", "tf32", "fp32", "triad", "copy")  # a series keeps its colour whenever it appears
+
+
+def rate_colour(name: str) -> str:
+    i = RATE_ORDER.index(name) if name in RATE_ORDER else len(RATE_ORDER) + sum(map(ord, name))
+    return RATE_COLOURS[i % len(RATE_COLOURS)]
+
+
+def _figure(v: float) -> str:
+    return f"{v:,.1f}".rstrip("0").rstrip(".")
+
+
 CEILING_COLOUR = "#d32f2f"
 
 
@@ -64,6 +76,13 @@ class ChartPanel(QWidget):
         self._phase_spans: list[tuple[str, float, float]] = []
         self.measured: list[tuple[str, float, str]] = []  # (chart key, value, label) drawn over the copy tests
         self._measured_items: list = []
+        self.thresholds: list[tuple[float, str]] = []  # the temperature chart's slowdown/shutdown lines
+        self._threshold_items: list = []
+        self.marks: list[tuple[float, str]] = []  # (t, "fail"|"warn"): faults on every chart's time axis
+        self._mark_items: list = []
+        self.rate_curves: dict[tuple[str, str], pg.PlotDataItem] = {}
+        self._peak_items: dict[str, list] = {"tflops": [], "gbps": []}
+        self._peaks_drawn: dict[str, dict] = {}
         grid = QGridLayout(self)
         grid.setContentsMargins(0, 0, 0, 0)
         for i, (key, _title, unit, _scale, metrics) in enumerate(CHARTS):
@@ -90,12 +109,16 @@ class ChartPanel(QWidget):
                 self.curves[m] = c
             self.plots[key] = w
             grid.addWidget(w, i // COLUMNS, i % COLUMNS)
+        self.rate_plots = {"tflops": self._rates_plot(), "gbps": self._rates_plot()}
+        row = (len(CHARTS) + COLUMNS - 1) // COLUMNS
+        grid.addWidget(self.rate_plots["tflops"], row, 0, 1, COLUMNS - 1)
+        grid.addWidget(self.rate_plots["gbps"], row, COLUMNS - 1)
         from PySide6.QtWidgets import QLabel
 
         self.phase_legend = QLabel(self)
         self.phase_legend.setObjectName("phase_legend")
         self.phase_legend.setTextFormat(pg.QtCore.Qt.TextFormat.RichText)
-        grid.addWidget(self.phase_legend, (len(CHARTS) + COLUMNS - 1) // COLUMNS, 0, 1, COLUMNS)
+        grid.addWidget(self.phase_legend, (len(CHARTS) + COLUMNS - 1) // COLUMNS + 1, 0, 1, COLUMNS)
         self._apply_palette()
         self.retranslate()
 
@@ -132,6 +155,8 @@ class ChartPanel(QWidget):
                     y_top = max(y_top, float(finite.max()))
             self._show_values(key, y_top > 0 or key == "utilization")
             ceiling = self.ceilings.get(key, (0.0, ""))[0]
+            if key == "temperature" and self.thresholds:
+                ceiling = max([ceiling] + [v for v, _l in self.thresholds])
             top = max(y_top * 1.1, ceiling * 1.08) if key != "utilization" else 0
             measured = max((v for k, v, _l in self.measured if k == key), default=0.0)
             top = max(top, measured * 1.1)
@@ -188,25 +213,131 @@ class ChartPanel(QWidget):
             self.plots[key].getPlotItem().addItem(line, ignoreBounds=True)
             self._ceiling_items[key] = line
 
+    # --- a burn-in: thresholds, faults on the time axis, rates against the datasheet -------------
+    def _rates_plot(self) -> pg.PlotWidget:
+        w = pg.PlotWidget(self)
+        w.setMinimumHeight(120)
+        w.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        w.setMouseEnabled(x=False, y=False)
+        w.hideButtons()
+        w.setMenuEnabled(False)
+        w.getPlotItem().showGrid(x=True, y=True, alpha=0.2)
+        w.getPlotItem().setClipToView(True)
+        w.hide()  # shown when a burn-in reports rates
+        return w
+
+    def set_thresholds(self, slowdown: Optional[float] = None, shutdown: Optional[float] = None) -> None:
+        """The GPU's own slowdown and shutdown temperatures, dashed on the temperature chart."""
+        wanted = [(float(v), lab) for v, lab in ((slowdown, "slowdown"), (shutdown, "shutdown")) if v]
+        if wanted == self.thresholds and (self._threshold_items or not wanted):
+            return
+        pi = self.plots["temperature"].getPlotItem()
+        for item in self._threshold_items:
+            pi.removeItem(item)
+        self._threshold_items = []
+        self.thresholds = [(float(v), lab) for v, lab in ((slowdown, "slowdown"), (shutdown, "shutdown")) if v]
+        for value, lab in self.thresholds:
+            words = tr("slowdown") if lab == "slowdown" else tr("shutdown")
+            line = pg.InfiniteLine(pos=value, angle=0, movable=False,
+                                   pen=pg.mkPen(CEILING_COLOUR, width=1, style=pg.QtCore.Qt.PenStyle.DashLine),
+                                   label=f"{words} {value:.0f} °C",
+                                   labelOpts={"position": 0.25 if lab == "slowdown" else 0.75, "color": CEILING_COLOUR})
+            pi.addItem(line, ignoreBounds=True)
+            self._threshold_items.append(line)
+        self.ranges.pop("temperature", None)
+
+    def set_marks(self, marks: list[tuple[float, str]]) -> None:
+        """Faults and signs of trouble as vertical lines on every chart (red: a fault, orange: a warning)."""
+        marks = [(float(t), sev) for t, sev in marks]
+        if marks == self.marks:
+            return
+        for pi, item in self._mark_items:
+            pi.removeItem(item)
+        self._mark_items = []
+        self.marks = marks
+        for w in list(self.plots.values()) + list(self.rate_plots.values()):
+            pi = w.getPlotItem()
+            for t, sev in marks:
+                line = pg.InfiniteLine(pos=t, angle=90, movable=False,
+                                       pen=pg.mkPen(MARK_COLOURS.get(sev, "#ef6c00"), width=2, style=pg.QtCore.Qt.PenStyle.DotLine))
+                pi.addItem(line, ignoreBounds=True)
+                self._mark_items.append((pi, line))
+
+    def set_rates(self, series: dict[str, tuple[list[float], list[float]]], unit: str,
+                  peaks: Optional[dict[str, float]] = None, x_range: Optional[tuple[float, float]] = None) -> None:
+        """The burn-in's rates over time in `unit` ("tflops": one curve per precision; "gbps": per memory
+        kernel), each with its datasheet peak dashed; the plot is hidden while it has none."""
+        w = self.rate_plots[unit]
+        pi = w.getPlotItem()
+        if not series:
+            w.hide()
+            return
+        w.show()
+        for key in [k for k in self.rate_curves if k[0] == unit and k[1] not in series]:
+            pi.removeItem(self.rate_curves.pop(key))
+        order = sorted(series, key=lambda n: (RATE_ORDER.index(n) if n in RATE_ORDER else 99, n))
+        for name in order:
+            t, y = series[name]
+            c = self.rate_curves.get((unit, name))
+            if c is None:
+                c = pi.plot([], [], pen=pg.mkPen(rate_colour(name), width=2))
+                self.rate_curves[(unit, name)] = c
+            c.setData(t, y)
+        shown = {k: v for k, v in (peaks or {}).items() if k in series and v}
+        if shown != self._peaks_drawn.get(unit):  # redrawn only when they change
+            for item in self._peak_items[unit]:
+                pi.removeItem(item)
+            self._peak_items[unit] = []
+            for k, (name, value) in enumerate(sorted(shown.items(), key=lambda x: x[1])):
+                line = pg.InfiniteLine(pos=value, angle=0, movable=False,
+                                       pen=pg.mkPen(CEILING_COLOUR, width=1, style=pg.QtCore.Qt.PenStyle.DashLine),
+                                       label=f"{name} {tr('datasheet')} {_figure(value)}",  # staggered: equal peaks stay readable
+                                       labelOpts={"position": min(0.9, 0.12 + 0.19 * k), "color": CEILING_COLOUR})
+                pi.addItem(line, ignoreBounds=True)
+                self._peak_items[unit].append(line)
+            self._peaks_drawn[unit] = shown
+        top = nice_ceiling(max([max(y) for _t, y in series.values() if y] + list(shown.values()) + [1.0]) * 1.08)
+        xr = x_range or (min(t[0] for t, _y in series.values() if t), max(t[-1] for t, _y in series.values() if t))
+        if getattr(w, "_range", None) != (xr, top):
+            pi.setRange(xRange=xr, yRange=(0, top), padding=0)
+            w._range = (xr, top)
+        names = " &nbsp;".join(f"<span style='color:{rate_colour(n)}'>━ {n}</span>" for n in order)
+        title = (tr("Matrix products") + " (TFLOP/s)") if unit == "tflops" else (tr("Memory bandwidth") + " (GB/s)")
+        text = f"{title}<br><span style='font-size:8pt'>{names}</span>"
+        if getattr(w, "_title", None) != text:
+            pi.setTitle(text, color=self.palette().color(QPalette.ColorRole.Text).name(), size="10pt")
+            w._title = text
+
     def _draw_phases(self, spans: list[tuple[str, float, float]]) -> None:
-        """Each test phase shaded and named (the probe says which it is in, per sample)."""
+        """Each test phase shaded and named (the probe says which it is in, per sample). While a run
+        streams only the newest band grows: it is moved in place, bands are made only for new phases
+        (making them is what costs: six charts, a band each)."""
         if spans == self._phase_spans:
             return
-        for pi, item in self._phase_items:
-            pi.removeItem(item)
-        self._phase_items = []
-        self._phase_spans = list(spans)
-        for _key, w in self.plots.items():
-            pi = w.getPlotItem()
-            for name, t0, t1 in spans:
-                colour = QColor(PHASE_COLOURS.get(name, "#9e9e9e"))
-                colour.setAlpha(34)
-                region = pg.LinearRegionItem(values=(t0, t1), movable=False, brush=pg.mkBrush(colour),
-                                             pen=pg.mkPen(None))
+        old = self._phase_spans
+        same = [i for i, (a, b) in enumerate(zip(old, spans)) if a[0] == b[0] and a[1] == b[1]]
+        keep = len(same) if same == list(range(len(same))) else 0
+        if keep < len(old):  # a band went away or changed its start: redraw from there
+            for pi, region, _idx in [x for x in self._phase_items if x[2] >= keep]:
+                pi.removeItem(region)
+            self._phase_items = [x for x in self._phase_items if x[2] < keep]
+        for _pi, region, idx in self._phase_items:
+            if idx < len(spans) and spans[idx][2] != old[idx][2]:
+                region.setRegion((spans[idx][1], spans[idx][2]))
+        for idx in range(keep, len(spans)):
+            name, t0, t1 = spans[idx]
+            colour = QColor(phase_colour(name))
+            colour.setAlpha(34)
+            for _key, w in self.plots.items():
+                pi = w.getPlotItem()
+                region = pg.LinearRegionItem(values=(t0, t1), movable=False, brush=pg.mkBrush(colour), pen=pg.mkPen(None))
                 region.setZValue(-10)
                 pi.addItem(region, ignoreBounds=True)
-                self._phase_items.append((pi, region))
-        self.phases_changed(spans)
+                self._phase_items.append((pi, region, idx))
+        names_changed = [x[0] for x in old] != [x[0] for x in spans]
+        self._phase_spans = list(spans)
+        if names_changed:
+            self.phases_changed(spans)
         self._draw_measured()
 
     def phases_changed(self, spans: list[tuple[str, float, float]]) -> None:
@@ -214,8 +345,7 @@ class ChartPanel(QWidget):
         names = list(dict.fromkeys(name for name, _t0, _t1 in spans))
         parts = []
         for name in names:
-            colour = PHASE_COLOURS.get(name, "#9e9e9e")
-            parts.append(f"<span style='color:{colour}'>■</span> {tr(PHASE_NAMES.get(name, name))}")
+            parts.append(f"<span style='color:{phase_colour(name)}'>■</span> {phase_name(name)}")
         self.phase_legend.setText((tr("Test phases:") + " " + " &nbsp; ".join(parts)) if parts else "")
 
     def set_measured(self, items: list[tuple[str, float, str]]) -> None:
@@ -259,7 +389,7 @@ class ChartPanel(QWidget):
         pal = self.palette()
         bg = pal.color(QPalette.ColorRole.Base)
         fg = pal.color(QPalette.ColorRole.Text)
-        for w in self.plots.values():
+        for w in list(self.plots.values()) + list(getattr(self, "rate_plots", {}).values()):
             w.setBackground(bg)
             pi = w.getPlotItem()
             for ax in ("left", "bottom"):

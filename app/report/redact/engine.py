@@ -48,6 +48,8 @@ class Redactor:
         self._gpu_uuid_bodies: set[str] = set()
         self._index: Optional[_Index] = None
         self._names: dict[str, str] = {}  # cache: a label's lower-cased name -> what its value is
+        self._whole_keys: dict[str, bool] = {}  # cache: a key whose string values are replaced whole (exact)
+        self._version_keys: dict[str, bool] = {}  # cache: a key whose values may be version numbers
         for u in users:
             self.add_user(u)
         for h in hosts:
@@ -328,8 +330,12 @@ class Redactor:
             for v in obj:
                 self._walk(v, key, batch)
         elif isinstance(obj, str):
-            if key and _VERSION_KEY.search(key) and re.fullmatch(r"\d+(?:\.\d+){1,5}", obj.strip()):
-                return  # a version number
+            if key:
+                versioned = self._version_keys.get(key)
+                if versioned is None:
+                    versioned = self._version_keys[key] = bool(_VERSION_KEY.search(key))
+                if versioned and _VERSION_NUMBER.fullmatch(obj.strip()):
+                    return  # a version number
             batch.append(obj)
 
     def _learn_keyed(self, key: str, v: Any) -> None:
@@ -446,11 +452,13 @@ class Redactor:
         if isinstance(obj, tuple):
             return tuple(self._apply(v, key) for v in obj)
         if isinstance(obj, str):
-            if (key.upper() in USER_KEYS or key.upper() in HOST_KEYS or key.upper() in HOME_KEYS
+            whole = self._whole_keys.get(key)
+            if whole is None:
+                whole = self._whole_keys[key] = bool(
+                    key.upper() in USER_KEYS or key.upper() in HOST_KEYS or key.upper() in HOME_KEYS
                     or key in ("/etc/hostname", "/proc/sys/kernel/hostname", "/etc/mailname")
-                    or secrets.is_secret_name(key) or "serial" in key.lower() or network.is_wifi_name_key(key)):
-                return self.exact(obj)
-            return self._replace_known(obj)
+                    or secrets.is_secret_name(key) or "serial" in key.lower() or network.is_wifi_name_key(key))
+            return self.exact(obj) if whole else self._replace_known(obj)
         if isinstance(obj, (int, float)) and not isinstance(obj, bool) and (
                 "serial" in key.lower() or re.sub(r"[^a-z]", "", key.lower()) in ids.FABRIC_KEYS):
             return self._map.get(str(obj), obj)
@@ -462,6 +470,7 @@ class Redactor:
 
 
 # Keys whose value is a version ("cudnn": "9.24.0.43" is no address).
+_VERSION_NUMBER = re.compile(r"\d+(?:\.\d+){1,5}")
 _VERSION_KEY = re.compile(r"(?i)version|cudnn|cuda|nccl|driver|build|release|runtime|kernel|firmware|vbios|^v$|_v$")
 
 

@@ -1,0 +1,157 @@
+"""The Verify page through a burn-in, in the real window (offscreen or under Xvfb): how long the event
+loop stalls while samples stream at 10 Hz per GPU and the burn-in's tracker feeds the charts, and
+screenshots of the page live and finished, at 1920x1080 and 1366x768, in English and 简体中文.
+
+The run replayed is tests/fixtures/verify/demo_burnin_2gpu.json (synthetic: two GPUs, one with faults;
+tests/fixtures/tools/make_burn_demo.py), sped up `--speed` times; its samples and events go through the
+page exactly as a live run's do (the bridge's 10 Hz batches, a real BurnTracker the page reads).
+
+    QT_QPA_PLATFORM=offscreen .venv/bin/python bench/bench_burn_window.py [--speed 20] [--shots DIR]
+Prints one JSON line: the stall figures (ms: the longest gap between two 5 ms timer ticks, and the 99th
+percentile) and the screenshots written. Target: longest stall <= 50 ms.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+DEMO = ROOT / "tests" / "fixtures" / "verify" / "demo_burnin_2gpu.json"
+
+
+def replayer(v, speed: float, page, plain: bool = False):
+    """A verify runner (listener, seconds, cancel) that replays `v`: samples to the listener, events to a
+    real BurnTracker that the page reads as it reads a live run's."""
+    from types import SimpleNamespace
+
+    from app.verify.burnin import BurnTracker
+
+    def run(listener, _seconds, cancel: threading.Event):
+        b = v.burn_in
+        tr = BurnTracker(b.seconds, started=b.started, thresholds={g.nvml_index or g.index: {
+            "slowdown": g.temp_slowdown_c, "shutdown": g.temp_shutdown_c} for g in b.gpus}, xid_source=b.xid_source)
+        page._run = SimpleNamespace(burn=None if plain else tr)
+        timeline = sorted([(s.t_s, 0, s) for s in v.samples] + [(p.t0_s, 1, ("phase", p)) for p in b.phases]
+                          + [(r.t_s, 2, ("rate", r)) for r in b.rates] + [(e.t_s, 3, ("event", e)) for e in b.events],
+                          key=lambda x: (x[0], x[1]))
+        start = time.monotonic()
+        for t, _k, item in timeline:
+            delay = t / speed - (time.monotonic() - start)
+            if delay > 0 and cancel.wait(delay):
+                return v.replace(cancelled=True)
+            if not isinstance(item, tuple):
+                tr.on_sample(item)
+                listener.sample(item.t_s, item.to_json())
+            elif item[0] == "phase":
+                tr.on_event({"event": "burn", "kind": "phase", "phase": item[1].phase, "seconds": item[1].planned_s}, t)
+            elif item[0] == "rate":
+                r = item[1]
+                tr.on_event({"event": "burn", "kind": "rate", "gpu": r.gpu_index, "phase": r.phase, "value": r.value,
+                             "unit": r.unit, "series": r.series}, t)
+            else:
+                tr.events.append(item[1])
+        return v
+    return run
+
+
+def stall_meter(app):
+    """A 5 ms timer; the gaps between its ticks are how long the loop was busy."""
+    from PySide6.QtCore import QTimer
+
+    gaps: list[float] = []
+    last = [time.perf_counter()]
+
+    def tick():
+        now = time.perf_counter()
+        if gaps and gaps[-1] < 0:  # the clock was stopped (a screenshot): start again from now
+            gaps.pop()
+        else:
+            gaps.append((now - last[0]) * 1000)
+        last[0] = now
+    t = QTimer()
+    t.setInterval(5)
+    t.timeout.connect(tick)
+    return t, gaps
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--speed", type=float, default=20.0)
+    ap.add_argument("--shots", type=Path, default=None)
+    ap.add_argument("--lang", action="append", choices=("en", "zh_CN"))
+    ap.add_argument("--for-s", type=float, default=0.0, help="stop the replay after this many seconds (0: to its end)")
+    ap.add_argument("--size", action="append", help="WxH (default 1920x1080 and 1366x768)")
+    ap.add_argument("--plain", action="store_true", help="the same samples without the burn-in's views (the baseline)")
+    a = ap.parse_args(argv)
+    os.environ.setdefault("GPU_WIZARD_LIVE", "0")
+    import ui  # noqa: F401
+    from PySide6.QtWidgets import QApplication
+
+    from app.verify.model import Verification
+    from ui.main import build_wizard
+    from ui.screenshots import wait
+    from ui.wizard import Services
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    v = Verification.loads(DEMO.read_text(encoding="utf-8"))
+    out: dict = {"bench": "burn_window", "plain": a.plain, "speed": a.speed, "gpus": len(v.burn_in.gpus), "shots": []}
+    import tempfile
+
+    for lang in a.lang or ["en", "zh_CN"]:
+        with tempfile.TemporaryDirectory() as state:
+            holder: dict = {}
+
+            def runner(listener, seconds, cancel, holder=holder):  # the page passes `cancel` by its name
+                return holder["run"](listener, seconds, cancel)
+            services = Services(state_dir=state, verify_runner=runner)
+            w = build_wizard(lang=lang, services=services)
+            page = w.pages["verify"]
+            holder["run"] = replayer(v, a.speed, page, a.plain)
+            sizes = [tuple(int(x) for x in z.split("x")) for z in a.size] if a.size else [(1920, 1080), (1366, 768)]
+            for size in sizes:
+                w.resize(*size)
+                w.show()
+                w.jump_to("verify")
+                page.burn.setCurrentIndex(page.burn.findData(0 if a.plain else 600))
+                timer, gaps = stall_meter(app)
+                page.start()
+                wait(app, 0.5)  # the charts are built (once, on the first run) before the loop is timed
+                timer.start()
+                wait(app, until=lambda: page._run is not None and len(page.state.series) > min(250 * a.speed / 20, 5 * a.speed),
+                     timeout=60)
+                if a.shots:  # the grab itself is no stall of the page's: the clock stops for it
+                    timer.stop()
+                    a.shots.mkdir(parents=True, exist_ok=True)
+                    p = a.shots / f"burn-live-{lang}-{size[0]}x{size[1]}.png"
+                    w.grab().save(str(p))
+                    out["shots"].append(str(p))
+                    gaps.append(-1.0)
+                    timer.start()
+                if a.for_s:
+                    wait(app, a.for_s)
+                    page.stop()
+                wait(app, until=lambda: not page.state.running, timeout=900)
+                timer.stop()
+                g = sorted(gaps[2:]) or [0.0]
+                out.setdefault("stall_ms", []).append({"lang": lang, "size": f"{size[0]}x{size[1]}", "ticks": len(g),
+                                                       "max": round(g[-1], 1), "p99": round(g[int(len(g) * 0.99) - 1], 1)})
+                if a.shots:
+                    page.show_result(v)
+                    wait(app, 0.5)
+                    p = a.shots / f"burn-done-{lang}-{size[0]}x{size[1]}.png"
+                    w.grab().save(str(p))
+                    out["shots"].append(str(p))
+            w.close()
+            w.shutdown()
+    print(json.dumps(out))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,68 @@
+"""The Verify page through a burn-in: the duration choice reaches the run, every GPU side by side, the
+faults on the time axis of the GPU shown, the temperature thresholds, the rates against the datasheet,
+live (from the run's tracker) and finished; the same in 简体中文."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from app.verify.model import Verification
+
+ROOT = Path(__file__).resolve().parents[2]
+DEMO = ROOT / "tests" / "fixtures" / "verify" / "demo_burnin_2gpu.json"
+sys.path.insert(0, str(ROOT / "bench"))
+
+
+def demo() -> Verification:
+    return Verification.loads(DEMO.read_text(encoding="utf-8"))
+
+
+def test_a_finished_burn_in_side_by_side(qtbot, make_wizard):
+    w, _s, _r = make_wizard()
+    page = w.pages["verify"]
+    page.show_result(demo(), replayed=True)
+    charts = page.charts
+    assert page.gpu_strip.isVisibleTo(page)
+    strip = page.gpu_strip.text()
+    assert "GPU 0" in strip and "GPU 1" in strip and "passed" in strip and "failed" in strip
+    assert {k[1] for k in charts.rate_curves if k[0] == "tflops"} == {"fp8", "bf16", "fp16", "tf32", "fp32"}
+    assert charts.rate_plots["tflops"].isVisibleTo(page) and charts.rate_plots["gbps"].isVisibleTo(page)
+    assert [v for v, _l in charts.thresholds] == [89.0, 95.0]
+    assert charts.marks == []  # GPU 0 had no fault
+    page.gpu_combo.setCurrentIndex(1)
+    sev = dict(charts.marks)
+    mismatch = next(e for e in demo().burn_in.events if e.kind == "mismatch")
+    assert sev[mismatch.t_s] == "fail" and "warn" in sev.values()  # the thermal slowdown, the ECC rise
+    phases = [name for name, _a, _b in charts._phase_spans]
+    assert phases[:3] == ["p2p", "allreduce", "memtest"] and "membw" in phases
+
+
+def test_the_burn_in_choice_reaches_the_run_and_the_tracker_feeds_the_page(qtbot, make_wizard):
+    from bench_burn_window import replayer
+
+    w, services, _r = make_wizard()
+    page = w.pages["verify"]
+    v = demo()
+    seen = {}
+
+    def runner(listener, seconds, cancel):
+        seen["burn_s"] = page.state.burn_s
+        return replayer(v, 400.0, page)(listener, seconds, cancel)
+    services.verify_runner = runner
+    w.jump_to("verify")
+    qtbot.waitUntil(lambda: not page.state.running, timeout=20000)
+    page.burn.setCurrentIndex(page.burn.findData(600))
+    page.start()
+    qtbot.waitUntil(lambda: not page.state.running, timeout=30000)
+    assert seen["burn_s"] == 600
+    assert page.charts.rate_curves and "1 faults" in page.gpu_strip.text()
+    assert page.state.verification is not None and page.state.verification.burn_in is not None
+
+
+def test_the_page_in_chinese(qtbot, make_wizard):
+    w, _s, _r = make_wizard(lang="zh_CN")
+    page = w.pages["verify"]
+    page.show_result(demo(), replayed=True)
+    assert "烤机" in page.burn_label.text() and "通过" in page.gpu_strip.text() and "失败" in page.gpu_strip.text()
+    assert page.burn.itemText(page.burn.findData(600)) == "10 分钟"
+    assert "矩阵乘法" in page.charts.rate_plots["tflops"].getPlotItem().titleLabel.text
