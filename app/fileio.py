@@ -60,7 +60,7 @@ def clean_temps(folder: Optional[PathLike] = None, name: Optional[str] = None, *
         raise ValueError("clean_temps needs a folder or a folder descriptor")
     uid = os.geteuid() if hasattr(os, "geteuid") else None
     try:
-        entries = os.listdir(dir_fd if dir_fd is not None else folder)  # type: ignore[arg-type]
+        entries = os.listdir(dir_fd if dir_fd is not None else folder)
     except OSError:
         return []
     gone = []

@@ -205,6 +205,11 @@ def _norm_cc(cc: Optional[str]) -> Optional[str]:
     return f"{k[0]}.{k[1]}" if len(k) >= 2 and cc and not any(c.isalpha() for c in cc) else None
 
 
+def _is_tegra(db: CompatDB, cc: str) -> bool:
+    info = db.cc_info(cc)
+    return bool(info and info.tegra)
+
+
 def _gpu_cc(g: Gpu) -> Optional[str]:
     if g.compute_capability:
         return _norm_cc(g.compute_capability)
@@ -890,7 +895,7 @@ def _plain_pip_works(cx: _Ctx, ccs: list[str], driver: Optional[str], newest: Op
     plain = newest.default_for(cx.wheel_os)
     if plain == "cpu":
         return False
-    v = cx.db.variant(newest.release, plain, cx.wheel_os)
+    v = cx.db.variant(newest.release, plain, cx.wheel_os) if plain is not None else None
     if v is None:
         return True  # that build is not on the configured index: nothing is known against it, nothing is claimed
     if _coverage(v, ccs) is None:
@@ -974,7 +979,8 @@ def _toolkit_choice(cx: _Ctx, chosen: Optional[Candidate], driver: Optional[str]
     wanted = bool(ch.want_toolkit)
     b = db.branch(target) if target else None
     max_cuda = b.max_cuda if b else (db.max_cuda_for_driver(driver, plat) if driver else None)
-    lo, hi = (), None  # what the GPUs allow
+    lo: tuple[int, ...] = ()  # what the GPUs allow
+    hi: Optional[tuple[int, ...]] = None
     for cc in ccs:
         info = db.cc_info(cc)
         if info and info.first_cuda and vkey(info.first_cuda) > lo:
@@ -1261,13 +1267,13 @@ def torch_options(facts: Facts, db: CompatDB, choices: Choices = Choices(), rec:
     cx = _Ctx(facts, db, choices)
     rec = rec or recommend(facts, db, choices)
     db = cx.db
-    ccs = sorted({c for c in (_gpu_cc(g) for g in facts.gpus) if c and not (db.cc_info(c) and db.cc_info(c).tegra)}, key=cc_key)
+    ccs = sorted({c for c in (_gpu_cc(g) for g in facts.gpus) if c and not _is_tegra(db, c)}, key=cc_key)
     labels = {c: next(_gpu_label(g, c) for g in facts.gpus if _gpu_cc(g) == c) for c in ccs}
     cur = facts.driver.version or (windows_driver_to_nvidia(facts.driver.windows_version) if cx.platform != "linux" else None)
     max_branch = _driver_range(cx, ccs)[0] if ccs else None
     out: list[TorchOption] = []
     for rel in db.torch_releases:
-        builds: list[Optional[TorchVariant]] = list(db.variants(rel.release, cx.wheel_os)) if ccs else []
+        builds: list[TorchVariant] = list(db.variants(rel.release, cx.wheel_os)) if ccs else []
         builds.sort(key=lambda v: vkey(v.cuda_runtime), reverse=True)
         for v in [*builds, None]:
             index = v.variant if v else "cpu"

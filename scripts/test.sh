@@ -16,7 +16,7 @@ if ! err=$(.venv/bin/python -c 'import PySide6.QtWidgets, PySide6.QtTest' 2>&1);
   plugins=(-p no:pytest-qt)
 fi
 # style, types and the import layers first (tools from the test extra; config in pyproject.toml)
-for tool in "ruff check -q app ui tests" "mypy" "lint-imports --no-cache"; do
+for tool in "ruff check -q app ui tests bench" "mypy" "lint-imports --no-cache"; do
   .venv/bin/$tool >&2 || { echo "scripts/test.sh: ${tool%% *} found problems (above)" >&2; exit 1; }
 done
 # -rs: every skipped test says why (a tool or library this machine lacks)

@@ -64,7 +64,7 @@ def build_wizard(snapshot: Optional[str] = None, lang: Optional[str] = None, ass
     translator = getattr(app, "_gpu_wizard_translator", None)
     if translator is None:
         translator = Translator(app)
-        app._gpu_wizard_translator = translator  # type: ignore[attr-defined]
+        app._gpu_wizard_translator = translator
     translator.set_language(normalise_lang(lang) if lang else system_language())
     session = Session(lang=translator.lang,
                       overrides={"assume_driver": assume_driver, "assume_gpus": tuple(assume_gpus),

@@ -32,7 +32,7 @@ import re
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Iterable, Optional
+from typing import Any, Iterable, Mapping, Optional, Union
 from urllib.parse import unquote
 
 from app import fileio
@@ -51,9 +51,9 @@ MAX_PACKAGES = 256 * 1024 * 1024  # an apt Packages index, decompressed (NVIDIA'
 LIVE_ENV = "GPU_WIZARD_LIVE"
 
 
-def live_enabled(config: Any = None, env: Optional[dict] = None) -> bool:
-    env = os.environ if env is None else env
-    if str(env.get(LIVE_ENV, "")).strip().lower() in ("0", "false", "no", "off"):
+def live_enabled(config: Any = None, env: Optional[Mapping[str, str]] = None) -> bool:
+    environ = os.environ if env is None else env
+    if str(environ.get(LIVE_ENV, "")).strip().lower() in ("0", "false", "no", "off"):
         return False
     return getattr(config, "live_index", True) is not False
 
@@ -388,7 +388,7 @@ def read_indexes(db: CompatDB, wheel_os: str, *, pytorch_base: Optional[str] = N
         variants = vs
     variants = list(dict.fromkeys([*variants, *[a for a in also if a]]))
     li = LiveIndex(pytorch_base=base)
-    jobs = [("page", (variant, project), page_url(base, variant, project), "application/vnd.pypi.simple.v1+json, text/html;q=0.5")
+    jobs: list[tuple[str, Union[str, tuple[str, str]], str, str]] = [("page", (variant, project), page_url(base, variant, project), "application/vnd.pypi.simple.v1+json, text/html;q=0.5")
             for variant in variants for project in projects]
     if pypi_json:
         jobs += [("pypi", project, f"{pypi_json.rstrip('/')}/{project}/json", "application/json") for project in ("torch", "torchvision")]

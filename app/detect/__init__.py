@@ -12,6 +12,7 @@ import re
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
+from functools import partial
 from typing import Any, Callable, Optional
 
 from app.compat import gpus as gpu_table
@@ -91,7 +92,7 @@ def max_cuda_for_driver(version: Optional[str], platform: str = "linux") -> Opti
     if not version:
         return None
     try:
-        from app.compat import load_db  # type: ignore[attr-defined]
+        from app.compat import load_db
 
         v = load_db().max_cuda_for_driver(version, platform)
         return str(v) if v else None
@@ -312,10 +313,10 @@ def _gpu_chain(system, log: _Log, nvml: Optional[dict], t_nvml: float) -> tuple[
                 drv["cuda_version"] = f"{cdv // 1000}.{cdv % 1000 // 10}"
             log.probe("nvml", "ok" if gpus else "not_found", t_nvml, f"{len(gpus)} GPU(s), driver {drv['version']}")
     elif isinstance(nvml, dict):
-        err = str(nvml.get("error"))
-        drv["nvml_error"] = err
-        drv["evidence"].append(f"NVML: {err}")
-        log.probe("nvml", "error", t_nvml, err)
+        nvml_err = str(nvml.get("error"))
+        drv["nvml_error"] = nvml_err
+        drv["evidence"].append(f"NVML: {nvml_err}")
+        log.probe("nvml", "error", t_nvml, nvml_err)
     else:
         log.probe("nvml", "not_found", t_nvml, "NVML library not available")
     if gpus and drv["cuda_version"]:
@@ -331,7 +332,7 @@ def _gpu_chain(system, log: _Log, nvml: Optional[dict], t_nvml: float) -> tuple[
     smi_missing = False
     if not gpus:
         r = log.cmd(system, "nvidia_smi_query", smi.query_argv(exe=exe), TIMEOUTS["nvidia_smi"])
-        fields = smi.QUERY_FIELDS
+        fields: tuple[str, ...] = smi.QUERY_FIELDS
         if r.rc not in (0, 127) and not r.timed_out and "not a valid field" in (r.stdout + r.stderr):
             fields = smi.BASIC_FIELDS
             r = log.cmd(system, "nvidia_smi_query", smi.query_argv(fields, exe=exe), TIMEOUTS["nvidia_smi"])
@@ -523,7 +524,7 @@ def _cuda(system, log: _Log, packages, nvcc_path, f_nvcc, driver: DriverInfo) ->
     t0 = time.perf_counter()
     header = ver = None
     for h in cudnn.HEADER_CANDIDATES + tuple(f"{t.path}/include/cudnn_version.h" for t in toolkits):
-        ver = cudnn.parse_cudnn_header(_safe(lambda h=h: system.read_text(h)))
+        ver = cudnn.parse_cudnn_header(_safe(partial(system.read_text, h)))
         if ver:
             header = h
             break
@@ -550,7 +551,7 @@ def _env(system, log: _Log, cuda: CudaInfo) -> EnvInfo:
     t0 = time.perf_counter()
     variables = {}
     for k in envp.VARIABLES:
-        v = _safe(lambda k=k: system.getenv(k))
+        v = _safe(partial(system.getenv, k))
         if v is not None:
             variables[k] = v
     files = []
@@ -561,11 +562,11 @@ def _env(system, log: _Log, cuda: CudaInfo) -> EnvInfo:
     files += [f"/etc/profile.d/{e}" for e in (_safe(lambda: system.list_dir("/etc/profile.d")) or []) if e.endswith(".sh")]
     rc_lines = []
     for f in files:
-        rc_lines += envp.cuda_lines(f, _safe(lambda f=f: system.read_text(f)))
+        rc_lines += envp.cuda_lines(f, _safe(partial(system.read_text, f)))
     ld = _safe(lambda: envp.ld_conf_entries(system, cuda.active_link), []) or []
     for var in ("CUDA_HOME", "CUDA_PATH"):
         v = variables.get(var)
-        if v and not _safe(lambda v=v: system.exists(v)):
+        if v and not _safe(partial(system.exists, v)):
             log.add("env_cuda_home_missing", "warning", [f"{var}={v}"], var=var, path=v)
     ca_var = next((k for k in envp.CA_VARS if variables.get(k)), None)  # the CA bundle pip and requests would read
     if ca_var and not _safe(lambda: system.exists(variables[ca_var])):
@@ -696,7 +697,7 @@ def _findings(f: Facts, log: _Log) -> None:
                 code = "env_path_other_cuda" if var == "PATH" else "ld_library_path_other_cuda"
                 log.add(code, "warning", [f"{var} contains {p}"], var=var, path=p, active=c.active_link)
     tp = f.python.torch if f.python else None
-    if tp is not None:
+    if f.python is not None and tp is not None:
         if tp.error and not tp.version:
             log.add("torch_not_installed", "info", [tp.error], python=f.python.path)
         elif tp.version and tp.cuda is None and f.gpus:

@@ -100,11 +100,11 @@ def _required_literal(p: str) -> str:
     a substring test is far cheaper than a regex search (a keyword-dense 10 MB log: several times)."""
     try:  # the parser of the re module (private, but stable since 3.x): an optimisation only
         try:
-            import re._parser as sre_parse  # type: ignore[import-not-found]
-            from re._constants import LITERAL, MAX_REPEAT, MIN_REPEAT, SUBPATTERN  # type: ignore
+            import re._parser as sre_parse
+            from re._constants import LITERAL, MAX_REPEAT, MIN_REPEAT, SUBPATTERN
         except ImportError:  # Python 3.10
-            import sre_parse  # type: ignore[no-redef]
-            from sre_constants import LITERAL, MAX_REPEAT, MIN_REPEAT, SUBPATTERN  # type: ignore
+            import sre_parse
+            from sre_constants import LITERAL, MAX_REPEAT, MIN_REPEAT, SUBPATTERN
         tree = sre_parse.parse(p, re.IGNORECASE)
     except Exception:
         return ""

@@ -150,6 +150,6 @@ def event_from_json(d: Any) -> Event:
     status = getattr(ev, "status", None)
     if cls is StepFinished and status not in STEP_STATUSES or cls is PlanFinished and status not in PLAN_STATUSES:
         raise EventError(f"{cls.__name__}: unknown status {str(status)[:40]!r}")
-    if cls is LineEvent and ev.stream not in STREAMS:  # type: ignore[attr-defined]
-        raise EventError(f"LineEvent: unknown stream {ev.stream[:40]!r}")  # type: ignore[attr-defined]
+    if cls is LineEvent and ev.stream not in STREAMS:
+        raise EventError(f"LineEvent: unknown stream {ev.stream[:40]!r}")
     return ev

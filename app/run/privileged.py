@@ -147,7 +147,7 @@ def _dnf(argv: Sequence[str], allowed: set[str]) -> bool:
     return rest[0] in allowed and _pkgs(rest[1:])
 
 
-def _download_arg(a: str, files: set[str]) -> bool:
+def _download_arg(a: str, files: frozenset[str]) -> bool:
     return a in files
 
 

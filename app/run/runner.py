@@ -285,23 +285,11 @@ def run_command(argv: Sequence[str], *, on_line: Optional[Callable[[Line], None]
         os.close(status_w)
     if on_start is not None:
         on_start(proc)
-    out_pipe, err_pipe = proc.stdout, proc.stderr
-    assert out_pipe is not None and err_pipe is not None  # stdout=PIPE, stderr=PIPE above
-    readers = [threading.Thread(target=_pump, args=(out_pipe.fileno(), "stdout", emit), daemon=True),
-               threading.Thread(target=_pump, args=(err_pipe.fileno(), "stderr", emit), daemon=True)]
-    if status_r is not None:
-        readers.append(threading.Thread(target=_pump, args=(status_r, "status", emit), daemon=True))
-    for t in readers:
-        t.start()
+    readers = _start_readers(proc, status_r, emit)
     timed_out = cancelled = False
     deadline = None if not timeout_s else start + timeout_s
     exited = threading.Event()  # set the moment the process ends: no polling delay on exit
-
-
-    def _reap() -> None:
-        proc.wait()
-        exited.set()
-    threading.Thread(target=_reap, daemon=True).start()
+    threading.Thread(target=_wait_then_set, args=(proc, exited), daemon=True).start()
     try:
         while not exited.wait(0.05):
             if cancel is not None and cancel.cancelled:
@@ -322,9 +310,10 @@ def run_command(argv: Sequence[str], *, on_line: Optional[Callable[[Line], None]
         kill_group(proc, 0)
         for t in readers:
             t.join(timeout=2)
-    for f in (out_pipe, err_pipe):
+    for f in (proc.stdout, proc.stderr):
         try:
-            f.close()
+            if f is not None:
+                f.close()
         except OSError:
             pass
     if status_r is not None:
@@ -339,6 +328,21 @@ def run_command(argv: Sequence[str], *, on_line: Optional[Callable[[Line], None]
         tail.append(f"[the wizard could not show or log this command's output: {type(cb_err).__name__}: {cb_err}]")
     return CommandOutcome(argv=run_argv, rc=proc.returncode, duration_s=time.monotonic() - start,
                           timed_out=timed_out, cancelled=cancelled, tail=list(tail), ok_codes=tuple(ok_codes))
+
+
+def _start_readers(proc: subprocess.Popen, status_r: Optional[int], emit: Callable[[Line], None]) -> list[threading.Thread]:
+    """One started thread per pipe (stdout, stderr and the status pipe when there is one), each feeding `emit`."""
+    assert proc.stdout is not None and proc.stderr is not None  # run_command opens both as pipes
+    fds = [(proc.stdout.fileno(), "stdout"), (proc.stderr.fileno(), "stderr")] + ([(status_r, "status")] if status_r is not None else [])
+    readers = [threading.Thread(target=_pump, args=(fd, stream, emit), daemon=True) for fd, stream in fds]
+    for t in readers:
+        t.start()
+    return readers
+
+
+def _wait_then_set(proc: subprocess.Popen, done: threading.Event) -> None:
+    proc.wait()
+    done.set()
 
 
 def kill_group(proc: subprocess.Popen, grace_s: float = 3.0) -> None:
