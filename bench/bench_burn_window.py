@@ -195,7 +195,7 @@ def main(argv=None) -> int:
                 if a.for_s:
                     wait(app, a.for_s)
                     page.stop()
-                wait(app, until=lambda: not page.state.running, timeout=900)
+                wait(app, until=lambda pg=page: not pg.state.running, timeout=900)
                 timer.stop()
                 g = sorted(gaps[2:]) or [0.0]
                 out.setdefault("stall_ms", []).append({"lang": lang, "size": f"{size[0]}x{size[1]}", "ticks": len(g),

@@ -68,7 +68,6 @@ def main(argv: list[str]) -> int:
                 c.copy_(torch._scaled_mm(a, b, scale_a=one, scale_b=one, out_dtype=torch.bfloat16))
         out["tflops"]["fp8"] = held(torch, fp8, flops, seconds)
         print(json.dumps({"kind": "gemm", "dtype": "fp8", "n": n, "tflops": out["tflops"]["fp8"], "via": "torch._scaled_mm"}))
-        del a, b
     except (AttributeError, RuntimeError) as e:
         out["fp8_error"] = f"{type(e).__name__}: {str(e).splitlines()[0][:200]}"
     x = torch.randn(n, n, device=dev).to(torch.bfloat16)

@@ -13,6 +13,7 @@ import errno
 import os
 import stat
 import sys
+import threading
 import time
 from typing import Optional
 
@@ -32,16 +33,43 @@ class MachineBusy(Exception):
 
 
 class MachineLock:
-    def __init__(self, fd: Optional[int]):
+    """One holder's share of this process's machine lock: the flock ends when the last share is
+    released (or garbage collected), so a run that forgets close() cannot keep it for the process."""
+
+    def __init__(self, fd: Optional[int], key: str = ""):
         self.fd = fd
+        self._key = key
 
     def release(self) -> None:
-        if self.fd is not None:
-            try:
-                os.close(self.fd)  # closing the descriptor ends the flock
-            except OSError:
-                pass
-            self.fd = None
+        if self.fd is None:
+            return
+        self.fd = None
+        with _HELD_GUARD:
+            held = _HELD.get(self._key)
+            if held is None:
+                return
+            held[1] -= 1
+            if held[1] > 0:
+                return
+            del _HELD[self._key]
+        try:
+            os.close(held[0])  # closing the descriptor ends the flock
+        except OSError:
+            pass
+
+    def __del__(self) -> None:
+        self.release()
+
+
+# The lock is between processes: a second acquire in the process that holds it shares it (an flock is
+# per open file, so a second descriptor of this process would otherwise find its own process "busy").
+_HELD: dict[str, list[int]] = {}  # lock folder -> [descriptor, shares]
+_HELD_GUARD = threading.Lock()
+
+
+def held_here() -> bool:
+    """Whether this process holds the machine lock."""
+    return bool(_HELD)
 
 
 def _user() -> str:
@@ -78,13 +106,24 @@ def _lock_dir(path: str) -> int:
 
 def acquire(lock_dir: str = LOCK_DIR) -> MachineLock:
     """The machine lock (root only; without root, or without flock, a no-op lock). MachineBusy
-    when another process holds it."""
+    when another process holds it; within the process that holds it, one more share."""
     if not hasattr(os, "geteuid") or os.geteuid() != 0:
         return MachineLock(None)
     try:
         import fcntl
     except ImportError:  # no flock here
         return MachineLock(None)
+    with _HELD_GUARD:
+        held = _HELD.get(lock_dir)
+        if held is not None:
+            held[1] += 1
+            return MachineLock(held[0], lock_dir)
+        fd = _take(lock_dir, fcntl)
+        _HELD[lock_dir] = [fd, 1]
+    return MachineLock(fd, lock_dir)
+
+
+def _take(lock_dir: str, fcntl) -> int:
     dfd = _lock_dir(lock_dir)
     try:
         fd = os.open(LOCK_NAME, os.O_RDWR | os.O_CREAT | _NOFOLLOW | _CLOEXEC, 0o600, dir_fd=dfd)
@@ -103,4 +142,4 @@ def acquire(lock_dir: str = LOCK_DIR) -> MachineLock:
     except BaseException:
         os.close(fd)
         raise
-    return MachineLock(fd)
+    return fd

@@ -140,7 +140,7 @@ def test_packages_downloads_and_edits_through_ansible(repo):
             "environment": {"APT_CONFIG": str(conf)}, "tasks": prepare_tasks() + root_prepare_tasks() + tasks}
     pb = tmp / "pb.yml"
     pb.write_text(dump_yaml([play]))
-    with SshHosts(tmp / "ssh", ["alpha"]) as hosts:
+    with SshHosts(tmp / "ssh", ["alpha"], r) as hosts:  # (this test reads its repository by its own path)
         h = hosts.hosts[0]
         v = dict(hosts.inventory_vars(h), gpu_wizard_remote_dir=str(tmp / "remote"), gpu_wizard_root_dir=str(tmp / "root" / "fleet"))
         (tmp / "inv.ini").write_text("alpha " + " ".join(f"{k}='{x}'" for k, x in v.items()) + "\n")

@@ -153,6 +153,35 @@ def test_two_runs_that_need_root_started_together_one_waits_out(tmp_path):
     assert helpers["again"]  # the lock ended with the helper that held it
 
 
+@pytest.mark.skipif(not IS_ROOT, reason="the machine lock is root's")
+def test_the_machine_lock_is_between_processes_and_a_forgotten_holder_frees_it(tmp_path):
+    # CI saw it: a DirectPrivilege a caller never closed kept the flock for the whole process, so the
+    # next run in that process (and every helper it started) was told "another run" -- itself.
+    r = _namespace(f"""
+        import gc, json, subprocess, sys
+        from app.run import machinelock
+        from app.run.privilege import DirectPrivilege
+        first = DirectPrivilege(sys.argv[1] + "/b1")
+        first._hold()
+        second = DirectPrivilege(sys.argv[1] + "/b2")
+        second._hold()  # the same process: one more share, not "busy"
+        probe = [{PY!r}, "-c", "from app.run import machinelock as m; m.acquire()"]
+        busy = subprocess.run(probe, capture_output=True, text=True, cwd={str(ROOT)!r})
+        second.close()
+        still = subprocess.run(probe, capture_output=True, text=True, cwd={str(ROOT)!r})
+        del first  # never closed
+        gc.collect()
+        free = subprocess.run(probe, capture_output=True, text=True, cwd={str(ROOT)!r})
+        print(json.dumps({{"busy": busy.returncode, "still": still.returncode, "free": [free.returncode, free.stderr[-300:]],
+                          "held": machinelock.held_here()}}))
+    """, tmp_path)
+    assert r.returncode == 0, r.stderr[-2000:]
+    out = json.loads(r.stdout.strip().splitlines()[-1])
+    assert out["busy"] != 0 and out["still"] != 0  # another process is refused while any share is held
+    assert out["free"][0] == 0, out["free"]
+    assert out["held"] is False
+
+
 # --- temporary files a kill left ---------------------------------------------------------------------
 
 @pytest.mark.skipif(not IS_ROOT, reason="root's folders; the other user's file needs root to make")

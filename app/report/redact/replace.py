@@ -267,7 +267,7 @@ class _Index:
                     fn = functools.partial(rx.sub, entries[0][4].replace("\\", "\\\\"))
                 else:
                     phs = [e[4] for e in entries]
-                    fn = functools.partial(rx.sub, lambda m: phs[m.lastindex - 1])  # type: ignore[operator]
+                    fn = functools.partial(rx.sub, lambda m: phs[m.lastindex - 1])
             self._groups[hold] = fn
         return fn
 

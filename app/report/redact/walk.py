@@ -177,7 +177,7 @@ def _one_runs(idx: "_Index", s: str) -> str:
                 continue
             if out is parts:
                 out = list(parts)
-            out[i] = found[k]  # type: ignore[call-overload]
+            out[i] = found[k]
     return "".join(out) if out is not parts else s
 
 
