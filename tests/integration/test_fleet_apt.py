@@ -16,6 +16,7 @@ import hashlib
 import os
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -101,7 +102,7 @@ def repo(tmp_path):
         _purge()
 
 
-def test_packages_downloads_and_edits_through_ansible(repo):
+def test_packages_downloads_and_edits_through_ansible(repo, request):
     from app.fleet.ansible import dump_yaml
     from app.fleet.plan import engine_digests, prepare_tasks, root_prepare_tasks, step_tasks
     from app.fleet.zipapp import build_zipapp
@@ -114,7 +115,12 @@ def test_packages_downloads_and_edits_through_ansible(repo):
     rc.write_text("alias ll='ls -l'\nexport PATH=/usr/local/cuda-11.8/bin:$PATH\n")
     ini = tmp / "wsl.conf"
     ini.write_text("[automount]\r\nenabled = true\r\n")
-    marker = tmp / "marker"
+    # the host logs in as an unprivileged user: its own files (the engine's folder, the marker of its
+    # one unprivileged step) live where that user may write; pytest's folder is root's alone (0700)
+    shared = Path(tempfile.mkdtemp(prefix="gwfleet-apt-", dir="/tmp"))
+    os.chmod(shared, 0o1777)
+    request.addfinalizer(lambda: shutil.rmtree(shared, ignore_errors=True))
+    marker = shared / "marker"
     steps = [
         Step(id="add_repo", title="Install the repository's keyring package", why="w", kind="add_repo", needs_root=True,
              downloads=(Download(name=f"{KEYRING}_1.1-1_all.deb", url=(r / f"{KEYRING}_1.1-1_all.deb").as_uri(),
@@ -142,7 +148,7 @@ def test_packages_downloads_and_edits_through_ansible(repo):
     pb.write_text(dump_yaml([play]))
     with SshHosts(tmp / "ssh", ["alpha"], r) as hosts:  # (this test reads its repository by its own path)
         h = hosts.hosts[0]
-        v = dict(hosts.inventory_vars(h), gpu_wizard_remote_dir=str(tmp / "remote"), gpu_wizard_root_dir=str(tmp / "root" / "fleet"))
+        v = dict(hosts.inventory_vars(h), gpu_wizard_remote_dir=str(shared / "remote"), gpu_wizard_root_dir=str(tmp / "root" / "fleet"))
         (tmp / "inv.ini").write_text("alpha " + " ".join(f"{k}='{x}'" for k, x in v.items()) + "\n")
         from app.fleet.ansible import run_playbook
 
@@ -157,7 +163,7 @@ def test_packages_downloads_and_edits_through_ansible(repo):
         assert (tmp / "root" / "fleet" / "downloads" / f"{KEYRING}_1.1-1_all.deb").is_file()
         st = os.stat(tmp / "root" / "fleet" / "gpu-wizard.pyz")
         assert st.st_uid == 0 and st.st_mode & 0o777 == 0o644 and os.stat(tmp / "root" / "fleet").st_mode & 0o777 == 0o755
-        assert not (tmp / "remote" / "downloads").exists()
+        assert not (shared / "remote" / "downloads").exists()
         text = rc.read_text()
         assert "export CUDA_HOME=/usr/local/cuda" in text and "cuda-11.8" not in text and "alias ll" in text
         assert "ldconfig" in ini.read_text() and "enabled = true" in ini.read_text()
