@@ -2,7 +2,9 @@
 
 PyTorch prints two shapes of message:
   old (<= 2.0): "Tried to allocate 2.00 GiB (GPU 0; 23.65 GiB total capacity; 20.10 GiB already
-                 allocated; 1.20 GiB free; 21.50 GiB reserved in total by PyTorch)"
+                 allocated; 1.20 GiB free; 21.50 GiB reserved in total by PyTorch)"; up to 1.3 the last
+                 figure was "... cached": the cache beyond the allocated memory (cached - allocated in
+                 the allocator's own message), so reserved is allocated + cached there
   new (>= 2.1): "Tried to allocate 22.00 MiB. GPU 0 has a total capacity of 23.65 GiB of which
                  11.06 MiB is free. Including non-PyTorch memory, this process has 23.60 GiB memory
                  in use. [Process N has X memory in use.] Of the allocated memory 22.90 GiB is
@@ -35,7 +37,7 @@ _UNITS = {"b": 1 / 2**20, "bytes": 1 / 2**20, "kib": 1 / 1024, "kb": 1000 / 2**2
           "gib": 1024.0, "gb": 1e9 / 2**20, "tib": 1024.0**2, "tb": 1e12 / 2**20}
 _OLD = re.compile(
     r"tried to allocate " + _SIZE + r" \(gpu (\d+); " + _SIZE + r" total capacity; " + _SIZE + r" already allocated; "
-    + _SIZE + r" free; (?:" + _SIZE + r" allowed; )?" + _SIZE + r" (?:reserved in total by pytorch|cached)\)", re.IGNORECASE)
+    + _SIZE + r" free; (?:" + _SIZE + r" allowed; )?" + _SIZE + r" (?P<held>reserved in total by pytorch|cached)\)", re.IGNORECASE)
 _NEW = re.compile(
     r"tried to allocate " + _SIZE + r"\.? gpu (\d+) has a total capac(?:i)?ty of " + _SIZE + r" of which " + _SIZE
     + r" is free\.(?P<mid>.{0,600}?)of the allocated memory " + _SIZE + r" is allocated by pytorch, and " + _SIZE
@@ -64,9 +66,14 @@ def parse_oom_messages(text: str) -> list[OomNumbers]:
         m = _OLD.match(seg)
         if m:
             g = m.groups()
+            alloc, held = mib(g[5], g[6]), mib(g[11], g[12])
+            if m.group("held").lower() == "cached":  # PyTorch <= 1.3 printed the cache beyond the allocated memory
+                reserved, unalloc = round(alloc + held, 2), held
+            else:  # 1.4 and later: all PyTorch reserved
+                reserved, unalloc = held, round(max(0.0, held - alloc), 2)
             out.append(OomNumbers(format="old", requested_mib=mib(g[0], g[1]), gpu_index=int(g[2]), total_mib=mib(g[3], g[4]),
-                                  allocated_mib=mib(g[5], g[6]), free_mib=mib(g[7], g[8]), reserved_mib=mib(g[11], g[12]),
-                                  reserved_unallocated_mib=round(max(0.0, mib(g[11], g[12]) - mib(g[5], g[6])), 2)))
+                                  allocated_mib=alloc, free_mib=mib(g[7], g[8]), reserved_mib=reserved,
+                                  reserved_unallocated_mib=unalloc))
             continue
         m = _NEW.match(seg)
         if m:
@@ -108,7 +115,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "too_small_one": ("One allocation of {requested} is about as large as the whole GPU ({total}): the input or batch is far too big for this card.",
                       "Reduce the batch size or input resolution; process the data in chunks; use mixed precision (bf16/fp16) and activation checkpointing."),
     "too_small_live": ("Live tensors already take {allocated} of {total} and {requested} more was asked: the model and batch do not fit on this GPU.",
-                       "Use a smaller batch (or gradient accumulation), mixed precision (torch.autocast with bf16/fp16), activation checkpointing, or a GPU with more memory."),
+                       "Use a smaller batch size (or gradient accumulation), mixed precision (torch.autocast with bf16/fp16), activation checkpointing, or a GPU with more memory."),
     "fragmentation": ("PyTorch holds {unallocated} reserved but unallocated (of {reserved} reserved): its cache is fragmented, so the {requested} block does not fit in the free pieces.",
                       "Set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True before starting Python (older PyTorch: max_split_size_mb:128); avoid varying tensor shapes between iterations."),
     "other_outside": ("About {others} of the GPU's {total} is held outside PyTorch's cache in this process: another process (or another program's context) uses the GPU.",
@@ -191,7 +198,10 @@ def _size_verdicts(n: OomNumbers, other: Optional[float], nums: dict[str, str], 
         if A >= 0.8 * T or A + X >= 0.92 * usable:
             out.append(_verdict("too_small", "too_small_live", 0.85 if A >= 0.8 * T else 0.7, nums, (_SUMMARY_CMD,), ev))
     if U is not None and R and (X is not None and U >= X or U >= 0.2 * R) and U >= 256:
-        out.append(_verdict("fragmentation", "fragmentation", 0.8 if X is not None and U >= X else 0.6, nums, (_SUMMARY_CMD,), ev))
+        conf = 0.8 if X is not None and U >= X else 0.6
+        if out and X is not None and U < 2 * X:  # a full GPU whose cache only just holds the request: the size first
+            conf = min(conf, 0.6)
+        out.append(_verdict("fragmentation", "fragmentation", conf, nums, (_SUMMARY_CMD,), ev))
     if other is not None and T and other >= max(1024.0, 0.15 * T):
         out.append(_verdict("other_process", "other_outside", 0.75, nums, (_APPS_CMD,), ev))
     return out
