@@ -249,6 +249,27 @@ def test_the_real_h200_recording_judges_the_same_again():
         assert abs(g.tflops[dt] - ref["tflops"][dt]) / ref["tflops"][dt] < 0.05
 
 
+def test_the_sampled_h200_burn_in_holds_against_its_own_reference():
+    """The 90 s H200 burn-in with the fixed sampler (bench/h200_last_call.sh): 10 Hz samples through the whole
+    run, its clock, power and heat read; judged again the same; its rates within 5% of the same run's
+    cuBLAS and torch._scaled_mm references, never above the datasheet."""
+    v = Verification.loads((FIX / "h200_burnin90.json").read_text(encoding="utf-8"))
+    again = rejudge(v)
+    assert [(c.code, c.status) for c in again.layer("burnin").checks] == [(c.code, c.status) for c in v.layer("burnin").checks]
+    assert len(v.samples) > 1000 and {s.phase for s in v.samples} >= {"memtest", "matmul_bf16", "membw"}
+    g = again.burn_in.gpus[0]
+    assert g.sm_clock_median_mhz == pytest.approx(1455.0) and 600 < g.power_median_w <= g.power_max_w < 720
+    assert g.temp_max_c and g.temp_max_c < g.temp_slowdown_c and g.mismatches == 0 and g.checks > 1000
+    texts = [check_text(c, lang) for c in again.layer("burnin").checks for lang in ("en", "zh_CN")]
+    assert not any("?" in t for t in texts) and any("held 1,455 MHz at its 700 W power cap" in t for t in texts), texts
+    refs = [json.loads(x) for x in (FIX / "h200_burnin90_ref.jsonl").read_text().splitlines() if x.startswith('{"ref"')]
+    ref = {**refs[0]["tflops"], "fp8": next(r for r in refs if r["ref"] == "torch_fp8_ref")["tflops"]["fp8"]}
+    for dt, want in ref.items():
+        assert abs(g.tflops[dt] - want) / want < 0.05, (dt, g.tflops[dt], want)
+        assert g.tflops[dt] < g.peak_tflops[dt]
+    assert abs(g.mem_gbps - refs[0]["triad_gbps"]) / refs[0]["triad_gbps"] < 0.1 and g.mem_gbps < g.peak_mem_gbps
+
+
 def test_tracker_keeps_counters_through_thinning():
     t = BurnTracker(60)
     t.on_event({"event": "burn", "kind": "phase", "phase": "matmul_bf16", "seconds": 60}, 0.0)
