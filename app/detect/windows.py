@@ -248,8 +248,31 @@ def detect_windows(system) -> tuple[OsInfo, DriverInfo, list[Gpu], WindowsInfo, 
         jobs["smi_query"] = (smi.query_argv(SMI_QUERY_FIELDS, exe=smi_path), 20)
         jobs["smi_table"] = ([smi_path], 20)
     res = _run_all(system, jobs)
+    os_info, build, virt = _windows_os(system, res, findings)
+    win = _windows_wsl(res, build, virt, findings)
+    os_info = _wslconfig(system, os_info)
+    vids = parse_video_controllers(res["video"].stdout)
+    nv_vids = [v for v in vids if v["nvidia"]]
+    table, query_rows = _smi_views(res, smi_path)
+    win = win.replace(nvidia_smi_path=smi_path)
+    gpus = _windows_gpus(nv_vids, table, query_rows)
+    driver = _windows_driver(nv_vids, table, query_rows, smi_path)
+    if not nv_vids and not gpus:
+        findings.append(finding("no_nvidia_gpu", "warning",
+                                tuple(f"display adapter: {v['name']}" for v in vids) or ("Win32_VideoController: no NVIDIA adapter",),
+                                text_code="no_nvidia_gpu_windows", hint_code=""))
+    elif driver.state == "not_installed":
+        findings.append(finding("windows_driver_missing", "error",
+                                tuple(f"{v['name']} ({v['pci_id']}): driver {v['driver_version']}, error code {v['error_code']}" for v in nv_vids),
+                                url=DRIVER_DOWNLOAD_URL))
+    for g in gpus:
+        if any(r.get("driver_model") == "TCC" for r in table.gpus if r["index"] == g.index):
+            findings.append(finding("windows_gpu_tcc_mode", "warning", index=g.index, gpu=g.name))
+    return os_info, driver, gpus, win, findings
 
-    # ---- Windows version
+
+def _windows_os(system, res: dict, findings: list[Finding]) -> tuple[OsInfo, Optional[str], Optional[bool]]:
+    """The Windows version, architecture, memory and virtualization (and the findings they make)."""
     ver = res["ver"]
     build = parse_ver(ver.stdout) if ver.ok else None
     wslv = parse_wsl_version_cmd(res["wsl_version"].stdout)
@@ -274,8 +297,11 @@ def detect_windows(system) -> tuple[OsInfo, DriverInfo, list[Gpu], WindowsInfo, 
         findings.append(finding("windows_too_old_for_wsl_cuda", "error", (f"ver: {build}",), build=build_no))
     if virt is False:
         findings.append(finding("virtualization_disabled", "error", ("HypervisorPresent=False", "VirtualizationFirmwareEnabled=False")))
+    return os_info, build, virt
 
-    # ---- WSL
+
+def _windows_wsl(res: dict, build: Optional[str], virt: Optional[bool], findings: list[Finding]) -> WindowsInfo:
+    """WSL: installed or not, its distributions and their versions (and the findings they make)."""
     st = res["wsl_status"]
     status = parse_wsl_status(st.stdout + "\n" + st.stderr, st.rc)
     distros: list[WslDistro] = []
@@ -303,23 +329,26 @@ def detect_windows(system) -> tuple[OsInfo, DriverInfo, list[Gpu], WindowsInfo, 
                 findings.append(finding("wsl_distro_wsl1", "warning", (f"wsl -l -v: {d.name} {d.state} {d.version}",), name=d.name))
         if status["installed"] and not distros:
             findings.append(finding("wsl_no_distro", "info"))
-    win = WindowsInfo(build=build, virtualization_enabled=virt, wsl_installed=status["installed"],
-                      wsl_default_version=status["default_version"], distros=tuple(distros))
+    return WindowsInfo(build=build, virtualization_enabled=virt, wsl_installed=status["installed"],
+                       wsl_default_version=status["default_version"], distros=tuple(distros))
 
-    # ---- .wslconfig on the Windows side
+
+def _wslconfig(system, os_info: OsInfo) -> OsInfo:
+    """.wslconfig on the Windows side: its memory limit, and the user's profile folder as home."""
     prof = system.getenv("USERPROFILE")
-    if prof:
-        from app.detect.wsl import parse_size_mib, parse_wslconfig
+    if not prof:
+        return os_info
+    from app.detect.wsl import parse_size_mib, parse_wslconfig
 
-        path = prof.rstrip("\\") + "\\.wslconfig"
-        text = system.read_text(path)
-        cfg = parse_wslconfig(text) if text is not None else {}
-        limit = parse_size_mib(cfg["memory"]) if "memory" in cfg else None
-        os_info = os_info.replace(wslconfig_path=path, wsl_memory_limit_mib=limit, home=prof)
+    path = prof.rstrip("\\") + "\\.wslconfig"
+    text = system.read_text(path)
+    cfg = parse_wslconfig(text) if text is not None else {}
+    limit = parse_size_mib(cfg["memory"]) if "memory" in cfg else None
+    return os_info.replace(wslconfig_path=path, wsl_memory_limit_mib=limit, home=prof)
 
-    # ---- GPU and driver: WMI first (works without a working NVIDIA driver), then nvidia-smi.exe
-    vids = parse_video_controllers(res["video"].stdout)
-    nv_vids = [v for v in vids if v["nvidia"]]
+
+def _smi_views(res: dict, smi_path: Optional[str]) -> tuple[smi.SmiTable, list[dict[str, Any]]]:
+    """nvidia-smi.exe's table and its query rows (empty without nvidia-smi.exe)."""
     table = smi.SmiTable()
     query_rows: list[dict[str, Any]] = []
     if smi_path:
@@ -329,8 +358,11 @@ def detect_windows(system) -> tuple[OsInfo, DriverInfo, list[Gpu], WindowsInfo, 
         t = res["smi_table"]
         if t.stdout:
             table = smi.parse_smi_table(t.stdout)
-    win = win.replace(nvidia_smi_path=smi_path)
+    return table, query_rows
 
+
+def _windows_gpus(nv_vids: list, table: smi.SmiTable, query_rows: list[dict[str, Any]]) -> list[Gpu]:
+    """The GPUs: nvidia-smi's query first, then its table, then WMI (works without a working NVIDIA driver)."""
     gpus: list[Gpu] = []
     if query_rows:
         for r in query_rows:
@@ -358,8 +390,11 @@ def detect_windows(system) -> tuple[OsInfo, DriverInfo, list[Gpu], WindowsInfo, 
                               is_laptop=g.is_laptop if g.is_laptop is not None else ("laptop" in name.lower()))
             merged.append(g)
         gpus = merged
-    gpus = [_fill_from_table(g) for g in gpus]
+    return [_fill_from_table(g) for g in gpus]
 
+
+def _windows_driver(nv_vids: list, table: smi.SmiTable, query_rows: list[dict[str, Any]], smi_path: Optional[str]) -> DriverInfo:
+    """The driver: its version from nvidia-smi or WMI, and its state (a Basic Display Adapter or a problem code: none)."""
     wmi_ver = next((v["driver_version"] for v in nv_vids if v["nvidia_version"]), None)
     nv_from_wmi = map_windows_driver_version(wmi_ver) if wmi_ver else None
     drv_version = table.driver_version or next((r["driver_version"] for r in query_rows if r.get("driver_version")), None) or nv_from_wmi
@@ -374,21 +409,8 @@ def detect_windows(system) -> tuple[OsInfo, DriverInfo, list[Gpu], WindowsInfo, 
         state = "ok" if not smi_path else "unknown"  # WMI sees a working NVIDIA driver; nvidia-smi.exe failed
     else:
         state = "not_installed"
-    driver = DriverInfo(state=state, version=drv_version, cuda_version=table.cuda_version,
-                        windows_version=wmi_ver, source="nvidia_smi" if table.driver_version or query_rows else ("wmi" if wmi_ver else ""))
-
-    if not nv_vids and not gpus:
-        findings.append(finding("no_nvidia_gpu", "warning",
-                                tuple(f"display adapter: {v['name']}" for v in vids) or ("Win32_VideoController: no NVIDIA adapter",),
-                                text_code="no_nvidia_gpu_windows", hint_code=""))
-    elif state == "not_installed":
-        findings.append(finding("windows_driver_missing", "error",
-                                tuple(f"{v['name']} ({v['pci_id']}): driver {v['driver_version']}, error code {v['error_code']}" for v in nv_vids),
-                                url=DRIVER_DOWNLOAD_URL))
-    for g in gpus:
-        if any(r.get("driver_model") == "TCC" for r in table.gpus if r["index"] == g.index):
-            findings.append(finding("windows_gpu_tcc_mode", "warning", index=g.index, gpu=g.name))
-    return os_info, driver, gpus, win, findings
+    return DriverInfo(state=state, version=drv_version, cuda_version=table.cuda_version,
+                      windows_version=wmi_ver, source="nvidia_smi" if table.driver_version or query_rows else ("wmi" if wmi_ver else ""))
 
 
 def _fill_from_table(g: Gpu) -> Gpu:
