@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PROJECTS = ("torch", "torchvision")
 # reads the installed distributions' WHEEL tags and METADATA with the venv's own interpreter
 _PROBE = r"""
-import json, importlib.metadata as md
+import json, re, importlib.metadata as md
 out = []
 for name in ("torch", "torchvision"):
     try:
@@ -44,8 +44,15 @@ for name in ("torch", "torchvision"):
     except md.PackageNotFoundError:
         continue
     wheel = d.read_text("WHEEL") or ""
-    out.append({"name": name, "version": d.version, "tags": [l.split(":", 1)[1].strip() for l in wheel.splitlines() if l.startswith("Tag:")],
-                "metadata": d.read_text("METADATA") or "", "file": None})
+    version, meta = d.version, d.read_text("METADATA") or ""
+    if "+" not in version:  # PyPI's CUDA builds carry no local tag: their <name>/version.py names the CUDA
+        vpy = d.locate_file(name + "/version.py")
+        m = re.search(r"^cuda(?:: [^=]*)? = '(\d+)\.(\d+)", vpy.read_text() if vpy.exists() else "", re.M)
+        if m:  # served as download.pytorch.org names it: the file name and its metadata both with +cuXYZ
+            version += "+cu" + m.group(1) + m.group(2)
+            meta = re.sub(r"^Version: .*$", "Version: " + version, meta, count=1, flags=re.M)
+    out.append({"name": name, "version": version, "tags": [l.split(":", 1)[1].strip() for l in wheel.splitlines() if l.startswith("Tag:")],
+                "metadata": meta, "file": None})
 print(json.dumps(out))
 """
 
