@@ -52,8 +52,7 @@ unsafe_parent() {  # FINAL: prints the first folder on the way that a user could
   [[ $path == /* ]] || { echo "$path (not an absolute path)"; return 0; }
   IFS=/ read -ra parts <<<"${path#/}"
   for part in "" "${parts[@]:0:${#parts[@]}-1}"; do
-    [[ -n $part ]] && p="$p/$part" || p=${p:-/}
-    [[ $p == // ]] && p=/
+    [[ -n $part ]] && p="${p%/}/$part" || p=${p:-/}
     [[ -e $p || -L $p ]] || break  # the rest is made by root below
     if [[ -L $p ]]; then echo "$p (a link)"; return 0; fi
     read -r owner mode < <(stat -c '%u %a' -- "$p")

@@ -35,6 +35,12 @@ def test_a_finished_burn_in_side_by_side(qtbot, make_wizard):
     assert sev[mismatch.t_s] == "fail" and "warn" in sev.values()  # the thermal slowdown, the ECC rise
     phases = [name for name, _a, _b in charts._phase_spans]
     assert phases[:3] == ["p2p", "allreduce", "memtest"] and "membw" in phases
+    # precisions held to the same datasheet peak share one dashed line, named by both (two labels overlapped)
+    h200 = Verification.loads((DEMO.parent / "h200_burnin90.json").read_text(encoding="utf-8"))
+    page.show_result(h200, replayed=True)
+    labels = [item.label.toPlainText() for item in charts._peak_items["tflops"]]
+    assert labels == ["fp32 datasheet 67", "tf32 datasheet 494.5", "bf16, fp16 datasheet 989.5", "fp8 datasheet 1,979"], labels
+    assert [item.label.toPlainText() for item in charts._peak_items["gbps"]] == ["triad datasheet 4,800"]
 
 
 def test_the_burn_in_choice_reaches_the_run_and_the_tracker_feeds_the_page(qtbot, make_wizard):

@@ -102,6 +102,28 @@ def test_charts_take_synthetic_samples(qtbot):
     panel.refresh(s)
 
 
+def test_a_fast_stream_starves_no_chart(qtbot):
+    """A stream whose time axis moves at every refresh (a replay sped up, or a busy machine's late
+    batches): the charts take turns to re-lay out their axes, so the last one (temperature) shows its
+    data within a few refreshes. Before, the first chart to change took every turn and the temperature
+    chart stayed at its empty 0-1 range, its curve off screen."""
+    from ui.widgets.charts import STEP_S
+
+    panel = ChartPanel()
+    qtbot.addWidget(panel)
+    panel.show()
+    s = SampleSeries(capacity=2000)
+    t = 0.0
+    for _refresh in range(12):
+        for _ in range(int(STEP_S * 10) + 1):  # more than one axis step of samples per refresh
+            s.add(t, {"util_pct": 99.0, "mem_util_pct": 30, "mem_used_mib": 2048, "power_w": 690.0, "pcie_rx_mbps": 10.0,
+                      "pcie_tx_mbps": 10.0, "sm_clock_mhz": 1455, "mem_clock_mhz": 3201, "temp_c": 60.0})
+            t += 0.1
+        panel.refresh(s)
+    assert panel.ranges["temperature"][1] >= 60.0, panel.ranges
+    assert panel.ranges["temperature"][0] >= t - 2 * STEP_S * 6  # and it keeps up with the run, not its first seconds
+
+
 def test_bandwidth_bar_text(qtbot):
     bar = BandwidthBar()
     qtbot.addWidget(bar)

@@ -77,6 +77,7 @@ class ChartPanel(QWidget):
         self.measured: list[tuple[str, float, str]] = []  # (chart key, value, label) drawn over the copy tests
         self._measured_items: list = []
         self.thresholds: list[tuple[float, str]] = []  # the temperature chart's slowdown/shutdown lines
+        self._turn = 0  # the chart whose axes may be re-laid out first at the next streaming refresh
         self._threshold_items: list = []
         self.marks: list[tuple[float, str]] = []  # (t, "fail"|"warn"): faults on every chart's time axis
         self._mark_items: list = []
@@ -144,7 +145,7 @@ class ChartPanel(QWidget):
         self._draw_ceilings()
         self._x_span = (0.0 if fit else max(0.0, x_max - WINDOW_S), x_max)  # what the axes will show
         self._draw_phases(series.phase_spans())
-        changes = 0
+        wanted: list[tuple[str, float, float]] = []
         for key, _t, _unit, scale, metrics in CHARTS:
             y_top = 0.0
             for m in metrics:
@@ -161,10 +162,21 @@ class ChartPanel(QWidget):
             measured = max((v for k, v, _l in self.measured if k == key), default=0.0)
             top = max(top, measured * 1.1)
             y_max = UTIL_TOP if key == "utilization" else nice_ceiling(top)
-            # while streaming, re-lay out at most one chart's axes per refresh (10 Hz): six at
-            # once cost ~40 ms on a slow machine; the others follow within a second
-            if fit or changes == 0:
-                changes += self._set_range(key, x_max, y_max, x_min=0.0 if fit else None)
+            wanted.append((key, x_max, y_max))
+        if fit:
+            for key, xm, ym in wanted:
+                self._set_range(key, xm, ym, x_min=0.0)
+            return
+        # while streaming, re-lay out at most one chart's axes per refresh (10 Hz): six at once cost
+        # ~40 ms on a slow machine. The charts take turns, so none waits behind the others: the first
+        # chart to change after the last one re-laid out goes, and the rest follow within a second
+        n = len(wanted)
+        for k in range(n):
+            i = (self._turn + k) % n
+            key, xm, ym = wanted[i]
+            if self._set_range(key, xm, ym):
+                self._turn = (i + 1) % n
+                break
 
     def _set_range(self, key: str, x_max: float, y_max: float, x_min: Optional[float] = None) -> int:
         """Set a chart's visible range; returns 1 when it changed (its axes are re-laid out)."""
@@ -288,11 +300,14 @@ class ChartPanel(QWidget):
             for item in self._peak_items[unit]:
                 pi.removeItem(item)
             self._peak_items[unit] = []
-            for k, (name, value) in enumerate(sorted(shown.items(), key=lambda x: x[1])):
+            alike: dict[float, list[str]] = {}  # one line per peak: kernels held to the same figure share it
+            for name, value in sorted(shown.items(), key=lambda x: (x[1], RATE_ORDER.index(x[0]) if x[0] in RATE_ORDER else 99)):
+                alike.setdefault(value, []).append(name)
+            for k, (value, names_) in enumerate(sorted(alike.items())):
                 line = pg.InfiniteLine(pos=value, angle=0, movable=False,
                                        pen=pg.mkPen(CEILING_COLOUR, width=1, style=pg.QtCore.Qt.PenStyle.DashLine),
-                                       label=f"{name} {tr('datasheet')} {_figure(value)}",  # staggered: equal peaks stay readable
-                                       labelOpts={"position": min(0.9, 0.12 + 0.19 * k), "color": CEILING_COLOUR})
+                                       label=f"{', '.join(names_)} {tr('datasheet')} {_figure(value)}",  # staggered: close peaks stay readable
+                                       labelOpts={"position": min(0.9, 0.3 + 0.19 * k), "color": CEILING_COLOUR})  # clear of the y axis
                 pi.addItem(line, ignoreBounds=True)
                 self._peak_items[unit].append(line)
             self._peaks_drawn[unit] = shown
