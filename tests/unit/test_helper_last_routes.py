@@ -30,13 +30,26 @@ needs_root = pytest.mark.skipif(not IS_ROOT, reason="the helper's routes are roo
 CERT = "-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUQ2FGaWxlRm9yVGhlVGVzdA\n-----END CERTIFICATE-----\n"
 
 
+def _outside() -> str:
+    """A root folder outside the allow-list that an empty tmpfs may cover: not the checkout's, nor its Python's."""
+    here = [ROOT.resolve(), Path(sys.executable).resolve()]
+    for d in ("/srv", "/mnt", "/media"):
+        if os.path.isdir(d) and not any(p == Path(d) or Path(d) in p.parents for p in here):
+            return d
+    return ""
+
+
+OUTSIDE = _outside()
+
+
 def _in_namespace(code: str, tmp: Path) -> subprocess.CompletedProcess:
-    """Run `code` as root in a private mount namespace with empty tmpfs over /etc/profile.d and /srv."""
-    if not (IS_ROOT and shutil.which("unshare") and os.path.isdir("/etc/profile.d") and os.path.isdir("/srv")):
-        pytest.skip("needs root, unshare, /etc/profile.d and /srv for a private mount namespace")
+    """Run `code` as root in a private mount namespace with empty tmpfs over /etc/profile.d and OUTSIDE
+    (/srv, or /mnt when the checkout lies under /srv)."""
+    if not (IS_ROOT and shutil.which("unshare") and os.path.isdir("/etc/profile.d") and OUTSIDE):
+        pytest.skip("needs root, unshare, /etc/profile.d and /srv or /mnt for a private mount namespace")
     script = tmp / "child.py"
-    script.write_text(f"import sys\nsys.path.insert(0, {str(ROOT)!r})\n" + textwrap.dedent(code))
-    inner = "mount -t tmpfs tmpfs /etc/profile.d && mount -t tmpfs tmpfs /srv && exec \"$@\""
+    script.write_text(f"import sys\nsys.path.insert(0, {str(ROOT)!r})\n" + textwrap.dedent(code).replace("/srv/", OUTSIDE + "/"))
+    inner = f"mount -t tmpfs tmpfs /etc/profile.d && mount -t tmpfs tmpfs {OUTSIDE} && exec \"$@\""
     return subprocess.run(["unshare", "-m", "--propagation", "private", "sh", "-c", inner, "sh", sys.executable,
                            str(script), str(tmp)], capture_output=True, text=True, timeout=60)
 
@@ -71,7 +84,7 @@ def test_an_edit_through_a_root_owned_link_is_checked_where_it_lands(tmp_path):
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout.strip().splitlines()[-1])
     assert out["victim"] == "keep\n"
-    assert "/srv/victim.sh" in out["through"] and "may not edit" in out["through"]
+    assert f"{OUTSIDE}/victim.sh" in out["through"] and "may not edit" in out["through"]
     assert out["cleaned"] == "alias x=y\n"
     assert out["restored"] == "export PATH=/usr/local/cuda-12.8/bin:$PATH\nalias x=y\n" and out["problems"] == []
     assert out["still_link"]
