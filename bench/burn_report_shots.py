@@ -24,7 +24,7 @@ def main(argv: list[str]) -> int:
     from app.verify.model import Verification
     from app.verify.session import rejudge
 
-    out = Path(argv[0]) if argv else ROOT / "build" / "screenshots" / "burn-in"
+    out = Path(argv[0]).resolve() if argv else ROOT / "build" / "screenshots" / "burn-in"
     out.mkdir(parents=True, exist_ok=True)
     sources = [Path(x) for x in argv[1:]] or [FIX / "demo_burnin_2gpu.json", FIX / "h200_burnin45.json"]
     browser = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")

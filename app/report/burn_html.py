@@ -16,6 +16,16 @@ from app.report.words import _t
 
 
 
+
+def _shared_limits(peaks: dict) -> list:
+    """One dashed limit per peak figure: precisions held to the same datasheet peak (bf16 and fp16) share
+    its line and its label, so two labels never overlap."""
+    alike: dict = {}
+    for k, p in peaks.items():
+        if p:
+            alike.setdefault(p, []).append(k)
+    return [(p, f"{', '.join(ks)} {_t('datasheet')}") for p, ks in sorted(alike.items())]
+
 def _e(v: Any) -> str:
     return escape("" if v is None else str(v))
 
@@ -102,7 +112,7 @@ def burn_charts(v: dict[str, Any]) -> list[str]:
                    metric="burn_util", **common)]
     charts += [
         line_chart(tf, title=_t("Matrix products per precision"), unit="TFLOP/s", metric="burn_tflops",
-                   limits=[(p, f"{k} {_t('datasheet')}") for k, p in peaks.items() if k in shown], **common),
+                   limits=_shared_limits({k: p for k, p in peaks.items() if k in shown}), **common),
         line_chart(_rate_series(b, "gbps"), title=_t("Memory bandwidth"), unit="GB/s", metric="burn_membw",
                    limits=[(g0.get("peak_mem_gbps"), _t("datasheet"))], **common),
     ]

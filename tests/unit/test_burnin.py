@@ -270,6 +270,13 @@ def test_the_sampled_h200_burn_in_holds_against_its_own_reference():
     assert abs(g.mem_gbps - refs[0]["triad_gbps"]) / refs[0]["triad_gbps"] < 0.1 and g.mem_gbps < g.peak_mem_gbps
 
 
+def test_the_report_draws_one_line_for_peaks_alike():
+    from app.report.burn_html import burn_html
+
+    html = burn_html(Verification.loads((FIX / "h200_burnin90.json").read_text(encoding="utf-8")).to_json())
+    assert "bf16, fp16 datasheet" in html and "fp8 datasheet" in html  # bf16 and fp16 share 989.5: one label
+
+
 def test_tracker_keeps_counters_through_thinning():
     t = BurnTracker(60)
     t.on_event({"event": "burn", "kind": "phase", "phase": "matmul_bf16", "seconds": 60}, 0.0)
