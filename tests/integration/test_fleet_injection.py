@@ -225,7 +225,7 @@ def _poisoned_plan(tmp: Path, p1: str, p2: str, url: str):
                 facts_summary={"gpus": f"GPU {p1}", "os": f"OS {p2}"}), d
 
 
-def test_poisoned_plan_applied_for_real_and_in_check_mode(tmp_path, blob):
+def test_poisoned_plan_applied_for_real_and_in_check_mode(tmp_path, blob, request):
     from app.fleet.plan import Builder, HostPlan, build_playbook, plan_tasks, verify_tasks
     from app.fleet.zipapp import build_zipapp
 
@@ -242,17 +242,24 @@ def test_poisoned_plan_applied_for_real_and_in_check_mode(tmp_path, blob):
     assert _assert_payload_only_unsafe(text) >= 10
     if not shutil.which("sudo"):
         pytest.skip("sudo not installed: the root steps become through it")
-    (tmp_path / "inv.ini").write_text(
-        f"[lab]\nlocal1 ansible_connection=local ansible_python_interpreter={sys.executable} "
-        f"gpu_wizard_python={sys.executable} gpu_wizard_remote_dir={tmp_path}/remote gpu_wizard_root_dir={tmp_path}/rootdir/fleet\n")
     if os.geteuid() != 0 and subprocess.run(["sudo", "-n", "true"], capture_output=True).returncode != 0:
         pytest.skip("needs root or passwordless sudo for the root step")
+    rootbase = tmp_path / "rootdir"
+    if os.geteuid() != 0:  # root's folder for the engine must be root's all the way up: not under this user's tmp
+        rootbase = Path(subprocess.run(["sudo", "-n", "mktemp", "-d", "/tmp/gw-fleet-root.XXXXXX"], capture_output=True,
+                                       text=True, check=True).stdout.strip())
+        subprocess.run(["sudo", "-n", "chmod", "0755", str(rootbase)], check=True)
+        request.addfinalizer(lambda: subprocess.run(["sudo", "-n", "rm", "-rf", "--one-file-system", str(rootbase)]))
+    rootdir = rootbase / "fleet"
+    (tmp_path / "inv.ini").write_text(
+        f"[lab]\nlocal1 ansible_connection=local ansible_python_interpreter={sys.executable} "
+        f"gpu_wizard_python={sys.executable} gpu_wizard_remote_dir={tmp_path}/remote gpu_wizard_root_dir={rootdir}\n")
     os.chmod(tmp_path, 0o755)
     r = _ansible("-i", "inv.ini", "pb/fleet-plan.yml", "--check", cwd=tmp_path)
     (tmp_path / "check.log").write_text(r.stdout + r.stderr)
     assert "PLAY RECAP" in r.stdout and "failed=0" in r.stdout and "rescued=0" in r.stdout, r.stdout[-4000:]
     assert not list(tmp_path.glob("pwned*"))
-    assert not (d / "written.conf").exists() and not (tmp_path / "rootdir").exists()  # check mode wrote nothing
+    assert not (d / "written.conf").exists() and not rootdir.exists()  # check mode wrote nothing
     assert "would run" in r.stdout
     r = _ansible("-i", "inv.ini", "pb/fleet-plan.yml", cwd=tmp_path)
     (tmp_path / "run.log").write_text(r.stdout + r.stderr)
@@ -264,6 +271,6 @@ def test_poisoned_plan_applied_for_real_and_in_check_mode(tmp_path, blob):
     assert f"v{p1}{p2}" in (d / "wsl.conf").read_text()
     assert (d / "blob-copy.bin").read_bytes() == b"gpu-wizard test blob\n"
     assert (d / "root.conf").read_text() == f"root {p2}\n"
-    st = os.stat(tmp_path / "rootdir" / "fleet" / "gpu-wizard.pyz")
+    st = os.stat(rootdir / "gpu-wizard.pyz")
     assert st.st_uid == 0 and st.st_mode & 0o022 == 0
     assert not list(tmp_path.glob("data 49x*"))
