@@ -67,7 +67,8 @@ def test_another_user_gets_no_answer():
         code = ("import socket, sys\nc = socket.socket(socket.AF_UNIX)\nc.connect(sys.argv[1])\ntry:\n"
                 "    c.sendall(b'{\"prompt\": \"p\"}\\n')\n    print(repr(c.recv(100)))\n"
                 "except OSError:\n    print(repr(b''))\n")
-        r = subprocess.run([sys.executable, "-c", code, s.path], capture_output=True, text=True, timeout=30,
+        py = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable  # stdlib only: any checkout
+        r = subprocess.run([py, "-I", "-c", code, s.path], capture_output=True, text=True, timeout=30,
                            user=54321, group=54321, extra_groups=[])
         assert r.stdout.strip() == "b''" and seen == [], r.stderr
     finally:
