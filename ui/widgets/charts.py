@@ -87,12 +87,7 @@ class ChartPanel(QWidget):
         grid = QGridLayout(self)
         grid.setContentsMargins(0, 0, 0, 0)
         for i, (key, _title, unit, _scale, metrics) in enumerate(CHARTS):
-            w = pg.PlotWidget(self)
-            w.setMinimumHeight(120)
-            w.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
-            w.setMouseEnabled(x=False, y=False)
-            w.hideButtons()
-            w.setMenuEnabled(False)
+            w = self._plot_widget()
             pi = w.getPlotItem()
             pi.setClipToView(True)
             pi.setDownsampling(auto=True, mode="peak")
@@ -226,13 +221,18 @@ class ChartPanel(QWidget):
             self._ceiling_items[key] = line
 
     # --- a burn-in: thresholds, faults on the time axis, rates against the datasheet -------------
-    def _rates_plot(self) -> pg.PlotWidget:
+    def _plot_widget(self) -> pg.PlotWidget:
+        """A chart as every chart here is: at least 120 px high, growing, no mouse zoom, no menu."""
         w = pg.PlotWidget(self)
         w.setMinimumHeight(120)
         w.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         w.setMouseEnabled(x=False, y=False)
         w.hideButtons()
         w.setMenuEnabled(False)
+        return w
+
+    def _rates_plot(self) -> pg.PlotWidget:
+        w = self._plot_widget()
         w.getPlotItem().showGrid(x=True, y=True, alpha=0.2)
         w.getPlotItem().setClipToView(True)
         w.hide()  # shown when a burn-in reports rates
