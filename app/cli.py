@@ -73,6 +73,9 @@ def _file_argument(argv: list[str]) -> list[str]:
     return argv[:-1] + ["--snapshot", last]
 
 
+_DETECTS_LIVE = frozenset({"detect", "recommend", "plan", "snapshot"})  # commands that read this machine's NVML first
+
+
 def subcommand(argv: Sequence[str]) -> Optional[str]:
     """The subcommand named on the command line (the first word that is not an option or an option's value),
     or None (the window, --help, --version, or a word that is no subcommand: the full parser says so)."""
@@ -94,14 +97,20 @@ def subcommand(argv: Sequence[str]) -> Optional[str]:
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     argv = _file_argument(list(sys.argv[1:] if argv is None else argv))
-    parser = build_parser(subcommand(argv))
+    name = subcommand(argv)
+    early = None
+    if name in _DETECTS_LIVE and not any(a == "--snapshot" or a.startswith("--snapshot=") for a in argv):
+        from app.system import start_nvml_early
+
+        early = start_nvml_early()  # the driver's init overlaps the imports below (issue 24: detect near its floor)
+    parser = build_parser(name)
     try:
         args = parser.parse_args(argv)
     except SystemExit as e:  # argparse printed usage; keep its code (2 for bad usage)
         return int(e.code or 0)
     if not getattr(args, "command", None):
         return _launch_gui(args)
-    ctx = Context(args)
+    ctx = Context(args, nvml_reader=early)
     try:
         return int(args._run(args, ctx) or 0)
     except CliError as e:

@@ -110,11 +110,14 @@ def mirror_env(mirrors: Any) -> dict[str, str]:
 
 
 def torch_install(python: str, packages: Sequence[str], index_url: Optional[str], mirrors: Any, *,
-                  uv: Optional[str] = None, force_reinstall: bool = False, upgrade: bool = False) -> InstallCommand:
+                  uv: Optional[str] = None, force_reinstall: bool = False, upgrade: bool = False,
+                  no_cache: bool = False) -> InstallCommand:
     """`python -m pip install <packages> --index-url <index>` (or `uv pip install --python <python> ...`),
     with the mirrors: the PyPI mirror as the extra index (or the only one when there is no PyTorch index),
-    the CA bundle as --cert (pip), and the proxy/CA as the command's environment."""
+    the CA bundle as --cert (pip), and the proxy/CA as the command's environment. `no_cache`: download afresh
+    (a broken wheel in the cache would be used again)."""
     flags = (["--force-reinstall"] if force_reinstall else []) + (["--upgrade"] if upgrade else [])
+    flags += (["--no-cache"] if uv else ["--no-cache-dir"]) if no_cache else []
     if uv:
         argv = [uv, "pip", "install", *flags, "--python", python]
     else:

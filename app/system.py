@@ -205,6 +205,32 @@ def _nvml_call(fn: Callable, *args: Any) -> Any:
     return v
 
 
+def start_nvml_early() -> Callable[[], Optional[dict[str, Any]]]:
+    """Begin this machine's NVML read now, in a daemon thread, and return the reader that hands over its
+    answer (once; a later call reads afresh). For a command about to detect this machine (app.cli gives the
+    reader to its LiveSystem): the driver's init, tens of milliseconds outside the interpreter, then runs while
+    the rest of the program is imported."""
+    box: dict[str, Any] = {}
+
+    def work() -> None:
+        try:
+            box["result"] = read_nvml()
+        except Exception as e:  # read_nvml keeps its errors; this is the last line
+            box["result"] = {"error": f"{type(e).__name__}: {e}", "devices": []}
+
+    t = threading.Thread(target=work, name="nvml-early", daemon=True)
+    t.start()
+
+    def reader() -> Optional[dict[str, Any]]:
+        if box.pop("taken", False):
+            return read_nvml()
+        t.join()
+        box["taken"] = True
+        return box.get("result")
+
+    return reader
+
+
 def read_nvml() -> Optional[dict[str, Any]]:
     """Query NVML on this machine (pynvml, imported here: it loads libnvidia-ml). Its recorded form is
     app/detect/nvml.py's (what a snapshot stores under "nvml"; parse_nvml reads it). Without nvidia-ml-py, NVML

@@ -4,15 +4,17 @@
 #
 #   bash bench/bench_burnin_device.sh check 45     # what NVML serves, the sampler's cost, a 45 s burn-in
 #   bash bench/bench_burnin_device.sh start 600    # references, then a 10-minute burn-in, detached; waits ~9 min
-#   bash bench/bench_burnin_device.sh finish       # waits for the end, copies the results to $OUT
+#   bash bench/bench_burnin_device.sh finish       # waits for the end, detect's cold start, copies the results to $OUT
+#   MIRROR=1 bash bench/bench_burnin_device.sh extras  # only the CPU-side checks: detect cold, the mirror e2e
 #
 # `finish` must follow `start` within the machine's 30 s warm period: a fresh machine has no results
 # (it says so and stops at once rather than waiting).
 #
 # Results (at most 8 files): verify_burn.json (`verify --json --burn-in`), report.html, ref.jsonl
-# (bench/cuda_burn_ref.cu: cuBLAS products per precision and a triad, built here with nvcc), nvml.json
-# (bench/bench_burnin_nvml.py), sampler.jsonl (bench/bench_verify_sampler.py, plain and burn-in mode),
-# smi.txt, burn.log (stderr and progress) and summary.txt (the figures side by side).
+# (bench/cuda_burn_ref.cu: cuBLAS products per precision and a triad, built here with nvcc), burn.log (stderr
+# and progress), summary.txt (the figures side by side), others.txt (bench_detect_cold.py, the mirror e2e),
+# h200_mirror_e2e.json, and device_facts.txt: smi.txt, nvml.json (bench/bench_burnin_nvml.py) and
+# sampler.jsonl (bench/bench_verify_sampler.py, plain and burn-in mode) one after the other.
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 MODE=${1:-check}; SECS=${2:-45}
 PY=${PYTHON:-python3}
@@ -40,12 +42,23 @@ burn() {
   touch "$W/done"
 }
 
-collect() {
-  mkdir -p "${OUT:-verify-out}"
-  for f in verify_burn.json report.html ref.jsonl nvml.json sampler.jsonl smi.txt burn.log summary.txt; do
-    [ -f "$W/$f" ] && cp "$W/$f" "${OUT:-verify-out}/"
+collect() {  # at most 8 files: the device tool brings back no more
+  local o=${OUT:-verify-out}
+  mkdir -p "$o"
+  for f in verify_burn.json report.html ref.jsonl burn.log summary.txt others.txt h200_mirror_e2e.json; do
+    [ -f "$W/$f" ] && cp "$W/$f" "$o/"
   done
+  { for f in smi.txt nvml.json sampler.jsonl; do [ -f "$W/$f" ] && { echo "== $f"; cat "$W/$f"; }; done; } > "$o/device_facts.txt"
   cat "$W/summary.txt" 2>/dev/null
+}
+
+extras() {  # CPU-side checks into others.txt: detect beside its floor; with MIRROR=1 the mirror end to end too
+  { echo "== bench/bench_detect_cold.py ($(date +%T))"; timeout 50 $PY bench/bench_detect_cold.py --budget 35 2>&1; echo "rc=$?"; } >> "$W/others.txt"
+  if [ -n "${MIRROR:-}" ]; then
+    { echo "== bench/h200_mirror_e2e.sh"; TORCH_PY=/opt/torch/.venv/bin/python OUT="$W" timeout 150 bash bench/h200_mirror_e2e.sh 2>&1 | tail -80
+      echo "rc=${PIPESTATUS[0]}"; } >> "$W/others.txt"
+  fi
+  cat "$W/others.txt"
 }
 
 case "$MODE" in
@@ -61,6 +74,8 @@ case "$MODE" in
   finish)
     [ -d "$W" ] || { echo "no $W here: the machine that ran 'start' was given back (a fresh one has nothing); run start again"; exit 3; }
     for _ in $(seq 1 54); do [ -f "$W/done" ] && break; sleep 10; echo "$(date +%T) $(tail -1 "$W/burn.log" 2>/dev/null)"; done
-    collect ;;
+    extras > /dev/null; collect ;;
+  extras)
+    mkdir -p "$W"; rm -f "$W/others.txt"; extras; collect > /dev/null ;;
   lib) ;;
 esac

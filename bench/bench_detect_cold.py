@@ -54,21 +54,32 @@ LIST_MODULES = ("import runpy, sys, io, contextlib\nsys.argv = ['gpu-wizard', 'd
                 "print(' '.join(sorted(m for m in sys.modules if m == 'app' or m.startswith('app.'))))\n")
 
 
-SPLIT = ("import time, sys, io, contextlib, json\nt0 = time.perf_counter()\nfrom app.cli import main\n"
-         "t1 = time.perf_counter()\nwith contextlib.redirect_stdout(io.StringIO()) as out:\n    main(['detect', '--json'])\n"
-         "t2 = time.perf_counter()\nprobes = {p['name']: p.get('duration_ms') for p in json.loads(out.getvalue()).get('probes', [])}\n"
-         "print(json.dumps({'import_ms': (t1 - t0) * 1000, 'run_ms': (t2 - t1) * 1000, 'probes': probes}))\n")
+SPLIT = ("import time\nT = time.perf_counter()\nimport sys, io, contextlib, json\nfrom app.cli import main\n"
+         "import app.detect as d\nrows = []\norig = d._Log.probe\n"
+         "def probe(self, name, status, t0, detail=''):\n"
+         "    rows.append((name, round((t0 - T) * 1000, 1), round((time.perf_counter() - T) * 1000, 1)))\n"
+         "    return orig(self, name, status, t0, detail)\n"
+         "d._Log.probe = probe\nt1 = time.perf_counter()\n"
+         "with contextlib.redirect_stdout(io.StringIO()) as out:\n    main(['detect', '--json'])\n"
+         "t2 = time.perf_counter()\n"
+         "print(json.dumps({'import_ms': (t1 - T) * 1000, 'run_ms': (t2 - t1) * 1000, 'timeline': rows}))\n")
 
 
 def split(python: str, env: dict[str, str], runs: int = 5) -> str:
-    """Inside one detect process: the import of the command line, the rest (more imports, the probes), the slowest probes."""
+    """Inside one detect process: the import of the command line, the rest (more imports, the probes), the slowest
+    probes, and the timeline of the median run (each probe's start and end, ms after the process's first line:
+    the critical path is what ends last)."""
     rows = [json.loads(subprocess.run([python, "-c", SPLIT], capture_output=True, text=True, env=env, cwd=ROOT,
                                       timeout=120).stdout) for _ in range(runs)]
     imp = statistics.median(r["import_ms"] for r in rows)
     run = statistics.median(r["run_ms"] for r in rows)
-    probes = {k: statistics.median((r["probes"].get(k) or 0.0) for r in rows) for k in rows[0]["probes"]}
-    slow = ", ".join(f"{k} {v:.0f}" for k, v in sorted(probes.items(), key=lambda kv: -kv[1])[:5])
-    return f"inside detect (median of {runs}): import app.cli {imp:.0f} ms, then detection {run:.0f} ms; slowest probes (ms): {slow}"
+    names = {n for r in rows for n, _, _ in r["timeline"]}
+    dur = {k: statistics.median([b - a for r in rows for n, a, b in r["timeline"] if n == k] or [0.0]) for k in names}
+    slow = ", ".join(f"{k} {v:.0f}" for k, v in sorted(dur.items(), key=lambda kv: -kv[1])[:6])
+    mid = sorted(rows, key=lambda r: r["run_ms"])[len(rows) // 2]
+    line = "; ".join(f"{n} {a:.0f}-{b:.0f}" for n, a, b in sorted(mid["timeline"], key=lambda x: x[2]))
+    return (f"inside detect (median of {runs}): import app.cli {imp:.0f} ms, then detection {run:.0f} ms; slowest probes (ms): {slow}\n"
+            f"timeline of the median run (ms from the first line; ends last = critical path): {line}")
 
 
 def _time(argv: list[str], env: dict[str, str]) -> tuple[float, subprocess.CompletedProcess]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 if TYPE_CHECKING:  # imported where used: a subcommand's start stays light
     from app.pipeline import Pipeline
@@ -26,8 +26,9 @@ class Context:
     """What every subcommand gets: the System (live or snapshot), detection with the user's
     overrides applied, and output helpers honouring --json."""
 
-    def __init__(self, args: argparse.Namespace):
+    def __init__(self, args: argparse.Namespace, nvml_reader: Optional[Callable[[], Optional[dict[str, Any]]]] = None):
         self.args = args
+        self._nvml_reader = nvml_reader  # the CLI's early NVML read (app.system.start_nvml_early), for the live System
         self.json: bool = bool(getattr(args, "json", False))
         from app.messages import resolve_lang
 
@@ -47,7 +48,7 @@ class Context:
                 except SnapshotError as e:
                     raise CliError(str(e), 2) from None
             else:
-                self._system = LiveSystem()
+                self._system = LiveSystem(nvml_reader=self._nvml_reader)
         return self._system
 
     def overrides(self) -> dict[str, Any]:

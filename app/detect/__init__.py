@@ -582,14 +582,33 @@ def _run_version(system, log: _Log, path: str) -> Optional[str]:
 
 
 def _pythons(system, log: _Log, venv_check: bool = True) -> list[PythonEnv]:
+    """The interpreters worth offering, each asked side by side (one short start each, none where the path
+    names the version and no venv check is wanted)."""
     t0 = time.perf_counter()
-    out = pyenv.python_envs(system, lambda path: _run_version(system, log, path))
-    for i, env in enumerate(out):  # a system Python: can it make the PyTorch venv?
-        if env.kind == "system" and venv_check:
-            r = log.cmd(system, "python_venv", pyenv.venv_argv(env.path), TIMEOUTS["python"])
-            out[i] = replace(env, venv_ok=pyenv.parse_venv_check(r.rc, r.stderr))
-    log.probe("pythons", "ok" if out else "not_found", t0, ", ".join(p.path for p in out))
+    cands = _safe(lambda: pyenv.candidates(system), []) or []
+    if not cands:
+        log.probe("pythons", "not_found", t0)
+        return []
+    with ThreadPoolExecutor(max_workers=len(cands)) as pool:
+        out = list(pool.map(lambda c: _python(system, log, c[0], c[1], venv_check), cands))
+    log.probe("pythons", "ok", t0, ", ".join(p.path for p in out))
     return out
+
+
+def _python(system, log: _Log, path: str, kind: str, venv_check: bool) -> PythonEnv:
+    """One interpreter: its version, and for a system Python whether it can make the PyTorch venv."""
+    known = pyenv.version_from_path(system, path)
+    wants_venv = kind == "system" and venv_check
+    if known and not wants_venv:
+        return PythonEnv(path=path, version=known, kind=kind)
+    r = log.cmd(system, "python_probe", pyenv.probe_argv(path), TIMEOUTS["python"])
+    version, venv_ok = pyenv.parse_probe(r.rc, r.stdout)
+    if r.rc != 0 and not r.timed_out:  # an older snapshot (it holds the two checks of before), or a Python without -I
+        version = known or _run_version(system, log, path)
+        if wants_venv:
+            rv = log.cmd(system, "python_venv", pyenv.venv_argv(path), TIMEOUTS["python"])
+            venv_ok = pyenv.parse_venv_check(rv.rc, rv.stderr)
+    return PythonEnv(path=path, version=known or version, kind=kind, venv_ok=venv_ok if wants_venv else None)
 
 
 def _torch(system, log: _Log, env: PythonEnv, gpus: list[Gpu]) -> PythonEnv:

@@ -6,7 +6,7 @@ import re
 from typing import Any, Optional
 
 from app import fileio
-from app.facts import PythonEnv, TorchInfo
+from app.facts import TorchInfo
 
 TORCH_TIMEOUT_S = 90.0
 # Printed by the target interpreter; never imported here.
@@ -34,10 +34,32 @@ TORCH_SCRIPT = (
 
 
 VENV_SCRIPT = "import ensurepip, venv"
+# One short start per interpreter (-I -S: no site, no user paths, no PYTHON* variables): its version line as
+# `python --version` prints it (sys.version says a free-threaded build) and whether ensurepip and venv are there
+# (Debian/Ubuntu ship ensurepip in pythonX.Y-venv). find_spec, not an import: a fifth of the start's cost.
+PROBE_SCRIPT = ("import sys\nprint('Python ' + sys.version.replace(chr(10), ' '))\n"
+                "import importlib.util as u\nm = [n for n in ('ensurepip', 'venv') if u.find_spec(n) is None]\n"
+                "print('venv ok' if not m else 'venv missing ' + ' '.join(m))\n")
 
 
 def venv_argv(python: str) -> list[str]:
+    """The check older snapshots recorded (a snapshot answers only the argv it holds)."""
     return [python, "-c", VENV_SCRIPT]
+
+
+def probe_argv(python: str) -> list[str]:
+    return [python, "-I", "-S", "-c", PROBE_SCRIPT]
+
+
+def parse_probe(rc: int, stdout: str) -> tuple[Optional[str], Optional[bool]]:
+    """(version, venv_ok) from PROBE_SCRIPT's two lines; None where the interpreter did not say."""
+    if rc != 0:
+        return None, None
+    lines = (stdout or "").splitlines()
+    version = parse_python_version(lines[0]) if lines else None
+    last = lines[-1].strip() if len(lines) > 1 else ""
+    venv_ok = True if last == "venv ok" else (False if last.startswith("venv missing") else None)
+    return version, venv_ok
 
 
 def parse_venv_check(rc: int, stderr: str) -> Optional[bool]:
@@ -125,14 +147,6 @@ def parse_torch_probe(stdout: str, gpu_ccs: list[Optional[str]]) -> TorchInfo:
     return TorchInfo(version=data.get("version"), cuda=data.get("cuda"), cudnn=cudnn if isinstance(cudnn, str) else None,
                      available=data.get("available"), device_count=data.get("device_count"), arch_list=arch,
                      covers_all_gpus=covers, error=data.get("error"))
-
-
-def python_envs(system, run_version) -> list[PythonEnv]:
-    out = []
-    for path, kind in candidates(system):
-        v = version_from_path(system, path) or run_version(path)
-        out.append(PythonEnv(path=path, version=v, kind=kind))
-    return out
 
 
 def resolve_python(name: Optional[str]) -> Optional[str]:

@@ -80,11 +80,12 @@ class Platform(Model):
     source: Literal["text", "facts", "default"] = "default"
     foreign: bool = False  # the text comes from another machine than this one: its facts did not decide
     clues: tuple[str, ...] = ()  # what in the text (or the facts) said so
+    board: Optional[str] = None  # jetson: an NVIDIA Jetson (Tegra) board, whose PyTorch and driver come with JetPack
 
     @property
     def tags(self) -> tuple[str, ...]:
         """The names platform entries of the rules are looked up by, most specific first."""
-        out: list[str] = []
+        out: list[str] = [self.board] if self.board else []
         if self.container:
             out += [self.container, "container"]
         if self.python_kind == "conda":  # only Python-level rules have a conda entry: it wins over the OS's

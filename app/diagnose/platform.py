@@ -86,6 +86,13 @@ _SITE_POSIX = re.compile(r"(?P<root>(?:/[\w.+@~\-]+)+?)/lib(?:64)?/python3(?:\.\
 _SITE_WIN = re.compile(r"(?P<root>[A-Za-z]:\\(?:[\w.+@ ()\-]+\\)*?[\w.+@ ()\-]+)\\Lib\\site-packages\\", re.IGNORECASE)
 _CONDA = re.compile(r"(?:^|[/\\])(?:ana|mini)conda\d?(?:[/\\]|$)|(?:^|[/\\])(?:miniforge\d?|mambaforge|micromamba|\.conda|conda)(?:[/\\]|$)|"
                     r"[/\\]envs[/\\][\w.\-]+$|^/opt/conda", re.IGNORECASE)
+# an NVIDIA Jetson board (L4T, JetPack, a Tegra kernel, a Jetson module's name): the machine itself, never a
+# word alone ("a wheel built for Jetson" on an ARM server is no Jetson)
+_JETSON = re.compile(
+    r"\bjetson[ _-]?(?:nano|orin|xavier|tx[12]|agx|nx|thor)|\b(?:agx|nx|nano)[ _-]?orin\b|\borin[ _-]?(?:nano|nx|agx)\b|"
+    r"\bjetpack\b|\bl4t\b|-tegra\b|\bnv_tegra_release\b|\bnvidia-l4t-|\(nvgpu\)|\btegra[ _-]?(?:x[12]|186|194|234)\b",
+    re.IGNORECASE)
+_JETSON_GPU = re.compile(r"\b(?:orin|xavier|tegra|jetson|thor)\b", re.IGNORECASE)  # a Jetson's GPU name (nvgpu)
 _HOME = re.compile(r"(?<![\w.])/home/([a-z_][\w.\-]{0,31})/")
 
 
@@ -180,6 +187,15 @@ def _foreign(facts: Facts, os_: Optional[str], pm: Optional[str], text: str, con
     return why
 
 
+def _board(text: str, facts: Optional[Facts]) -> Optional[str]:
+    """"jetson" when the text (or, for a text from this machine, the facts) shows an NVIDIA Jetson board."""
+    if _JETSON.search(text):
+        return "jetson"
+    if facts is not None and (any(_JETSON_GPU.search(g.name or "") for g in facts.gpus) or "-tegra" in (facts.os.kernel or "")):
+        return "jetson"
+    return None
+
+
 def infer_platform(text: str, facts: Optional[Facts] = None, *, venv_python: Optional[str] = None) -> Platform:
     """The machine the text most likely comes from (see the module's docstring). `venv_python`: the
     interpreter of the plan's venv, the target when the text names no environment of its own."""
@@ -212,6 +228,7 @@ def infer_platform(text: str, facts: Optional[Facts] = None, *, venv_python: Opt
     if py is None and venv_python and not foreign and (("\\" in venv_python) == (os_ == "windows")):
         py, kind = venv_python, "plan_venv"  # the plan's venv: never the system's own Python
     os_name = cast(OsName, os_ if os_ in ("wsl", "windows", "macos") else "linux")
-    return Platform(os=os_name, package_manager=pm if os_name in ("linux", "wsl") else None, container=container,
+    board = _board(text, None if foreign else facts) if os_name == "linux" else None
+    return Platform(board=board, os=os_name, package_manager=pm if os_name in ("linux", "wsl") else None, container=container,
                     python=py, python_kind=kind, distro=distro, source=cast(Source, source), foreign=bool(foreign),
                     clues=tuple(dict.fromkeys(clues + foreign)))

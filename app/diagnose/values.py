@@ -121,7 +121,7 @@ def target_python(ctx: ev.Context) -> str:
     return "python" if p is not None and p.os == "windows" else "python3"
 
 
-def torch_install(ctx: ev.Context) -> Optional[InstallCommand]:
+def torch_install(ctx: ev.Context, no_cache: bool = False) -> Optional[InstallCommand]:
     """The recommendation's own install command (the plan's builder) for the failing environment, with
     --force-reinstall (a wheel of the same version but another CUDA build would otherwise count as installed)."""
     rec = ctx.rec()
@@ -138,7 +138,7 @@ def torch_install(ctx: ev.Context) -> Optional[InstallCommand]:
     if not pkgs:
         return None
     uv = uv_executable() if getattr(choices, "installer", "pip") == "uv" else None
-    return install_command(target_python(ctx), pkgs, rec, choices, uv, force_reinstall=True)
+    return install_command(target_python(ctx), pkgs, rec, choices, uv, force_reinstall=True, no_cache=no_cache)
 
 
 def default_torch_install(ctx: ev.Context) -> InstallCommand:
@@ -168,6 +168,8 @@ def _install_values(ctx: ev.Context, v: dict[str, Any]) -> None:
     if cmd is not None:
         v["torch_install_argv"] = list(cmd.argv)
         v["install_env"] = dict(cmd.env)
+        fresh = torch_install(ctx, no_cache=True)  # the same, downloaded afresh (a broken wheel in the cache)
+        v["torch_install_fresh_argv"] = list(fresh.argv) if fresh is not None else list(cmd.argv)
     default = default_torch_install(ctx)
     v["torch_default_install_argv"] = list(default.argv)
     v.setdefault("install_env", dict(default.env))

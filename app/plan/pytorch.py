@@ -55,9 +55,10 @@ def index_url(rec: Recommendation, choices: Choices) -> str | None:
 
 
 def install_command(py: str, pkgs: tuple[str, ...], rec: Recommendation, choices: Choices, uv: str | None,
-                    force_reinstall: bool = False) -> InstallCommand:
+                    force_reinstall: bool = False, no_cache: bool = False) -> InstallCommand:
     """The install step's command: app.install_command's one builder (the Recommendation shows the same)."""
-    return torch_install(py, pkgs, index_url(rec, choices), choices.mirrors, uv=uv, force_reinstall=force_reinstall)
+    return torch_install(py, pkgs, index_url(rec, choices), choices.mirrors, uv=uv, force_reinstall=force_reinstall,
+                         no_cache=no_cache)
 
 
 def install_argv(py: str, pkgs: tuple[str, ...], rec: Recommendation, choices: Choices, uv: str | None) -> tuple[str, ...]:

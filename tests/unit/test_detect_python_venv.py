@@ -75,3 +75,70 @@ def test_a_diagnosis_detects_without_the_venv_check():
     p = Pipeline(_snap({"rc": 1, "stdout": "", "stderr": DEBIAN12_NO_VENV}))
     assert p.facts(venv_check=False).python.venv_ok is None and p.facts().python.venv_ok is False
     assert p.facts(venv_check=False) is p.facts() and p.computed == ["detect (quick)", "detect"]
+
+
+# ---------------------------------------------------------------- one start per interpreter, side by side
+from app.detect.python_env import parse_probe, probe_argv  # noqa: E402
+
+
+def test_the_probe_answers_what_this_interpreter_really_has():
+    """Live: the one-start probe of this interpreter says its own version and the modules it really has."""
+    import importlib.util
+    import platform
+
+    r = LiveSystem().run(probe_argv(sys.executable))
+    version, venv_ok = parse_probe(r.rc, r.stdout)
+    assert version == platform.python_version() + ("t" if "free-threading" in sys.version else "")
+    assert venv_ok is all(importlib.util.find_spec(m) is not None for m in ("ensurepip", "venv"))
+
+
+def test_parse_probe_reads_its_lines():
+    # sys.version of CPython 3.13.1's free-threaded build, as python3.13t prints it
+    ft = "Python 3.13.1 experimental free-threading build (main, Dec  4 2024, 18:05:56) [GCC 13.2.0]\nvenv ok\n"
+    assert parse_probe(0, ft) == ("3.13.1t", True)
+    assert parse_probe(0, "Python 3.11.2 (main, Mar 13 2023, 12:18:29) [GCC 12.2.0]\nvenv missing ensurepip\n") == ("3.11.2", False)
+    assert parse_probe(0, "Python 3.12.3 (main)\n") == ("3.12.3", None)  # cut short: the venv question unanswered
+    assert parse_probe(2, "Unknown option: -I\n") == (None, None)
+
+
+def _probe_snap(probe_out):
+    return snapshot(files={"/etc/os-release": 'ID=debian\nVERSION_ID="12"\n', "/usr/bin/python3": ""},
+                    commands={command_key(probe_argv("/usr/bin/python3")): probe_out},
+                    which={"python3": "/usr/bin/python3"}, env={"HOME": "/home/u"})
+
+
+def test_a_new_snapshot_answers_with_one_start():
+    facts = detect(_probe_snap("Python 3.11.2 (main, Mar 13 2023) [GCC 12.2.0]\nvenv missing ensurepip\n"))
+    assert (facts.python.version, facts.python.venv_ok) == ("3.11.2", False)
+    names = [p.name for p in facts.probes]
+    assert names.count("python_probe") == 1 and "python_venv" not in names and "python_version" not in names
+    ok = detect(_probe_snap("Python 3.11.2 (main)\nvenv ok\n"))
+    assert ok.python.venv_ok is True
+
+
+def test_the_interpreters_are_asked_side_by_side():
+    """Two candidates, each command waiting at a barrier of two: it is passed only when both run at once
+    (one after the other, the first waits its 5 s and breaks the barrier)."""
+    import threading
+
+    from app.system import CommandResult
+
+    snap = snapshot(files={"/etc/os-release": 'ID=debian\nVERSION_ID="12"\n', "/usr/bin/python3": "",
+                           "/home/u/.venv/bin/python": ""},
+                    which={"python3": "/usr/bin/python3"}, env={"HOME": "/home/u"})
+    barrier = threading.Barrier(2, timeout=5)
+    plain_run = snap.run
+
+    def run(argv, timeout=5.0):
+        if argv[1:3] == ["-I", "-S"]:
+            try:
+                barrier.wait()
+            except threading.BrokenBarrierError:
+                return CommandResult(rc=1, stderr="asked one after the other")
+            return CommandResult(rc=0, stdout="Python 3.11.2 (main)\nvenv ok\n")
+        return plain_run(argv, timeout)
+
+    snap.run = run  # type: ignore[method-assign]
+    facts = detect(snap)
+    assert [(p.path, p.version) for p in facts.pythons] == [("/usr/bin/python3", "3.11.2"), ("/home/u/.venv/bin/python", "3.11.2")]
+    assert facts.python.venv_ok is True

@@ -54,6 +54,7 @@ MACHINES = {
     "rhel": (Platform(os="linux", package_manager="dnf", distro="rhel", source="facts"), _linux("dnf", "rhel")),
     "opensuse": (Platform(os="linux", package_manager="zypper", distro="opensuse", source="text"), _linux("zypper", "opensuse-leap")),
     "arch": (Platform(os="linux", package_manager="pacman", distro="arch", source="text"), _linux("pacman", "arch")),
+    "jetson": (Platform(os="linux", package_manager="apt", distro="ubuntu", board="jetson", source="text"), _linux("apt", "ubuntu")),
     "wsl": (Platform(os="wsl", package_manager="apt", distro="ubuntu", source="facts"), _linux("apt", "ubuntu", wsl=2)),
     "windows": (Platform(os="windows", python=WIN_PY, python_kind="venv", source="text"),
                 Facts(source="test", os=OsInfo(platform="windows", id="windows"), gpus=GPU,

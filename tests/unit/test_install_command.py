@@ -130,3 +130,15 @@ def test_the_diagnosis_reinstall_and_the_verify_fix_are_the_same_command(cases):
     assert [a for a in argv if a not in ("--force-reinstall",)][1:len(ran)] == list(ran[1:])
     fix = fix_command("/v/bin/python", None, mirrors=Mirrors())
     assert fix == "/v/bin/python -m pip install --upgrade --disable-pip-version-check torch"  # no GPU seen: the plain upgrade
+
+
+def test_a_fresh_download_is_the_same_command_without_the_cache():
+    """A corrupt download's fix (diagnosis: a hash mismatch) asks the one builder for --no-cache-dir (uv: --no-cache):
+    everything else, the mirrors, the CA and the proxy, stays as the plan has it."""
+    plain = torch_install("/v/bin/python", ("torch",), "https://download.pytorch.org/whl/cu128", MIRRORS, force_reinstall=True)
+    fresh = torch_install("/v/bin/python", ("torch",), "https://download.pytorch.org/whl/cu128", MIRRORS, force_reinstall=True,
+                          no_cache=True)
+    assert [a for a in fresh.argv if a != "--no-cache-dir"] == list(plain.argv) and "--no-cache-dir" in fresh.argv
+    assert fresh.env == plain.env
+    uv = torch_install("/v/bin/python", ("torch",), None, MIRRORS, uv="/usr/bin/uv", no_cache=True)
+    assert uv.argv[:4] == ("/usr/bin/uv", "pip", "install", "--no-cache") and "--no-cache-dir" not in uv.argv
