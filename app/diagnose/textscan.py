@@ -35,6 +35,10 @@ MAX_LINE_CHARS = 4000  # a longer line is cut around the keyword
 MAX_WINDOW_CHARS = 32 * 1024
 HARD_WRAP_MIN = 40  # a line at least this long that ends mid-word may be a terminal's hard wrap  # a run of hit lines longer than this is split into several windows
 MAX_USAGE_POINTS = 4096
+SHAPE_CAP = 64  # a hit line whose shape (its digits aside) was a hit this often already opens no window
+MAX_SHAPES = 100_000  # shapes counted (a log of distinct lines beyond this is read as before)
+MAX_REPEAT_TAILS = 256  # the last line kept of this many shapes seen too often
+_DIGITS = b"0123456789"  # dropped from a line's shape: "5%" and "57%" are one shape
 SMALL_INPUT_BYTES = 256 * 1024  # a paste this small is matched whole, without the keyword prefilter
 
 _PREFIX_RE = re.compile(
@@ -392,6 +396,9 @@ class _Scanner:
         self.usage: list[float] = []
         self.usage_step = 1
         self.usage_seen = 0
+        self.shapes: dict[bytes, int] = {}  # a hit line's shape (its digits dropped) -> times it was a hit
+        self.last_repeat: dict[bytes, tuple[int, str]] = {}  # shape -> (line number, line) of its latest capped line
+        self.repeats_skipped = 0
 
     # -- windows -------------------------------------------------------------------------
     def _keep(self, w: Window) -> None:
@@ -449,19 +456,50 @@ class _Scanner:
         # hits: line index of each keyword position (searched in lower case: much faster than
         # a case-insensitive alternation; lower() keeps newlines, so line numbers hold)
         low = text.lower()
-        # runs of hit lines: a hit within LINES_AFTER of the previous one extends its run, so a
-        # log that repeats an error on every line costs one window per run, not one per line
-        runs: list[list[int]] = []  # [first hit line, last hit line, column of the first hit]
+        capped: list[tuple[bytes, int]] = []
+        runs = self._runs(low, capped)
+        lines: list[str] = []
+        if runs or capped:  # split into lines only when something matched (most chunks of a log do not)
+            lines = text.split("\n")
+            if lines and lines[-1] == "":
+                lines.pop()
+        self.repeats_skipped += len(capped)
+        for shape, i in dict(capped).items():  # the latest line of each shape seen too often (its last one survives)
+            self._note_repeat(shape, self.line_no + i + 1, self._cut(lines[i]) if i < len(lines) else "")
+        for i, last, col in runs:
+            self._run_windows(lines, n, i, last, col)
+        if self.collect_usage:
+            self._usage(low)
+        tail = lines[-LINES_BEFORE:] if lines else text.rstrip("\n").rsplit("\n", LINES_BEFORE)[-LINES_BEFORE:]
+        self.prev_lines.extend(self._cut(x) for x in tail)
+        self.line_no += n
+
+    def _runs(self, low: str, capped: list[tuple[bytes, int]]) -> list[list[int]]:
+        """Runs of hit lines ([first hit line, last hit line, column of the first hit]): a hit within LINES_AFTER
+        of the previous one extends its run, so a log that repeats an error on every line costs one window per
+        run, not one per line. A line whose shape (digits aside) was a hit SHAPE_CAP times already is no hit
+        (`capped` gets its shape and line): a keyword-dense log costs its distinct lines, not its length."""
+        runs: list[list[int]] = []
         pos = 0
         line_i = 0
         m = self.kw.search(low)
         while m is not None:  # one hit per line is enough: jump to the next line after each
             p = m.start()
             line_i += low.count("\n", pos, p)
+            start = low.rfind("\n", 0, p) + 1
+            end = low.find("\n", p)
+            shape = self._repeated(low[start:end if end >= 0 else len(low)])
+            if shape is not None:
+                capped.append((shape, line_i))
+                if end < 0:
+                    break
+                pos, line_i = end + 1, line_i + 1
+                m = self.kw.search(low, pos)
+                continue
             if runs and line_i <= runs[-1][1] + LINES_AFTER:
                 runs[-1][1] = line_i
             else:
-                runs.append([line_i, line_i, p - (low.rfind("\n", 0, p) + 1)])
+                runs.append([line_i, line_i, p - start])
             # the lines up to LINES_AFTER below this hit are in its window already: look for the
             # next hit from there (a log with a keyword on every line then costs 1/LINES_AFTER
             # of the searches; the windows kept are the same, merged where they touch)
@@ -475,39 +513,48 @@ class _Scanner:
                 break
             pos = nl + 1
             m = self.kw.search(low, pos)
-        lines: list[str] = []
-        if runs:  # split into lines only when something matched (most chunks of a log do not)
-            lines = text.split("\n")
-            if lines and lines[-1] == "":
-                lines.pop()
-        for i, last, col in runs:
-            lo = max(0, i - LINES_BEFORE)
-            hi = min(n, last + LINES_AFTER + 1)
-            before: list[str] = []
-            if i - LINES_BEFORE < 0:  # context from the previous chunk
-                need = LINES_BEFORE - i
-                before = list(self.prev_lines)[-need:] if need else []
-            first = self.line_no + lo + 1 - len(before)
-            body = lines[lo:hi]
-            owed = (last + LINES_AFTER + 1) - hi
-            if hi - lo > 64:  # a long run: cut it into windows of at most MAX_WINDOW_CHARS
-                start = 0
-                while start < len(body):
-                    size, end = 0, start
-                    while end < len(body) and size < MAX_WINDOW_CHARS:
-                        size += min(len(body[end]), MAX_LINE_CHARS) + 1
-                        end += 1
-                    win = (before if start == 0 else []) + [self._cut(x) for x in body[start:end]]
-                    self._add_window(first + (len(before) if start else 0) + start, win, owed if end >= len(body) else 0)
-                    start = end
-                continue
-            win = before + [self._cut(x, col if k == i else None) for k, x in enumerate(body, start=lo)]
-            self._add_window(first, win, owed)
-        if self.collect_usage:
-            self._usage(low)
-        tail = lines[-LINES_BEFORE:] if lines else text.rstrip("\n").rsplit("\n", LINES_BEFORE)[-LINES_BEFORE:]
-        self.prev_lines.extend(self._cut(x) for x in tail)
-        self.line_no += n
+        return runs
+
+    def _repeated(self, line: str) -> Optional[bytes]:
+        """The line's shape when lines of that shape were hits SHAPE_CAP times already (else None, counted)."""
+        shape = line.encode("utf-8", "surrogatepass").translate(None, _DIGITS)
+        seen = self.shapes.get(shape, 0)
+        if seen >= SHAPE_CAP:
+            return shape
+        if seen or len(self.shapes) < MAX_SHAPES:
+            self.shapes[shape] = seen + 1
+        return None
+
+    def _note_repeat(self, shape: bytes, line_no: int, line: str) -> None:
+        self.last_repeat.pop(shape, None)
+        self.last_repeat[shape] = (line_no, line)
+        if len(self.last_repeat) > MAX_REPEAT_TAILS:
+            self.last_repeat.pop(next(iter(self.last_repeat)))
+
+    def _run_windows(self, lines: list[str], n: int, i: int, last: int, col: int) -> None:
+        """The window(s) of one run of hit lines (first hit line i, last hit line `last`)."""
+        lo = max(0, i - LINES_BEFORE)
+        hi = min(n, last + LINES_AFTER + 1)
+        before: list[str] = []
+        if i - LINES_BEFORE < 0:  # context from the previous chunk
+            need = LINES_BEFORE - i
+            before = list(self.prev_lines)[-need:] if need else []
+        first = self.line_no + lo + 1 - len(before)
+        body = lines[lo:hi]
+        owed = (last + LINES_AFTER + 1) - hi
+        if hi - lo > 64:  # a long run: cut it into windows of at most MAX_WINDOW_CHARS
+            start = 0
+            while start < len(body):
+                size, end = 0, start
+                while end < len(body) and size < MAX_WINDOW_CHARS:
+                    size += min(len(body[end]), MAX_LINE_CHARS) + 1
+                    end += 1
+                win = (before if start == 0 else []) + [self._cut(x) for x in body[start:end]]
+                self._add_window(first + (len(before) if start else 0) + start, win, owed if end >= len(body) else 0)
+                start = end
+            return
+        win = before + [self._cut(x, col if k == i else None) for k, x in enumerate(body, start=lo)]
+        self._add_window(first, win, owed)
 
     def _usage(self, low: str) -> None:
         """Memory figures, sampled: a slice of USAGE_SLICE_CHARS out of every USAGE_STRIDE_CHARS
@@ -533,7 +580,18 @@ class _Scanner:
         if self.pending is not None:
             self._keep(self.pending)
             self.pending = None
-        return self.head + list(self.tail)
+        windows = self.head + list(self.tail)
+        if not self.last_repeat:
+            return windows
+        # the last line of each shape seen too often, where no window holds it: a repeated error's last
+        # figures (an OOM's) are still read
+        starts = [w.first_line for w in windows]
+        extra = []
+        for line_no, line in sorted(self.last_repeat.values()):
+            k = bisect.bisect_right(starts, line_no) - 1
+            if k < 0 or line_no >= windows[k].first_line + len(windows[k].lines):
+                extra.append(Window(line_no, [line]))
+        return sorted(windows + extra, key=lambda w: w.first_line)
 
 
 def _looks_utf16(head: bytes) -> Optional[str]:
@@ -596,7 +654,7 @@ def scan_stream(stream: BinaryIO, kw: re.Pattern, *, collect_usage: bool = True,
         sc.feed(tail + "\n")
     windows = sc.finish()
     return ScanResult(windows=windows, bytes_read=total, lines_read=sc.line_no,
-                      truncated=sc.truncated or truncated_read, binary=binary,
+                      truncated=sc.truncated or truncated_read or sc.repeats_skipped > 0, binary=binary,
                       decode_errors=decode_errors, usage_mib=sc.usage)
 
 
