@@ -91,16 +91,22 @@ class Gated:
     no newline except one it starts with (`(?:^|\\n)...`); it is then run only on the lines that hold a gate
     literal (each with the newline before it and after it), which finds the same leftmost match."""
 
-    __slots__ = ("rx", "gates", "single_line")
+    __slots__ = ("rx", "_gates", "single_line")
 
     def __init__(self, pattern: str, flags: int = 0, single_line: bool = False) -> None:
         self.rx = re.compile(pattern, flags)
-        self.gates = literal_gates(pattern, flags)
+        self._gates: Optional[tuple[Optional[tuple[str, ...]]]] = None  # worked out for the first large text
         self.single_line = single_line
+
+    @property
+    def gates(self) -> Optional[tuple[str, ...]]:
+        if self._gates is None:
+            self._gates = (literal_gates(self.rx.pattern, self.rx.flags),)
+        return self._gates[0]
 
     def _spans(self, text: str) -> Optional[list[tuple[int, int]]]:
         """None: search the whole text; else the (start, end) of each line that can hold a match, in order."""
-        if self.gates is None or len(text) < GATE_MIN_CHARS:
+        if len(text) < GATE_MIN_CHARS or self.gates is None:
             return None
         low = low_of(text)
         if not self.single_line or len(low) != len(text):

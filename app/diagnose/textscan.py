@@ -5,7 +5,10 @@ or broken UTF-8. `scan_stream()` reads it in chunks through an incremental decod
 lines that hold any rule keyword (one cheap pass in C), and keeps only windows of lines around
 them (a few lines before, more after, because tracebacks and installer errors wrap). The kept
 text is capped: the first half of the cap from the start of the log, the second half from its
-end (a ring), so both the first error (often the cause) and the last one survive.
+end (a ring), so both the first error (often the cause) and the last one survive. The keyword
+search skips the tag every line of a chunk repeats (journald's `host unit[pid]: `, compose's
+`svc-1  | `), and a hit line whose shape (digits dropped) was a hit SHAPE_CAP times opens no
+window (its last occurrence is kept): a keyword-dense log costs its distinct lines, not its length.
 
 `Window.normalised` is what rules match against: escapes undone (ANSI colours, journald's
 `#012`/`#033`, repr's `\\n`/`\\'`, Windows path separators as `/`), each line stripped of quoting
@@ -199,6 +202,32 @@ USAGE_RE = re.compile(  # applied to lower-cased text
     r"(\d+(?:\.\d+)?)\s*(gib|mib|kib|gb|mb|kb|g|m)\b"
     r"|(\d+)mib\s*/\s*\d+mib"
 )
+# the same two alternatives as separate patterns, each with a first-character set the regex engine skips to
+# (one alternation starting with \\d has none: every position of the text was tried); usage_figures() merges their
+# matches exactly as USAGE_RE.finditer finds them (leftmost first, the first alternative on a tie)
+_USAGE_NAMED = re.compile(USAGE_RE.pattern.rsplit("|(\\d+)mib", 1)[0])
+_USAGE_RATIO = re.compile(r"(\d)(\d*)mib\s*/\s*\d+mib")
+
+
+def usage_figures(low: str, a: int, b: int) -> Iterable[float]:
+    """The MiB of each match of USAGE_RE in low[a:b], in order (USAGE_RE.finditer's matches, found faster)."""
+    pos = a
+    ma = _USAGE_NAMED.search(low, pos, b)
+    mb = _USAGE_RATIO.search(low, pos, b)
+    while ma is not None or mb is not None:
+        if mb is None or (ma is not None and ma.start() <= mb.start()):
+            assert ma is not None
+            yield _to_mib(ma.group(1), ma.group(2))
+            pos = ma.end()
+        else:
+            yield float(mb.group(1) + mb.group(2))
+            pos = mb.end()
+        if ma is not None and ma.start() < pos:
+            ma = _USAGE_NAMED.search(low, pos, b)
+        if mb is not None and mb.start() < pos:
+            mb = _USAGE_RATIO.search(low, pos, b)
+
+
 USAGE_STRIDE_CHARS = 256 * 1024
 USAGE_SLICE_CHARS = 32 * 1024
 _UNIT_MIB = {"gib": 1024.0, "gb": 1000.0**3 / 2**20, "g": 1024.0, "mib": 1.0, "mb": 1000.0**2 / 2**20, "m": 1.0,
@@ -379,6 +408,39 @@ def _to_mib(value: str, unit: str) -> float:
     return float(value) * _UNIT_MIB.get(unit.lower(), 1.0)
 
 
+# a line's leading time (syslog/journald "dec 01 10:00:00 ", ISO "2026-12-01t10:00:00.123z "), lower-cased
+_STAMP_RE = re.compile(r"[a-z]{3} [ \d]\d \d\d:\d\d:\d\d |\d{4}-\d\d-\d\d[t ][\d:.,]+(?:z|[+-]\d\d:?\d\d)? ")
+_TAG_ENDS = (": ", " | ", "] ")  # journald "host unit[pid]: ", compose "api-1  | ", kubectl "[pod/x/y] "
+
+
+def repeated_tag(low: str, kw: re.Pattern) -> Optional[str]:
+    """The tag nearly every line of a chunk repeats after its time (journald's "host unit[pid]: ", compose's
+    "svc-1  | "), when no keyword is in it: searching for keywords there is wasted work."""
+    head = low[:16384].split("\n")[1:65]
+    if len(head) < 16:
+        return None
+    tags: dict[str, int] = {}
+    for line in head:
+        m = _STAMP_RE.match(line)
+        rest = line[m.end():] if m else line
+        ends = [(i, i + len(e)) for i, e in ((rest.find(e), e) for e in _TAG_ENDS) if i > 0]
+        cut = min(ends) if ends else (-1, -1)
+        if 0 < cut[0] <= 80:
+            tag = rest[:cut[1]]
+            tags[tag] = tags.get(tag, 0) + 1
+    if not tags:
+        return None
+    tag, count = max(tags.items(), key=lambda x: x[1])
+    return tag if count * 5 >= len(head) * 4 and len(tag) >= 8 and kw.search(tag) is None else None
+
+
+def masked(low: str, kw: re.Pattern) -> str:
+    """`low` with the repeated tag blanked (spaces, its closing ": " kept: positions, lines and every keyword
+    outside the tag stay where they are), for the keyword search only."""
+    tag = repeated_tag(low, kw)
+    return low if tag is None else low.replace(tag, " " * (len(tag) - 2) + tag[-2:])
+
+
 class _Scanner:
     def __init__(self, kw: re.Pattern, collect_usage: bool):
         self.kw = kw
@@ -457,7 +519,7 @@ class _Scanner:
         # a case-insensitive alternation; lower() keeps newlines, so line numbers hold)
         low = text.lower()
         capped: list[tuple[bytes, int]] = []
-        runs = self._runs(low, capped)
+        runs = self._runs(masked(low, self.kw), capped)
         lines: list[str] = []
         if runs or capped:  # split into lines only when something matched (most chunks of a log do not)
             lines = text.split("\n")
@@ -566,11 +628,10 @@ class _Scanner:
         else:
             spans = [(a, a + USAGE_SLICE_CHARS) for a in range(0, n, USAGE_STRIDE_CHARS)]
         for a, b in spans:
-            for m in USAGE_RE.finditer(low, a, min(n, b)):
+            for v in usage_figures(low, a, min(n, b)):
                 self.usage_seen += 1
                 if self.usage_seen % self.usage_step:
                     continue
-                v = _to_mib(m.group(1), m.group(2)) if m.group(1) else float(m.group(3))
                 self.usage.append(v)
                 if len(self.usage) >= MAX_USAGE_POINTS:  # keep the shape, halve the resolution
                     self.usage = self.usage[::2]

@@ -120,3 +120,35 @@ def test_gates_of_a_pattern():
     found = g.search(hay + "the NEEDLE here\n" + hay)
     assert g.search(hay) is None and found is not None and found.group(0) == "NEEDLE"
     assert g.search("x" * GATE_MIN_CHARS + "\u017f") is None and Gated(r"\u017f", re.IGNORECASE).search("S" * 10) is not None
+
+
+def test_usage_figures_are_the_usage_patterns_own():
+    """The memory figures found by the two fast patterns are USAGE_RE.finditer's, in order, on real texts."""
+    from app.diagnose import textscan as T
+
+    for text in TEXTS + [FILLER + "mem_used: 100MiB / 200MiB allocated 3 GiB 12mib/40mib gpu_mem=7.5g\n" * 50]:
+        low = text.lower()
+        want = [T._to_mib(m.group(1), m.group(2)) if m.group(1) else float(m.group(3)) for m in T.USAGE_RE.finditer(low)]
+        assert list(T.usage_figures(low, 0, len(low))) == want
+
+
+def test_a_repeated_line_tag_is_blanked_without_changing_the_windows(monkeypatch):
+    """Real texts as journald and compose would print them: the keyword search skips the tag every line repeats,
+    and keeps exactly the windows it kept when it searched the tag too."""
+    from app.diagnose import load_rules, textscan as T
+
+    kw = load_rules().keywords
+    body = "".join(TEXTS[::5])
+    journald = "".join(f"Dec 01 10:00:{i % 60:02d} gpu-node-7 python[4242]: {x}\n" for i, x in enumerate((FILLER * 40 + body).split("\n")))
+    compose = "".join(f"api-1  | {x}\n" for x in (FILLER * 40 + body).split("\n"))
+    for log, tag in ((journald, "gpu-node-7 python[4242]: "), (compose, "api-1  | ")):
+        assert T.repeated_tag(log[:20000].lower(), kw) == tag
+        fast = T.scan_text(log, kw)
+        monkeypatch.setattr(T, "masked", lambda low, kw: low)
+        slow = T.scan_text(log, kw)
+        monkeypatch.undo()
+        assert [(w.first_line, w.lines) for w in fast.windows] == [(w.first_line, w.lines) for w in slow.windows]
+        assert fast.windows and fast.usage_mib == slow.usage_mib
+    assert T.repeated_tag(FILLER.lower() * 3, kw) == "trainer: "  # a logger's name every line repeats
+    assert T.repeated_tag("".join(f"step {i} loss 0.{i}\n" for i in range(99)), kw) is None  # no tag: nothing blanked
+    assert T.repeated_tag("".join(f"host nvidia-smi[{i}]: ok\n" for i in range(99)).lower(), kw) is None  # a keyword in it
