@@ -20,7 +20,6 @@ import io
 import json
 import os
 import re
-import secrets
 import stat
 from typing import IO, Any, Iterator, Optional, Union
 
@@ -39,7 +38,7 @@ PathLike = Union[str, "os.PathLike[str]"]
 
 def temp_name(name: str) -> str:
     """A fresh temporary name beside `name` (our pattern, random: nobody can plant it in advance)."""
-    return f".{name[:100]}.{secrets.token_hex(8)}{TMP_SUFFIX}"
+    return f".{name[:100]}.{os.urandom(8).hex()}{TMP_SUFFIX}"
 
 
 def is_temp_name(entry: str, name: Optional[str] = None) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Callable, Optional, Sequence
 
 from app.choices import Choices
 from app.facts import Facts
@@ -158,6 +158,76 @@ class VerifyState:
                 ("GPU to host (pinned)", b.d2h_pinned_gbps, b.pcie_theoretical_gbps),
                 ("Host to GPU (pageable)", b.h2d_pageable_gbps, b.pcie_theoretical_gbps),
                 ("GPU memory (device to device)", b.d2d_gbps, b.memory_theoretical_gbps)]
+
+
+# Verify page: the strip of every GPU side by side through a burn-in
+
+STRIP_METRICS = (("sm_clock_mhz", "MHz"), ("temp_c", "°C"), ("power_w", "W"))
+
+
+@dataclass(frozen=True)
+class StripCell:
+    """One GPU's cell in the Verify page's strip. While the run goes on `status` is "running" (the burn-in's
+    phase and how far it is, once it has begun) and `seen` the worst sign so far; at the end `status` is the
+    burn-in's verdict of this GPU (pass, warn, fail, skip)."""
+
+    gpu: int
+    status: str
+    seen: str = "pass"
+    phase: Optional[str] = None
+    done_s: Optional[float] = None
+    total_s: Optional[float] = None
+    figures: tuple[tuple[float, str], ...] = ()
+    faults: int = 0
+    warnings: int = 0
+    burn_in: bool = True  # a burn-in was asked (else the strip only sets the GPUs side by side)
+
+    def live_text(self, phase_words: Callable[[str], str] = str, lang: Optional[str] = None) -> str:
+        """What a running cell says, in the window's language: the burn-in's phase and time, or that it
+        is still to come (`phase_words` says a phase's name: the window's own words)."""
+        from app import messages
+        from app.verify.burn_verdicts import duration
+        from ui.said import GUI, current_language
+
+        lang = lang or current_language()
+        if self.done_s is None:
+            return messages.render("check", ("burn_live_waiting" if self.burn_in else "verify_live") + GUI, {}, lang)
+        p = {"done": duration(self.done_s), "total": duration(self.total_s or self.done_s),
+             "phase": phase_words(self.phase) if self.phase else None}
+        return messages.render("check", ("burn_live" if self.phase else "burn_live_nophase") + GUI, p, lang)
+
+
+def strip_cells(state: "VerifyState", events: Sequence[Any], burn: Any = None, live: Any = None) -> list[StripCell]:
+    """Every GPU's cell: `burn` (the finished BurnIn) gives each its verdict; before it, while `state.running`,
+    each says the burn-in runs (`live`: the tracker's BurnLive, its phase and spans), never a verdict."""
+    from app.verify.burn_verdicts import event_severity, gpu_verdict
+    from app.verify.burnin import is_load_phase
+
+    done = total = None
+    spans = tuple(getattr(live, "spans", ()) or ())
+    if any(is_load_phase(s.phase) for s in spans):
+        done = sum(s.t1_s - s.t0_s for s in spans if is_load_phase(s.phase))
+        total = float(getattr(live, "seconds", 0.0) or state.burn_s or 0.0) or None
+        done = min(done, total) if total else done
+    cells = []
+    for g in state.gpus:
+        ser = state.by_gpu.get(g)
+        figs = []
+        for metric, unit in STRIP_METRICS:
+            v = next((x for x in reversed(ser.values[metric]) if x == x), None) if ser is not None else None
+            if v is not None:
+                figs.append((float(v), unit))
+        sev = [event_severity(e.kind, e.value) for e in events if e.gpu_index == g]
+        faults, warns = sev.count("fail"), sev.count("warn")
+        seen = "fail" if faults else ("warn" if warns else "pass")
+        if burn is not None:
+            status = gpu_verdict(burn, g)[0]
+        else:
+            status = "running" if state.running else seen
+        cells.append(StripCell(gpu=g, status=status, seen=seen, phase=getattr(live, "phase", None) if status == "running" else None,
+                               done_s=done if status == "running" else None, total_s=total, figures=tuple(figs),
+                               faults=faults, warnings=warns, burn_in=bool(state.burn_s or burn is not None or live)))
+    return cells
 
 
 # Summary page

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import time
-from concurrent.futures import ThreadPoolExecutor
+import threading
 from dataclasses import replace
 from functools import partial
 from typing import Any, Callable, Optional
@@ -71,6 +71,30 @@ class _Log:
         return r
 
 
+class _Job:
+    """One call in its own daemon thread; result() waits for it and returns its value or raises its error.
+    (concurrent.futures would do, but its import, logging included, is a tenth of detection's own time.)"""
+
+    def __init__(self, fn: Callable[..., Any], *args: Any) -> None:
+        self._fn, self._args = fn, args
+        self._value: Any = None
+        self._error: Optional[BaseException] = None
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            self._value = self._fn(*self._args)
+        except BaseException as e:  # handed to result(), in the waiting thread
+            self._error = e
+
+    def result(self) -> Any:
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        return self._value
+
+
 def _safe(fn: Callable[[], Any], default: Any = None) -> Any:
     try:
         return fn()
@@ -123,90 +147,86 @@ def _detect(system, log: _Log, torch_probe: bool, python: Optional[str], venv_ch
     if getattr(system, "platform", "linux") == "windows":
         return _detect_windows(system, log, source, created)
 
-    pool = ThreadPoolExecutor(max_workers=6)
-    try:
-        # -- side by side: NVML and the commands nobody waits on
-        t_nvml = time.perf_counter()
-        f_nvml = pool.submit(system.nvml)
-        f_uname = pool.submit(log.cmd, system, "uname", ["uname", "-m"], TIMEOUTS["short"])
-        has_dpkg = _safe(lambda: system.which("dpkg-query"))
-        has_rpm = None if has_dpkg else _safe(lambda: system.which("rpm"))
-        f_pkgs = pool.submit(log.cmd, system, "packages", pkgs.DPKG_ARGV if has_dpkg or not has_rpm else pkgs.RPM_ARGV, TIMEOUTS["packages"]) \
-            if (has_dpkg or has_rpm) else None
-        nvcc_path = _safe(lambda: system.which("nvcc"))
-        if not nvcc_path and _safe(lambda: system.exists("/usr/local/cuda/bin/nvcc")):
-            nvcc_path = "/usr/local/cuda/bin/nvcc"
-        f_nvcc = pool.submit(log.cmd, system, "nvcc", [nvcc_path if nvcc_path.startswith("/usr/local/cuda/") else "nvcc", "--version"], TIMEOUTS["nvcc"]) \
-            if nvcc_path else None
-        f_mok = pool.submit(log.cmd, system, "mokutil", sb.MOKUTIL_ARGV, TIMEOUTS["short"]) \
-            if _safe(lambda: system.which("mokutil")) else None
-        f_py = pool.submit(_pythons, system, log, venv_check)
+    # -- side by side: NVML and the commands nobody waits on
+    t_nvml = time.perf_counter()
+    f_nvml = _Job(system.nvml)
+    f_uname = _Job(log.cmd, system, "uname", ["uname", "-m"], TIMEOUTS["short"])
+    has_dpkg = _safe(lambda: system.which("dpkg-query"))
+    has_rpm = None if has_dpkg else _safe(lambda: system.which("rpm"))
+    f_pkgs = _Job(log.cmd, system, "packages", pkgs.DPKG_ARGV if has_dpkg or not has_rpm else pkgs.RPM_ARGV, TIMEOUTS["packages"]) \
+        if (has_dpkg or has_rpm) else None
+    nvcc_path = _safe(lambda: system.which("nvcc"))
+    if not nvcc_path and _safe(lambda: system.exists("/usr/local/cuda/bin/nvcc")):
+        nvcc_path = "/usr/local/cuda/bin/nvcc"
+    f_nvcc = _Job(log.cmd, system, "nvcc", [nvcc_path if nvcc_path.startswith("/usr/local/cuda/") else "nvcc", "--version"], TIMEOUTS["nvcc"]) \
+        if nvcc_path else None
+    f_mok = _Job(log.cmd, system, "mokutil", sb.MOKUTIL_ARGV, TIMEOUTS["short"]) \
+        if _safe(lambda: system.which("mokutil")) else None
+    f_py = _Job(_pythons, system, log, venv_check)
 
-        # -- files (fast, sequential)
-        t0 = time.perf_counter()
-        os_info, os_findings = _os(system, log)
-        log.probe("os", "ok" if os_info.id or os_info.kernel else "not_found", t0)
+    # -- files (fast, sequential)
+    t0 = time.perf_counter()
+    os_info, os_findings = _os(system, log)
+    log.probe("os", "ok" if os_info.id or os_info.kernel else "not_found", t0)
 
-        t0 = time.perf_counter()
-        mods_text = _safe(lambda: system.read_text(modp.PROC_MODULES))
-        loaded = modp.parse_proc_modules(mods_text) if mods_text is not None else None
-        log.probe("modules", "ok" if loaded is not None else "not_found", t0)
+    t0 = time.perf_counter()
+    mods_text = _safe(lambda: system.read_text(modp.PROC_MODULES))
+    loaded = modp.parse_proc_modules(mods_text) if mods_text is not None else None
+    log.probe("modules", "ok" if loaded is not None else "not_found", t0)
 
-        t0 = time.perf_counter()
-        proc = procp.parse_proc_driver_version(_safe(lambda: system.read_text(procp.PROC_VERSION)))
-        sysmod = procp.parse_sys_module_version(_safe(lambda: system.read_text(procp.SYS_MODULE_VERSION)))
-        log.probe("proc_driver", "ok" if proc or sysmod else "not_found", t0,
-                  f"{proc.version} ({proc.kernel_module})" if proc else "")
+    t0 = time.perf_counter()
+    proc = procp.parse_proc_driver_version(_safe(lambda: system.read_text(procp.PROC_VERSION)))
+    sysmod = procp.parse_sys_module_version(_safe(lambda: system.read_text(procp.SYS_MODULE_VERSION)))
+    log.probe("proc_driver", "ok" if proc or sysmod else "not_found", t0,
+              f"{proc.version} ({proc.kernel_module})" if proc else "")
 
-        # -- the GPU chain
-        nvml = _safe(lambda: f_nvml.result(), None)
-        gpus, drv = _gpu_chain(system, log, nvml, t_nvml)
+    # -- the GPU chain
+    nvml = _safe(lambda: f_nvml.result(), None)
+    gpus, drv = _gpu_chain(system, log, nvml, t_nvml)
 
-        t0 = time.perf_counter()
-        displays = _safe(lambda: pcip.read_sysfs_displays(system), None)
-        pci_devs = pcip.nvidia_display(displays) if displays is not None else None
-        if pci_devs is not None:
-            log.probe("sysfs_pci", "ok" if pci_devs else "not_found", t0, f"{len(pci_devs)} NVIDIA display device(s)")
-            lspci_devs: list = []
-        else:
-            log.probe("sysfs_pci", "not_found", t0)
-            r = log.cmd(system, "lspci", pcip.LSPCI_ARGV, TIMEOUTS["lspci"])
-            displays = [d for d in pcip.parse_lspci_nn(r.stdout) if d.is_display] if r.rc == 0 or r.stdout else []
-            lspci_devs = pcip.nvidia_display(displays)
-        gpus = _merge_pci(gpus, pci_devs or lspci_devs, "sysfs_pci" if pci_devs else "lspci")
-        graphics = _safe(lambda: _graphics(system, displays or [], "sysfs" if pci_devs is not None else "lspci"), None)
-        gpus = [_complete(g) for g in gpus]
+    t0 = time.perf_counter()
+    displays = _safe(lambda: pcip.read_sysfs_displays(system), None)
+    pci_devs = pcip.nvidia_display(displays) if displays is not None else None
+    if pci_devs is not None:
+        log.probe("sysfs_pci", "ok" if pci_devs else "not_found", t0, f"{len(pci_devs)} NVIDIA display device(s)")
+        lspci_devs: list = []
+    else:
+        log.probe("sysfs_pci", "not_found", t0)
+        r = log.cmd(system, "lspci", pcip.LSPCI_ARGV, TIMEOUTS["lspci"])
+        displays = [d for d in pcip.parse_lspci_nn(r.stdout) if d.is_display] if r.rc == 0 or r.stdout else []
+        lspci_devs = pcip.nvidia_display(displays)
+    gpus = _merge_pci(gpus, pci_devs or lspci_devs, "sysfs_pci" if pci_devs else "lspci")
+    graphics = _safe(lambda: _graphics(system, displays or [], "sysfs" if pci_devs is not None else "lspci"), None)
+    gpus = [_complete(g) for g in gpus]
 
-        # -- packages, toolkits, cuDNN, env
-        pk_res = _safe(lambda: f_pkgs.result(), None) if f_pkgs else None
-        if pk_res is not None and pk_res.rc == 127 and has_dpkg:  # an older snapshot: the full listing
-            pk_res = _safe(lambda: log.cmd(system, "packages", pkgs.DPKG_ARGV_ALL, TIMEOUTS["packages"]), None)
-        packages: list[PackageInfo] = []
-        if pk_res is not None and pk_res.stdout:
-            packages = pkgs.parse_dpkg(pk_res.stdout) if "dpkg" in " ".join(pkgs.DPKG_ARGV[:1]) and (has_dpkg or not has_rpm) else pkgs.parse_rpm(pk_res.stdout)
-        if not packages and f_pkgs is None:  # a snapshot holding a pasted `dpkg -l`
-            r = _safe(lambda: system.run(["dpkg", "-l"], TIMEOUTS["packages"]))
-            if r is not None and r.rc == 0:
-                packages = pkgs.parse_dpkg(r.stdout)
+    # -- packages, toolkits, cuDNN, env
+    pk_res = _safe(lambda: f_pkgs.result(), None) if f_pkgs else None
+    if pk_res is not None and pk_res.rc == 127 and has_dpkg:  # an older snapshot: the full listing
+        pk_res = _safe(lambda: log.cmd(system, "packages", pkgs.DPKG_ARGV_ALL, TIMEOUTS["packages"]), None)
+    packages: list[PackageInfo] = []
+    if pk_res is not None and pk_res.stdout:
+        packages = pkgs.parse_dpkg(pk_res.stdout) if "dpkg" in " ".join(pkgs.DPKG_ARGV[:1]) and (has_dpkg or not has_rpm) else pkgs.parse_rpm(pk_res.stdout)
+    if not packages and f_pkgs is None:  # a snapshot holding a pasted `dpkg -l`
+        r = _safe(lambda: system.run(["dpkg", "-l"], TIMEOUTS["packages"]))
+        if r is not None and r.rc == 0:
+            packages = pkgs.parse_dpkg(r.stdout)
 
-        os_info, wf = _wsl(system, log, os_info, packages)
-        os_findings = list(os_findings) + list(wf)
-        driver = _driver(system, log, drv, proc, sysmod, loaded, packages, gpus, os_info)
-        cuda = _cuda(system, log, packages, nvcc_path, f_nvcc, driver)
-        env = _env(system, log, cuda)
+    os_info, wf = _wsl(system, log, os_info, packages)
+    os_findings = list(os_findings) + list(wf)
+    driver = _driver(system, log, drv, proc, sysmod, loaded, packages, gpus, os_info)
+    cuda = _cuda(system, log, packages, nvcc_path, f_nvcc, driver)
+    env = _env(system, log, cuda)
 
-        mok = _safe(lambda: f_mok.result(), None) if f_mok else None
-        secure = _secure_boot(system, log, mok)
-        headers = _headers(system, os_info.kernel)
-        driver = replace(driver, secure_boot=secure, kernel_headers_installed=headers)
+    mok = _safe(lambda: f_mok.result(), None) if f_mok else None
+    secure = _secure_boot(system, log, mok)
+    headers = _headers(system, os_info.kernel)
+    driver = replace(driver, secure_boot=secure, kernel_headers_installed=headers)
 
-        uname = _safe(lambda: f_uname.result(), None)
-        arch = uname.stdout.strip() if uname is not None and uname.rc == 0 and uname.stdout.strip() else None
-        os_info = replace(os_info, arch=arch or (proc.arch if proc else None))
+    uname = _safe(lambda: f_uname.result(), None)
+    arch = uname.stdout.strip() if uname is not None and uname.rc == 0 and uname.stdout.strip() else None
+    os_info = replace(os_info, arch=arch or (proc.arch if proc else None))
 
-        pythons = _safe(lambda: f_py.result(), []) or []
-    finally:
-        pool.shutdown(wait=False)
+    pythons = _safe(lambda: f_py.result(), []) or []
 
     for f in os_findings:
         log.add_finding(f)
@@ -589,8 +609,8 @@ def _pythons(system, log: _Log, venv_check: bool = True) -> list[PythonEnv]:
     if not cands:
         log.probe("pythons", "not_found", t0)
         return []
-    with ThreadPoolExecutor(max_workers=len(cands)) as pool:
-        out = list(pool.map(lambda c: _python(system, log, c[0], c[1], venv_check), cands))
+    jobs = [_Job(_python, system, log, path, kind, venv_check) for path, kind in cands]
+    out = [j.result() for j in jobs]
     log.probe("pythons", "ok", t0, ", ".join(p.path for p in out))
     return out
 

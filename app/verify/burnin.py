@@ -45,6 +45,7 @@ class BurnLive:
     events: tuple[BurnEvent, ...]
     rates: tuple[BurnRate, ...]
     thresholds: dict[int, dict[str, Optional[float]]]
+    seconds: float = 0.0  # the load asked for (its phases' planned time)
 
 
 def parse_duration(text: str) -> float:
@@ -259,7 +260,7 @@ class BurnTracker:
             spans = list(self.spans) + ([PhaseSpan(phase=self.phase, t0_s=round(self._phase_t0, 2), t1_s=round(self.last_t, 2))]
                                         if self.phase else [])
             return BurnLive(phase=self.phase, spans=tuple(spans), events=tuple(self.events), rates=tuple(self.rates),
-                            thresholds=dict(self.thresholds))
+                            thresholds=dict(self.thresholds), seconds=self.seconds)
 
     # ------------------------------------------------------------ the end
     def result(self, gpus: Sequence[GpuResult], samples: Sequence[Sample], cancelled: bool = False) -> BurnIn:

@@ -72,3 +72,32 @@ def test_the_page_in_chinese(qtbot, make_wizard):
     assert "烤机" in page.burn_label.text() and "通过" in page.gpu_strip.text() and "失败" in page.gpu_strip.text()
     assert page.burn.itemText(page.burn.findData(600)) == "10 分钟"
     assert "矩阵乘法" in page.charts.rate_plots["tflops"].getPlotItem().titleLabel.text
+
+
+def test_the_strip_says_the_burn_in_runs_until_it_ends(qtbot, make_wizard):
+    """The recorded H200 burn-in replayed through the page (a real BurnTracker the page reads): while it runs
+    each GPU's cell says so, with the phase and the time done, never "passed"; at the end, its verdict."""
+    from bench_burn_window import replayer
+    from app.verify.session import rejudge
+
+    w, services, _r = make_wizard()
+    page = w.pages["verify"]
+    v = rejudge(Verification.loads((DEMO.parent / "h200_burnin90.json").read_text(encoding="utf-8")))
+    services.verify_runner = lambda listener, seconds, cancel: replayer(v, 25.0, page)(listener, seconds, cancel)
+    w.jump_to("verify")
+    qtbot.waitUntil(lambda: not page.state.running, timeout=20000)
+    page.burn.setCurrentIndex(page.burn.findData(600))
+    page.start()
+    seen: list[str] = []
+
+    def into_the_load() -> bool:
+        seen.append(page.gpu_strip.text())
+        return "burn-in running: matrix products" in seen[-1]
+    qtbot.waitUntil(into_the_load, timeout=30000)
+    assert page.state.running and page.gpu_strip.isVisibleTo(page)
+    assert " of 1 min 30 s" in seen[-1], seen[-1]  # the tracker's own plan: 90 s of load
+    qtbot.waitUntil(lambda: not page.state.running, timeout=30000)
+    assert not [t for t in seen if "passed" in t], [t for t in seen if "passed" in t][:1]
+    assert any("testing; the burn-in follows" in t for t in seen)  # the layers before it: no verdict either
+    done = page.gpu_strip.text()
+    assert "passed" in done and "running" not in done and "0 faults, 0 warnings" in done

@@ -86,6 +86,44 @@ def verify() -> None:
     assert st.gpus == [] or st.gpus == [1]
 
 
+def verify_strip() -> None:
+    """The strip of GPUs side by side says the burn-in runs (its phase, its time) until it ends, never a verdict
+    before; then each GPU's verdict. Fed from the recorded H200 burn-in through a real BurnTracker."""
+    from app.verify.burnin import BurnTracker
+    from app.verify.model import BurnEvent, Verification
+    from app.verify.session import rejudge
+    from ui.page_states import strip_cells
+
+    v = rejudge(Verification.loads((ROOT / "tests/fixtures/verify/h200_burnin90.json").read_text(encoding="utf-8")))
+    b = v.burn_in
+    st = VerifyState(burn_s=600, running=True)  # the page asked 10 min; the tracker's own plan says 90 s
+    tracker = BurnTracker(b.seconds)
+    st.add_samples([s for s in v.samples if s.t_s < 50])
+    cells = strip_cells(st, (), None, tracker.live())
+    assert [c.gpu for c in cells] == [0] and cells[0].status == "running" and cells[0].done_s is None
+    assert cells[0].live_text(lang="en") == "testing; the burn-in follows"
+    assert [u for _v, u in cells[0].figures] == ["MHz", "°C", "W"]
+    for p in b.phases[:3]:  # memtest, fp8, then into bf16 (at 50 s)
+        tracker.on_event({"event": "burn", "kind": "phase", "phase": p.phase, "seconds": p.planned_s}, p.t0_s)
+    tracker.on_event({"event": "burn", "kind": "rate", "gpu": 0, "phase": "matmul_bf16", "value": 650.0}, 50.0)
+    c = strip_cells(st, (), None, tracker.live())[0]
+    assert (c.status, c.phase, c.seen, c.total_s) == ("running", "matmul_bf16", "pass", 90.0)
+    assert abs(c.done_s - (50.0 - b.phases[0].t0_s)) < 0.01, c.done_s
+    assert c.live_text(lang="en") == "burn-in running: matmul_bf16, 29 s of 1 min 30 s"
+    assert c.live_text(lambda ph: ph.upper(), lang="zh_CN") == "烤机进行中：MATMUL_BF16，已 29 s，共 1 min 30 s"
+    wrong = BurnEvent(t_s=49.0, kind="mismatch", gpu_index=0, phase="matmul_bf16", count=2)
+    c = strip_cells(st, (wrong,), None, tracker.live())[0]
+    assert (c.status, c.seen, c.faults) == ("running", "fail", 1)  # a fault shows, the verdict waits for the end
+    st.running = False  # the run ended: the burn-in's own verdict
+    st.add_samples([s for s in v.samples if s.t_s >= 50])
+    c = strip_cells(st, b.events, b, None)[0]
+    assert (c.status, c.faults, c.warnings, c.phase, c.done_s) == ("pass", 0, 0, None, None)
+    two = VerifyState(running=True)  # no burn-in, two GPUs side by side: testing, no verdict either
+    two.add_samples([v.samples[0].to_json(), (v.samples[1].t_s, dict(v.samples[1].to_json(), gpu_index=1))])
+    assert [(c.gpu, c.status, c.live_text(lang="zh_CN")) for c in strip_cells(two, ())] == [(0, "running", "测试中"),
+                                                                                         (1, "running", "测试中")]
+
+
 def summary() -> None:
     steps = make_plan(3).steps
     run = InstallState.from_steps(steps)
@@ -122,4 +160,4 @@ def session() -> None:
     assert json.dumps(s.choices.to_json())
 
 
-CASES = {f.__name__: f for f in (welcome, system, recommendation, plan, verify, summary, troubleshoot, session)}
+CASES = {f.__name__: f for f in (welcome, system, recommendation, plan, verify, verify_strip, summary, troubleshoot, session)}

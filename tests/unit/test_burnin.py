@@ -270,6 +270,32 @@ def test_the_sampled_h200_burn_in_holds_against_its_own_reference():
     assert abs(g.mem_gbps - refs[0]["triad_gbps"]) / refs[0]["triad_gbps"] < 0.1 and g.mem_gbps < g.peak_mem_gbps
 
 
+def test_the_ten_minute_h200_burn_in_holds_against_its_own_reference():
+    """The 10-minute H200 burn-in (bench/bench_burnin_device.sh start 10m, then finish): 10 Hz samples for the
+    whole run at under 1% of a core, every phase there, the verdict in words judged again the same, no fault, and
+    every rate within 5% of the same run's cuBLAS and full-grid triad references (never above the datasheet)."""
+    import gzip
+
+    v = Verification.loads(gzip.decompress((FIX / "h200_burnin600.json.gz").read_bytes()).decode("utf-8"))
+    again = rejudge(v)
+    assert [(c.code, c.status) for c in again.layer("burnin").checks] == [(c.code, c.status) for c in v.layer("burnin").checks]
+    assert v.status == "pass" and v.burn_in.ran_s >= 600 and not v.burn_in.cancelled
+    assert [p.phase for p in v.burn_in.phases] == ["memtest", "matmul_fp8", "matmul_bf16", "matmul_fp16", "matmul_tf32",
+                                                   "matmul_fp32", "membw"]
+    assert len(v.samples) > 5900 and v.sampler.rate_hz > 9.5 and v.sampler.cpu_pct_of_core < 1.0
+    g = again.burn_in.gpus[0]
+    assert g.load_s >= 600 and g.mismatches == 0 and g.checks > 10000 and g.memtest_errors == 0 and g.memtest_passes > 100
+    assert g.temp_max_c < g.temp_slowdown_c and g.power_max_w < 1.02 * g.power_limit_w
+    texts = [check_text(c, lang) for c in again.layer("burnin").checks for lang in ("en", "zh_CN")]
+    assert any("held 1,455 MHz at its 700 W power cap for 10 min: normal" in t for t in texts), texts
+    assert any("10 min" in t and "正常" in t for t in texts), texts
+    ref = next(json.loads(x) for x in (FIX / "h200_burnin600_ref.jsonl").read_text().splitlines() if x.startswith('{"ref"'))
+    for dt, want in ref["tflops"].items():
+        assert abs(g.tflops[dt] - want) / want < 0.05 and g.tflops[dt] < g.peak_tflops[dt], (dt, g.tflops[dt], want)
+    for mine, want in ((g.mem_gbps, ref["triad_gbps"]), (g.mem_copy_gbps, ref["copy_gbps"])):
+        assert abs(mine - want) / want < 0.05 and mine < g.peak_mem_gbps, (mine, want)
+
+
 def test_the_report_draws_one_line_for_peaks_alike():
     from app.report.burn_html import burn_html
 

@@ -64,6 +64,6 @@ def test_qt_cannot_be_imported_in_the_child(results):
     assert results["_loaded"] == []
 
 
-@pytest.mark.parametrize("case", ["welcome", "system", "recommendation", "plan", "verify", "summary", "troubleshoot", "session"])
+@pytest.mark.parametrize("case", ["welcome", "system", "recommendation", "plan", "verify", "verify_strip", "summary", "troubleshoot", "session"])
 def test_page_state_without_qt(results, case):
     assert results[case] == "ok", results[case]

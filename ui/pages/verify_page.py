@@ -13,7 +13,7 @@ from ui import engine
 from ui.bridge import SampleBridge, Task
 from app.verify.verdicts import layer_reason
 from ui.i18n import N_, current_language, tr
-from ui.page_states import VerifyState
+from ui.page_states import VerifyState, strip_cells
 from ui.pages.base import BasePage
 from ui.state import DURATIONS_S
 from ui.widgets.bandwidth import BandwidthBar
@@ -108,6 +108,19 @@ class VerifyPage(BasePage):
         self.gpu_strip.setWordWrap(True)
         self.gpu_strip.hide()
         holder.addWidget(self.gpu_strip)
+        bottom = self._bottom()
+        self.split = QSplitter(Qt.Orientation.Vertical, self)
+        self.split.addWidget(self.charts_holder)
+        self.split.addWidget(bottom)
+        self.split.setStretchFactor(0, 3)
+        self.split.setStretchFactor(1, 2)
+        self.split.setSizes([600, 400])
+        self.layout_.addWidget(self.split, 1)
+        self._buttons()
+        self._sync_gpus()
+
+    def _bottom(self) -> QWidget:
+        """Under the charts: the bandwidth bars beside the verdicts."""
         bottom = QWidget(self)
         bot = QHBoxLayout(bottom)
         bot.setContentsMargins(0, 0, 0, 0)
@@ -126,15 +139,7 @@ class VerifyPage(BasePage):
         ll.addWidget(self.layers)
         bot.addWidget(self.bw_box, 1)
         bot.addWidget(self.layers_box, 1)
-        self.split = QSplitter(Qt.Orientation.Vertical, self)
-        self.split.addWidget(self.charts_holder)
-        self.split.addWidget(bottom)
-        self.split.setStretchFactor(0, 3)
-        self.split.setStretchFactor(1, 2)
-        self.split.setSizes([600, 400])
-        self.layout_.addWidget(self.split, 1)
-        self._buttons()
-        self._sync_gpus()
+        return bottom
 
     def _burn_choice(self) -> tuple[QLabel, QComboBox]:
         label, combo = QLabel(self), QComboBox(self)
@@ -203,6 +208,7 @@ class VerifyPage(BasePage):
         self._progress_msg = ""
         self._ceilings(None)
         self.ensure_charts().refresh(self.state.series)
+        self._strip((), None)  # the last run's verdicts go: nothing is judged yet
         self.layers.clear()
         self.bridge = SampleBridge(100, self)
         self.bridge.samples.connect(self._on_samples)
@@ -244,21 +250,23 @@ class VerifyPage(BasePage):
     def _on_samples(self, batch: list) -> None:
         self.state.add_samples(batch)
         self._sync_gpus()
-        charts = self.ensure_charts()
-        charts.refresh(self.state.series)
         tracker = getattr(self._run, "burn", None)
         self._ticks = getattr(self, "_ticks", 0) + 1
-        if tracker is not None and self._ticks % 5 == 0:  # twice a second: its rates come once a second
+        # one pass of the event loop paints a few charts, never all: half of the samples' charts per tick
+        # (each at 5 Hz), and twice a second the burn-in's rates and strip instead (its rates come once a second)
+        if tracker is not None and self._ticks % 5 == 0:
             live = tracker.live()
-            self._burn_view(live.events, live.rates, live.thresholds, None)
+            self._burn_view(live.events, live.rates, live.thresholds, None, live)
             if live.phase:
                 self._progress_msg = tr("Burn-in: {phase}").format(phase=phase_name(live.phase))
+        else:
+            self.ensure_charts().refresh(self.state.series, part=True)
         if self._progress_msg:
             self.status.setText(self._progress_msg)
 
     # --- a burn-in: every GPU side by side, faults on the time axis, rates against the datasheet ---
-    def _burn_view(self, events, rates, thresholds: dict, burn: Any) -> None:
-        """Draw what a burn-in has (live from its tracker, or `burn`, the finished BurnIn) for the GPU shown."""
+    def _burn_view(self, events, rates, thresholds: dict, burn: Any, live: Any = None) -> None:
+        """Draw what a burn-in has (`live` from its tracker, or `burn`, the finished BurnIn) for the GPU shown."""
         charts = self.ensure_charts()
         g = self.state.gpu_index
         nv = self._nvml_index(g, burn)
@@ -281,7 +289,7 @@ class VerifyPage(BasePage):
                     y.append(r.value)
             peaks = dict(peak[0]) if unit == "tflops" else {k: peak[1] for k in ("triad", "copy") if peak[1]}
             charts.set_rates(series, unit, peaks, x_range)
-        self._strip(events, burn)
+        self._strip(events, burn, live)
 
     def _peak(self, g: int, gb: Any) -> tuple[dict[str, float], Optional[float]]:
         """(datasheet TFLOP/s per precision, memory GB/s) of GPU g: the burn-in's own, else the table's."""
@@ -301,33 +309,27 @@ class VerifyPage(BasePage):
         fg = next((x for x in getattr(facts, "gpus", ()) if x.index == g), None) if facts else None
         return getattr(fg, "name", "") or "NVIDIA H200"
 
-    def _strip(self, events, burn: Any) -> None:
-        """One cell per GPU, side by side: its live figures (or its verdict at the end) and its faults."""
+    def _strip(self, events, burn: Any, live: Any = None) -> None:
+        """One cell per GPU, side by side: its live figures, that the burn-in runs (its phase and time) until
+        it ends, then its verdict; and its faults (the cells come from ui.page_states.strip_cells)."""
         from ui.widgets.icons import COLOURS
 
-        gpus = self.state.gpus
-        if not gpus:
+        cells = strip_cells(self.state, events, burn, live)
+        if not cells:
             self.gpu_strip.hide()
             return
-        cells = []
-        for g in gpus:
-            ser = self.state.by_gpu.get(g)
-            last = {m: next((v for v in reversed(ser.values[m]) if v == v), None) for m in ("sm_clock_mhz", "temp_c", "power_w")} \
-                if ser is not None and len(ser) else {}
-            faults = sum(1 for e in events if e.gpu_index == g and burn_severity(e) == "fail")
-            warns = sum(1 for e in events if e.gpu_index == g and burn_severity(e) == "warn")
-            status = "fail" if faults else ("warn" if warns else "pass")
-            if burn is not None:
-                from app.verify.burn_verdicts import gpu_verdict
-
-                status = gpu_verdict(burn, g)[0]
-            figs = " · ".join(f"{v:,.0f} {u}" for v, u in ((last.get("sm_clock_mhz"), "MHz"), (last.get("temp_c"), "°C"),
-                                                           (last.get("power_w"), "W")) if v is not None)
-            word, colour = tr(VERDICT.get(status, status)), COLOURS.get(status, "#757575")
-            cells.append(f"<td style='padding:2px 14px 2px 4px'><b>GPU {g}</b> <span style='color:{colour}'>● {word}</span>"
-                         f"<br>{figs}<br>" + tr("{faults} faults, {warnings} warnings").format(faults=faults, warnings=warns) + "</td>")
-        self.gpu_strip.setText("<table><tr>" + "".join(cells) + "</tr></table>")
-        self.gpu_strip.setVisible(len(gpus) > 1 or self.state.burn_s > 0 or burn is not None)
+        html = []
+        for c in cells:
+            if c.status == "running":
+                word, colour = c.live_text(phase_name), COLOURS["running" if c.seen == "pass" else c.seen]
+            else:
+                word, colour = tr(VERDICT.get(c.status, c.status)), COLOURS.get(c.status, "#757575")
+            figs = " · ".join(f"{v:,.0f} {u}" for v, u in c.figures)
+            html.append(f"<td style='padding:2px 14px 2px 4px'><b>GPU {c.gpu}</b> <span style='color:{colour}'>● {word}</span>"
+                        f"<br>{figs}<br>" + tr("{faults} faults, {warnings} warnings").format(faults=c.faults, warnings=c.warnings)
+                        + "</td>")
+        self.gpu_strip.setText("<table><tr>" + "".join(html) + "</tr></table>")
+        self.gpu_strip.setVisible(len(cells) > 1 or self.state.burn_s > 0 or burn is not None)
 
     def _done(self, v: Any) -> None:
         self._stop_bridge()
@@ -342,6 +344,7 @@ class VerifyPage(BasePage):
         self._stop_bridge()
         self.state.running = False
         self.state.error = message
+        self.gpu_strip.hide()  # it said the burn-in runs: the error below says why it does not
         self.show_error(tr("The verification could not run: {error}").format(error=message))
         self._buttons()
         self.retranslate_status()

@@ -7,12 +7,14 @@ long run costs no more per frame than a short one.
 from __future__ import annotations
 
 import math
+from html import escape
 from typing import Optional
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtGui import QColor, QPalette
-from PySide6.QtWidgets import QGridLayout, QSizePolicy, QWidget
+from PySide6.QtCore import QRectF
+from PySide6.QtGui import QBrush, QColor, QPalette
+from PySide6.QtWidgets import QGraphicsItem, QGridLayout, QSizePolicy, QWidget
 
 from ui.i18n import N_, tr
 from ui.state import CHARTS, SampleSeries
@@ -33,6 +35,24 @@ RATE_ORDER = ("fp8", "bf16", "fp16", "tf32", "fp32", "triad", "copy")  # a serie
 def rate_colour(name: str) -> str:
     i = RATE_ORDER.index(name) if name in RATE_ORDER else len(RATE_ORDER) + sum(map(ord, name))
     return RATE_COLOURS[i % len(RATE_COLOURS)]
+
+
+def phase_legend_entries(names: list[str]) -> list[tuple[str, str]]:
+    """(colour, words) per colour of the phases `names`, in order: phases shaded alike share one entry,
+    "matrix products fp8/bf16/fp16" (a burn-in's matrix products are one colour, one entry per precision
+    made the legend longer than a 1366 px window)."""
+    by_colour: dict[str, list[str]] = {}
+    for name in dict.fromkeys(names):
+        by_colour.setdefault(phase_colour(name), []).append(name)
+    out = []
+    for colour, members in by_colour.items():
+        bases = {m.partition("_")[0] for m in members}
+        if len(members) > 1 and len(bases) == 1 and all("_" in m for m in members):
+            words = phase_name(bases.pop()) + " " + "/".join(m.partition("_")[2] for m in members)
+        else:
+            words = " / ".join(phase_name(m) for m in members)
+        out.append((colour, words))
+    return out
 
 
 def _figure(v: float) -> str:
@@ -63,6 +83,59 @@ CEILING_NAMES = {"PCIe link": N_("PCIe link"), "power limit": N_("power limit"),
 MEASURED_NAMES = {"to GPU": N_("to GPU"), "from GPU": N_("from GPU")}
 
 
+class PhaseBands(pg.GraphicsObject):
+    """The test phases shaded behind a chart's curves: (t0, t1, colour) bands across the whole height,
+    painted by one item (a LinearRegionItem per band and chart cost ~2 ms each to make, and each moved one
+    asked its chart to lay out again)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.bands: tuple[tuple[float, float, str], ...] = ()
+        self._brushes: dict[str, QBrush] = {}
+        self.setZValue(-10)
+
+    def set_bands(self, bands: tuple[tuple[float, float, str], ...]) -> None:
+        if bands != self.bands:
+            self.prepareGeometryChange()
+            self.bands = bands
+            self.update()
+
+    def _brush(self, colour: str) -> QBrush:
+        if colour not in self._brushes:
+            c = QColor(colour)
+            c.setAlpha(34)
+            self._brushes[colour] = QBrush(c)
+        return self._brushes[colour]
+
+    def boundingRect(self) -> QRectF:  # noqa: N802
+        if not self.bands:
+            return QRectF()
+        view = self.viewRect()
+        if view is None:
+            return QRectF()
+        x0, x1 = min(b[0] for b in self.bands), max(b[1] for b in self.bands)
+        return QRectF(x0, view.top(), max(0.0, x1 - x0), view.height()).normalized()
+
+    def viewRangeChanged(self) -> None:  # noqa: N802 - the bands span the view's height: it changed
+        self.prepareGeometryChange()
+        super().viewRangeChanged()
+
+    def paint(self, p, *_args) -> None:
+        view = self.viewRect()
+        if view is None:
+            return
+        # filled in whole device pixels (a rect through the view's scaling is filled as a path: ~5x slower)
+        to_device = p.transform()
+        p.resetTransform()
+        x0, x1 = view.left(), view.right()
+        for t0, t1, colour in self.bands:
+            if t1 < x0 or t0 > x1:
+                continue  # off the chart
+            rect = QRectF(max(t0, x0), view.top(), min(t1, x1) - max(t0, x0), view.height()).normalized()
+            p.fillRect(to_device.mapRect(rect).toAlignedRect(), self._brush(colour))
+        p.setTransform(to_device)
+
+
 class ChartPanel(QWidget):
     def __init__(self, parent: Optional[QWidget] = None):
         super().__init__(parent)
@@ -72,12 +145,14 @@ class ChartPanel(QWidget):
         self.legends: dict[str, pg.LegendItem] = {}
         self.ceilings: dict[str, tuple[float, str]] = {}  # chart key -> (value in the chart's unit, label)
         self._ceiling_items: dict[str, pg.InfiniteLine] = {}
-        self._phase_items: list = []
+        self._phase_items: dict[str, PhaseBands] = {}  # one per chart: every phase's band
         self._phase_spans: list[tuple[str, float, float]] = []
         self.measured: list[tuple[str, float, str]] = []  # (chart key, value, label) drawn over the copy tests
         self._measured_items: list = []
+        self._measured_drawn: Optional[tuple] = None  # (figures, their band, the axis span) as drawn
         self.thresholds: list[tuple[float, str]] = []  # the temperature chart's slowdown/shutdown lines
         self._turn = 0  # the chart whose axes may be re-laid out first at the next streaming refresh
+        self._half = 0  # the half of the charts the last partial refresh drew
         self._threshold_items: list = []
         self.marks: list[tuple[float, str]] = []  # (t, "fail"|"warn"): faults on every chart's time axis
         self._mark_items: list = []
@@ -103,6 +178,9 @@ class ChartPanel(QWidget):
             for j, m in enumerate(metrics):
                 c = pi.plot([], [], pen=pg.mkPen(LINE_COLOURS[j % len(LINE_COLOURS)], width=2), name=m)
                 self.curves[m] = c
+            band = PhaseBands()
+            pi.addItem(band, ignoreBounds=True)
+            self._phase_items[key] = band
             self.plots[key] = w
             grid.addWidget(w, i // COLUMNS, i % COLUMNS)
         self.rate_plots = {"tflops": self._rates_plot(), "gbps": self._rates_plot()}
@@ -114,13 +192,16 @@ class ChartPanel(QWidget):
         self.phase_legend = QLabel(self)
         self.phase_legend.setObjectName("phase_legend")
         self.phase_legend.setTextFormat(pg.QtCore.Qt.TextFormat.RichText)
+        self.phase_legend.setWordWrap(True)  # unwrapped, ten phases made the page wider than a 1366 px window
         grid.addWidget(self.phase_legend, (len(CHARTS) + COLUMNS - 1) // COLUMNS + 1, 0, 1, COLUMNS)
         self._apply_palette()
         self.retranslate()
 
-    def refresh(self, series: SampleSeries, fit: bool = False) -> None:
+    def refresh(self, series: SampleSeries, fit: bool = False, part: bool = False) -> None:
         """Redraw from `series`. `fit`: show the whole run (a finished or recorded one) rather
-        than the live 60-second window."""
+        than the live 60-second window. `part` (a run streaming): half of the charts, the other half at
+        the next call, so one pass of the event loop paints three charts, never six (each ~3 ms, more on
+        a busy machine)."""
         if not len(series):
             for c in self.curves.values():
                 c.setData([], [])
@@ -139,9 +220,15 @@ class ChartPanel(QWidget):
             self.ceilings["power"] = (series.power_limit_w, "power limit")
         self._draw_ceilings()
         self._x_span = (0.0 if fit else max(0.0, x_max - WINDOW_S), x_max)  # what the axes will show
-        self._draw_phases(series.phase_spans())
+        keys = {c[0] for c in CHARTS}
+        if part and not fit:
+            self._half = 1 - self._half
+            keys = {c[0] for c in CHARTS[self._half::2]}
+        self._draw_phases(series.phase_spans(), keys)
         wanted: list[tuple[str, float, float]] = []
         for key, _t, _unit, scale, metrics in CHARTS:
+            if key not in keys:
+                continue
             y_top = 0.0
             for m in metrics:
                 y = np.asarray(series.values[m], dtype=float) * scale
@@ -229,6 +316,10 @@ class ChartPanel(QWidget):
         w.setMouseEnabled(x=False, y=False)
         w.hideButtons()
         w.setMenuEnabled(False)
+        # an axis draws its grid across the whole plot, so every new sample repainted it: its text and lines
+        # replayed ~2 ms per axis per frame. Cached as a pixmap, it is redrawn only when its range or size changes
+        for name in ("left", "bottom"):
+            w.getPlotItem().getAxis(name).setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         return w
 
     def _rates_plot(self) -> pg.PlotWidget:
@@ -323,44 +414,28 @@ class ChartPanel(QWidget):
             pi.setTitle(text, color=self.palette().color(QPalette.ColorRole.Text).name(), size="10pt")
             w._title = text
 
-    def _draw_phases(self, spans: list[tuple[str, float, float]]) -> None:
-        """Each test phase shaded and named (the probe says which it is in, per sample). While a run
-        streams only the newest band grows: it is moved in place, bands are made only for new phases
-        (making them is what costs: six charts, a band each)."""
+    def _draw_phases(self, spans: list[tuple[str, float, float]], keys: Optional[set[str]] = None) -> None:
+        """Each test phase shaded behind the curves of the charts `keys` (default: all) and named in the
+        legend (the probe says which it is in, per sample). One item per chart paints every band: while
+        a run streams, the newest band grows by a repaint of that item, no item is made or moved."""
+        bands = tuple((t0, t1, phase_colour(name)) for name, t0, t1 in spans)
+        for key, band in self._phase_items.items():
+            if keys is None or key in keys:
+                band.set_bands(bands)
         if spans == self._phase_spans:
             return
         old = self._phase_spans
-        same = [i for i, (a, b) in enumerate(zip(old, spans)) if a[0] == b[0] and a[1] == b[1]]
-        keep = len(same) if same == list(range(len(same))) else 0
-        if keep < len(old):  # a band went away or changed its start: redraw from there
-            for pi, region, _idx in [x for x in self._phase_items if x[2] >= keep]:
-                pi.removeItem(region)
-            self._phase_items = [x for x in self._phase_items if x[2] < keep]
-        for _pi, region, idx in self._phase_items:
-            if idx < len(spans) and spans[idx][2] != old[idx][2]:
-                region.setRegion((spans[idx][1], spans[idx][2]))
-        for idx in range(keep, len(spans)):
-            name, t0, t1 = spans[idx]
-            colour = QColor(phase_colour(name))
-            colour.setAlpha(34)
-            for _key, w in self.plots.items():
-                pi = w.getPlotItem()
-                region = pg.LinearRegionItem(values=(t0, t1), movable=False, brush=pg.mkBrush(colour), pen=pg.mkPen(None))
-                region.setZValue(-10)
-                pi.addItem(region, ignoreBounds=True)
-                self._phase_items.append((pi, region, idx))
         names_changed = [x[0] for x in old] != [x[0] for x in spans]
         self._phase_spans = list(spans)
         if names_changed:
             self.phases_changed(spans)
-        self._draw_measured()
+        self._draw_measured()  # the copy tests' figures sit over their band (redrawn only when it moved)
 
     def phases_changed(self, spans: list[tuple[str, float, float]]) -> None:
-        """The phase legend under the charts names each shaded band (in its colour)."""
-        names = list(dict.fromkeys(name for name, _t0, _t1 in spans))
-        parts = []
-        for name in names:
-            parts.append(f"<span style='color:{phase_colour(name)}'>■</span> {phase_name(name)}")
+        """The phase legend under the charts names each shaded band (in its colour). It wraps between
+        its entries, never inside one, so it fits a narrow window whatever the phases (a burn-in has ten)."""
+        parts = [f"<span style='white-space:nowrap'><span style='color:{colour}'>■</span>&nbsp;{escape(words)}</span>"
+                 for colour, words in phase_legend_entries([name for name, _t0, _t1 in spans])]
         self.phase_legend.setText((tr("Test phases:") + " " + " &nbsp; ".join(parts)) if parts else "")
 
     def set_measured(self, items: list[tuple[str, float, str]]) -> None:
@@ -371,10 +446,14 @@ class ChartPanel(QWidget):
         self._draw_measured()
 
     def _draw_measured(self) -> None:
+        span = next(((t0, t1) for name, t0, t1 in self._phase_spans if name == "bandwidth"), None)
+        drawn = (tuple(self.measured), span, getattr(self, "_x_span", None))
+        if drawn == self._measured_drawn:
+            return  # as drawn (this runs at every refresh while a run streams)
+        self._measured_drawn = drawn
         for pi, item in self._measured_items:
             pi.removeItem(item)
         self._measured_items = []
-        span = next(((t0, t1) for name, t0, t1 in self._phase_spans if name == "bandwidth"), None)
         if span is None:
             return
         t0, t1 = span

@@ -157,25 +157,35 @@ def lines_with(text: str, low: str, words: Iterable[str]) -> str:
     """The lines of `text` holding any of `words` (searched in `low`, its lower-cased copy), joined:
     a context pattern then runs over these lines only. Found by str.find (linear, in C). Of a line
     longer than _LONG_LINE only the stretch around each word is taken (one long line is no table)."""
-    spans: list[tuple[int, int]] = []
+    spans: set[tuple[int, int]] = set()  # a line held by several words: one span
     hits = 0
     n = len(low)
     if n != len(text):  # a letter whose lower case is longer: keep the offsets of `text`
         low = "".join(c.lower()[:1] for c in text)
+    find, rfind, add = low.find, low.rfind, spans.add
     for w in words:
-        i = low.find(w)
+        width = len(w)
+        i = find(w)
         while i >= 0:
             hits += 1
             if hits > _TRIGGER_CAP:
                 return text  # the words are everywhere: the whole text is cheaper than its lines
-            a, b = _line_around(low, i, len(w), n)
-            spans.append((a, b))
-            i = low.find(w, max(b, i + 1))
+            # the line around i; for a line longer than _LONG_LINE the stretch of _WINDOW around it
+            # (never scans further than _LONG_LINE, so many hits on one long line stay linear)
+            lo, hi = i - _LONG_LINE, i + _LONG_LINE
+            a = rfind("\n", lo if lo > 0 else 0, i)
+            b = find("\n", i, hi if hi < n else n)
+            if (a < 0 < lo) or (b < 0 and hi < n):  # a long line: the stretch around the word
+                a, b = (i - _WINDOW if i > _WINDOW else 0), min(n, i + width + _WINDOW)
+            else:
+                a, b = a + 1, (n if b < 0 else b)
+            add((a, b))
+            i = find(w, b if b > i else i + 1)
     if not spans:
         return ""
-    spans.sort()
-    out, start, end = [], spans[0][0], spans[0][1]
-    for a, b in spans[1:]:
+    order = sorted(spans)
+    out, start, end = [], order[0][0], order[0][1]
+    for a, b in order[1:]:
         if a > end:
             out.append(text[start:end])
             start = a
@@ -186,17 +196,6 @@ def lines_with(text: str, low: str, words: Iterable[str]) -> str:
 
 _LONG_LINE = 4096
 _WINDOW = 512
-
-
-def _line_around(low: str, i: int, width: int, n: int) -> tuple[int, int]:
-    """The line around position i, or for a line longer than _LONG_LINE the stretch of _WINDOW around
-    it: never scans further than _LONG_LINE, so many hits on one long line stay linear."""
-    lo, hi = max(0, i - _LONG_LINE), min(n, i + _LONG_LINE)
-    a = low.rfind("\n", lo, i)
-    b = low.find("\n", i, hi)
-    if (a < 0 and lo > 0) or (b < 0 and hi < n):
-        return max(0, i - _WINDOW), min(n, i + width + _WINDOW)
-    return a + 1, (n if b < 0 else b)
 
 
 NOCASE = frozenset({"user", "host", "home", "mac", "gpu-uuid", "uuid", "email", "ip", "name", "wifi", "machine-id",

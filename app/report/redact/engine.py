@@ -27,6 +27,7 @@ from .replace import _Index
 from .store import Store
 from .walk import Cut, cut_text, replace
 
+_OTHER_SPACE = re.compile(r"[^\S\n]")  # whitespace other than a line end
 _NOT_SECRETS = frozenset({"true", "false", "none", "null", "0", "1", "yes", "no", "***", "xxx", "<redacted>"})
 
 
@@ -174,8 +175,13 @@ class Redactor(Store):
         if not text or not isinstance(text, str):
             return
         # distinct, in the order they first appear (stable numbering); from the distinct pieces between
-        # spaces and line ends when the text is cut already (the same pieces, in the same order)
-        pieces = list(dict.fromkeys(("\n".join(cut[2]) if cut is not None and cut[0] is text else text).split()))
+        # spaces and line ends when the text is cut already (the same pieces, in the same order: as
+        # they are when no piece holds other whitespace)
+        if cut is not None and cut[0] is text:
+            joined = "\n".join(cut[2])
+            pieces = list(filter(None, cut[2])) if not _OTHER_SPACE.search(joined) else list(dict.fromkeys(joined.split()))
+        else:
+            pieces = list(dict.fromkeys(text.split()))
         learn.learn_text(self, text, pieces)
 
     def learn_live(self, system: Any = None) -> "Redactor":

@@ -198,13 +198,14 @@ def _v6_taken(vs: list[str], joined: str) -> list[bool]:
     zeroish = map(_ZEROISH.__contains__, map(str.strip, vs, itertools.repeat(":0")))
     ends = map(str.endswith, vs, itertools.repeat(("::", "::1", ":0", ":1")))
     out = list(map(operator.and_, ok, map(operator.not_, map(operator.and_, zeroish, ends))))
-    if max(map(len, joined.replace("\n", ":").split(":"))) > 4:  # a group of more than 4 digits somewhere
+    if _LONG_GROUP_ANY.search(joined):  # a group of more than 4 digits somewhere
         out = list(map(operator.and_, out, map(operator.not_, map(_LONG_GROUP.search, vs))))
     return out
 
 
 _ZEROISH = frozenset({"", "1"})
 _LONG_GROUP = re.compile(r"[^:]{5}")
+_LONG_GROUP_ANY = re.compile(r"[^:\n]{5}")
 
 
 def _versions(t: Text, found: dict[str, None]) -> set[str]:

@@ -7,7 +7,7 @@ import itertools
 import operator
 import re
 
-from .common import Learner, Text
+from .common import COMMON_WORDS, NOT_PRIVATE_USERS, Learner, Text
 
 # a home folder's owner: /home/<u>, /Users/<u>, C:\\Users\\<u>, \\\\wsl$\\Distro\\home\\<u> (and \\wsl.localhost), and
 # the same with doubled backslashes as repr()/JSON escaping writes them (C:\\\\Users\\\\<u>)
@@ -28,14 +28,33 @@ RE_UNAME = re.compile(r"(?m)^(?:Linux|Darwin|FreeBSD) ([A-Za-z0-9][A-Za-z0-9.-]{
 def learn_pieces(r: Learner, t: Text) -> None:
     homes = list(itertools.compress(t.pieces, map(operator.or_, t.at_least("home", 1), t.at_least("sers", 1))))
     if homes:
-        for u in dict.fromkeys(RE_HOME.findall("\n".join(homes))):
-            r.add_user(u)
+        _add_users(r, list(dict.fromkeys(RE_HOME.findall("\n".join(homes)))))
     at = t.having("@")
     if at:
         joined = " \n".join(at) + " "
         for m in RE_PROMPT.finditer(joined):
             r.add_user(m.group(1))
             r.add_host(m.group(2))
+
+
+_USUAL_USER = re.compile(r"[\w.@$-]+")
+
+
+def _add_users(r: Learner, names: list[str]) -> None:
+    """add_user for each name, in order; in bulk (Store.add_all) when each is one that add_user takes
+    as it is (letters, digits and "_.@$-" only, not all digits) or one it refuses (root, nobody ...)."""
+    if not names:
+        return
+    lows = list(map(str.lower, names))
+    refused = list(map(operator.or_, map(NOT_PRIVATE_USERS.__contains__, lows), map(str.isdigit, names)))
+    usual = map(operator.or_, refused, map(bool, map(_USUAL_USER.fullmatch, names)))
+    if not all(usual) or any(len(n) > 64 for n in names):
+        for n in names:
+            r.add_user(n)
+        return
+    taken = list(itertools.compress(names, map(operator.not_, refused)))
+    weak = frozenset(n for n in taken if len(n) < 4 or n.lower() in COMMON_WORDS)
+    r.add_all("user", taken, weak=weak)
 
 
 def learn_context(r: Learner, t: Text) -> None:

@@ -34,6 +34,7 @@ _SPACE = re.compile(r"[ \t\n]")
 _BEFORE = {"word": r"(?<![A-Za-z0-9_.\-])", "alnum": r"(?<![A-Za-z0-9_.+\-])"}  # common.bounded, in ASCII
 _AFTER = {"word": r"(?![A-Za-z0-9_\-])", "alnum": r"(?![A-Za-z0-9_+\-])"}
 _KIND_STARTS = tuple(f"{k}-" for k in KINDS)
+_BOUNDED = ("word", "alnum")  # boundary classes that close at a word run
 _CLASS_BY_FIRST = ("plain", "alnum")  # by whether a value's first character is a letter or digit
 _VALUE, _LOWER, _CLASS, _PH = (operator.itemgetter(i) for i in (0, 1, 2, 4))  # an Entry's fields
 
@@ -171,36 +172,62 @@ class _Index:
         """Values looked up by str.find: under their one run, or (later) their rarest run."""
         # every value's word runs in one go (str.translate per value costs more than the rest)
         trs = "\n".join(e[1] for e in entries).translate(NOT_RUN_KEEP_NL).split("\n")
+        one: list[str] = []
+        one_entries: list[Entry] = []
         for e, rs in zip(entries, map(str.split, trs)):
             if len(rs) == 1:
-                self._under(rs[0], e)
+                one.append(rs[0])
+                one_entries.append(e)
             elif rs:
                 keyed.append((e, rs))
             else:
                 self.norun.append(e)
+        self._under(one, one_entries)
 
-    def _under(self, run: str, e: Entry) -> None:
-        have = self.first.setdefault(run, [])
-        if any(x[4] != e[4] for x in have) or run in self.run_word or run in self.run_lower:
-            self.shared.add(run)
-        have.append(e)
-        self.slow.add(run)
-        self.keys.add(run)
-        if e[2] not in ("word", "alnum") or not e[0].isascii():
-            self.odd.add(run)
+    def _under(self, runs_: list[str], entries: list[Entry]) -> None:
+        """Each entry under its run (in bulk). A run under which values of more placeholders stand, or
+        that is also a one-run value's, is shared; one of a value whose boundaries need not close at a
+        run (or with letters outside ASCII) is odd."""
+        first, shared, touched = self.first, self.shared, []
+        for run, e in zip(runs_, entries):
+            have = first.get(run)
+            if have is None:
+                first[run] = [e]
+            else:
+                have.append(e)
+                touched.append(run)
+        for run in dict.fromkeys(touched):
+            if run not in shared:
+                have = first[run]
+                ph = have[0][4]
+                if any(x[4] != ph for x in have):
+                    shared.add(run)
+        held = set(runs_)
+        shared.update(held.intersection(self.run_word), held.intersection(self.run_lower))
+        self.slow |= held
+        self.keys |= held
+        self.odd.update(run for run, e in zip(runs_, entries) if e[2] not in _BOUNDED or not e[0].isascii())
 
     def _key_by_rarest_run(self, keyed: list[tuple[Entry, list[str]]]) -> None:
-        """Each value of several word runs under the run it shares with the fewest other values: a piece
-        is only checked for the values whose run it holds, so a thousand webhook paths under /services/
-        cost one each. (A run at an end the value's boundaries do not close could be part of a longer
-        run: not used.)"""
+        """Each value of several word runs under the run it shares with the fewest other values (the
+        longest of those): a piece is only checked for the values whose run it holds, so a thousand
+        webhook paths under /services/ cost one each. (A run at an end the value's boundaries do not
+        close could be part of a longer run: not used.)"""
         first = self.first
-        freq = Counter(itertools.chain.from_iterable(set(rs) for _, rs in keyed))
-        freq.update({k: len(first[k]) for k in freq if k in first})
+        freq = Counter(itertools.chain.from_iterable(map(set, map(operator.itemgetter(1), keyed))))
+        freq.update({k: len(first[k]) for k in freq.keys() & first.keys()})
+        # (how many values share it, then longest first) as one number: n * wide - length
+        wide = max(map(len, freq)) + 1
+        rank = dict(zip(freq, map(operator.sub, map(wide.__mul__, freq.values()), map(len, freq))))
+        chosen = []
         for e, rs in keyed:
-            usable = rs[1:] if e[2] == "home" else rs
-            usable = usable[:-1] if e[2] == "plain" and len(usable) > 1 else usable
-            self._under(min(usable, key=lambda x: (freq[x], -len(x))), e)
+            cls = e[2]
+            if cls == "home":
+                rs = rs[1:]
+            elif cls == "plain" and len(rs) > 1:
+                rs = rs[:-1]
+            chosen.append(min(rs, key=rank.__getitem__))
+        self._under(chosen, list(map(operator.itemgetter(0), keyed)))
 
     # --- names that are everyday words: only where they stand as names -----------------------------
     def _weak(self, weak: dict[str, list[str]]) -> None:

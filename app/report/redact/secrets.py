@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import operator
 import re
 from collections import Counter
 from functools import lru_cache
@@ -43,6 +44,7 @@ _PATH_SEG = re.compile(r"[a-z0-9_.-]{3,}")
 
 _CLOG = [0.0] + [c * math.log2(c) for c in range(1, 4097)]
 _DIGITS = "0123456789"
+_ENTROPY_BAR = 4.0 + 1e-9
 
 
 @lru_cache(maxsize=4096)
@@ -78,7 +80,7 @@ def looks_like_token(s: str) -> bool:
         return False  # a C++ symbol (Itanium mangling) from a stack trace
     if "/" in s and any(_PATH_SEG.fullmatch(seg) for seg in s.split("/")):
         return False  # a relative path or URL part (tests/fixtures/real/..., com/org/repo/issues/28)
-    return (n <= 4096 and _least_entropy(n, k) > 4.0 + 1e-9) or _entropy(s) >= 4.0
+    return (n <= 4096 and _least_entropy(n, k) > _ENTROPY_BAR) or _entropy(s) >= 4.0
 
 
 def is_secret_name(name: str) -> bool:
@@ -105,7 +107,36 @@ def learn_pieces(r: Learner, pieces: list[str]) -> None:
     if any(x in text for x in TOKEN_PREFIXES):
         r.add_all("secret", RE_TOKEN_PREFIX.findall(text))
     runs = list(itertools.filterfalse(r.has, dict.fromkeys(RE_LONG_ALONE.findall(text))))
-    r.add_all("secret", filter(looks_like_token, runs))
+    r.add_all("secret", itertools.compress(runs, tokens_among(runs)))
+
+
+_NO_DIGITS = str.maketrans("", "", _DIGITS)
+
+
+def tokens_among(runs: list[str]) -> list[bool]:
+    """looks_like_token for each string, its usual case decided in bulk (no Python step per string):
+    ASCII, no "<" or "/", a mix of cases, at least 4 digits, 16 different characters or more, not a
+    C++ symbol, 32 to 4096 long, and entropy high enough even at its least (_least_entropy). Any other string: the
+    test itself, one by one."""
+    if not runs:
+        return []
+    joined = "\n".join(runs)
+    if not joined.isascii() or "<" in joined or "/" in joined or len(joined.split("\n")) != len(runs):
+        return list(map(looks_like_token, runs))
+    ns = list(map(len, runs))
+    digits = map(operator.sub, ns, map(len, joined.translate(_NO_DIGITS).split("\n")))
+    ks = list(map(len, map(set, runs)))
+    usual = map(operator.and_, map((4).__le__, digits), map((16).__le__, ks))
+    usual = map(operator.and_, usual, map((32).__le__, ns))
+    usual = map(operator.and_, usual, map((4096).__ge__, ns))
+    usual = map(operator.and_, usual, map(operator.not_, map(str.isupper, runs)))
+    usual = map(operator.and_, usual, map(operator.not_, map(str.islower, runs)))
+    usual = map(operator.and_, usual, map(operator.not_, map(str.startswith, runs, itertools.repeat(("_Z", "__Z")))))
+    usual = map(operator.and_, usual, map(_ENTROPY_BAR.__lt__, map(_least_entropy, ns, ks)))
+    out = list(usual)
+    for i in itertools.compress(range(len(runs)), map(operator.not_, out)):
+        out[i] = looks_like_token(runs[i])
+    return out
 
 
 def learn_assignment(r: Learner, name: str, value: str, keyed: Callable[[str, str], bool]) -> None:

@@ -18,6 +18,15 @@ from .common import KINDS, NOCASE, PLACEHOLDER_RE
 LogEntry = tuple[str, list[str], list[str], bool]  # kind, values in order, their placeholders, all found by their kind's own pattern?
 
 
+_SEP = "\x00"
+
+
+def _lower_each(values: list[str], joined: str) -> list[str]:
+    """str.lower of each value (`joined`: them joined by line ends), in bulk where it can be."""
+    lows = joined.lower().split("\n")
+    return lows if len(lows) == len(values) else list(map(str.lower, values))
+
+
 def kind_of(ph: str) -> str:
     """The kind a placeholder names: `<gpu-uuid-2>` -> "gpu-uuid"."""
     return ph[1:ph.rindex("-")]
@@ -79,14 +88,19 @@ class Store:
         new = list(itertools.filterfalse(w.__contains__, itertools.filterfalse(m.__contains__, dict.fromkeys(values))))
         if not new:
             return
-        lows = list(map(str.lower, new)) if kind in NOCASE else []
-        if ("" in new or "<" in "".join(new) or weak and not weak.isdisjoint(new)
+        if weak and not weak.isdisjoint(new):
+            self._around_weak(kind, new, weak, patterned)
+            return
+        joined = "\n".join(new)
+        lows = _lower_each(new, joined) if kind in NOCASE else []
+        if ("" in new or "<" in joined
                 or lows and (not self._lower.keys().isdisjoint(lows)
                              or self._lower_weak and not self._lower_weak.keys().isdisjoint(lows))):
             self._one_by_one(kind, new, weak)
             return
         n = self._counts.get(kind, 0)
-        phs = list(map(f"<{kind}-{{}}>".format, range(n + 1, n + 1 + len(new))))
+        # "<kind-n>" for each, in one join and split (str.format per value costs more)
+        phs = f"<{kind}-{f'>{_SEP}<{kind}-'.join(map(str, range(n + 1, n + 1 + len(new))))}>".split(_SEP)
         if lows:
             size = len(self._lower)
             self._lower.update(zip(lows, phs))
@@ -102,6 +116,17 @@ class Store:
     def _one_by_one(self, kind: str, values: list[str], weak: frozenset[str]) -> None:
         for v in values:
             self.add(kind, v, v in weak)
+
+    def _around_weak(self, kind: str, values: list[str], weak: frozenset[str], patterned: bool) -> None:
+        """add_all of values some of which are weak: the others in bulk between them, in order."""
+        start = 0
+        for i in itertools.compress(range(len(values)), map(weak.__contains__, values)):
+            if i > start:
+                self.add_all(kind, values[start:i], patterned)
+            self.add(kind, values[i], True)
+            start = i + 1
+        if start < len(values):
+            self.add_all(kind, values[start:], patterned)
 
     def has(self, value: str) -> bool:
         return value in self._map or value in self._weak

@@ -75,12 +75,11 @@ def fixes(idx: "_Index", uniq: list[str]) -> tuple[dict[str, str], set[str]]:
     """piece -> its redacted form, for the pieces that change other than the values learned as they
     stand (the store's map: the caller looks them up), and the pieces that are a weak name (for the
     line pass)."""
-    low_list = "\n".join(uniq).lower().split("\n")  # in bulk: str.lower per piece costs more
-    if len(low_list) != len(uniq):
-        low_list = list(map(str.lower, uniq))
     whole, lower = idx.r._map, idx.r._lower
-    keep = list(map(_not, map(whole.__contains__, uniq)))
-    rest, rest_low = list(itertools.compress(uniq, keep)), list(itertools.compress(low_list, keep))
+    rest = list(itertools.filterfalse(whole.__contains__, uniq))
+    rest_low = "\n".join(rest).lower().split("\n")  # in bulk: str.lower per piece costs more
+    if len(rest_low) != len(rest):
+        rest_low = list(map(str.lower, rest))
     b = list(map(lower.get, rest_low))
     fix = dict(zip(itertools.compress(rest, b), filter(None, b)))
     if fix:
