@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from typing import Literal, Optional, cast
 
+from app.diagnose.gates import Gated
 from app.diagnose.model import Platform
 from app.facts import Facts
 
@@ -65,11 +66,11 @@ _PKG = (
                r"\b\d+\.\d+\.\d+(?:\.\w+)?-arch\d-\d\b|\.pkg\.tar\.zst\b|-zen\d-\d-zen\b"),
 )
 # the host's own actions, never done inside a container: a text showing them is from the host
-_BARE_METAL = re.compile(
+_BARE_METAL = Gated(
     r"\bNVRM:|\bnvidia-installer\b|\bdkms (?:install|build|autoinstall|status)\b|\bubuntu-drivers\b|\bmokutil\b|"
     r"\bmodprobe\b|\binsmod\b|\bupdate-initramfs\b|\bsystemctl (?:restart|status|start) (?!docker|containerd)|"
     r"(?:sudo )?apt(?:-get)? install [^\n]*nvidia-driver|\bBIOS\b|\bSecure Boot\b|\bsudo\b|but can be installed with|"
-    r"\b[a-z_][\w-]*@[\w-]+:~\$", re.IGNORECASE)
+    r"\b[a-z_][\w-]*@[\w-]+:~\$", re.IGNORECASE, single_line=True)
 _WSL_PROBE = re.compile(r"(?:check|probe|detect|look)\w*\b[^\n]{0,40}\bwsl\b[^\n]{0,40}(?:not|false|no\b|none)|"
                         r"\bwsl\b[^\n]{0,30}(?:not detected|not found|=\s*false|: false|is not)|\bis_?wsl\b\s*[=:]\s*(?:false|0)",
                         re.IGNORECASE)
@@ -82,30 +83,30 @@ _DISTRO = (
     ("arch", r"\bArch Linux\b|\bManjaro\b|\bEndeavourOS\b|\bCachyOS\b|-arch\d-\d\b|\bpacman\b"),
 )
 # a traceback's package folder: the environment root before lib/pythonX.Y/site-packages (POSIX) or Lib\site-packages
-_SITE_POSIX = re.compile(r"(?P<root>(?:/[\w.+@~\-]+)+?)/lib(?:64)?/python3(?:\.\d+)?t?/(?P<kind>site|dist)-packages/")
-_SITE_WIN = re.compile(r"(?P<root>[A-Za-z]:\\(?:[\w.+@ ()\-]+\\)*?[\w.+@ ()\-]+)\\Lib\\site-packages\\", re.IGNORECASE)
+_SITE_POSIX = Gated(r"(?P<root>(?:/[\w.+@~\-]+)+?)/lib(?:64)?/python3(?:\.\d+)?t?/(?P<kind>site|dist)-packages/", single_line=True)
+_SITE_WIN = Gated(r"(?P<root>[A-Za-z]:\\(?:[\w.+@ ()\-]+\\)*?[\w.+@ ()\-]+)\\Lib\\site-packages\\", re.IGNORECASE, single_line=True)
 _CONDA = re.compile(r"(?:^|[/\\])(?:ana|mini)conda\d?(?:[/\\]|$)|(?:^|[/\\])(?:miniforge\d?|mambaforge|micromamba|\.conda|conda)(?:[/\\]|$)|"
                     r"[/\\]envs[/\\][\w.\-]+$|^/opt/conda", re.IGNORECASE)
 # an NVIDIA Jetson board (L4T, JetPack, a Tegra kernel, a Jetson module's name): the machine itself, never a
 # word alone ("a wheel built for Jetson" on an ARM server is no Jetson)
-_JETSON = re.compile(
+_JETSON = Gated(
     r"\bjetson[ _-]?(?:nano|orin|xavier|tx[12]|agx|nx|thor)|\b(?:agx|nx|nano)[ _-]?orin\b|\borin[ _-]?(?:nano|nx|agx)\b|"
     r"\bjetpack\b|\bl4t\b|-tegra\b|\bnv_tegra_release\b|\bnvidia-l4t-|\(nvgpu\)|\btegra[ _-]?(?:x[12]|186|194|234)\b",
-    re.IGNORECASE)
+    re.IGNORECASE, single_line=True)
 _JETSON_GPU = re.compile(r"\b(?:orin|xavier|tegra|jetson|thor)\b", re.IGNORECASE)  # a Jetson's GPU name (nvgpu)
-_HOME = re.compile(r"(?<![\w.])/home/([a-z_][\w.\-]{0,31})/")
+_HOME = Gated(r"(?<![\w.])/home/([a-z_][\w.\-]{0,31})/", single_line=True)
 
 
-def _compiled(table: tuple[tuple[str, str], ...]) -> tuple[tuple[str, re.Pattern], ...]:
-    return tuple((name, re.compile(rx, re.IGNORECASE)) for name, rx in table)
+def _compiled(table: tuple[tuple[str, str], ...]) -> tuple[tuple[str, Gated], ...]:
+    return tuple((name, Gated(rx, re.IGNORECASE, single_line=True)) for name, rx in table)
 
 
 _WSL_RX, _WINDOWS_RX, _MACOS_RX, _CONTAINER_RX, _PKG_RX, _DISTRO_RX = (
     _compiled(t) for t in (_WSL, _WINDOWS, _MACOS, _CONTAINER, _PKG, _DISTRO))
-_DOCKER_DESKTOP_RX = re.compile(_DOCKER_DESKTOP, re.IGNORECASE)
+_DOCKER_DESKTOP_RX = Gated(_DOCKER_DESKTOP, re.IGNORECASE, single_line=True)
 
 
-def _clues(text: str, table: tuple[tuple[str, re.Pattern], ...]) -> list[str]:
+def _clues(text: str, table: tuple[tuple[str, Gated], ...]) -> list[str]:
     return list(dict.fromkeys(name for name, rx in table if rx.search(text)))
 
 

@@ -5,7 +5,10 @@ or broken UTF-8. `scan_stream()` reads it in chunks through an incremental decod
 lines that hold any rule keyword (one cheap pass in C), and keeps only windows of lines around
 them (a few lines before, more after, because tracebacks and installer errors wrap). The kept
 text is capped: the first half of the cap from the start of the log, the second half from its
-end (a ring), so both the first error (often the cause) and the last one survive.
+end (a ring), so both the first error (often the cause) and the last one survive. The keyword
+search skips the tag every line of a chunk repeats (journald's `host unit[pid]: `, compose's
+`svc-1  | `), and a hit line whose shape (digits dropped) was a hit SHAPE_CAP times opens no
+window (its last occurrence is kept): a keyword-dense log costs its distinct lines, not its length.
 
 `Window.normalised` is what rules match against: escapes undone (ANSI colours, journald's
 `#012`/`#033`, repr's `\\n`/`\\'`, Windows path separators as `/`), each line stripped of quoting
@@ -35,6 +38,10 @@ MAX_LINE_CHARS = 4000  # a longer line is cut around the keyword
 MAX_WINDOW_CHARS = 32 * 1024
 HARD_WRAP_MIN = 40  # a line at least this long that ends mid-word may be a terminal's hard wrap  # a run of hit lines longer than this is split into several windows
 MAX_USAGE_POINTS = 4096
+SHAPE_CAP = 64  # a hit line whose shape (its digits aside) was a hit this often already opens no window
+MAX_SHAPES = 100_000  # shapes counted (a log of distinct lines beyond this is read as before)
+MAX_REPEAT_TAILS = 256  # the last line kept of this many shapes seen too often
+_DIGITS = b"0123456789"  # dropped from a line's shape: "5%" and "57%" are one shape
 SMALL_INPUT_BYTES = 256 * 1024  # a paste this small is matched whole, without the keyword prefilter
 
 _PREFIX_RE = re.compile(
@@ -195,6 +202,32 @@ USAGE_RE = re.compile(  # applied to lower-cased text
     r"(\d+(?:\.\d+)?)\s*(gib|mib|kib|gb|mb|kb|g|m)\b"
     r"|(\d+)mib\s*/\s*\d+mib"
 )
+# the same two alternatives as separate patterns, each with a first-character set the regex engine skips to
+# (one alternation starting with \\d has none: every position of the text was tried); usage_figures() merges their
+# matches exactly as USAGE_RE.finditer finds them (leftmost first, the first alternative on a tie)
+_USAGE_NAMED = re.compile(USAGE_RE.pattern.rsplit("|(\\d+)mib", 1)[0])
+_USAGE_RATIO = re.compile(r"(\d)(\d*)mib\s*/\s*\d+mib")
+
+
+def usage_figures(low: str, a: int, b: int) -> Iterable[float]:
+    """The MiB of each match of USAGE_RE in low[a:b], in order (USAGE_RE.finditer's matches, found faster)."""
+    pos = a
+    ma = _USAGE_NAMED.search(low, pos, b)
+    mb = _USAGE_RATIO.search(low, pos, b)
+    while ma is not None or mb is not None:
+        if mb is None or (ma is not None and ma.start() <= mb.start()):
+            assert ma is not None
+            yield _to_mib(ma.group(1), ma.group(2))
+            pos = ma.end()
+        else:
+            yield float(mb.group(1) + mb.group(2))
+            pos = mb.end()
+        if ma is not None and ma.start() < pos:
+            ma = _USAGE_NAMED.search(low, pos, b)
+        if mb is not None and mb.start() < pos:
+            mb = _USAGE_RATIO.search(low, pos, b)
+
+
 USAGE_STRIDE_CHARS = 256 * 1024
 USAGE_SLICE_CHARS = 32 * 1024
 _UNIT_MIB = {"gib": 1024.0, "gb": 1000.0**3 / 2**20, "g": 1024.0, "mib": 1.0, "mb": 1000.0**2 / 2**20, "m": 1.0,
@@ -375,6 +408,39 @@ def _to_mib(value: str, unit: str) -> float:
     return float(value) * _UNIT_MIB.get(unit.lower(), 1.0)
 
 
+# a line's leading time (syslog/journald "dec 01 10:00:00 ", ISO "2026-12-01t10:00:00.123z "), lower-cased
+_STAMP_RE = re.compile(r"[a-z]{3} [ \d]\d \d\d:\d\d:\d\d |\d{4}-\d\d-\d\d[t ][\d:.,]+(?:z|[+-]\d\d:?\d\d)? ")
+_TAG_ENDS = (": ", " | ", "] ")  # journald "host unit[pid]: ", compose "api-1  | ", kubectl "[pod/x/y] "
+
+
+def repeated_tag(low: str, kw: re.Pattern) -> Optional[str]:
+    """The tag nearly every line of a chunk repeats after its time (journald's "host unit[pid]: ", compose's
+    "svc-1  | "), when no keyword is in it: searching for keywords there is wasted work."""
+    head = low[:16384].split("\n")[1:65]
+    if len(head) < 16:
+        return None
+    tags: dict[str, int] = {}
+    for line in head:
+        m = _STAMP_RE.match(line)
+        rest = line[m.end():] if m else line
+        ends = [(i, i + len(e)) for i, e in ((rest.find(e), e) for e in _TAG_ENDS) if i > 0]
+        cut = min(ends) if ends else (-1, -1)
+        if 0 < cut[0] <= 80:
+            tag = rest[:cut[1]]
+            tags[tag] = tags.get(tag, 0) + 1
+    if not tags:
+        return None
+    tag, count = max(tags.items(), key=lambda x: x[1])
+    return tag if count * 5 >= len(head) * 4 and len(tag) >= 8 and kw.search(tag) is None else None
+
+
+def masked(low: str, kw: re.Pattern) -> str:
+    """`low` with the repeated tag blanked (spaces, its closing ": " kept: positions, lines and every keyword
+    outside the tag stay where they are), for the keyword search only."""
+    tag = repeated_tag(low, kw)
+    return low if tag is None else low.replace(tag, " " * (len(tag) - 2) + tag[-2:])
+
+
 class _Scanner:
     def __init__(self, kw: re.Pattern, collect_usage: bool):
         self.kw = kw
@@ -392,6 +458,9 @@ class _Scanner:
         self.usage: list[float] = []
         self.usage_step = 1
         self.usage_seen = 0
+        self.shapes: dict[bytes, int] = {}  # a hit line's shape (its digits dropped) -> times it was a hit
+        self.last_repeat: dict[bytes, tuple[int, str]] = {}  # shape -> (line number, line) of its latest capped line
+        self.repeats_skipped = 0
 
     # -- windows -------------------------------------------------------------------------
     def _keep(self, w: Window) -> None:
@@ -449,19 +518,50 @@ class _Scanner:
         # hits: line index of each keyword position (searched in lower case: much faster than
         # a case-insensitive alternation; lower() keeps newlines, so line numbers hold)
         low = text.lower()
-        # runs of hit lines: a hit within LINES_AFTER of the previous one extends its run, so a
-        # log that repeats an error on every line costs one window per run, not one per line
-        runs: list[list[int]] = []  # [first hit line, last hit line, column of the first hit]
+        capped: list[tuple[bytes, int]] = []
+        runs = self._runs(masked(low, self.kw), capped)
+        lines: list[str] = []
+        if runs or capped:  # split into lines only when something matched (most chunks of a log do not)
+            lines = text.split("\n")
+            if lines and lines[-1] == "":
+                lines.pop()
+        self.repeats_skipped += len(capped)
+        for shape, i in dict(capped).items():  # the latest line of each shape seen too often (its last one survives)
+            self._note_repeat(shape, self.line_no + i + 1, self._cut(lines[i]) if i < len(lines) else "")
+        for i, last, col in runs:
+            self._run_windows(lines, n, i, last, col)
+        if self.collect_usage:
+            self._usage(low)
+        tail = lines[-LINES_BEFORE:] if lines else text.rstrip("\n").rsplit("\n", LINES_BEFORE)[-LINES_BEFORE:]
+        self.prev_lines.extend(self._cut(x) for x in tail)
+        self.line_no += n
+
+    def _runs(self, low: str, capped: list[tuple[bytes, int]]) -> list[list[int]]:
+        """Runs of hit lines ([first hit line, last hit line, column of the first hit]): a hit within LINES_AFTER
+        of the previous one extends its run, so a log that repeats an error on every line costs one window per
+        run, not one per line. A line whose shape (digits aside) was a hit SHAPE_CAP times already is no hit
+        (`capped` gets its shape and line): a keyword-dense log costs its distinct lines, not its length."""
+        runs: list[list[int]] = []
         pos = 0
         line_i = 0
         m = self.kw.search(low)
         while m is not None:  # one hit per line is enough: jump to the next line after each
             p = m.start()
             line_i += low.count("\n", pos, p)
+            start = low.rfind("\n", 0, p) + 1
+            end = low.find("\n", p)
+            shape = self._repeated(low[start:end if end >= 0 else len(low)])
+            if shape is not None:
+                capped.append((shape, line_i))
+                if end < 0:
+                    break
+                pos, line_i = end + 1, line_i + 1
+                m = self.kw.search(low, pos)
+                continue
             if runs and line_i <= runs[-1][1] + LINES_AFTER:
                 runs[-1][1] = line_i
             else:
-                runs.append([line_i, line_i, p - (low.rfind("\n", 0, p) + 1)])
+                runs.append([line_i, line_i, p - start])
             # the lines up to LINES_AFTER below this hit are in its window already: look for the
             # next hit from there (a log with a keyword on every line then costs 1/LINES_AFTER
             # of the searches; the windows kept are the same, merged where they touch)
@@ -475,39 +575,48 @@ class _Scanner:
                 break
             pos = nl + 1
             m = self.kw.search(low, pos)
-        lines: list[str] = []
-        if runs:  # split into lines only when something matched (most chunks of a log do not)
-            lines = text.split("\n")
-            if lines and lines[-1] == "":
-                lines.pop()
-        for i, last, col in runs:
-            lo = max(0, i - LINES_BEFORE)
-            hi = min(n, last + LINES_AFTER + 1)
-            before: list[str] = []
-            if i - LINES_BEFORE < 0:  # context from the previous chunk
-                need = LINES_BEFORE - i
-                before = list(self.prev_lines)[-need:] if need else []
-            first = self.line_no + lo + 1 - len(before)
-            body = lines[lo:hi]
-            owed = (last + LINES_AFTER + 1) - hi
-            if hi - lo > 64:  # a long run: cut it into windows of at most MAX_WINDOW_CHARS
-                start = 0
-                while start < len(body):
-                    size, end = 0, start
-                    while end < len(body) and size < MAX_WINDOW_CHARS:
-                        size += min(len(body[end]), MAX_LINE_CHARS) + 1
-                        end += 1
-                    win = (before if start == 0 else []) + [self._cut(x) for x in body[start:end]]
-                    self._add_window(first + (len(before) if start else 0) + start, win, owed if end >= len(body) else 0)
-                    start = end
-                continue
-            win = before + [self._cut(x, col if k == i else None) for k, x in enumerate(body, start=lo)]
-            self._add_window(first, win, owed)
-        if self.collect_usage:
-            self._usage(low)
-        tail = lines[-LINES_BEFORE:] if lines else text.rstrip("\n").rsplit("\n", LINES_BEFORE)[-LINES_BEFORE:]
-        self.prev_lines.extend(self._cut(x) for x in tail)
-        self.line_no += n
+        return runs
+
+    def _repeated(self, line: str) -> Optional[bytes]:
+        """The line's shape when lines of that shape were hits SHAPE_CAP times already (else None, counted)."""
+        shape = line.encode("utf-8", "surrogatepass").translate(None, _DIGITS)
+        seen = self.shapes.get(shape, 0)
+        if seen >= SHAPE_CAP:
+            return shape
+        if seen or len(self.shapes) < MAX_SHAPES:
+            self.shapes[shape] = seen + 1
+        return None
+
+    def _note_repeat(self, shape: bytes, line_no: int, line: str) -> None:
+        self.last_repeat.pop(shape, None)
+        self.last_repeat[shape] = (line_no, line)
+        if len(self.last_repeat) > MAX_REPEAT_TAILS:
+            self.last_repeat.pop(next(iter(self.last_repeat)))
+
+    def _run_windows(self, lines: list[str], n: int, i: int, last: int, col: int) -> None:
+        """The window(s) of one run of hit lines (first hit line i, last hit line `last`)."""
+        lo = max(0, i - LINES_BEFORE)
+        hi = min(n, last + LINES_AFTER + 1)
+        before: list[str] = []
+        if i - LINES_BEFORE < 0:  # context from the previous chunk
+            need = LINES_BEFORE - i
+            before = list(self.prev_lines)[-need:] if need else []
+        first = self.line_no + lo + 1 - len(before)
+        body = lines[lo:hi]
+        owed = (last + LINES_AFTER + 1) - hi
+        if hi - lo > 64:  # a long run: cut it into windows of at most MAX_WINDOW_CHARS
+            start = 0
+            while start < len(body):
+                size, end = 0, start
+                while end < len(body) and size < MAX_WINDOW_CHARS:
+                    size += min(len(body[end]), MAX_LINE_CHARS) + 1
+                    end += 1
+                win = (before if start == 0 else []) + [self._cut(x) for x in body[start:end]]
+                self._add_window(first + (len(before) if start else 0) + start, win, owed if end >= len(body) else 0)
+                start = end
+            return
+        win = before + [self._cut(x, col if k == i else None) for k, x in enumerate(body, start=lo)]
+        self._add_window(first, win, owed)
 
     def _usage(self, low: str) -> None:
         """Memory figures, sampled: a slice of USAGE_SLICE_CHARS out of every USAGE_STRIDE_CHARS
@@ -519,11 +628,10 @@ class _Scanner:
         else:
             spans = [(a, a + USAGE_SLICE_CHARS) for a in range(0, n, USAGE_STRIDE_CHARS)]
         for a, b in spans:
-            for m in USAGE_RE.finditer(low, a, min(n, b)):
+            for v in usage_figures(low, a, min(n, b)):
                 self.usage_seen += 1
                 if self.usage_seen % self.usage_step:
                     continue
-                v = _to_mib(m.group(1), m.group(2)) if m.group(1) else float(m.group(3))
                 self.usage.append(v)
                 if len(self.usage) >= MAX_USAGE_POINTS:  # keep the shape, halve the resolution
                     self.usage = self.usage[::2]
@@ -533,7 +641,18 @@ class _Scanner:
         if self.pending is not None:
             self._keep(self.pending)
             self.pending = None
-        return self.head + list(self.tail)
+        windows = self.head + list(self.tail)
+        if not self.last_repeat:
+            return windows
+        # the last line of each shape seen too often, where no window holds it: a repeated error's last
+        # figures (an OOM's) are still read
+        starts = [w.first_line for w in windows]
+        extra = []
+        for line_no, line in sorted(self.last_repeat.values()):
+            k = bisect.bisect_right(starts, line_no) - 1
+            if k < 0 or line_no >= windows[k].first_line + len(windows[k].lines):
+                extra.append(Window(line_no, [line]))
+        return sorted(windows + extra, key=lambda w: w.first_line)
 
 
 def _looks_utf16(head: bytes) -> Optional[str]:
@@ -596,7 +715,7 @@ def scan_stream(stream: BinaryIO, kw: re.Pattern, *, collect_usage: bool = True,
         sc.feed(tail + "\n")
     windows = sc.finish()
     return ScanResult(windows=windows, bytes_read=total, lines_read=sc.line_no,
-                      truncated=sc.truncated or truncated_read, binary=binary,
+                      truncated=sc.truncated or truncated_read or sc.repeats_skipped > 0, binary=binary,
                       decode_errors=decode_errors, usage_mib=sc.usage)
 
 
