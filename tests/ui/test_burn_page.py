@@ -145,3 +145,19 @@ def test_a_burn_in_keeps_the_rates_place_from_the_start(qtbot, make_wizard):
     assert not page.charts.rate_plots["tflops"].isVisibleTo(page)
     qtbot.waitUntil(lambda: not page.state.running, timeout=20000)
     assert started == [False, True, False]
+
+
+def test_a_new_run_clears_the_last_results_bars_and_verdicts(qtbot, make_wizard):
+    w, services, _r = make_wizard()
+    page = w.pages["verify"]
+    page.show_result(Verification.loads((DEMO.parent / "h200_burnin90.json").read_text(encoding="utf-8")), replayed=True)
+    assert page.layers.count() and round(page.bars[0].value, 1) == 55.1
+    seen = {}
+
+    def runner(listener, seconds, cancel):  # the new run is under way: nothing of the last one is shown
+        seen["layers"], seen["bar"] = page.layers.count(), page.bars[0].value
+        return None
+    services.verify_runner = runner
+    page.start()
+    qtbot.waitUntil(lambda: not page.state.running, timeout=20000)
+    assert seen == {"layers": 0, "bar": None}

@@ -214,7 +214,7 @@ class VerifyPage(BasePage):
             charts.set_rates({}, unit)
         charts.set_marks([])
         self._strip((), None)  # the last run's verdicts go: nothing is judged yet
-        self.layers.clear()
+        self.render_result()  # and its bandwidth bars and verdicts (no verification now)
         self.bridge = SampleBridge(100, self)
         self.bridge.samples.connect(self._on_samples)
         self.bridge.start()
