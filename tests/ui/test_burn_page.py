@@ -101,3 +101,47 @@ def test_the_strip_says_the_burn_in_runs_until_it_ends(qtbot, make_wizard):
     assert any("testing; the burn-in follows" in t for t in seen)  # the layers before it: no verdict either
     done = page.gpu_strip.text()
     assert "passed" in done and "running" not in done and "0 faults, 0 warnings" in done
+
+
+def test_a_finished_run_is_painted_in_turns_and_all_of_it(qtbot, make_wizard):
+    """The finished result's charts are painted over a few passes of the event loop (never left unpainted:
+    all of them paint again within a moment, and at once when the window hides)."""
+    w, _s, _r = make_wizard()
+    w.show()
+    page = w.pages["verify"]
+    w.jump_to("verify")
+    qtbot.waitUntil(lambda: not page.state.running, timeout=20000)
+    page.show_result(demo(), replayed=True)
+    charts = page.charts
+    views = list(charts.plots.values()) + list(charts.rate_plots.values())
+    waiting = [v for v in views if not v.updatesEnabled()]
+    assert waiting and len(waiting) < len(views)  # the first group paints now, the rest after
+    qtbot.waitUntil(lambda: all(v.updatesEnabled() for v in views), timeout=2000)
+    page.show_result(demo(), replayed=True)
+    w.hide()
+    assert all(v.updatesEnabled() for v in views) and not charts._turns.isActive()
+
+
+def test_a_burn_in_keeps_the_rates_place_from_the_start(qtbot, make_wizard):
+    """Asked for a burn-in, the rates' charts are there (empty) before the first rate, so the charts above are
+    not laid out again when it comes; without one they are hidden."""
+    w, services, _r = make_wizard()
+    page = w.pages["verify"]
+    started = []
+
+    def runner(listener, seconds, cancel):
+        started.append(page.charts.rate_plots["tflops"].isVisibleTo(page))
+        return None
+    services.verify_runner = runner
+    w.jump_to("verify")
+    qtbot.waitUntil(lambda: not page.state.running, timeout=20000)
+    page.burn.setCurrentIndex(page.burn.findData(600))
+    page.start()
+    assert page.charts.rate_plots["tflops"].isVisibleTo(page) and page.charts.rate_plots["gbps"].isVisibleTo(page)
+    assert not page.charts.rate_curves
+    qtbot.waitUntil(lambda: not page.state.running, timeout=20000)
+    page.burn.setCurrentIndex(page.burn.findData(0))
+    page.start()
+    assert not page.charts.rate_plots["tflops"].isVisibleTo(page)
+    qtbot.waitUntil(lambda: not page.state.running, timeout=20000)
+    assert started == [False, True, False]

@@ -207,7 +207,12 @@ class VerifyPage(BasePage):
         self.state.running = True
         self._progress_msg = ""
         self._ceilings(None)
-        self.ensure_charts().refresh(self.state.series)
+        charts = self.ensure_charts()
+        charts.refresh(self.state.series)
+        charts.rates_reserved = self.state.burn_s > 0  # their place is kept: no relayout when the first rate comes
+        for unit in ("tflops", "gbps"):
+            charts.set_rates({}, unit)
+        charts.set_marks([])
         self._strip((), None)  # the last run's verdicts go: nothing is judged yet
         self.layers.clear()
         self.bridge = SampleBridge(100, self)
@@ -397,11 +402,13 @@ class VerifyPage(BasePage):
         if burn is not None:
             self._burn_view(burn.events, burn.rates, {}, burn)
         else:
+            self.ensure_charts().rates_reserved = False
             for unit in ("tflops", "gbps"):
                 self.ensure_charts().set_rates({}, unit)
             self.ensure_charts().set_marks([])
             self.gpu_strip.setVisible(False)
         self.render_result()
+        self.ensure_charts().paint_in_turns()
 
     def _sync_gpus(self) -> None:
         """The GPU choice appears when the samples cover more than one GPU."""

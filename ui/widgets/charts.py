@@ -12,8 +12,8 @@ from typing import Optional
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QRectF
-from PySide6.QtGui import QBrush, QColor, QPalette
+from PySide6.QtCore import QRectF, QTimer
+from PySide6.QtGui import QBrush, QColor, QFontMetrics, QPalette
 from PySide6.QtWidgets import QGraphicsItem, QGridLayout, QSizePolicy, QWidget
 
 from ui.i18n import N_, tr
@@ -27,6 +27,7 @@ COLUMNS = 3
 UTIL_TOP = 105.0  # a line at 100% stays visible above the frame
 WINDOW_S = 60.0  # seconds shown at most while a run streams
 STEP_S = 10.0  # the time axis grows (and then moves) in steps of this
+TURN_MS = 25  # paint_in_turns: between two groups of charts (at 0 ms, the next may come before one is painted)
 MARK_COLOURS = {"fail": "#d32f2f", "warn": "#ef6c00"}
 RATE_COLOURS = ("#1e88e5", "#f4511e", "#43a047", "#8e24aa", "#00897b", "#6d4c41", "#c0ca33", "#546e7a")
 RATE_ORDER = ("fp8", "bf16", "fp16", "tf32", "fp32", "triad", "copy")  # a series keeps its colour whenever it appears
@@ -35,6 +36,15 @@ RATE_ORDER = ("fp8", "bf16", "fp16", "tf32", "fp32", "triad", "copy")  # a serie
 def rate_colour(name: str) -> str:
     i = RATE_ORDER.index(name) if name in RATE_ORDER else len(RATE_ORDER) + sum(map(ord, name))
     return RATE_COLOURS[i % len(RATE_COLOURS)]
+
+
+def cached_label(line: pg.InfiniteLine) -> pg.InfiniteLine:
+    """A labelled line's text painted once into a pixmap, not laid out again at every repaint of its chart
+    (a chart repaints at each new sample; four labelled lines cost ~10 ms a frame in the rates' chart)."""
+    label = getattr(line, "label", None)
+    if label is not None:
+        label.textItem.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+    return line
 
 
 def phase_legend_entries(names: list[str]) -> list[tuple[str, str]]:
@@ -159,6 +169,11 @@ class ChartPanel(QWidget):
         self.rate_curves: dict[tuple[str, str], pg.PlotDataItem] = {}
         self._peak_items: dict[str, list] = {"tflops": [], "gbps": []}
         self._peaks_drawn: dict[str, dict] = {}
+        self.rates_reserved = False  # the rates' plots stay shown while they have none (see set_rates)
+        self._waiting: list[list[pg.PlotWidget]] = []  # paint_in_turns: the groups of charts still to paint
+        self._turns = QTimer(self)
+        self._turns.setSingleShot(True)
+        self._turns.timeout.connect(self._next_turn)
         grid = QGridLayout(self)
         grid.setContentsMargins(0, 0, 0, 0)
         for i, (key, _title, unit, _scale, metrics) in enumerate(CHARTS):
@@ -260,6 +275,36 @@ class ChartPanel(QWidget):
                 self._turn = (i + 1) % n
                 break
 
+    def paint_in_turns(self) -> None:
+        """After a redraw of every chart (a finished run, its whole length): paint them over three passes of
+        the event loop, not one (eight charts with new axes took ~200 ms in one pass on a busy machine). What
+        they show is set already; only their painting waits, each group for the one before."""
+        self._paint_now()  # a turn still pending: its charts first
+        if not self.isVisible():
+            return  # nothing is painted now anyway
+        self._waiting = [[self.plots[c[0]] for c in CHARTS[1::2]], list(self.rate_plots.values())]
+        for group in self._waiting:
+            for w in group:
+                w.setUpdatesEnabled(False)
+        self._turns.start(TURN_MS)
+
+    def _next_turn(self) -> None:
+        if self._waiting:
+            for w in self._waiting.pop(0):
+                w.setUpdatesEnabled(True)  # repaints it
+        if self._waiting:
+            self._turns.start(TURN_MS)
+
+    def _paint_now(self) -> None:
+        while self._waiting:
+            for w in self._waiting.pop(0):
+                w.setUpdatesEnabled(True)
+        self._turns.stop()
+
+    def hideEvent(self, e) -> None:  # noqa: N802 - hidden (the window closed): nothing waits for a turn
+        self._paint_now()
+        super().hideEvent(e)
+
     def _set_range(self, key: str, x_max: float, y_max: float, x_min: Optional[float] = None) -> int:
         """Set a chart's visible range; returns 1 when it changed (its axes are re-laid out)."""
         old = self.ranges.get(key)
@@ -304,7 +349,7 @@ class ChartPanel(QWidget):
                                    label=f"{tr(CEILING_NAMES[label])} {value:.1f} {unit}" if value < 100 else
                                    f"{tr(CEILING_NAMES[label])} {value:.0f} {unit}",
                                    labelOpts={"position": 0.6, "color": CEILING_COLOUR, "anchors": [(0.5, 1), (0.5, 1)]})
-            self.plots[key].getPlotItem().addItem(line, ignoreBounds=True)
+            self.plots[key].getPlotItem().addItem(cached_label(line), ignoreBounds=True)
             self._ceiling_items[key] = line
 
     # --- a burn-in: thresholds, faults on the time axis, rates against the datasheet -------------
@@ -320,6 +365,12 @@ class ChartPanel(QWidget):
         # replayed ~2 ms per axis per frame. Cached as a pixmap, it is redrawn only when its range or size changes
         for name in ("left", "bottom"):
             w.getPlotItem().getAxis(name).setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        # the left axis as wide as five digits and its unit, whatever its ticks: sized by its tick text, it
+        # changed width with its range, and the chart was laid out and painted twice more each time
+        left = w.getPlotItem().getAxis("left")
+        fm = QFontMetrics(left.style.get("tickFont") or w.font())
+        left.setWidth(fm.horizontalAdvance("88888") + left.style["tickTextOffset"][0] + max(0, left.style["tickLength"])
+                      + int(fm.height() * 1.3))
         return w
 
     def _rates_plot(self) -> pg.PlotWidget:
@@ -345,7 +396,7 @@ class ChartPanel(QWidget):
                                    pen=pg.mkPen(CEILING_COLOUR, width=1, style=pg.QtCore.Qt.PenStyle.DashLine),
                                    label=f"{words} {value:.0f} °C",
                                    labelOpts={"position": 0.25 if lab == "slowdown" else 0.75, "color": CEILING_COLOUR})
-            pi.addItem(line, ignoreBounds=True)
+            pi.addItem(cached_label(line), ignoreBounds=True)
             self._threshold_items.append(line)
         self.ranges.pop("temperature", None)
 
@@ -369,13 +420,17 @@ class ChartPanel(QWidget):
     def set_rates(self, series: dict[str, tuple[list[float], list[float]]], unit: str,
                   peaks: Optional[dict[str, float]] = None, x_range: Optional[tuple[float, float]] = None) -> None:
         """The burn-in's rates over time in `unit` ("tflops": one curve per precision; "gbps": per memory
-        kernel), each with its datasheet peak dashed; the plot is hidden while it has none."""
+        kernel), each with its datasheet peak dashed; the plot is hidden while it has none, unless
+        `rates_reserved` (a burn-in is asked: its place is kept from the start, so the charts above are not
+        laid out again, all repainted at once, when the first rate comes)."""
         w = self.rate_plots[unit]
         pi = w.getPlotItem()
-        if not series:
+        if not series and not self.rates_reserved:
             w.hide()
             return
         w.show()
+        if pi.getAxis("left").style.get("showValues", True) != bool(series):
+            pi.getAxis("left").setStyle(showValues=bool(series))  # an empty place kept: no figures on its axis
         for key in [k for k in self.rate_curves if k[0] == unit and k[1] not in series]:
             pi.removeItem(self.rate_curves.pop(key))
         order = sorted(series, key=lambda n: (RATE_ORDER.index(n) if n in RATE_ORDER else 99, n))
@@ -385,7 +440,9 @@ class ChartPanel(QWidget):
             if c is None:
                 c = pi.plot([], [], pen=pg.mkPen(rate_colour(name), width=2))
                 self.rate_curves[(unit, name)] = c
-            c.setData(t, y)
+            if getattr(c, "_drawn", None) != (len(t), t[-1] if t else None, y[-1] if y else None):
+                c.setData(t, y)  # only when a rate came: setting the same data repaints the chart all the same
+                c._drawn = (len(t), t[-1] if t else None, y[-1] if y else None)
         shown = {k: v for k, v in (peaks or {}).items() if k in series and v}
         if shown != self._peaks_drawn.get(unit):  # redrawn only when they change
             for item in self._peak_items[unit]:
@@ -399,11 +456,12 @@ class ChartPanel(QWidget):
                                        pen=pg.mkPen(CEILING_COLOUR, width=1, style=pg.QtCore.Qt.PenStyle.DashLine),
                                        label=f"{', '.join(names_)} {tr('datasheet')} {_figure(value)}",  # staggered: close peaks stay readable
                                        labelOpts={"position": min(0.9, 0.3 + 0.19 * k), "color": CEILING_COLOUR})  # clear of the y axis
-                pi.addItem(line, ignoreBounds=True)
+                pi.addItem(cached_label(line), ignoreBounds=True)
                 self._peak_items[unit].append(line)
             self._peaks_drawn[unit] = shown
         top = nice_ceiling(max([max(y) for _t, y in series.values() if y] + list(shown.values()) + [1.0]) * 1.08)
-        xr = x_range or (min(t[0] for t, _y in series.values() if t), max(t[-1] for t, _y in series.values() if t))
+        timed = [t for t, _y in series.values() if t]
+        xr = x_range or ((min(t[0] for t in timed), max(t[-1] for t in timed)) if timed else (0.0, 1.0))
         if getattr(w, "_range", None) != (xr, top):
             pi.setRange(xRange=xr, yRange=(0, top), padding=0)
             w._range = (xr, top)
