@@ -157,11 +157,13 @@ def line_chart(series: Sequence[tuple[str, Sequence[tuple[float, float]]]], *, t
     parts.append(f"<text x='{ml + pw}' y='{height - 4}' text-anchor='end' {FONT} font-size='11' fill='#71717a'>time (s)</text>")
     parts.append(f"<line x1='{ml}' y1='{mt + ph}' x2='{ml + pw}' y2='{mt + ph}' stroke='#71717a'/>")
     parts.append(f"<line x1='{ml}' y1='{mt}' x2='{ml}' y2='{mt + ph}' stroke='#71717a'/>")
-    for v, lab in limits:
+    label_y = -1e9  # labels from the top down, each at least a line below the one above it (89 and 95 °C)
+    for v, lab in sorted(limits, key=lambda vl: -vl[0]):
         y = Y(v)
+        label_y = max(y - 4, label_y + 13)
         parts.append(f"<line class='limit' x1='{ml}' y1='{y:.1f}' x2='{ml + pw}' y2='{y:.1f}' stroke='#f97316' "
                      f"stroke-dasharray='6 4' stroke-width='1.5' data-value='{_raw(v)}'/>")
-        parts.append(f"<text x='{ml + pw - 4}' y='{y - 4:.1f}' text-anchor='end' {FONT} font-size='11' fill='#c2410c'>"
+        parts.append(f"<text x='{ml + pw - 4}' y='{label_y:.1f}' text-anchor='end' {FONT} font-size='11' fill='#c2410c'>"
                      f"{escape(lab)} {_fmt(v)}</text>")
     parts += _marks(marks, X, mt, ph)
     lx = ml + 8

@@ -328,7 +328,9 @@ def test_the_report_draws_phases_thresholds_peaks_and_faults():
         assert "data-severity='fail'" in svg  # the mismatch, on every chart's time axis
     mismatch = next(e for e in v["burn_in"]["events"] if e["kind"] == "mismatch")
     assert f"data-t='{mismatch['t_s']:g}' data-severity='fail'" in charts["burn_temp"]
-    assert re.findall(r"class='limit'[^>]*data-value='([\d.]+)'", charts["burn_temp"]) == ["89", "95"]
+    assert sorted(re.findall(r"class='limit'[^>]*data-value='([\d.]+)'", charts["burn_temp"])) == ["89", "95"]
+    ys = [float(y) for y in re.findall(r"<text x='[\d.]+' y='([\d.]+)'[^>]*fill='#c2410c'>", charts["burn_temp"])]
+    assert len(ys) == 2 and abs(ys[0] - ys[1]) >= 13  # 89 and 95 °C sit 6 px apart: their labels do not overlap
     assert "data-value='989.5'" in charts["burn_tflops"] and "data-value='4800'" in charts["burn_membw"]
     assert "data-value='700'" in charts["burn_power"] and charts["burn_clock"].count("class='series'") == 2  # side by side
     tok = LANG.set("zh_CN")
