@@ -180,11 +180,16 @@ def _run_until_done(opts, on_progress, fixer, lang: str = "en"):
 
     try:
         threading.Thread(target=work, name="gpu-wizard-verify", daemon=True).start()
-        while not done.is_set():
+        said = False
+        while True:  # a signal handled anywhere in the loop (not only inside wait) stops the run, never the wait
             try:
-                done.wait(0.25)
+                while not done.wait(0.25):
+                    pass
+                break
             except KeyboardInterrupt:
-                sys.stderr.write(cli("verify_stopping", lang) + "\n")
+                if not said:
+                    sys.stderr.write(cli("verify_stopping", lang) + "\n")
+                    said = True
                 run.cancel()
     finally:
         if old is not None:

@@ -179,3 +179,43 @@ def test_a_burn_in_stopped_by_a_signal_still_prints_its_partial_result(tmp_path,
     assert [x.phase for x in v.burn_in.phases] == ["memtest", "matmul_bf16"] and v.burn_in.seconds == 600
     stop = next(c for c in v.layer("burnin").checks if c.code == "burn_cancelled")
     assert "of 10 min" in stop.message and "stopping" in err
+
+
+def test_a_signal_handled_between_waits_still_stops_the_run(monkeypatch, capsys):
+    """Ctrl-C on any pass of the waiting loop cancels the run and the loop keeps waiting for its partial result
+    (never left with the probe running); a second Ctrl-C cancels again, and "stopping" is said once."""
+    import threading
+
+    import app.commands.verify as cmd
+    import app.verify.session as session
+
+    calls = {"cancel": 0, "waits": 0}
+
+    class FakeRun:
+        def __init__(self, *a, **k):
+            self.result = None
+            self._stop = threading.Event()
+
+        def run(self):
+            self._stop.wait(10)
+            self.result = "partial"
+
+        def cancel(self):
+            calls["cancel"] += 1
+            self._stop.set()
+
+    real_wait = threading.Event.wait
+
+    def wait(self, timeout=None):
+        if threading.current_thread() is not threading.main_thread():
+            return real_wait(self, timeout)
+        calls["waits"] += 1
+        if calls["waits"] in (2, 3):  # handed over right after a wait returned, twice
+            raise KeyboardInterrupt
+        return real_wait(self, min(timeout or 0.05, 0.05))
+
+    monkeypatch.setattr(session, "VerifyRun", FakeRun)
+    monkeypatch.setattr(threading.Event, "wait", wait)
+    assert cmd._run_until_done(None, None, None) == "partial"
+    assert calls["cancel"] == 2
+    assert capsys.readouterr().err.count("\n") == 1
