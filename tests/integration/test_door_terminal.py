@@ -41,7 +41,7 @@ def slow_dpkg_step() -> Step:
 # dpkg's stand-in inside the namespace only: slow, talks as it goes (a dead reader would kill it with
 # SIGPIPE), and records at the end who ran it and that it got there
 SLOW_DPKG = f"""#!/bin/sh
-for i in 1 2 3 4 5 6; do echo "Setting up stand-in-package ($i/6) ..."; sleep 0.5; done
+for i in 1 2 3 4 5 6; do echo "Setting up stand-in-package ($i/6) ..."; sleep 1.2; done
 echo "uid=$(id -u) finished" > {MARKER}
 """
 
