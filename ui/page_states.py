@@ -187,14 +187,14 @@ class StripCell:
         is still to come (`phase_words` says a phase's name: the window's own words)."""
         from app import messages
         from app.verify.burn_verdicts import duration
-        from ui.said import GUI, current_language
+        from ui.said import current_language
 
-        lang = lang or current_language()
+        lang = lang or current_language()  # window-only sentences: no terminal wording to set them apart from
         if self.done_s is None:
-            return messages.render("check", ("burn_live_waiting" if self.burn_in else "verify_live") + GUI, {}, lang)
+            return messages.render("check", "burn_live_waiting" if self.burn_in else "verify_live", {}, lang)
         p = {"done": duration(self.done_s), "total": duration(self.total_s or self.done_s),
              "phase": phase_words(self.phase) if self.phase else None}
-        return messages.render("check", ("burn_live" if self.phase else "burn_live_nophase") + GUI, p, lang)
+        return messages.render("check", "burn_live" if self.phase else "burn_live_nophase", p, lang)
 
 
 def strip_cells(state: "VerifyState", events: Sequence[Any], burn: Any = None, live: Any = None) -> list[StripCell]:
