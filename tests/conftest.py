@@ -15,6 +15,14 @@ os.environ.setdefault("GPU_WIZARD_COMPAT_DIR", str(FIXTURES / "compat-pinned"))
 # points them at its own 127.0.0.1 server.
 os.environ.setdefault("GPU_WIZARD_LIVE", "0")
 
+# A suite started in the background of a non-interactive shell (`nohup ... &`) inherits SIGINT ignored, and
+# every program it starts would too: the Ctrl-C tests would press a key nobody hears. Give the tests, and what
+# they start, the Ctrl-C a user's terminal has.
+import signal  # noqa: E402
+
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+
 
 import pytest  # noqa: E402
 
