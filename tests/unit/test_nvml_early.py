@@ -1,5 +1,5 @@
 """A command that detects this machine starts its NVML read before the rest of the program is imported
-(app.cli → app.system.start_nvml_early → the Context's LiveSystem): NVML is read once, in that early thread,
+(app.cli → app.nvml_live.start_nvml_early → the Context's LiveSystem): NVML is read once, in that early thread,
 and a later read of the same reader reads afresh. Commands on a snapshot never start it."""
 import json
 import subprocess
@@ -7,7 +7,7 @@ import sys
 import threading
 from pathlib import Path
 
-import app.system as system_mod
+import app.nvml_live as nvml_mod
 from app.system import LiveSystem, start_nvml_early
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -22,7 +22,7 @@ def test_the_live_system_takes_the_early_answer(monkeypatch):
         gate.wait(5)
         return {"error": None, "devices": [], "driver_version": "580.95.05"}
 
-    monkeypatch.setattr(system_mod, "read_nvml", fake)
+    monkeypatch.setattr(nvml_mod, "read_nvml", fake)
     reader = start_nvml_early()
     gate.set()
     assert LiveSystem(nvml_reader=reader).nvml()["driver_version"] == "580.95.05"
@@ -35,7 +35,7 @@ def test_an_error_in_the_early_thread_is_an_answer(monkeypatch):
     def broken():
         raise RuntimeError("driver went away")
 
-    monkeypatch.setattr(system_mod, "read_nvml", broken)
+    monkeypatch.setattr(nvml_mod, "read_nvml", broken)
     assert start_nvml_early()() == {"error": "RuntimeError: driver went away", "devices": []}
 
 
@@ -43,7 +43,7 @@ def test_the_cli_starts_it_only_for_a_live_machine():
     """In a real process: `detect` starts the early read, `detect --snapshot` and `diagnose` do not."""
     from app.paths import demo_snapshots
 
-    probe = ("import sys, io, contextlib, json\nimport app.system as s\nstarted = []\n"
+    probe = ("import sys, io, contextlib, json\nimport app.nvml_live as s\nstarted = []\n"
              "orig = s.start_nvml_early\ns.start_nvml_early = lambda: (started.append(1), orig())[1]\n"
              "from app.cli import main\nwith contextlib.redirect_stdout(io.StringIO()):\n    main(sys.argv[1:])\n"
              "print(json.dumps(len(started)))\n")
