@@ -1,10 +1,11 @@
-"""This machine's NVML read, in a module of its own so that it can start first: it imports only `threading`
-and `typing` (both loaded by any Python start), and nvidia-ml-py inside the read. app/cli.py starts the read
+"""This machine's NVML read, in a module of its own so that it can start first: it imports only `sys`, `threading`
+and `typing` (all loaded by any Python start), and nvidia-ml-py inside the read. app/cli.py starts the read
 before it imports the rest of the program, so the driver's init (tens of milliseconds outside the
 interpreter lock) overlaps those imports (issue 24: detect near its floor). app.system re-exports both
 functions: it is still the one layer that touches the machine, and this module is part of it."""
 from __future__ import annotations
 
+import sys
 import threading
 from typing import Any, Callable, Optional
 
@@ -22,17 +23,23 @@ def _nvml_call(fn: Callable, *args: Any) -> Any:
 
 
 def start_nvml_early() -> Callable[[], Optional[dict[str, Any]]]:
-    """Begin this machine's NVML read now, in a daemon thread, and return the reader that hands over its
-    answer (once; a later call reads afresh). For a command about to detect this machine (app.cli gives the
-    reader to its LiveSystem): the driver's init, tens of milliseconds outside the interpreter, then runs while
-    the rest of the program is imported."""
+    """Begin this machine's NVML read now and return the reader that hands over its answer (once; a later call
+    reads afresh). For a command about to detect this machine (app.cli gives the reader to its LiveSystem).
+
+    The daemon thread does only the long part: nvidia-ml-py's import and the driver's init (tens of
+    milliseconds outside the interpreter lock), while the rest of the program is imported. The thirty short
+    queries come after, in the reader's caller: each ctypes call gives the lock up and waits to get it back,
+    up to a whole switch interval (5 ms) while another thread imports. For the same reason the interval is
+    1 ms while the thread runs, and the reader puts it back."""
     box: dict[str, Any] = {}
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(min(interval, 0.001))
 
     def work() -> None:
         try:
-            box["result"] = read_nvml()
-        except Exception as e:  # read_nvml keeps its errors; this is the last line
-            box["result"] = {"error": f"{type(e).__name__}: {e}", "devices": []}
+            box["opened"] = _open()
+        except Exception as e:  # _open keeps its errors; this is the last line
+            box["opened"] = {"error": f"{type(e).__name__}: {e}", "devices": []}
 
     t = threading.Thread(target=work, name="nvml-early", daemon=True)
     t.start()
@@ -42,7 +49,15 @@ def start_nvml_early() -> Callable[[], Optional[dict[str, Any]]]:
             return read_nvml()
         t.join()
         box["taken"] = True
-        return box.get("result")
+        if sys.getswitchinterval() == min(interval, 0.001):
+            sys.setswitchinterval(interval)
+        opened = box.get("opened")
+        if isinstance(opened, dict) or opened is None:
+            return opened
+        try:
+            return _query(opened)
+        except Exception as e:  # _query keeps its errors; this is the last line
+            return {"error": f"{type(e).__name__}: {e}", "devices": []}
 
     return reader
 
@@ -52,6 +67,12 @@ def read_nvml() -> Optional[dict[str, Any]]:
     app/detect/nvml.py's (what a snapshot stores under "nvml"; parse_nvml reads it). Without nvidia-ml-py, NVML
     is called through ctypes (app/nvml_ctypes.py). {"error": "..."} when the library or driver is missing or
     NVML init fails."""
+    n = _open()
+    return n if isinstance(n, dict) else _query(n)
+
+
+def _open() -> Any:
+    """nvidia-ml-py (else app/nvml_ctypes), initialised: the module to query, or the error's answer."""
     n: Any
     try:
         import pynvml
@@ -65,6 +86,11 @@ def read_nvml() -> Optional[dict[str, Any]]:
         n.nvmlInit()
     except Exception as e:  # NVMLError_LibraryNotFound, DriverNotLoaded, ...
         return {"error": f"{type(e).__name__}: {e}", "devices": []}
+    return n
+
+
+def _query(n: Any) -> dict[str, Any]:
+    """Every field detection reads, from an initialised NVML; shut down after."""
     try:
         out: dict[str, Any] = {
             "driver_version": _nvml_call(n.nvmlSystemGetDriverVersion),
