@@ -18,7 +18,7 @@ from app import __version__, nvml_live
 if TYPE_CHECKING:
     import argparse
 
-__all__ = ["COMMANDS", "build_parser", "main", "subcommand"]
+__all__ = ["COMMANDS", "build_parser", "main", "run", "subcommand"]
 
 COMMANDS: dict[str, str] = {
     "detect": "app.commands.detect",
@@ -165,5 +165,24 @@ def _launch_gui(args: argparse.Namespace) -> int:
                    python_version=getattr(args, "python_version", None))
 
 
+_QUICK_EXIT = frozenset({"detect"})  # read-only commands whose process ends without the interpreter's teardown
+
+
+def run() -> None:
+    """The program's entry (the `gpu-wizard` script, `python -m app`, the bundle): main(), then the exit.
+    A read-only command (detect) ends at once after flushing stdout and stderr: it writes nothing else, holds
+    no file, lock or child process, and the teardown of the modules it loaded is a tenth of its run (issue 24;
+    bench/bench_detect_cold.py). Every other command exits the ordinary way."""
+    rc = main()
+    if subcommand(sys.argv[1:]) in _QUICK_EXIT:
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):  # a closed pipe: what main() said of it stands
+                pass
+        os._exit(rc)
+    raise SystemExit(rc)
+
+
 if __name__ == "__main__":
-    raise SystemExit(main())
+    run()
