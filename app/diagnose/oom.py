@@ -134,7 +134,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "forked": ("CUDA was used in a forked child process: every child that touches CUDA needs its own context.",
                "Use the spawn start method (multiprocessing.set_start_method('spawn'))."),
     "unknown": ("The GPU ran out of memory; the message carries no numbers to tell why.",
-                "Print torch.cuda.memory_summary() where it fails and list GPU processes with nvidia-smi; then reduce the batch size or use mixed precision."),
+                "Print torch.cuda.memory_summary() where it fails and list GPU processes with nvidia-smi; then reduce the batch size or the input resolution (image size), or use mixed precision."),
 }
 # the evidence sentences (diagnose.evidence.<code>)
 EVIDENCE: dict[str, str] = {

@@ -8,7 +8,10 @@ rules had landed: category 19/19, fixes 17/19 (89%), 5 false alarms in 20 (2 cuD
 device-side asserts answered "a bug of the program, not the setup", which this test no longer counts as alarms:
 2/20 by that measure). Twelfth batch (l), saved before its run: category 19/22, fixes 9/22 (41%), 0 false alarms in 20;
 after general changes (below) fixes 19/22; after rules for its three unnamed causes, written as classes and checked
-on further real texts (tests/fixtures/errors_causes_l), 22/22 and 22/22.
+on further real texts (tests/fixtures/errors_causes_l), 22/22 and 22/22. Thirteenth batch (m), collected blind
+after all those rules and committed before its run: category 18/22 (2 wrong, 2 not recognised), fixes 13/22,
+0 false alarms in 20 (tests/fixtures/errors_heldout_m/SOURCE.md); after two general changes 19/22 and 15/22; its misses are pinned by name below, so a new miss
+fails and a fixed one must be struck from the list.
 
 An answer that says the text is the program's own bug (a rule with not_setup, e.g. a kernel assertion from a
 label out of range) is the right answer for a text that is not a setup failure, so it is no alarm."""
@@ -26,7 +29,14 @@ BATCHES = {"tenth": "errors_heldout_j", "eleventh": "errors_heldout_k", "twelfth
 # the share each batch must keep (the twelfth's three causes without a rule at its first run now have rules: see
 # ../fixtures/errors_causes_l)
 FLOOR = {"tenth": 0.9, "eleventh": 0.9, "twelfth": 0.95}
-NEGATIVES = ("errors_unrelated_j", "errors_unrelated_k", "errors_unrelated_l")
+NEGATIVES = ("errors_unrelated_j", "errors_unrelated_k", "errors_unrelated_l", "errors_unrelated_m")
+# thirteenth batch: what its blind first run got wrong or missed (file: the category the answer gave, None: no answer),
+# and the fixes it did not get; the batch may not do worse than this
+M_WRONG = {"secure_boot_azure_trusted_launch.txt": "nvml_init_failed",
+           "wsl_genesis_cuinit_no_device.txt": "cuda_unavailable"}
+M_MISSED = {"mig_a100_one_instance.txt"}  # nouveau_fedora29_negativo17: answered since (nouveau's probe line)
+M_NOT_FIXED = {"cpu_wheel_comfyui_rtx2070_win.txt", "dll_fbgemm_cutie_roto_embed.txt",
+               "driver_missing_mxnet_cluster_node.txt", "nki_forge_rtx5060ti_cu121.txt"} | set(M_WRONG) | M_MISSED
 
 
 @pytest.mark.parametrize("which", sorted(BATCHES))
@@ -41,6 +51,19 @@ def test_category_and_fix_on_the_users_platform(which, capsys):
     assert not s.wrong, s.wrong
     assert len(s.right) / len(cases) >= FLOOR[which], s.missed
     assert len(s.fixed) / len(cases) >= FLOOR[which], s.not_fixed
+
+
+def test_thirteenth_batch_no_worse_than_its_blind_first_run(capsys):
+    cases = [load(p) for p in sorted((FIXTURES / "errors_heldout_m").glob("*.txt"))]
+    assert len(cases) == 22
+    s = score(cases, diagnose)
+    with capsys.disabled():
+        print("\n" + s.line("held-out with fixes (thirteenth batch, blind)"))
+    wrong = {name: got for name, _, got in s.wrong}
+    assert all(M_WRONG.get(name) == got for name, got in wrong.items()), wrong
+    assert {name for name, _, _ in s.missed} <= M_MISSED | set(M_WRONG), s.missed
+    assert {name for name, _, _ in s.not_fixed} <= M_NOT_FIXED, s.not_fixed
+    assert len(s.right) >= 22 - len(M_WRONG) - len(M_MISSED) and len(s.fixed) >= 22 - len(M_NOT_FIXED)
 
 
 def test_the_fix_score_can_fail():

@@ -17,8 +17,10 @@ are found with str.find over the text; names that are also everyday words only w
 names."""
 from __future__ import annotations
 
+import functools
+import gc
 import re
-from typing import Any, Iterable, Optional
+from typing import Any, Callable, Iterable, Optional, TypeVar
 
 from . import ids, learn, network, people, secrets
 from .common import (COMMON_WORDS, HOME_KEYS, HOST_KEYS, NOT_PRIVATE_HOSTS, NOT_PRIVATE_USERS, PLACEHOLDER_RE,
@@ -27,7 +29,35 @@ from .replace import _Index
 from .store import Store
 from .walk import Cut, cut_text, replace
 
+_T = TypeVar("_T")
 _OTHER_SPACE = re.compile(r"[^\S\n]")  # whitespace other than a line end
+_ASCII_OTHER_SPACE = "\t\x0b\x0c\r\x1c\x1d\x1e\x1f"  # what str.split() also cuts at, of ASCII (the space aside)
+
+
+def _other_space(joined: str) -> bool:
+    """Does `joined` (pieces cut at spaces, joined by line ends) hold whitespace other than a line end?
+    Of an ASCII text: a few str.find of rare characters (a regex tries every character)."""
+    if joined.isascii():
+        return any(c in joined for c in _ASCII_OTHER_SPACE)
+    return bool(_OTHER_SPACE.search(joined))
+
+
+def _no_gc(fn: Callable[..., _T]) -> Callable[..., _T]:
+    """Run without the cyclic garbage collector: a large text makes hundreds of thousands of small
+    lists and tuples (none of them in a cycle), and the collections they set off cost a tenth of the
+    time. Turned back on when the outermost call returns."""
+    @functools.wraps(fn)
+    def run(*args: Any, **kwargs: Any) -> _T:
+        if not gc.isenabled():
+            return fn(*args, **kwargs)
+        gc.disable()
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            gc.enable()
+    return run
+
+
 _NOT_SECRETS = frozenset({"true", "false", "none", "null", "0", "1", "yes", "no", "***", "xxx", "<redacted>"})
 
 
@@ -169,6 +199,7 @@ class Redactor(Store):
     _add_ip = add_ip
 
     # ---- learning from text ----------------------------------------------------------------
+    @_no_gc
     def learn_text(self, text: str, cut: Optional[Cut] = None) -> None:
         """Find private values in free text (logs, command output, files); `cut`: the text already cut
         into pieces (walk.cut_text), when the caller has it."""
@@ -179,7 +210,7 @@ class Redactor(Store):
         # they are when no piece holds other whitespace)
         if cut is not None and cut[0] is text:
             joined = "\n".join(cut[2])
-            pieces = list(filter(None, cut[2])) if not _OTHER_SPACE.search(joined) else list(dict.fromkeys(joined.split()))
+            pieces = list(filter(None, cut[2])) if not _other_space(joined) else list(dict.fromkeys(joined.split()))
         else:
             pieces = list(dict.fromkeys(text.split()))
         learn.learn_text(self, text, pieces)
@@ -199,6 +230,7 @@ class Redactor(Store):
         return self
 
     # ---- learning from data ------------------------------------------------------------------
+    @_no_gc
     def learn(self, obj: Any, key: str = "") -> None:
         """Walk JSON-like data: learn from strings (all at once), and from what keys say a value is."""
         batch: list[str] = []
@@ -314,6 +346,7 @@ class Redactor(Store):
         ph = self.placeholder_any_case(s) if s else None
         return value.replace(s, ph, 1) if ph else self._replace_known(value)
 
+    @_no_gc
     def text(self, text: str, learn: bool = True) -> str:
         """Redact free text (a log, a command's output). Learns from it first unless told not to."""
         if not isinstance(text, str) or not text:
@@ -323,6 +356,7 @@ class Redactor(Store):
             self.learn_text(text, cut)
         return self._replace_known(text, cut)
 
+    @_no_gc
     def data(self, obj: Any, learn: bool = True) -> Any:
         """Redact JSON-like data (a copy): keys and values, by content and by key name."""
         if learn:

@@ -46,8 +46,10 @@ _HOOK_HOSTS = re.compile(r"(?i)(^|\.)(hooks\.slack\.com|discord(?:app)?\.com|web
                          r"|open\.(?:feishu\.cn|larksuite\.com)|hooks\.zapier\.com|maker\.ifttt\.com)$")
 _HOOK_WORDS = ("hook", "bot", "token=", "key=", "sig=", "robot", "workflows")
 # "kernel 5.15.133.1", "Version: 10.0.22631.4460": a dotted version, not an address.
+# (each alternative starts with a literal character, so the regex engine skips ahead to the next one
+# of them instead of trying the pattern at every position: `\bv` is written `v(?<!\wv)`)
 _VERSION_IP = re.compile(r"(?:version|kernel|release|build|driver|firmware|vbios|cudnn|cuda|nccl|cublas|tensorrt|torch"
-                         rf"|python|\bv|[=<>~]=)\s*[:=]?\s*[(\"']?({_OCTET}\.{_OCTET}\.{_OCTET}\.{_OCTET})(?![\w+~-]|\.\d)")
+                         rf"|python|v(?<!\wv)|==|<=|>=|~=)\s*[:=]?\s*[(\"']?({_OCTET}\.{_OCTET}\.{_OCTET}\.{_OCTET})(?![\w+~-]|\.\d)")
 _VERSION_WORDS = ("version", "kernel", "release", "build", "driver", "firmware", "vbios", "cudnn", "cuda", "nccl", "cublas",
                   "tensorrt", "torch", "python", "==", ">=", "<=", "~=")
 # Wi-Fi network names: nmcli, iw, iwconfig, wpa_supplicant, NetworkManager files, netsh, airport
@@ -198,14 +200,14 @@ def _v6_taken(vs: list[str], joined: str) -> list[bool]:
     zeroish = map(_ZEROISH.__contains__, map(str.strip, vs, itertools.repeat(":0")))
     ends = map(str.endswith, vs, itertools.repeat(("::", "::1", ":0", ":1")))
     out = list(map(operator.and_, ok, map(operator.not_, map(operator.and_, zeroish, ends))))
-    if _LONG_GROUP_ANY.search(joined):  # a group of more than 4 digits somewhere
+    if "xxxxx" in joined.translate(_HEX_X):  # a group of more than 4 digits somewhere (`joined`: hex, ":" and line ends)
         out = list(map(operator.and_, out, map(operator.not_, map(_LONG_GROUP.search, vs))))
     return out
 
 
 _ZEROISH = frozenset({"", "1"})
 _LONG_GROUP = re.compile(r"[^:]{5}")
-_LONG_GROUP_ANY = re.compile(r"[^:\n]{5}")
+_HEX_X = str.maketrans(dict.fromkeys("0123456789abcdef", "x"))
 
 
 def _versions(t: Text, found: dict[str, None]) -> set[str]:

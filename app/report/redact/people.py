@@ -13,7 +13,11 @@ from .common import COMMON_WORDS, NOT_PRIVATE_USERS, Learner, Text
 # the same with doubled backslashes as repr()/JSON escaping writes them (C:\\\\Users\\\\<u>)
 HOME_PARENTS = ("/home/", "/Users/", "/users/", "\\Users\\", "\\users\\", "\\home\\",
                 "\\\\Users\\\\", "\\\\users\\\\", "\\\\home\\\\")
-RE_HOME = re.compile("(?:" + "|".join(f"(?<={re.escape(p)})" for p in HOME_PARENTS) + r")([^/\\\s:;'\"<>|,=*?()\[\]{}]{1,64})")
+# (every parent ends in "/" or "\\": the pattern starts with that character, so the regex engine skips
+# ahead to the next slash instead of trying its lookbehinds at every position; the slash is never part
+# of a name, so the matches are those of the lookbehinds alone)
+RE_HOME = re.compile(r"[/\\](?:" + "|".join(f"(?<={re.escape(p)})" for p in HOME_PARENTS)
+                     + r")([^/\\\s:;'\"<>|,=*?()\[\]{}]{1,64})")
 RE_PROMPT = re.compile(r"(?<![\w.@-])([a-z_][a-z0-9_.-]{0,31})@([A-Za-z0-9][A-Za-z0-9-]{0,62})(?=:[~/]|[:$#>](?:\s|$)|\s*[$#] )")
 RE_GIT_USER = re.compile(r"(?ims)^[ \t]*\[user\][^\[]*?^[ \t]*name[ \t]*=[ \t]*\"?([^\"\r\n]+?)\"?[ \t]*$")
 RE_GIT_NAME = re.compile(r"(?im)(?:\buser\.name[ \t]*[= \t][ \t]*|\bGIT_(?:AUTHOR|COMMITTER)_NAME[ \t]*=[ \t]*|^(?:Author|Commit)"

@@ -114,29 +114,41 @@ _NO_DIGITS = str.maketrans("", "", _DIGITS)
 
 
 def tokens_among(runs: list[str]) -> list[bool]:
-    """looks_like_token for each string, its usual case decided in bulk (no Python step per string):
-    ASCII, no "<" or "/", a mix of cases, at least 4 digits, 16 different characters or more, not a
-    C++ symbol, 32 to 4096 long, and entropy high enough even at its least (_least_entropy). Any other string: the
-    test itself, one by one."""
+    """looks_like_token for each string, decided in bulk (no Python step per string) where it is ASCII
+    with no "<" or "/": a mix of cases, a digit (four, or fewer in a string that is no identifier of
+    words), 16 different characters or more, not a C++ symbol, 32 to 4096 long, and entropy high
+    enough even at its least (_least_entropy); where that bound is not enough, the entropy itself
+    (_entropy_of). Any other string: the test itself, one by one."""
     if not runs:
         return []
     joined = "\n".join(runs)
     if not joined.isascii() or "<" in joined or "/" in joined or len(joined.split("\n")) != len(runs):
         return list(map(looks_like_token, runs))
     ns = list(map(len, runs))
-    digits = map(operator.sub, ns, map(len, joined.translate(_NO_DIGITS).split("\n")))
+    digits = list(map(operator.sub, ns, map(len, joined.translate(_NO_DIGITS).split("\n"))))
     ks = list(map(len, map(set, runs)))
-    usual = map(operator.and_, map((4).__le__, digits), map((16).__le__, ks))
-    usual = map(operator.and_, usual, map((32).__le__, ns))
-    usual = map(operator.and_, usual, map((4096).__ge__, ns))
-    usual = map(operator.and_, usual, map(operator.not_, map(str.isupper, runs)))
-    usual = map(operator.and_, usual, map(operator.not_, map(str.islower, runs)))
-    usual = map(operator.and_, usual, map(operator.not_, map(str.startswith, runs, itertools.repeat(("_Z", "__Z")))))
-    usual = map(operator.and_, usual, map(_ENTROPY_BAR.__lt__, map(_least_entropy, ns, ks)))
-    out = list(usual)
-    for i in itertools.compress(range(len(runs)), map(operator.not_, out)):
+    base = map(operator.and_, map((1).__le__, digits), map((16).__le__, ks))
+    base = map(operator.and_, base, map((32).__le__, ns))
+    base = map(operator.and_, base, map((4096).__ge__, ns))
+    base = map(operator.and_, base, map(operator.not_, map(str.isupper, runs)))
+    base = map(operator.and_, base, map(operator.not_, map(str.islower, runs)))
+    ok = list(map(operator.and_, base, map(operator.not_, map(str.startswith, runs, itertools.repeat(("_Z", "__Z"))))))
+    for i in itertools.compress(range(len(runs)), map(operator.and_, ok, map((4).__gt__, digits))):
+        if _WORDY.fullmatch(runs[i]):
+            ok[i] = False  # an identifier with words, e.g. NVIDIA_Driver_Version_560
+    least = list(map(_ENTROPY_BAR.__lt__, map(_least_entropy, ns, ks)))
+    out = list(map(operator.and_, ok, least))
+    for i in itertools.compress(range(len(runs)), map(operator.and_, ok, map(operator.not_, least))):
+        out[i] = _entropy_of(runs[i]) >= 4.0
+    for i in itertools.compress(range(len(runs)), map(operator.not_, ok)):
         out[i] = looks_like_token(runs[i])
     return out
+
+
+def _entropy_of(s: str) -> float:
+    """_entropy of a string of at most 4096 characters, counted by str.count (the same counts in the
+    same order as Counter's: the same sum)."""
+    return math.log2(len(s)) - sum(map(_CLOG.__getitem__, map(s.count, dict.fromkeys(s)))) / len(s)
 
 
 def learn_assignment(r: Learner, name: str, value: str, keyed: Callable[[str, str], bool]) -> None:

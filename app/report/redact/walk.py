@@ -85,13 +85,24 @@ def fixes(idx: "_Index", uniq: list[str]) -> tuple[dict[str, str], set[str]]:
     if fix:
         keep = list(map(_not, b))
         rest, rest_low = list(itertools.compress(rest, keep)), list(itertools.compress(rest_low, keep))
-    cores = list(map(str.strip, rest, itertools.repeat(_WRAP)))  # "(10.1.2.3)", "<a@b.org>,": inside punctuation
-    phs = list(map(whole.get, cores, map(lower.get, map(str.lower, cores))))
-    if any(phs):
-        hit = list(itertools.compress(zip(rest, cores, phs), phs))
-        fix.update(zip(map(operator.itemgetter(0), hit), map(str.replace, *zip(*hit))))
-        keep = list(map(_not, phs))
-        rest, rest_low = list(itertools.compress(rest, keep)), list(itertools.compress(rest_low, keep))
+    # "(10.1.2.3)", "<a@b.org>,": the value inside punctuation (only a core other than its piece can be
+    # one: the pieces left missed both maps)
+    cores = list(map(str.strip, rest, itertools.repeat(_WRAP)))
+    at = list(itertools.compress(range(len(rest)), map(operator.ne, cores, rest)))
+    if at:
+        cs = list(map(cores.__getitem__, at))
+        cs_low = "\n".join(cs).lower().split("\n")
+        if len(cs_low) != len(cs):
+            cs_low = list(map(str.lower, cs))
+        phs = list(map(whole.get, cs, map(lower.get, cs_low)))
+        if any(phs):
+            hit = list(itertools.compress(at, phs))
+            ps = list(map(rest.__getitem__, hit))
+            fix.update(zip(ps, map(str.replace, ps, itertools.compress(cs, phs), filter(None, phs))))
+            keep = [True] * len(rest)
+            for i in hit:
+                keep[i] = False
+            rest, rest_low = list(itertools.compress(rest, keep)), list(itertools.compress(rest_low, keep))
     _by_runs(idx, rest, rest_low, fix)
     ww = idx.weak_words
     weak_hits = set(itertools.compress(rest, map(ww.__contains__, map(str.strip, rest_low, itertools.repeat("\"'")))))\
