@@ -7,16 +7,18 @@ input (usage, unreadable snapshot), 1 for a stage that failed. Never a traceback
 """
 from __future__ import annotations
 
-import argparse
-import importlib
+# Only what any Python start has already loaded, and the NVML reader (threading alone): main() starts the
+# machine's NVML read before the rest of the program is imported (issue 24). The rest comes in main().
 import os
 import sys
-from typing import Optional, Sequence
+from typing import TYPE_CHECKING, Optional, Sequence
 
-from app import __version__
-from app.commands.base import CliError, Context, global_options, os_error_line
+from app import __version__, nvml_live
 
-__all__ = ["COMMANDS", "CliError", "Context", "build_parser", "main", "os_error_line"]
+if TYPE_CHECKING:
+    import argparse
+
+__all__ = ["COMMANDS", "build_parser", "main", "run", "subcommand"]
 
 COMMANDS: dict[str, str] = {
     "detect": "app.commands.detect",
@@ -35,6 +37,11 @@ COMMANDS: dict[str, str] = {
 def build_parser(only: Optional[str] = None) -> argparse.ArgumentParser:
     """The whole command line; with `only` (the subcommand being run), that subcommand's module alone is
     imported (a detection never loads the solver, the planner or the report for their options)."""
+    import argparse
+    import importlib
+
+    from app.commands.base import global_options
+
     parser = argparse.ArgumentParser(prog="gpu-wizard", description="GPU Setup Wizard: NVIDIA driver, CUDA and PyTorch, set up and proven.")
     parser.add_argument("--version", action="version", version=f"gpu-wizard {__version__}")
     global_options(parser, suppress=False)
@@ -100,9 +107,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     name = subcommand(argv)
     early = None
     if name in _DETECTS_LIVE and not any(a == "--snapshot" or a.startswith("--snapshot=") for a in argv):
-        from app.system import start_nvml_early
+        early = nvml_live.start_nvml_early()  # the driver's init overlaps the imports below (issue 24)
+    from app.commands.base import CliError, Context, os_error_line
 
-        early = start_nvml_early()  # the driver's init overlaps the imports below (issue 24: detect near its floor)
     parser = build_parser(name)
     try:
         args = parser.parse_args(argv)
@@ -140,6 +147,8 @@ def _launch_gui(args: argparse.Namespace) -> int:
         sys.stderr.write("gpu-wizard: error: the wizard's window never runs as root; start it as your own user "
                          "(it asks for administrator rights only for the steps that need them)\n")
         return 2
+    import importlib
+
     from app import syslibs
 
     missing = syslibs.missing_gui_libraries()
@@ -156,5 +165,24 @@ def _launch_gui(args: argparse.Namespace) -> int:
                    python_version=getattr(args, "python_version", None))
 
 
+_QUICK_EXIT = frozenset({"detect"})  # read-only commands whose process ends without the interpreter's teardown
+
+
+def run() -> None:
+    """The program's entry (the `gpu-wizard` script, `python -m app`, the bundle): main(), then the exit.
+    A read-only command (detect) ends at once after flushing stdout and stderr: it writes nothing else, holds
+    no file, lock or child process, and the teardown of the modules it loaded is a tenth of its run (issue 24;
+    bench/bench_detect_cold.py). Every other command exits the ordinary way."""
+    rc = main()
+    if subcommand(sys.argv[1:]) in _QUICK_EXIT:
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):  # a closed pipe: what main() said of it stands
+                pass
+        os._exit(rc)
+    raise SystemExit(rc)
+
+
 if __name__ == "__main__":
-    raise SystemExit(main())
+    run()

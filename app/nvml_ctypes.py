@@ -1,4 +1,4 @@
-"""NVML through ctypes: the functions of NVIDIA's `pynvml` (nvidia-ml-py) that app/system.read_nvml calls,
+"""NVML through ctypes: the functions of NVIDIA's `pynvml` (nvidia-ml-py) that app/nvml_live.read_nvml calls,
 bound directly to the driver's libnvidia-ml (Linux: libnvidia-ml.so.1; Windows: nvml.dll), for where
 nvidia-ml-py is not installed (the fleet's zipapp runs on a host's bare Python). The same C entry points
 and structures as NVML's header (nvml.h): `nvmlInit_v2`, `nvmlDeviceGetHandleByIndex_v2`,

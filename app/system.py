@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Optional, Protocol, runtime_checkable
 
 from app.fileio import JsonError, loads
+from app.nvml_live import read_nvml as read_nvml, start_nvml_early as start_nvml_early  # this layer's, kept apart to start first
 from app.tools import find_tool
 
 SNAPSHOT_FORMAT = "gpu-wizard-snapshot/1"
@@ -192,114 +193,6 @@ def kill_process_group(proc: subprocess.Popen) -> None:
         try:
             proc.kill()
         except OSError:
-            pass
-
-
-def _nvml_call(fn: Callable, *args: Any) -> Any:
-    try:
-        v = fn(*args)
-    except Exception:  # NVMLError_NotSupported, NoPermission, GpuIsLost, ... : field unknown
-        return None
-    if isinstance(v, bytes):
-        v = v.decode("utf-8", errors="replace")
-    return v
-
-
-def start_nvml_early() -> Callable[[], Optional[dict[str, Any]]]:
-    """Begin this machine's NVML read now, in a daemon thread, and return the reader that hands over its
-    answer (once; a later call reads afresh). For a command about to detect this machine (app.cli gives the
-    reader to its LiveSystem): the driver's init, tens of milliseconds outside the interpreter, then runs while
-    the rest of the program is imported."""
-    box: dict[str, Any] = {}
-
-    def work() -> None:
-        try:
-            box["result"] = read_nvml()
-        except Exception as e:  # read_nvml keeps its errors; this is the last line
-            box["result"] = {"error": f"{type(e).__name__}: {e}", "devices": []}
-
-    t = threading.Thread(target=work, name="nvml-early", daemon=True)
-    t.start()
-
-    def reader() -> Optional[dict[str, Any]]:
-        if box.pop("taken", False):
-            return read_nvml()
-        t.join()
-        box["taken"] = True
-        return box.get("result")
-
-    return reader
-
-
-def read_nvml() -> Optional[dict[str, Any]]:
-    """Query NVML on this machine (pynvml, imported here: it loads libnvidia-ml). Its recorded form is
-    app/detect/nvml.py's (what a snapshot stores under "nvml"; parse_nvml reads it). Without nvidia-ml-py, NVML
-    is called through ctypes (app/nvml_ctypes.py). {"error": "..."} when the library or driver is missing or
-    NVML init fails."""
-    n: Any
-    try:
-        import pynvml
-
-        n = pynvml
-    except Exception:  # no nvidia-ml-py (the fleet's zipapp on a bare Python): the same calls through ctypes
-        from app import nvml_ctypes
-
-        n = nvml_ctypes
-    try:
-        n.nvmlInit()
-    except Exception as e:  # NVMLError_LibraryNotFound, DriverNotLoaded, ...
-        return {"error": f"{type(e).__name__}: {e}", "devices": []}
-    try:
-        out: dict[str, Any] = {
-            "driver_version": _nvml_call(n.nvmlSystemGetDriverVersion),
-            "cuda_driver_version": _nvml_call(n.nvmlSystemGetCudaDriverVersion),
-            "nvml_version": _nvml_call(n.nvmlSystemGetNVMLVersion),
-            "error": None,
-            "devices": [],
-        }
-        count = _nvml_call(n.nvmlDeviceGetCount) or 0
-        for i in range(count):
-            h = _nvml_call(n.nvmlDeviceGetHandleByIndex, i)
-            if h is None:
-                out["devices"].append({"index": i, "error": "handle unavailable (GPU lost or no permission)"})
-                continue
-            pci = _nvml_call(n.nvmlDeviceGetPciInfo, h)
-            mem = _nvml_call(n.nvmlDeviceGetMemoryInfo, h)
-            cc = _nvml_call(n.nvmlDeviceGetCudaComputeCapability, h)
-            ecc = _nvml_call(n.nvmlDeviceGetEccMode, h)
-            bus_id = getattr(pci, "busId", None) if pci is not None else None
-            if isinstance(bus_id, bytes):
-                bus_id = bus_id.decode("ascii", errors="replace")
-            dev = {
-                "index": i,
-                "name": _nvml_call(n.nvmlDeviceGetName, h),
-                "pci_bus_id": bus_id,
-                "pci_device_id": getattr(pci, "pciDeviceId", None) if pci is not None else None,
-                "pci_subsystem_id": getattr(pci, "pciSubSystemId", None) if pci is not None else None,
-                "uuid": _nvml_call(n.nvmlDeviceGetUUID, h),
-                "serial": _nvml_call(n.nvmlDeviceGetSerial, h),
-                "compute_capability": list(cc) if cc else None,
-                "memory_total_bytes": getattr(mem, "total", None) if mem is not None else None,
-                "pcie_gen_current": _nvml_call(n.nvmlDeviceGetCurrPcieLinkGeneration, h),
-                "pcie_gen_max": _nvml_call(n.nvmlDeviceGetMaxPcieLinkGeneration, h),
-                "pcie_width_current": _nvml_call(n.nvmlDeviceGetCurrPcieLinkWidth, h),
-                "pcie_width_max": _nvml_call(n.nvmlDeviceGetMaxPcieLinkWidth, h),
-                "architecture": _nvml_call(n.nvmlDeviceGetArchitecture, h),
-                "memory_bus_width_bits": _nvml_call(n.nvmlDeviceGetMemoryBusWidth, h),
-                "memory_clock_max_mhz": _nvml_call(n.nvmlDeviceGetMaxClockInfo, h, n.NVML_CLOCK_MEM),
-                "sm_clock_max_mhz": _nvml_call(n.nvmlDeviceGetMaxClockInfo, h, n.NVML_CLOCK_SM),
-                "power_limit_mw": _nvml_call(n.nvmlDeviceGetEnforcedPowerLimit, h),
-                "power_default_limit_mw": _nvml_call(n.nvmlDeviceGetPowerManagementDefaultLimit, h),
-                "compute_mode": _nvml_call(n.nvmlDeviceGetComputeMode, h),
-                "persistence_mode": _nvml_call(n.nvmlDeviceGetPersistenceMode, h),
-                "ecc_current": ecc[0] if isinstance(ecc, (list, tuple)) and ecc else None,
-            }
-            out["devices"].append(dev)
-        return out
-    finally:
-        try:
-            n.nvmlShutdown()
-        except Exception:
             pass
 
 

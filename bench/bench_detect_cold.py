@@ -8,7 +8,8 @@ so a busy machine slows both alike; the figure is the ratio of the medians (issu
 From the repository root, with any Python 3.10+ that has the wizard's dependencies or none of them: detect
 then runs as `python -m app detect --json`. Where nvidia-ml-py is missing the floor is what detection does
 then too (app/system.read_nvml: libnvidia-ml through ctypes, nvmlInit_v2), and the first line says which
-floor ran. Works without a GPU too: nvmlInit then fails (no library or no driver) and the floor is the
+floor ran. Both run from bytecode, as an installed program does (a private cache; --source-only keeps the environment's
+PYTHONDONTWRITEBYTECODE, as the GPU machine sets it: then every start compiles every module). Works without a GPU too: nvmlInit then fails (no library or no driver) and the floor is the
 interpreter, the load and that failed init. The whole run keeps to --budget seconds (fewer alternating runs
 on a slow machine, at least 5; the extras below only while time is left): the figure comes first. Then it
 prints the app modules the detect command imported, the time inside detect, and the ten slowest imports
@@ -110,12 +111,26 @@ def main() -> int:
     ap.add_argument("--budget", type=float, default=25.0, help="seconds for the whole run (default 25)")
     ap.add_argument("--python", default=sys.executable, help="the interpreter of both (default: this one)")
     ap.add_argument("--detect", help="the detect command line (default: the venv's gpu-wizard detect --json)")
+    ap.add_argument("--source-only", action="store_true",
+                    help="keep the environment's bytecode setting as it is (PYTHONDONTWRITEBYTECODE: every start compiles "
+                         "every module from source); by default both commands run with their bytecode cached")
     a = ap.parse_args()
     t_start = time.perf_counter()
     env = dict(os.environ, GPU_WIZARD_LIVE="0")
+    bytecode = "as the environment has it"
+    if not a.source_only:
+        # An installed wizard runs from bytecode (pip writes the .pyc files when it installs; the bundle holds them).
+        # A machine with PYTHONDONTWRITEBYTECODE set, or read-only site-packages without them, would make both
+        # commands compile their modules from source on every start: what is then measured is the compiler (for
+        # the floor, nvidia-ml-py's 200 KB module). Both get a private bytecode cache, filled by the warm-up runs.
+        import tempfile
+
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = tempfile.mkdtemp(prefix="gw-pycache-")
+        bytecode = f"cached for both (a private cache; PYTHONDONTWRITEBYTECODE was {'set' if os.environ.get('PYTHONDONTWRITEBYTECODE') else 'unset'})"
     floor = [a.python, "-c", FLOOR]
     detect = shlex.split(a.detect) if a.detect else _detect_argv(a.python)
-    warm = [_time(argv, env)[0] for argv in (floor, detect)]  # warm the page cache: a cold disk is not what is measured
+    warm = [_time(argv, env)[0] for argv in (floor, detect, floor, detect)][2:]  # the page cache (and the bytecode cache)
     pairs = max(5, min(a.runs, int(a.budget * 0.6 / max(sum(warm), 1e-3))))
     ft, dt = [], []
     nvml = ""
@@ -133,7 +148,7 @@ def main() -> int:
         dt.append(t)
     facts = json.loads(r.stdout) if r is not None else {}
     f, d = statistics.median(ft), statistics.median(dt)
-    print(f"python {platform.python_version()} ({a.python}), {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}; "
+    print(f"python {platform.python_version()} ({a.python}), {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}; bytecode {bytecode}; "
           f"floor's nvmlInit: {nvml}; GPUs detected: {len(facts.get('gpus') or [])}")
     print(f"floor  (python + NVML library + nvmlInit): median {f * 1000:.0f} ms (min {min(ft) * 1000:.0f}, max {max(ft) * 1000:.0f})")
     print(f"detect ({' '.join(Path(detect[0]).name if i == 0 else x for i, x in enumerate(detect))}): "

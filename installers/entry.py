@@ -6,7 +6,7 @@ must be one program, so the mode travels in the environment sudo passes it); els
 import os
 import sys
 
-from app.cli import main
+from app.cli import run
 from app.run.askpass import ASKPASS_ENV
 from app.run.privileged import maybe_run_helper
 from app.run.rootboot import detach_from_terminal
@@ -19,4 +19,6 @@ if __name__ == "__main__":
         from ui.askpass import main as askpass_main
 
         rc = askpass_main(sys.argv[1:])
-    sys.exit(main() if rc is None else rc)
+    if rc is None:
+        run()
+    sys.exit(rc)

@@ -353,9 +353,9 @@ def test_redaction_lists_its_modules_and_the_fleet_its_folder():
 def test_nvml_through_ctypes_has_every_call_detection_makes():
     import app.nvml_ctypes as nvml_ctypes
 
-    tree = ast.parse((ROOT / "app" / "system.py").read_text(encoding="utf-8"))
-    read = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "read_nvml")
-    used = {a.attr for a in ast.walk(read) if isinstance(a, ast.Attribute) and isinstance(a.value, ast.Name)
+    tree = ast.parse((ROOT / "app" / "nvml_live.py").read_text(encoding="utf-8"))
+    read = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name in ("_open", "_query")]
+    used = {a.attr for f in read for a in ast.walk(f) if isinstance(a, ast.Attribute) and isinstance(a.value, ast.Name)
             and a.value.id == "n"}
     assert len(used) >= 20 and [u for u in used if not hasattr(nvml_ctypes, u)] == []
 

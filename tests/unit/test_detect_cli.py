@@ -1,5 +1,6 @@
 """`gpu-wizard detect`, `gpu-wizard snapshot`, overrides and bad snapshots."""
 import json
+import os
 import subprocess
 import sys
 
@@ -128,3 +129,31 @@ def test_cli_assume_gpu_and_bad_value(capsys):
     assert code == 0 and d["gpus"][0]["compute_capability"] == "8.9" and d["overrides"]["gpus"] == "RTX 4090 Laptop"
     code, out, err = run_cli(capsys, "--snapshot", snap, "--assume-driver", "banana", "detect")
     assert code == 2 and "assume-driver" in err
+
+
+def test_the_program_ends_detect_at_once_with_all_of_its_output(tmp_path):
+    """`python -m app detect` (the gpu-wizard script's entry, app.cli.run) skips the interpreter's teardown: its
+    whole answer still reaches a file and a pipe, a reader that stops early gets no traceback, and a command
+    that is not read-only (diagnose) still runs Python's exit handlers."""
+    snap = str(H200 / "snapshot-h200.json")
+    env = dict(os.environ, GPU_WIZARD_LIVE="0")
+    out = tmp_path / "facts.json"
+    with open(out, "w", encoding="utf-8") as fh:
+        r = subprocess.run([sys.executable, "-m", "app", "--snapshot", snap, "detect", "--json"], cwd=ROOT, stdout=fh,
+                           stderr=subprocess.PIPE, text=True, timeout=120, env=env)
+    assert r.returncode == 0, r.stderr
+    assert json.loads(out.read_text(encoding="utf-8"))["gpus"]
+    piped = subprocess.run([sys.executable, "-m", "app", "--snapshot", snap, "detect", "--json"], cwd=ROOT,
+                           capture_output=True, text=True, timeout=120, env=env)
+    timeless = lambda d: {k: v for k, v in d.items() if k != "probes"}  # noqa: E731 (probes carry their durations)
+    assert piped.returncode == 0 and timeless(json.loads(piped.stdout)) == timeless(json.loads(out.read_text(encoding="utf-8")))
+    head = subprocess.run(f"{sys.executable} -m app --snapshot {snap} detect | head -c 20", shell=True, cwd=ROOT,
+                          capture_output=True, text=True, timeout=120, env=env)
+    assert len(head.stdout) == 20 and "Traceback" not in head.stderr
+    hook = ("import atexit, sys\natexit.register(lambda: sys.stderr.write('exit handlers ran\\n'))\n"
+            "sys.argv = ['gpu-wizard'] + sys.argv[1:]\nfrom app.cli import run\nrun()\n")
+    ran = {cmd: subprocess.run([sys.executable, "-c", hook, "--snapshot", snap, *argv], cwd=ROOT, capture_output=True,
+                               text=True, timeout=120, env=env).stderr.count("exit handlers ran")
+           for cmd, argv in {"detect": ["detect", "--json"],
+                             "diagnose": ["diagnose", "--json", "--text", "CUDA error: out of memory"]}.items()}
+    assert ran == {"detect": 0, "diagnose": 1}

@@ -1,49 +1,89 @@
 """A command that detects this machine starts its NVML read before the rest of the program is imported
-(app.cli → app.system.start_nvml_early → the Context's LiveSystem): NVML is read once, in that early thread,
-and a later read of the same reader reads afresh. Commands on a snapshot never start it."""
+(app.cli → app.nvml_live.start_nvml_early → the Context's LiveSystem): NVML is opened once (import, init) in
+that early thread and queried in the reader's caller; a later read of the same reader reads afresh. Commands
+on a snapshot never start it."""
 import json
 import subprocess
 import sys
 import threading
 from pathlib import Path
 
-import app.system as system_mod
+import app.nvml_live as nvml_mod
 from app.system import LiveSystem, start_nvml_early
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_the_live_system_takes_the_early_answer(monkeypatch):
+class _FakeNvml:
+    """Stands in for an initialised nvidia-ml-py: records which thread asks each query."""
+
+    def __init__(self, calls):
+        self.calls = calls
+
+    def __getattr__(self, name):
+        if not name.startswith("nvml"):
+            raise AttributeError(name)
+
+        def call(*args):
+            self.calls.append((name, threading.current_thread().name))
+            return {"nvmlSystemGetDriverVersion": "580.95.05", "nvmlDeviceGetCount": 0}.get(name)
+        return call
+
+
+def test_the_thread_opens_nvml_and_the_caller_queries_it(monkeypatch):
+    """The long part (import and init) in the early thread; the short queries in the reader's caller, where no
+    import holds the interpreter lock between them."""
     calls = []
     gate = threading.Event()
 
-    def fake():
-        calls.append(threading.current_thread().name)
+    def fake_open():
+        calls.append(("open", threading.current_thread().name))
         gate.wait(5)
-        return {"error": None, "devices": [], "driver_version": "580.95.05"}
+        return _FakeNvml(calls)
 
-    monkeypatch.setattr(system_mod, "read_nvml", fake)
+    monkeypatch.setattr(nvml_mod, "_open", fake_open)
     reader = start_nvml_early()
     gate.set()
     assert LiveSystem(nvml_reader=reader).nvml()["driver_version"] == "580.95.05"
-    assert calls == ["nvml-early"]
+    me = threading.current_thread().name
+    assert calls[0] == ("open", "nvml-early")
+    assert {t for name, t in calls[1:]} == {me} and ("nvmlShutdown", me) in calls
+    del calls[:]
     reader()  # a second read through the same reader is a fresh one, here
-    assert calls == ["nvml-early", threading.current_thread().name]
+    assert calls[0] == ("open", me)
+
+
+def test_the_switch_interval_is_short_only_while_the_thread_runs(monkeypatch):
+    before = sys.getswitchinterval()
+    gate = threading.Event()
+    monkeypatch.setattr(nvml_mod, "_open", lambda: (gate.wait(5), {"error": "NVMLError_LibraryNotFound", "devices": []})[1])
+    reader = start_nvml_early()
+    assert sys.getswitchinterval() == min(before, 0.001)
+    gate.set()
+    assert reader() == {"error": "NVMLError_LibraryNotFound", "devices": []}
+    assert sys.getswitchinterval() == before
 
 
 def test_an_error_in_the_early_thread_is_an_answer(monkeypatch):
     def broken():
         raise RuntimeError("driver went away")
 
-    monkeypatch.setattr(system_mod, "read_nvml", broken)
+    monkeypatch.setattr(nvml_mod, "_open", broken)
     assert start_nvml_early()() == {"error": "RuntimeError: driver went away", "devices": []}
+
+    def broken_query(n):
+        raise RuntimeError("GPU lost")
+
+    monkeypatch.setattr(nvml_mod, "_open", lambda: _FakeNvml([]))
+    monkeypatch.setattr(nvml_mod, "_query", broken_query)
+    assert start_nvml_early()() == {"error": "RuntimeError: GPU lost", "devices": []}
 
 
 def test_the_cli_starts_it_only_for_a_live_machine():
     """In a real process: `detect` starts the early read, `detect --snapshot` and `diagnose` do not."""
     from app.paths import demo_snapshots
 
-    probe = ("import sys, io, contextlib, json\nimport app.system as s\nstarted = []\n"
+    probe = ("import sys, io, contextlib, json\nimport app.nvml_live as s\nstarted = []\n"
              "orig = s.start_nvml_early\ns.start_nvml_early = lambda: (started.append(1), orig())[1]\n"
              "from app.cli import main\nwith contextlib.redirect_stdout(io.StringIO()):\n    main(sys.argv[1:])\n"
              "print(json.dumps(len(started)))\n")
