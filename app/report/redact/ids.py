@@ -4,7 +4,6 @@ InfiniBand ids, and Windows security identifiers (SIDs: a machine's or a domain'
 S-1-5-18 or S-1-5-32-544 name no one and stay)."""
 from __future__ import annotations
 
-import itertools
 import re
 
 from .common import Learner, Text
@@ -47,7 +46,7 @@ def learn_pieces(r: Learner, t: Text, gpu_bodies: set[str]) -> None:
         gpus = list(dict.fromkeys(RE_GPU_UUID.findall(joined)))
         r.add_all("gpu-uuid", gpus, patterned=True)
         gpu_bodies.update(g[-36:].lower() for g in gpus)
-    uuids = itertools.filterfalse(r.has, dict.fromkeys(RE_UUID.findall(joined)))
+    uuids = r.unknown(dict.fromkeys(RE_UUID.findall(joined)))
     r.add_all("uuid", [u for u in uuids if u.lower() not in gpu_bodies] if gpu_bodies else uuids, patterned=True)
     if "s-1-" in joined or "S-1-" in joined:
         r.add_all("sid", RE_SID.findall(joined), patterned=True)

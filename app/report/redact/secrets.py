@@ -114,7 +114,7 @@ def learn_pieces(r: Learner, pieces: list[str]) -> None:
     text = "\n".join(long_)
     if any(x in text for x in TOKEN_PREFIXES):
         r.add_all("secret", _TOKEN_PREFIX_SCAN.findall(text))
-    runs = list(itertools.filterfalse(r.has, dict.fromkeys(RE_LONG_ALONE.findall(text))))
+    runs = r.unknown(dict.fromkeys(RE_LONG_ALONE.findall(text)))
     r.add_all("secret", itertools.compress(runs, tokens_among(runs)))
 
 

@@ -133,6 +133,11 @@ class Store:
     def has(self, value: str) -> bool:
         return value in self._map or value in self._weak
 
+    def unknown(self, values: Iterable[str]) -> list[str]:
+        """The values not learned yet, in order (has() of each, in bulk)."""
+        new = list(itertools.filterfalse(self._map.__contains__, values))
+        return list(itertools.filterfalse(self._weak.__contains__, new)) if self._weak else new
+
     def placeholder(self, value: str) -> Optional[str]:
         return self._map.get(value) or self._weak.get(value)
 
