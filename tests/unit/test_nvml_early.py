@@ -8,6 +8,8 @@ import sys
 import threading
 from pathlib import Path
 
+import pytest
+
 import app.nvml_live as nvml_mod
 from app.system import LiveSystem, start_nvml_early
 
@@ -96,3 +98,15 @@ def test_the_cli_starts_it_only_for_a_live_machine():
         assert r.returncode == 0, r.stderr[-2000:]
         seen[k] = json.loads(r.stdout.strip().splitlines()[-1])
     assert seen == {"live": 1, "snapshot": 0, "diagnose": 0}
+
+
+def test_nvidia_ml_py_is_imported_before_the_thread_starts(monkeypatch):
+    """Its import is interpreter work: done in the caller, alone, before the program's other imports begin."""
+    pytest.importorskip("pynvml")
+    monkeypatch.delitem(sys.modules, "pynvml")
+    seen = []
+    monkeypatch.setattr(nvml_mod, "_open", lambda: (seen.append("pynvml" in sys.modules), {"error": "x", "devices": []})[1])
+    reader = start_nvml_early()
+    assert "pynvml" in sys.modules
+    reader()
+    assert seen == [True]
