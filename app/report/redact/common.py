@@ -74,6 +74,10 @@ class Learner(Protocol):
     def has(self, value: str) -> bool: ...
 
 
+_PUNCT = frozenset(chr(c) for c in range(128) if not (chr(c).isalnum() or chr(c) == "_" or chr(c).isspace()))
+_WORD_CHARS_OUT = str.maketrans("", "", "".join(chr(c) for c in range(128) if chr(c).isalnum() or chr(c) == "_"))
+
+
 class Text:
     """A text being learned from, with what several kinds look at worked out once: its lower case, its
     distinct pieces (between whitespace, in the order they first appear), those joined by line ends
@@ -84,6 +88,8 @@ class Text:
         self.low = text.lower()
         self.pieces = pieces
         self._counts: dict[str, list[int]] = {}
+        self._holds: dict[str, bool] = {}
+        self._absent: list[str] = []  # words found missing
 
     @cached_property
     def joined(self) -> str:
@@ -105,22 +111,104 @@ class Text:
             got = self._counts[sub] = list(map(str.count, self.pieces, itertools.repeat(sub)))
         return got
 
+    @cached_property
+    def skeletons(self) -> list[str]:
+        """Each piece without its word characters (`(aa:bb:cc:dd:ee:ff)` -> `(:::::)`): one translate of
+        all pieces at once. A piece holds a punctuation character as often as its skeleton does, and
+        the distinct skeletons are few, so a test of a punctuation character is made once per skeleton
+        (gate) and each piece only looked up."""
+        out = self.joined.translate(_WORD_CHARS_OUT).split("\n")
+        return out if len(out) == len(self.pieces) else [p.translate(_WORD_CHARS_OUT) for p in self.pieces]
+
+    def gate(self, *tests: tuple[str, int]) -> list[bool]:
+        """For each piece: does it hold any test's string at least its number of times? Punctuation
+        through the skeletons (a string of several characters: a skeleton may hold it where the
+        piece does not, so those pieces are checked themselves); anything else counted piece by piece."""
+        if all(sub and all(c in _PUNCT for c in sub) for sub, _ in tests):
+            skels = self.skeletons
+            good = {sk for sk in dict.fromkeys(skels) if any(sk.count(sub) >= k for sub, k in tests)}
+            near = list(map(good.__contains__, skels))
+            if all(len(sub) == 1 for sub, _ in tests):
+                return near
+            out = [False] * len(self.pieces)
+            for i in itertools.compress(range(len(out)), near):
+                p = self.pieces[i]
+                out[i] = any(p.count(sub) >= k for sub, k in tests)
+            return out
+        ok: list[bool] = []
+        for sub, k in tests:
+            hit = list(map(k.__le__, self.count(sub)))
+            ok = hit if not ok else list(map(operator.or_, ok, hit))
+        return ok
+
     def at_least(self, sub: str, k: int) -> list[bool]:
-        return list(map(k.__le__, self.count(sub)))
+        return self.gate((sub, k))
 
     def having(self, sub: str, k: int = 1) -> list[str]:
         """The pieces that hold `sub` (at least k times)."""
-        return list(itertools.compress(self.pieces, self.at_least(sub, k)))
+        return list(itertools.compress(self.pieces, self.gate((sub, k))))
 
     def holds(self, word: str) -> bool:
         """Does the text hold `word` (lower case)? Looked for in the distinct pieces unless it spans
-        whitespace (a repetitive log's distinct pieces are a small part of it)."""
-        return word in self.low if word != "".join(word.split()) else word in self.joined_low
+        whitespace (a repetitive log's distinct pieces are a small part of it). Each word is looked
+        for once, and not at all when it holds a word already found missing."""
+        got = self._holds.get(word)
+        if got is None:
+            if any(a in word for a in self._absent):
+                got = False
+            else:
+                got = word in self.low if word != "".join(word.split()) else word in self.joined_low
+                if not got:
+                    self._absent.append(word)
+            self._holds[word] = got
+        return got
 
     def lines_with(self, words: Iterable[str], lower: bool = False) -> str:
-        """common.lines_with for the words the text holds (of its lower case when `lower`)."""
+        """common.lines_with for the words the text holds (of its lower case when `lower`). Of a text
+        whose lines are all short (no stretches of long lines to take), the same lines are found line
+        by line: a word's first hits by str.find, and once it is on many lines, every line is tested
+        for it at once (in C; str.find per hit is a Python step per line)."""
         present = [w for w in words if self.holds(w)]
-        return lines_with(self.low if lower else self.text, self.low, present) if present else ""
+        if not present:
+            return ""
+        if not self._short_lines:
+            return lines_with(self.low if lower else self.text, self.low, present)
+        low, low_lines, starts = self.low, self._low_lines, self._starts
+        mask = [False] * len(low_lines)
+        hits = 0
+        for w in present:
+            i, seen = low.find(w), 0
+            while i >= 0 and seen < _MANY_LINES:
+                k = bisect.bisect_right(starts, i) - 1
+                mask[k] = True
+                seen += 1
+                i = low.find(w, starts[k + 1]) if k + 1 < len(starts) else -1
+            if i >= 0:  # on many lines: all of them at once
+                on = list(map(operator.contains, low_lines, itertools.repeat(w)))
+                seen = on.count(True)
+                mask = list(map(operator.or_, mask, on))
+            hits += seen
+            if hits > _TRIGGER_CAP:
+                return self.low if lower else self.text
+        return "\n".join(itertools.compress(self._low_lines if lower else self._lines, mask))
+
+    @cached_property
+    def _lines(self) -> list[str]:
+        return self.text.split("\n")
+
+    @cached_property
+    def _low_lines(self) -> list[str]:
+        return self.low.split("\n")
+
+    @cached_property
+    def _starts(self) -> list[int]:
+        """Where each line starts in the text (and its lower case)."""
+        return list(itertools.accumulate(map((1).__add__, map(len, self._lines)), initial=0))[:-1]
+
+    @cached_property
+    def _short_lines(self) -> bool:
+        """Are all lines shorter than _LONG_LINE (and the lower case as long as the text)?"""
+        return len(self.low) == len(self.text) and max(map(len, self._lines)) < _LONG_LINE
 
 
 def having(pieces: list[str], sub: str) -> list[str]:
@@ -151,6 +239,7 @@ def pieces_with(pieces: list[str], words: Iterable[str]) -> list[str]:
 
 
 _TRIGGER_CAP = 200_000
+_MANY_LINES = 256  # a word on more lines than this: every line tested for it at once
 
 
 def lines_with(text: str, low: str, words: Iterable[str]) -> str:

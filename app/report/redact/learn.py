@@ -100,7 +100,7 @@ def learn_values(r: Any, pairs: list[tuple[str, str]]) -> None:
 
 def _learn_piece_assignments(r: Any, t: Text) -> None:
     """NAME=value and name:value inside one piece (the names that can say something only)."""
-    sep = list(itertools.compress(t.pieces, map(operator.or_, t.at_least("=", 1), t.at_least(":", 1))))
+    sep = list(itertools.compress(t.pieces, t.gate(("=", 1), (":", 1))))
     cand = "\n".join(pieces_with(sep, _HINT_WORDS))
     if cand:
         learn_values(r, [(m[1], m[3]) for m in secrets.RE_ASSIGN.findall(cand)])

@@ -137,7 +137,7 @@ def learn_pieces(r: Learner, t: Text) -> None:
     v6 = t.at_least(":", 2)
     if any(v6):
         _learn_ipv6(r, RE_IPV6.findall("\n".join(itertools.compress(t.pieces, v6))))
-    macs = list(itertools.compress(t.pieces, map(operator.or_, t.at_least(":", 5), t.at_least("-", 5))))
+    macs = list(itertools.compress(t.pieces, t.gate((":", 5), ("-", 5))))
     if macs:
         macs = list(dict.fromkeys(map(_FIRST, _MAC_WHOLE.findall("\n".join(macs)))))
         no = set(_MAC_NONE.findall("\n".join(macs))) if macs else set()

@@ -30,7 +30,7 @@ RE_UNAME = re.compile(r"(?m)^(?:Linux|Darwin|FreeBSD) ([A-Za-z0-9][A-Za-z0-9.-]{
 
 
 def learn_pieces(r: Learner, t: Text) -> None:
-    homes = list(itertools.compress(t.pieces, map(operator.or_, t.at_least("home", 1), t.at_least("sers", 1))))
+    homes = list(itertools.compress(t.pieces, t.gate(("home", 1), ("sers", 1))))
     if homes:
         _add_users(r, list(dict.fromkeys(RE_HOME.findall("\n".join(homes)))))
     at = t.having("@")

@@ -31,6 +31,14 @@ RE_TOKEN_PREFIX = re.compile(
     r"(?<![\w-])(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|hf_[A-Za-z0-9]{20,}|sk-(?:proj-|ant-)?[A-Za-z0-9_\-]{20,}"
     r"|xox[abprs]-[A-Za-z0-9-]{10,}|AKIA[0-9A-Z]{16}|ASIA[0-9A-Z]{16}|glpat-[A-Za-z0-9_\-]{20,}|npm_[A-Za-z0-9]{30,}"
     r"|eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}|AIza[0-9A-Za-z_\-]{35})(?![\w-])")
+# the same, for findall over many pieces: each alternative starts with its first letter and checks the
+# character before that letter after it, so the regex engine skips ahead to the next possible first
+# letter instead of trying the lookbehind at every position
+_TOKEN_PREFIX_SCAN = re.compile(
+    r"(?:g(?<![\w-]g)(?:h[pousr]_[A-Za-z0-9]{20,}|ithub_pat_[A-Za-z0-9_]{20,}|lpat-[A-Za-z0-9_\-]{20,})"
+    r"|h(?<![\w-]h)f_[A-Za-z0-9]{20,}|s(?<![\w-]s)k-(?:proj-|ant-)?[A-Za-z0-9_\-]{20,}|x(?<![\w-]x)ox[abprs]-[A-Za-z0-9-]{10,}"
+    r"|A(?<![\w-]A)(?:KIA[0-9A-Z]{16}|SIA[0-9A-Z]{16}|Iza[0-9A-Za-z_\-]{35})|n(?<![\w-]n)pm_[A-Za-z0-9]{30,}"
+    r"|e(?<![\w-]e)yJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,})(?![\w-])")
 TOKEN_PREFIXES = ("gh", "github_pat_", "hf_", "sk-", "xox", "AKIA", "ASIA", "glpat-", "npm_", "eyJ", "AIza")
 # a long run of token characters (the boundaries are the run's own ends: nothing of its alphabet around it)
 RE_LONG = re.compile(r"[A-Za-z0-9_\-+][A-Za-z0-9_\-+/]{31,}={0,2}")
@@ -105,7 +113,7 @@ def learn_pieces(r: Learner, pieces: list[str]) -> None:
         return
     text = "\n".join(long_)
     if any(x in text for x in TOKEN_PREFIXES):
-        r.add_all("secret", RE_TOKEN_PREFIX.findall(text))
+        r.add_all("secret", _TOKEN_PREFIX_SCAN.findall(text))
     runs = list(itertools.filterfalse(r.has, dict.fromkeys(RE_LONG_ALONE.findall(text))))
     r.add_all("secret", itertools.compress(runs, tokens_among(runs)))
 

@@ -85,7 +85,9 @@ class Store:
         """Learn values of one kind, in order, as `add` would one by one (`weak`: those of them that
         are weak). `patterned`: each value is a whole match of its kind's own pattern."""
         m, w = self._map, self._weak
-        new = list(itertools.filterfalse(w.__contains__, itertools.filterfalse(m.__contains__, dict.fromkeys(values))))
+        new = list(itertools.filterfalse(m.__contains__, dict.fromkeys(values)))
+        if w:
+            new = list(itertools.filterfalse(w.__contains__, new))
         if not new:
             return
         if weak and not weak.isdisjoint(new):

@@ -94,7 +94,11 @@ def fixes(idx: "_Index", uniq: list[str]) -> tuple[dict[str, str], set[str]]:
         cs_low = "\n".join(cs).lower().split("\n")
         if len(cs_low) != len(cs):
             cs_low = list(map(str.lower, cs))
-        phs = list(map(whole.get, cs, map(lower.get, cs_low)))
+        phs = list(map(whole.get, cs))
+        miss = list(itertools.compress(range(len(cs)), map(_not, phs)))
+        for i, ph in zip(miss, map(lower.get, map(cs_low.__getitem__, miss))):
+            if ph is not None:
+                phs[i] = ph
         if any(phs):
             hit = list(itertools.compress(at, phs))
             ps = list(map(rest.__getitem__, hit))
