@@ -180,10 +180,7 @@ def _detect(system, log: _Log, torch_probe: bool, python: Optional[str], venv_ch
     log.probe("proc_driver", "ok" if proc or sysmod else "not_found", t0,
               f"{proc.version} ({proc.kernel_module})" if proc else "")
 
-    # -- the GPU chain
-    nvml = _safe(lambda: f_nvml.result(), None)
-    gpus, drv = _gpu_chain(system, log, nvml, t_nvml)
-
+    # -- what does not need NVML's answer first: the early thread (app/nvml_live.py) may still be reading
     t0 = time.perf_counter()
     displays = _safe(lambda: pcip.read_sysfs_displays(system), None)
     pci_devs = pcip.nvidia_display(displays) if displays is not None else None
@@ -195,11 +192,8 @@ def _detect(system, log: _Log, torch_probe: bool, python: Optional[str], venv_ch
         r = log.cmd(system, "lspci", pcip.LSPCI_ARGV, TIMEOUTS["lspci"])
         displays = [d for d in pcip.parse_lspci_nn(r.stdout) if d.is_display] if r.rc == 0 or r.stdout else []
         lspci_devs = pcip.nvidia_display(displays)
-    gpus = _merge_pci(gpus, pci_devs or lspci_devs, "sysfs_pci" if pci_devs else "lspci")
     graphics = _safe(lambda: _graphics(system, displays or [], "sysfs" if pci_devs is not None else "lspci"), None)
-    gpus = [_complete(g) for g in gpus]
 
-    # -- packages, toolkits, cuDNN, env
     pk_res = _safe(lambda: f_pkgs.result(), None) if f_pkgs else None
     if pk_res is not None and pk_res.rc == 127 and has_dpkg:  # an older snapshot: the full listing
         pk_res = _safe(lambda: log.cmd(system, "packages", pkgs.DPKG_ARGV_ALL, TIMEOUTS["packages"]), None)
@@ -213,6 +207,14 @@ def _detect(system, log: _Log, torch_probe: bool, python: Optional[str], venv_ch
 
     os_info, wf = _wsl(system, log, os_info, packages)
     os_findings = list(os_findings) + list(wf)
+
+    # -- the GPU chain
+    nvml = _safe(lambda: f_nvml.result(), None)
+    gpus, drv = _gpu_chain(system, log, nvml, t_nvml)
+    gpus = _merge_pci(gpus, pci_devs or lspci_devs, "sysfs_pci" if pci_devs else "lspci")
+    gpus = [_complete(g) for g in gpus]
+
+    # -- toolkits, cuDNN, env
     driver = _driver(system, log, drv, proc, sysmod, loaded, packages, gpus, os_info)
     cuda = _cuda(system, log, packages, nvcc_path, f_nvcc, driver)
     env = _env(system, log, cuda)

@@ -1,12 +1,14 @@
 """A command that detects this machine starts its NVML read before the rest of the program is imported
-(app.cli → app.nvml_live.start_nvml_early → the Context's LiveSystem): NVML is opened once (import, init) in
-that early thread and queried in the reader's caller; a later read of the same reader reads afresh. Commands
-on a snapshot never start it."""
+(app.cli → app.nvml_live.start_nvml_early → the Context's LiveSystem): NVML is opened (import, init) and
+queried once, in that early thread; a later read of the same reader reads afresh, in its caller. Commands on
+a snapshot never start it."""
 import json
 import subprocess
 import sys
 import threading
 from pathlib import Path
+
+import pytest
 
 import app.nvml_live as nvml_mod
 from app.system import LiveSystem, start_nvml_early
@@ -30,9 +32,8 @@ class _FakeNvml:
         return call
 
 
-def test_the_thread_opens_nvml_and_the_caller_queries_it(monkeypatch):
-    """The long part (import and init) in the early thread; the short queries in the reader's caller, where no
-    import holds the interpreter lock between them."""
+def test_the_thread_opens_and_queries_nvml(monkeypatch):
+    """Import, init and the queries all in the early thread (they overlap the program's imports and probes)."""
     calls = []
     gate = threading.Event()
 
@@ -47,7 +48,7 @@ def test_the_thread_opens_nvml_and_the_caller_queries_it(monkeypatch):
     assert LiveSystem(nvml_reader=reader).nvml()["driver_version"] == "580.95.05"
     me = threading.current_thread().name
     assert calls[0] == ("open", "nvml-early")
-    assert {t for name, t in calls[1:]} == {me} and ("nvmlShutdown", me) in calls
+    assert {t for name, t in calls[1:]} == {"nvml-early"} and ("nvmlShutdown", "nvml-early") in calls
     del calls[:]
     reader()  # a second read through the same reader is a fresh one, here
     assert calls[0] == ("open", me)
@@ -97,3 +98,15 @@ def test_the_cli_starts_it_only_for_a_live_machine():
         assert r.returncode == 0, r.stderr[-2000:]
         seen[k] = json.loads(r.stdout.strip().splitlines()[-1])
     assert seen == {"live": 1, "snapshot": 0, "diagnose": 0}
+
+
+def test_nvidia_ml_py_is_imported_before_the_thread_starts(monkeypatch):
+    """Its import is interpreter work: done in the caller, alone, before the program's other imports begin."""
+    pytest.importorskip("pynvml")
+    monkeypatch.delitem(sys.modules, "pynvml")
+    seen = []
+    monkeypatch.setattr(nvml_mod, "_open", lambda: (seen.append("pynvml" in sys.modules), {"error": "x", "devices": []})[1])
+    reader = start_nvml_early()
+    assert "pynvml" in sys.modules
+    reader()
+    assert seen == [True]
