@@ -7,7 +7,7 @@ import itertools
 import operator
 import re
 from functools import cached_property
-from typing import Any, Iterable, Protocol
+from typing import Any, Iterable, Optional, Protocol
 
 KINDS = ("user", "host", "home", "ip", "mac", "gpu-uuid", "uuid", "serial", "email", "secret", "name", "wifi",
          "machine-id", "fabric-id", "webhook", "sid")
@@ -230,12 +230,28 @@ def pieces_with(pieces: list[str], words: Iterable[str]) -> list[str]:
         return [p for p in pieces if any(w in p.lower() for w in words)]
     starts = list(itertools.accumulate((len(p) + 1 for p in pieces), initial=0))
     found: set[int] = set()
+    mask: Optional[list[bool]] = None  # the pieces of the words on many pieces (tested on each at once)
     for w in words:
-        i = low.find(w)
-        while i >= 0:
+        i, seen = low.find(w), 0
+        while i >= 0 and seen < _MANY_LINES:
             k = bisect.bisect_right(starts, i) - 1
             found.add(k)
+            seen += 1
             i = low.find(w, starts[k + 1])  # the next piece
+        if i >= 0:
+            lows = low.split("\n")
+            if len(lows) != len(pieces):  # a piece with a line end in it: on with str.find
+                while i >= 0:
+                    k = bisect.bisect_right(starts, i) - 1
+                    found.add(k)
+                    i = low.find(w, starts[k + 1])
+                continue
+            on = map(operator.contains, lows, itertools.repeat(w))
+            mask = list(on) if mask is None else list(map(operator.or_, mask, on))
+    if mask is not None:
+        for k in found:
+            mask[k] = True
+        return list(itertools.compress(pieces, mask))
     return [pieces[k] for k in sorted(found)]
 
 
