@@ -25,11 +25,14 @@ def _nvml_call(fn: Callable, *args: Any) -> Any:
 def start_nvml_early() -> Callable[[], Optional[dict[str, Any]]]:
     """Begin this machine's NVML read now, in a daemon thread, and return the reader that hands over its answer
     (once; a later call reads afresh). For a command about to detect this machine (app.cli gives the reader to
-    its LiveSystem). nvidia-ml-py is imported first, here (15 ms on the H200, all interpreter work: beside the
-    program's imports it took twice as long); the driver's init and the thirty queries (11 and 23 ms, outside
-    the interpreter lock) then run in the thread, beside the rest of the program's imports and probes. Each ctypes call gives the lock up and waits to get it back, up to a whole switch interval
-    (5 ms) while another thread imports: so the interval is 1 ms while the thread runs, and the reader puts it
-    back."""
+    its LiveSystem).
+
+    nvidia-ml-py is imported first, here: 15 ms on the H200, all interpreter work, and twice that beside the
+    program's imports. The driver's init and the thirty queries (11 and 23 ms, mostly outside the interpreter
+    lock) then run in the thread, beside the rest of the program's imports and probes. Each ctypes call gives
+    the lock up and waits to get it back, up to a whole switch interval (5 ms) while another thread imports:
+    so the interval is 1 ms until the reader takes the answer, and the reader puts it back (a process that
+    never asks, e.g. a usage error, is ending anyway)."""
     try:  # nvidia-ml-py's import is all interpreter work: alone it is done sooner than beside the program's imports
         import pynvml  # noqa: F401
     except Exception:  # no nvidia-ml-py: the thread reads NVML through app/nvml_ctypes.py
