@@ -25,12 +25,13 @@ Source = Literal["text", "facts", "default"]
 # (clue name, pattern) per platform, matched on the raw text (before any cleaning). Each pattern is a
 # thing only that platform prints or has: a drive path, a DLL, a WSL kernel, a macOS framework path.
 _WSL = (
-    ("wsl_kernel", r"microsoft-standard(?:-wsl2)?|-microsoft\b"),
+    ("wsl_kernel", r"microsoft-standard(?:-wsl2)?|[\w.]-microsoft\b"),  # a kernel release (4.4.0-19041-Microsoft), not --microsoft
     ("wsl_libs", r"/usr/lib/wsl/(?:lib|drivers)"),
     ("mnt_c", r"(?<![\w.])/mnt/[a-z]/(?:Users|Windows|Program)"),
     ("wsl_command", r"\bwsl(?:\.exe)? (?:--|-[a-z] )|\\\\wsl(?:\.localhost|\$)\\"),
     ("dxg", r"/dev/dxg\b|\blibdxcore\b|\bdxgkrnl\b"),
     ("wsl_distro", r"\bWSL_DISTRO_NAME\b|\bWSL ?2\b(?! *(?:is )?not)"),
+    ("wsl_said", r"\b(?:in|under|inside|within|from) (?:(?:an? |my )?(?:ubuntu|debian|linux) (?:\d[\d.]* )?(?:in|on|under) )?WSL\b(?! *(?:is )?not)"),
 )
 _WINDOWS = (
     ("drive_path", r"(?<![\w/\\])[A-Za-z]:\\(?:[\w$ .()+\-]+\\)*[\w$ .()+\-]*"),
