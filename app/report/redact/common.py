@@ -108,8 +108,10 @@ class Text:
     def count(self, sub: str) -> list[int]:
         """How often each piece holds `sub`."""
         got = self._counts.get(sub)
-        if got is None:
-            got = self._counts[sub] = list(map(str.count, self.pieces, itertools.repeat(sub)))
+        if got is None:  # a string no piece holds: no count of each (one str.find over all of them)
+            got = (list(map(str.count, self.pieces, itertools.repeat(sub))) if sub in self.joined
+                   else [0] * len(self.pieces))
+            self._counts[sub] = got
         return got
 
     @cached_property
@@ -228,11 +230,13 @@ def pieces_with(pieces: list[str], words: Iterable[str]) -> list[str]:
     low = joined.lower()
     if len(low) != len(joined):
         return [p for p in pieces if any(w in p.lower() for w in words)]
-    starts = list(itertools.accumulate((len(p) + 1 for p in pieces), initial=0))
+    starts: list[int] = []  # where each piece starts (worked out at the first hit)
     found: set[int] = set()
     mask: Optional[list[bool]] = None  # the pieces of the words on many pieces (tested on each at once)
     for w in words:
         i, seen = low.find(w), 0
+        if i >= 0 and not starts:
+            starts = list(itertools.accumulate((len(p) + 1 for p in pieces), initial=0))
         while i >= 0 and seen < _MANY_LINES:
             k = bisect.bisect_right(starts, i) - 1
             found.add(k)

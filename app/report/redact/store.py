@@ -23,7 +23,10 @@ _SEP = "\x00"
 
 def _lower_each(values: list[str], joined: str) -> list[str]:
     """str.lower of each value (`joined`: them joined by line ends), in bulk where it can be."""
-    lows = joined.lower().split("\n")
+    low = joined.lower()
+    if low == joined:  # lower case already: the values themselves (their hashes are known)
+        return values
+    lows = low.split("\n")
     return lows if len(lows) == len(values) else list(map(str.lower, values))
 
 
