@@ -115,7 +115,7 @@ def learn_pieces(r: Learner, pieces: list[str]) -> None:
     if any(x in text for x in TOKEN_PREFIXES):
         r.add_all("secret", _TOKEN_PREFIX_SCAN.findall(text))
     runs = r.unknown(dict.fromkeys(RE_LONG_ALONE.findall(text)))
-    r.add_all("secret", itertools.compress(runs, tokens_among(runs)))
+    r.add_all("secret", itertools.compress(runs, tokens_among(runs)), fresh=True)
 
 
 _NO_DIGITS = str.maketrans("", "", _DIGITS)

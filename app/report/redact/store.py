@@ -84,13 +84,18 @@ class Store:
                 return ph, weak
         return self._clash.get((kind, low)) if self._clash else None
 
-    def add_all(self, kind: str, values: Iterable[str], patterned: bool = False, weak: frozenset[str] = frozenset()) -> None:
+    def add_all(self, kind: str, values: Iterable[str], patterned: bool = False, weak: frozenset[str] = frozenset(),
+                fresh: bool = False) -> None:
         """Learn values of one kind, in order, as `add` would one by one (`weak`: those of them that
-        are weak). `patterned`: each value is a whole match of its kind's own pattern."""
+        are weak). `patterned`: each value is a whole match of its kind's own pattern. `fresh`: the
+        caller knows the values are distinct and none is learned yet (Store.unknown)."""
         m, w = self._map, self._weak
-        new = list(itertools.filterfalse(m.__contains__, dict.fromkeys(values)))
-        if w:
-            new = list(itertools.filterfalse(w.__contains__, new))
+        if fresh:
+            new = list(values)
+        else:
+            new = list(itertools.filterfalse(m.__contains__, dict.fromkeys(values)))
+            if w:
+                new = list(itertools.filterfalse(w.__contains__, new))
         if not new:
             return
         if weak and not weak.isdisjoint(new):
