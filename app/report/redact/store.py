@@ -41,6 +41,7 @@ class Store:
         self._weak: dict[str, str] = {}  # value -> placeholder, replaced only in a name's context
         self._lower: dict[str, str] = {}  # lower case of a value of any letter case -> placeholder
         self._lower_weak: dict[str, str] = {}
+        self._lower_in_map = True  # is every key of _lower also a key of _map (values learned in lower case)?
         self._clash: dict[tuple[str, str], tuple[str, bool]] = {}  # (kind, lower) taken by another kind first
         self._counts: dict[str, int] = {}
         self._log: list[LogEntry] = []
@@ -74,6 +75,8 @@ class Store:
             if low in self._lower or low in self._lower_weak:
                 self._clash[(kind, low)] = (ph, weak)
             (self._lower_weak if weak else self._lower).setdefault(low, ph)
+            if not weak and low != value:
+                self._lower_in_map = False
         return ph
 
     def _same_name(self, kind: str, low: str) -> Optional[tuple[str, bool]]:
@@ -119,6 +122,8 @@ class Store:
                     self._lower.pop(low, None)
                 self._one_by_one(kind, new, weak)
                 return
+            if lows is not new:
+                self._lower_in_map = False
         self._counts[kind] = n + len(new)
         m.update(zip(new, phs))
         self._log.append((kind, new, phs, patterned))

@@ -78,8 +78,12 @@ def fixes(idx: "_Index", uniq: list[str]) -> tuple[dict[str, str], set[str]]:
     whole, lower = idx.r._map, idx.r._lower
     rest = list(itertools.filterfalse(whole.__contains__, uniq))
     rest_low = _lower_each(rest)
-    b = list(map(lower.get, rest_low))
-    fix = dict(zip(itertools.compress(rest, b), filter(None, b)))
+    if rest_low is rest and idx.r._lower_in_map:  # lower-case pieces not in the map: none is in _lower
+        b: list[Optional[str]] = []
+        fix: dict[str, str] = {}
+    else:
+        b = list(map(lower.get, rest_low))
+        fix = dict(zip(itertools.compress(rest, b), filter(None, b)))
     if fix:
         keep = list(map(_not, b))
         rest, rest_low = list(itertools.compress(rest, keep)), list(itertools.compress(rest_low, keep))
