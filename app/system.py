@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Optional, Protocol, runtime_checkable
 
 from app.fileio import JsonError, loads
+from app.model import Record
 from app.nvml_live import read_nvml as read_nvml, start_nvml_early as start_nvml_early  # this layer's, kept apart to start first
 from app.tools import find_tool
 
@@ -33,8 +34,10 @@ class SnapshotError(ValueError):
     """A snapshot that cannot be used: the message is one clear line for the user."""
 
 
-@dataclass(frozen=True)
-class CommandResult:
+@dataclass(frozen=True, eq=False, repr=False)  # eq, hash and repr: app.model.Record
+class CommandResult(Record):
+    """What one command answered: its exit status, its output and how long it took."""
+
     rc: int  # 127: not installed; 124: timed out
     stdout: str = ""
     stderr: str = ""
