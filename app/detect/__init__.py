@@ -632,7 +632,7 @@ def _python(system, log: _Log, path: str, kind: str, venv_check: bool) -> Python
     """One interpreter: its version, and for a system Python whether it can make the PyTorch venv."""
     known = pyenv.version_from_path(system, path)
     wants_venv = kind == "system" and venv_check
-    if known and not wants_venv:
+    if not pyenv.needs_probe(system, path, kind, venv_check):
         return PythonEnv(path=path, version=known, kind=kind)
     r = log.cmd(system, "python_probe", pyenv.probe_argv(path), TIMEOUTS["python"])
     version, venv_ok = pyenv.parse_probe(r.rc, r.stdout)
