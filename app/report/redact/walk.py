@@ -47,12 +47,20 @@ def replace(idx: "_Index", text: str, cut: Optional[Cut] = None) -> str:
         text = idx._multiword(text)
     pieces, uniq = cut[1:] if cut is not None and cut[0] is text else cut_text(text)[1:]
     whole = idx.r._map
-    fix, weak_hits = fixes(idx, uniq)
-    if whole.keys().isdisjoint(uniq) and not fix and not weak_hits:
+    got = list(map(whole.get, uniq, uniq))  # each distinct piece as the map has it (itself when missed)
+    rest = list(itertools.compress(uniq, map(operator.is_, got, uniq)))
+    fix, weak_hits = fixes(idx, rest)
+    if len(rest) == len(uniq) and not fix and not weak_hits:
         return text
-    out = map(whole.get, pieces, pieces)
-    if fix:
-        out = map(fix.get, pieces, out)
+    if 4 * len(uniq) > len(pieces):  # mostly distinct pieces: one map of them all, one lookup a piece
+        final = dict(zip(uniq, got))
+        final.update(fix)
+        final["\n"] = "\n"
+        out = map(final.__getitem__, pieces)
+    else:  # the same pieces again and again: the store's map and the fixes, both small
+        out = map(whole.get, pieces, pieces)
+        if fix:
+            out = map(fix.get, pieces, out)
     # every line end was " \n " (a piece "\n" between two spaces): no other " \n " can stand there
     new = " ".join(out).replace(" \n ", "\n")
     if weak_hits and idx.weak_line is not None:
@@ -71,12 +79,11 @@ def _weak_lines(idx: "_Index", text: str, pieces: list[str], weak_hits: set[str]
     return "\n".join(lines)
 
 
-def fixes(idx: "_Index", uniq: list[str]) -> tuple[dict[str, str], set[str]]:
-    """piece -> its redacted form, for the pieces that change other than the values learned as they
-    stand (the store's map: the caller looks them up), and the pieces that are a weak name (for the
-    line pass)."""
+def fixes(idx: "_Index", rest: list[str]) -> tuple[dict[str, str], set[str]]:
+    """piece -> its redacted form, for the distinct pieces `rest` that the store's map misses (those
+    it has, the caller looks up) and that change, and the pieces that are a weak name (for the line
+    pass)."""
     whole, lower = idx.r._map, idx.r._lower
-    rest = list(itertools.filterfalse(whole.__contains__, uniq))
     rest_low = _lower_each(rest)
     if rest_low is rest and idx.r._lower_in_map:  # lower-case pieces not in the map: none is in _lower
         b: list[Optional[str]] = []
@@ -189,7 +196,14 @@ def _one_runs(idx: "_Index", s: str) -> str:
     no ".", "+", "-" before it and no "+", "-" after it)."""
     parts = _SEPS.split(s)
     runs_ = parts[0::2]
-    low = _SEPS.split(s.lower())[0::2] if idx.run_word or idx.run_lower else runs_
+    low = runs_
+    if idx.run_word or idx.run_lower:  # the runs in lower case (ASCII: the same runs), in one go
+        joined = "\x00".join(runs_)
+        lowered = joined.lower()
+        if lowered != joined:
+            low = lowered.split("\x00")
+            if len(low) != len(runs_):
+                low = _SEPS.split(s.lower())[0::2]
     out = parts
     for found_in, keys, before, after in ((idx.run_word, low, ".-", "-"), (idx.run_lower, low, ".+-", "+-"),
                                           (idx.run_exact, runs_, ".+-", "+-")):
