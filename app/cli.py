@@ -105,9 +105,10 @@ def subcommand(argv: Sequence[str]) -> Optional[str]:
 def main(argv: Optional[Sequence[str]] = None) -> int:
     argv = _file_argument(list(sys.argv[1:] if argv is None else argv))
     name = subcommand(argv)
-    early = None
+    early = live = None
     if name in _DETECTS_LIVE and not any(a == "--snapshot" or a.startswith("--snapshot=") for a in argv):
         early = nvml_live.start_nvml_early()  # the driver's init overlaps the imports below (issue 24)
+        live = _live_with_probes_started(early)
     from app.commands.base import CliError, Context, os_error_line
 
     parser = build_parser(name)
@@ -117,7 +118,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return int(e.code or 0)
     if not getattr(args, "command", None):
         return _launch_gui(args)
-    ctx = Context(args, nvml_reader=early)
+    ctx = Context(args, nvml_reader=early, live=live)
     try:
         return int(args._run(args, ctx) or 0)
     except CliError as e:
@@ -134,6 +135,21 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except OSError as e:  # a full disk, a read-only folder, a file that vanished: one line
         sys.stderr.write(f"gpu-wizard: error: {os_error_line(e)}\n")
         return 1
+
+
+def _live_with_probes_started(nvml_reader):
+    """This machine's System, the Python probes detection will run already started: each is an interpreter start
+    (18-20 ms on the H200) that overlaps the program's imports instead of following them (issue 24). They are the
+    probes detection itself would start (app/pythons.py); an argv it does not ask for again is never waited on."""
+    from app import pythons
+    from app.system import LiveSystem
+
+    live = LiveSystem(nvml_reader=nvml_reader)
+    try:
+        live.start(pythons.probe_argv(p) for p, kind in pythons.candidates(live) if pythons.needs_probe(live, p, kind))
+    except Exception:  # a head start only: detection starts (and reports) whatever did not start here
+        pass
+    return live
 
 
 def _launch_gui(args: argparse.Namespace) -> int:

@@ -14,7 +14,7 @@ from app.model import Model
 Severity = Literal["error", "warning", "info"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)  # eq, hash and repr: app.model.Record
 class Finding(Model):
     """A problem or notable fact, with a stable code other stages and tests can rely on."""
 
@@ -26,7 +26,7 @@ class Finding(Model):
     params: dict[str, str] = field(default_factory=dict)  # the figures of message and hint, to say them in any language
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)  # eq, hash and repr: app.model.Record
 class ProbeRecord(Model):
     """Which probe ran, what it answered, and how long it took (the detection log)."""
 
@@ -36,8 +36,10 @@ class ProbeRecord(Model):
     detail: str = ""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)  # eq, hash and repr: app.model.Record
 class Gpu(Model):
+    """One NVIDIA GPU: what NVML, nvidia-smi or the PCI table said about it."""
+
     index: int
     name: str
     pci_id: Optional[str] = None  # "10de:2684" (vendor:device, lower-case hex)
@@ -66,8 +68,10 @@ class Gpu(Model):
 DriverState = Literal["ok", "not_installed", "not_loaded", "mismatch", "no_communication", "nvml_failed", "host", "unknown"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)  # eq, hash and repr: app.model.Record
 class DriverInfo(Model):
+    """The NVIDIA driver: its state, version, kernel module and what stands in its way."""
+
     # ok: working; not_installed: no NVIDIA driver on the machine; not_loaded: installed but the
     # module is not loaded; mismatch: user-space and kernel module differ; no_communication:
     # nvidia-smi "couldn't communicate with the driver"; nvml_failed: NVML init failed otherwise;
@@ -86,8 +90,10 @@ class DriverInfo(Model):
     source: str = ""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)  # eq, hash and repr: app.model.Record
 class OsInfo(Model):
+    """The operating system, WSL2 and container, and the machine's disk, memory and user."""
+
     platform: Literal["linux", "windows", "other"] = "linux"
     id: Optional[str] = None  # "ubuntu", "debian", "rhel", "fedora", "windows"
     version_id: Optional[str] = None  # "22.04"
@@ -113,30 +119,38 @@ class OsInfo(Model):
     home: Optional[str] = None  # the user's home folder (HOME; USERPROFILE on Windows): what ~ in a plan for this machine is
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)  # eq, hash and repr: app.model.Record
 class CudaToolkit(Model):
+    """One CUDA toolkit found on disk."""
+
     path: str  # "/usr/local/cuda-12.4"
     version: Optional[str] = None  # "12.4" (or "12.4.1" when known)
     source: str = ""  # "version.json", "version.txt", "nvcc", "dir_name"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)  # eq, hash and repr: app.model.Record
 class PackageInfo(Model):
+    """One installed distro package (dpkg or rpm)."""
+
     name: str
     version: str
     manager: str = "dpkg"  # "dpkg", "rpm"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)  # eq, hash and repr: app.model.Record
 class CudnnInfo(Model):
+    """cuDNN: its version and where it was found."""
+
     version: Optional[str] = None  # "9.1.0"
     header: Optional[str] = None  # path of cudnn_version.h read
     libraries: tuple[str, ...] = ()  # libcudnn.so.N found
     packages: tuple[PackageInfo, ...] = ()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)  # eq, hash and repr: app.model.Record
 class CudaInfo(Model):
+    """The CUDA toolkits, nvcc, the CUDA packages and cuDNN."""
+
     toolkits: tuple[CudaToolkit, ...] = ()
     active_link: Optional[str] = None  # where /usr/local/cuda points
     nvcc_path: Optional[str] = None
@@ -146,29 +160,37 @@ class CudaInfo(Model):
     cudnn: CudnnInfo = field(default_factory=CudnnInfo)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)  # eq, hash and repr: app.model.Record
 class EnvLine(Model):
+    """A CUDA line in a shell rc or profile file."""
+
     file: str
     line_no: int
     text: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)  # eq, hash and repr: app.model.Record
 class LdConfEntry(Model):
+    """A CUDA folder in /etc/ld.so.conf.d, and whether it is the active toolkit's."""
+
     file: str  # /etc/ld.so.conf.d/cuda-11-8.conf
     path: str  # the directory it adds
     status: Literal["active", "other_cuda", "missing", "ok"] = "ok"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)  # eq, hash and repr: app.model.Record
 class EnvInfo(Model):
+    """The CUDA variables, rc lines and loader paths of the environment."""
+
     variables: dict[str, str] = field(default_factory=dict)  # CUDA_HOME, CUDA_PATH, PATH, LD_LIBRARY_PATH, CUDA_VISIBLE_DEVICES, ...
     rc_lines: tuple[EnvLine, ...] = ()  # CUDA lines in ~/.bashrc, ~/.profile, /etc/environment, /etc/profile.d
     ld_conf: tuple[LdConfEntry, ...] = ()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)  # eq, hash and repr: app.model.Record
 class TorchInfo(Model):
+    """What the selected Python's torch said about itself (the torch probe)."""
+
     version: Optional[str] = None  # "2.5.1+cu124"
     cuda: Optional[str] = None  # torch.version.cuda, "12.4"; None for a CPU build
     cudnn: Optional[str] = None  # "9.1.0"
@@ -179,8 +201,10 @@ class TorchInfo(Model):
     error: Optional[str] = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)  # eq, hash and repr: app.model.Record
 class PythonEnv(Model):
+    """A Python interpreter worth offering, and its torch when probed."""
+
     path: str  # the interpreter
     version: Optional[str] = None  # "3.11.7"
     kind: str = "system"  # "system", "venv", "conda", "wizard"
@@ -190,16 +214,20 @@ class PythonEnv(Model):
     venv_ok: Optional[bool] = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)  # eq, hash and repr: app.model.Record
 class WslDistro(Model):
+    """A WSL distribution, as `wsl -l -v` lists it."""
+
     name: str
     state: str = ""
     version: int = 0
     default: bool = False
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)  # eq, hash and repr: app.model.Record
 class WindowsInfo(Model):
+    """The Windows host: its build, virtualization and WSL."""
+
     build: Optional[str] = None
     virtualization_enabled: Optional[bool] = None
     wsl_installed: Optional[bool] = None
@@ -208,7 +236,7 @@ class WindowsInfo(Model):
     nvidia_smi_path: Optional[str] = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)  # eq, hash and repr: app.model.Record
 class DisplayAdapter(Model):
     """A display controller (PCI class 03xx) of any vendor: the iGPU of a hybrid laptop beside the NVIDIA GPU."""
     bus_id: str  # "0000:00:02.0"
@@ -231,7 +259,7 @@ class DisplayAdapter(Model):
         return f"{vendor} {name}".strip() if name and not name.startswith(vendor) else (name or f"{vendor} GPU")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)  # eq, hash and repr: app.model.Record
 class GraphicsInfo(Model):
     """Every display controller, and the settings of a hybrid-graphics (Intel/AMD + NVIDIA) machine."""
     adapters: tuple[DisplayAdapter, ...] = ()
@@ -267,8 +295,10 @@ class GraphicsInfo(Model):
         return None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)  # eq, hash and repr: app.model.Record
 class Facts(Model):
+    """Everything detection learned about the machine."""
+
     os: OsInfo = field(default_factory=OsInfo)
     driver: DriverInfo = field(default_factory=DriverInfo)
     gpus: tuple[Gpu, ...] = ()

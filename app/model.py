@@ -107,8 +107,47 @@ def _build(tp: Any, data: Any, where: str) -> Any:
     return data
 
 
-class Model:
-    """Mixin for frozen dataclasses: to_json / from_json / dumps / loads."""
+_COMPARED: dict[type, tuple[str, ...]] = {}
+_HASHED: dict[type, tuple[str, ...]] = {}
+_SHOWN: dict[type, tuple[str, ...]] = {}
+
+
+def _names(cache: dict[type, tuple[str, ...]], cls: type, flag: str) -> tuple[str, ...]:
+    names = cache.get(cls)
+    if names is None:
+        fs = dataclasses.fields(cls)
+        if flag == "hash":  # hash=None (the default) follows compare, as the generated __hash__ does
+            names = tuple(f.name for f in fs if (f.compare if f.hash is None else f.hash))
+        else:
+            names = tuple(f.name for f in fs if getattr(f, flag))
+        cache[cls] = names
+    return names
+
+
+class Record:
+    """Equality, hash and repr of a dataclass declared `eq=False, repr=False`, written once here instead of
+    generated per class: each generated method is a source text compiled when its module is imported, and the
+    nineteen Facts classes cost detection's cold start about 8 ms on the H200 that way (issue 24). The behaviour is
+    the generated one's: equal only to an instance of the same class whose compared fields are equal, the hash of
+    the compared fields (a frozen class; a dict field makes it unhashable, as before), `Name(field=value, ...)`."""
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        names = _names(_COMPARED, self.__class__, "compare")
+        return tuple(getattr(self, n) for n in names) == tuple(getattr(other, n) for n in names)
+
+    def __hash__(self) -> int:
+        return hash(tuple(getattr(self, n) for n in _names(_HASHED, self.__class__, "hash")))
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{n}={getattr(self, n)!r}" for n in _names(_SHOWN, self.__class__, "repr"))
+        return f"{self.__class__.__qualname__}({shown})"
+
+
+class Model(Record):
+    """Mixin for frozen dataclasses: to_json / from_json / dumps / loads. Those declared `eq=False, repr=False`
+    (Facts and its parts) take equality, hash and repr from Record; the others generate their own."""
 
     def to_json(self) -> dict[str, Any]:
         return to_plain(self)

@@ -28,8 +28,10 @@ def start_nvml_early() -> Callable[[], Optional[dict[str, Any]]]:
     its LiveSystem).
 
     nvidia-ml-py is imported first, here: 15 ms on the H200, all interpreter work, and twice that beside the
-    program's imports. The driver's init and the thirty queries (11 and 23 ms, mostly outside the interpreter
-    lock) then run in the thread, beside the rest of the program's imports and probes. Each ctypes call gives
+    program's imports. The driver's init and the thirty queries (10-13 and 11-14 ms on the H200, mostly outside
+    the interpreter lock: the largest are the memory clock's maximum, 3-10 ms, ECC mode, the PCIe generation and
+    the power limit, about 2 ms each) then run in the thread, beside the rest of the program's imports and probes;
+    NVML's shutdown (3-4 ms) comes after the answer is handed over. Each ctypes call gives
     the lock up and waits to get it back, up to a whole switch interval (5 ms) while another thread imports:
     so the interval is 1 ms until the reader takes the answer, and the reader puts it back (a process that
     never asks, e.g. a usage error, is ending anyway)."""
@@ -41,11 +43,19 @@ def start_nvml_early() -> Callable[[], Optional[dict[str, Any]]]:
     interval = sys.getswitchinterval()
     sys.setswitchinterval(min(interval, 0.001))
 
+    ready = threading.Event()
+
     def work() -> None:
+        n: Any = None
         try:
-            box["result"] = read_nvml()
-        except Exception as e:  # read_nvml keeps its errors; this is the last line
+            n = _open()
+            box["result"] = n if isinstance(n, dict) else _query(n)
+        except Exception as e:  # _open and _query keep their errors; this is the last line
             box["result"] = {"error": f"{type(e).__name__}: {e}", "devices": []}
+        finally:
+            ready.set()  # the answer first: NVML's shutdown (3-4 ms on the H200) need not delay the caller
+            if n is not None and not isinstance(n, dict):
+                _shutdown(n)
 
     t = threading.Thread(target=work, name="nvml-early", daemon=True)
     t.start()
@@ -53,7 +63,7 @@ def start_nvml_early() -> Callable[[], Optional[dict[str, Any]]]:
     def reader() -> Optional[dict[str, Any]]:
         if box.pop("taken", False):
             return read_nvml()
-        t.join()
+        ready.wait()
         box["taken"] = True
         if sys.getswitchinterval() == min(interval, 0.001):
             sys.setswitchinterval(interval)
@@ -68,7 +78,12 @@ def read_nvml() -> Optional[dict[str, Any]]:
     is called through ctypes (app/nvml_ctypes.py). {"error": "..."} when the library or driver is missing or
     NVML init fails."""
     n = _open()
-    return n if isinstance(n, dict) else _query(n)
+    if isinstance(n, dict):
+        return n
+    try:
+        return _query(n)
+    finally:
+        _shutdown(n)
 
 
 def _open() -> Any:
@@ -89,57 +104,58 @@ def _open() -> Any:
     return n
 
 
-def _query(n: Any) -> dict[str, Any]:
-    """Every field detection reads, from an initialised NVML; shut down after."""
+def _shutdown(n: Any) -> None:
     try:
-        out: dict[str, Any] = {
-            "driver_version": _nvml_call(n.nvmlSystemGetDriverVersion),
-            "cuda_driver_version": _nvml_call(n.nvmlSystemGetCudaDriverVersion),
-            "nvml_version": _nvml_call(n.nvmlSystemGetNVMLVersion),
-            "error": None,
-            "devices": [],
+        n.nvmlShutdown()
+    except Exception:  # NVML already gone: nothing to release
+        pass
+
+
+def _query(n: Any) -> dict[str, Any]:
+    """Every field detection reads, from an initialised NVML (the caller shuts it down)."""
+    out: dict[str, Any] = {
+        "driver_version": _nvml_call(n.nvmlSystemGetDriverVersion),
+        "cuda_driver_version": _nvml_call(n.nvmlSystemGetCudaDriverVersion),
+        "nvml_version": _nvml_call(n.nvmlSystemGetNVMLVersion),
+        "error": None,
+        "devices": [],
+    }
+    count = _nvml_call(n.nvmlDeviceGetCount) or 0
+    for i in range(count):
+        h = _nvml_call(n.nvmlDeviceGetHandleByIndex, i)
+        if h is None:
+            out["devices"].append({"index": i, "error": "handle unavailable (GPU lost or no permission)"})
+            continue
+        pci = _nvml_call(n.nvmlDeviceGetPciInfo, h)
+        mem = _nvml_call(n.nvmlDeviceGetMemoryInfo, h)
+        cc = _nvml_call(n.nvmlDeviceGetCudaComputeCapability, h)
+        ecc = _nvml_call(n.nvmlDeviceGetEccMode, h)
+        bus_id = getattr(pci, "busId", None) if pci is not None else None
+        if isinstance(bus_id, bytes):
+            bus_id = bus_id.decode("ascii", errors="replace")
+        dev = {
+            "index": i,
+            "name": _nvml_call(n.nvmlDeviceGetName, h),
+            "pci_bus_id": bus_id,
+            "pci_device_id": getattr(pci, "pciDeviceId", None) if pci is not None else None,
+            "pci_subsystem_id": getattr(pci, "pciSubSystemId", None) if pci is not None else None,
+            "uuid": _nvml_call(n.nvmlDeviceGetUUID, h),
+            "serial": _nvml_call(n.nvmlDeviceGetSerial, h),
+            "compute_capability": list(cc) if cc else None,
+            "memory_total_bytes": getattr(mem, "total", None) if mem is not None else None,
+            "pcie_gen_current": _nvml_call(n.nvmlDeviceGetCurrPcieLinkGeneration, h),
+            "pcie_gen_max": _nvml_call(n.nvmlDeviceGetMaxPcieLinkGeneration, h),
+            "pcie_width_current": _nvml_call(n.nvmlDeviceGetCurrPcieLinkWidth, h),
+            "pcie_width_max": _nvml_call(n.nvmlDeviceGetMaxPcieLinkWidth, h),
+            "architecture": _nvml_call(n.nvmlDeviceGetArchitecture, h),
+            "memory_bus_width_bits": _nvml_call(n.nvmlDeviceGetMemoryBusWidth, h),
+            "memory_clock_max_mhz": _nvml_call(n.nvmlDeviceGetMaxClockInfo, h, n.NVML_CLOCK_MEM),
+            "sm_clock_max_mhz": _nvml_call(n.nvmlDeviceGetMaxClockInfo, h, n.NVML_CLOCK_SM),
+            "power_limit_mw": _nvml_call(n.nvmlDeviceGetEnforcedPowerLimit, h),
+            "power_default_limit_mw": _nvml_call(n.nvmlDeviceGetPowerManagementDefaultLimit, h),
+            "compute_mode": _nvml_call(n.nvmlDeviceGetComputeMode, h),
+            "persistence_mode": _nvml_call(n.nvmlDeviceGetPersistenceMode, h),
+            "ecc_current": ecc[0] if isinstance(ecc, (list, tuple)) and ecc else None,
         }
-        count = _nvml_call(n.nvmlDeviceGetCount) or 0
-        for i in range(count):
-            h = _nvml_call(n.nvmlDeviceGetHandleByIndex, i)
-            if h is None:
-                out["devices"].append({"index": i, "error": "handle unavailable (GPU lost or no permission)"})
-                continue
-            pci = _nvml_call(n.nvmlDeviceGetPciInfo, h)
-            mem = _nvml_call(n.nvmlDeviceGetMemoryInfo, h)
-            cc = _nvml_call(n.nvmlDeviceGetCudaComputeCapability, h)
-            ecc = _nvml_call(n.nvmlDeviceGetEccMode, h)
-            bus_id = getattr(pci, "busId", None) if pci is not None else None
-            if isinstance(bus_id, bytes):
-                bus_id = bus_id.decode("ascii", errors="replace")
-            dev = {
-                "index": i,
-                "name": _nvml_call(n.nvmlDeviceGetName, h),
-                "pci_bus_id": bus_id,
-                "pci_device_id": getattr(pci, "pciDeviceId", None) if pci is not None else None,
-                "pci_subsystem_id": getattr(pci, "pciSubSystemId", None) if pci is not None else None,
-                "uuid": _nvml_call(n.nvmlDeviceGetUUID, h),
-                "serial": _nvml_call(n.nvmlDeviceGetSerial, h),
-                "compute_capability": list(cc) if cc else None,
-                "memory_total_bytes": getattr(mem, "total", None) if mem is not None else None,
-                "pcie_gen_current": _nvml_call(n.nvmlDeviceGetCurrPcieLinkGeneration, h),
-                "pcie_gen_max": _nvml_call(n.nvmlDeviceGetMaxPcieLinkGeneration, h),
-                "pcie_width_current": _nvml_call(n.nvmlDeviceGetCurrPcieLinkWidth, h),
-                "pcie_width_max": _nvml_call(n.nvmlDeviceGetMaxPcieLinkWidth, h),
-                "architecture": _nvml_call(n.nvmlDeviceGetArchitecture, h),
-                "memory_bus_width_bits": _nvml_call(n.nvmlDeviceGetMemoryBusWidth, h),
-                "memory_clock_max_mhz": _nvml_call(n.nvmlDeviceGetMaxClockInfo, h, n.NVML_CLOCK_MEM),
-                "sm_clock_max_mhz": _nvml_call(n.nvmlDeviceGetMaxClockInfo, h, n.NVML_CLOCK_SM),
-                "power_limit_mw": _nvml_call(n.nvmlDeviceGetEnforcedPowerLimit, h),
-                "power_default_limit_mw": _nvml_call(n.nvmlDeviceGetPowerManagementDefaultLimit, h),
-                "compute_mode": _nvml_call(n.nvmlDeviceGetComputeMode, h),
-                "persistence_mode": _nvml_call(n.nvmlDeviceGetPersistenceMode, h),
-                "ecc_current": ecc[0] if isinstance(ecc, (list, tuple)) and ecc else None,
-            }
-            out["devices"].append(dev)
-        return out
-    finally:
-        try:
-            n.nvmlShutdown()
-        except Exception:
-            pass
+        out["devices"].append(dev)
+    return out

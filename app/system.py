@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Optional, Protocol, runtime_checkable
 
 from app.fileio import JsonError, loads
+from app.model import Record
 from app.nvml_live import read_nvml as read_nvml, start_nvml_early as start_nvml_early  # this layer's, kept apart to start first
 from app.tools import find_tool
 
@@ -33,8 +34,10 @@ class SnapshotError(ValueError):
     """A snapshot that cannot be used: the message is one clear line for the user."""
 
 
-@dataclass(frozen=True)
-class CommandResult:
+@dataclass(frozen=True, eq=False, repr=False)  # eq, hash and repr: app.model.Record
+class CommandResult(Record):
+    """What one command answered: its exit status, its output and how long it took."""
+
     rc: int  # 127: not installed; 124: timed out
     stdout: str = ""
     stderr: str = ""
@@ -96,6 +99,7 @@ class LiveSystem:
         self._nvml_reader = nvml_reader
         self._nvml_cache: Optional[dict] = None
         self._nvml_done = False
+        self._started: dict[tuple[str, ...], CommandResult | tuple[subprocess.Popen, float]] = {}
 
     def read_text(self, path: str) -> Optional[str]:
         try:
@@ -123,6 +127,22 @@ class LiveSystem:
     def run(self, argv: list[str], timeout: float = DEFAULT_TIMEOUT_S) -> CommandResult:
         if not argv:
             raise ValueError("empty argv")
+        started = self._started.pop(tuple(argv), None)
+        if started is None:
+            started = self._spawn(argv)
+        if isinstance(started, CommandResult):
+            return started
+        return self._collect(*started, timeout)
+
+    def start(self, argvs: Iterable[list[str]]) -> None:
+        """Start these commands now, each on its own; the first run() of the same argv takes its answer (its
+        timeout counts from then). For the commands detection will run and nothing else decides: app/cli.py
+        starts the Python probes before the program's imports (issue 24)."""
+        for argv in argvs:
+            if argv and tuple(argv) not in self._started:
+                self._started[tuple(argv)] = self._spawn(argv)
+
+    def _spawn(self, argv: list[str]) -> CommandResult | tuple[subprocess.Popen, float]:
         exe = find_tool(argv[0])
         if not exe:
             return NOT_INSTALLED
@@ -138,6 +158,10 @@ class LiveSystem:
                                     stderr=subprocess.PIPE, env=env, **kwargs)
         except OSError as e:
             return CommandResult(rc=126, stderr=str(e), duration_s=time.monotonic() - start)
+        return proc, start
+
+    @staticmethod
+    def _collect(proc: subprocess.Popen, start: float, timeout: float) -> CommandResult:
         try:
             out, err = proc.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:

@@ -26,9 +26,11 @@ class Context:
     """What every subcommand gets: the System (live or snapshot), detection with the user's
     overrides applied, and output helpers honouring --json."""
 
-    def __init__(self, args: argparse.Namespace, nvml_reader: Optional[Callable[[], Optional[dict[str, Any]]]] = None):
+    def __init__(self, args: argparse.Namespace, nvml_reader: Optional[Callable[[], Optional[dict[str, Any]]]] = None,
+                 live: Optional[System] = None):
         self.args = args
         self._nvml_reader = nvml_reader  # the CLI's early NVML read (app.system.start_nvml_early), for the live System
+        self._live = live  # the CLI's live System, its Python probes already started (app/cli.py)
         self.json: bool = bool(getattr(args, "json", False))
         from app.messages import resolve_lang
 
@@ -48,7 +50,7 @@ class Context:
                 except SnapshotError as e:
                     raise CliError(str(e), 2) from None
             else:
-                self._system = LiveSystem(nvml_reader=self._nvml_reader)
+                self._system = self._live or LiveSystem(nvml_reader=self._nvml_reader)
         return self._system
 
     def overrides(self) -> dict[str, Any]:

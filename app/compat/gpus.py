@@ -15,13 +15,16 @@ from pathlib import Path
 from typing import Optional
 
 from app import fileio
+from app.model import Record
 from app.paths import resource
 
 SEGMENTS = ("geforce", "geforce_laptop", "workstation", "datacenter")
 COLUMNS = ("pci_device_id", "name", "compute_capability", "architecture", "segment", "source", "checked")
 
-@dataclass(frozen=True)
-class GpuModel:
+@dataclass(frozen=True, eq=False, repr=False)  # eq, hash and repr: app.model.Record
+class GpuModel(Record):
+    """One row of the GPU table: a PCI device id and what the GPU is."""
+
     pci_device_id: str  # "2684"
     name: str  # "GeForce RTX 4090"
     compute_capability: str  # "8.9"

@@ -51,6 +51,14 @@ class _Log:
         if not any(x.code == f.code for x in self.findings):
             self.findings.append(f)
 
+    def join(self, other: _Log) -> None:
+        """Another log's records after this one's, as if its probes had run here and now."""
+        self.probes += other.probes
+        self.timed_out += other.timed_out
+        self.driver_evidence += other.driver_evidence
+        for f in other.findings:
+            self.add_finding(f)
+
     def cmd(self, system, name: str, argv: list[str], timeout: float) -> CommandResult:
         t0 = time.perf_counter()
         try:
@@ -208,16 +216,19 @@ def _detect(system, log: _Log, torch_probe: bool, python: Optional[str], venv_ch
     os_info, wf = _wsl(system, log, os_info, packages)
     os_findings = list(os_findings) + list(wf)
 
+    # -- toolkits, cuDNN, env: files that need no NVML answer, read while the early thread may still be querying.
+    # Their records join the log after the GPU chain's, where they always stood.
+    files_log = _Log()
+    cuda = _cuda(system, files_log, packages, nvcc_path, f_nvcc)
+    env = _env(system, files_log, cuda)
+
     # -- the GPU chain
     nvml = _safe(lambda: f_nvml.result(), None)
     gpus, drv = _gpu_chain(system, log, nvml, t_nvml)
     gpus = _merge_pci(gpus, pci_devs or lspci_devs, "sysfs_pci" if pci_devs else "lspci")
     gpus = [_complete(g) for g in gpus]
-
-    # -- toolkits, cuDNN, env
     driver = _driver(system, log, drv, proc, sysmod, loaded, packages, gpus, os_info)
-    cuda = _cuda(system, log, packages, nvcc_path, f_nvcc, driver)
-    env = _env(system, log, cuda)
+    log.join(files_log)
 
     mok = _safe(lambda: f_mok.result(), None) if f_mok else None
     secure = _secure_boot(system, log, mok)
@@ -532,7 +543,7 @@ def _headers(system, kernel: Optional[str]) -> Optional[bool]:
 
 
 # ---------------------------------------------------------------- CUDA, cuDNN, env
-def _cuda(system, log: _Log, packages, nvcc_path, f_nvcc, driver: DriverInfo) -> CudaInfo:
+def _cuda(system, log: _Log, packages, nvcc_path, f_nvcc) -> CudaInfo:
     t0 = time.perf_counter()
     toolkits, active, dangling = _safe(lambda: cuda_toolkit.find_toolkits(system), ([], None, False))
     uninstallers = _safe(lambda: cuda_toolkit.find_uninstallers(system, toolkits), []) or []
@@ -621,7 +632,7 @@ def _python(system, log: _Log, path: str, kind: str, venv_check: bool) -> Python
     """One interpreter: its version, and for a system Python whether it can make the PyTorch venv."""
     known = pyenv.version_from_path(system, path)
     wants_venv = kind == "system" and venv_check
-    if known and not wants_venv:
+    if not pyenv.needs_probe(system, path, kind, venv_check):
         return PythonEnv(path=path, version=known, kind=kind)
     r = log.cmd(system, "python_probe", pyenv.probe_argv(path), TIMEOUTS["python"])
     version, venv_ok = pyenv.parse_probe(r.rc, r.stdout)

@@ -7,6 +7,9 @@ import re
 from dataclasses import dataclass, replace
 from typing import Optional
 
+from app.lazy_re import compile_later
+from app.model import Record
+
 SYSFS_PCI = "/sys/bus/pci/devices"
 SYSFS_DRM = "/sys/class/drm"
 PRIME_DISCRETE = "/etc/prime-discrete"  # Ubuntu's nvidia-prime: "on-demand", "on" (prime-select nvidia), "off" (intel)
@@ -17,8 +20,10 @@ ATTRS = ("vendor", "device", "subsystem_vendor", "subsystem_device", "class", "c
          "current_link_width", "max_link_speed", "max_link_width")
 
 
-@dataclass(frozen=True)
-class PciDevice:
+@dataclass(frozen=True, eq=False, repr=False)  # eq, hash and repr: app.model.Record
+class PciDevice(Record):
+    """One PCI device, as sysfs or lspci describes it."""
+
     bus_id: str  # "0000:01:00.0"
     vendor: str  # "10de"
     device: str  # "2684"
@@ -144,22 +149,22 @@ def graphics_info(devs: list[PciDevice], connected: Optional[dict[str, tuple[str
 
 # A device line, found anywhere in the line (a prompt, a log timestamp or a list bullet before it), with or
 # without its slot ("01:00.0 " is missing when a paste went through cut or a forum quote).
-_LSPCI = re.compile(
+_LSPCI = compile_later(
     r"(?:^|\s)(?:(?P<bus>(?:[0-9a-fA-F]{4,8}:)?[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7])\s+)?"
     r"(?P<cls_name>[A-Za-z][A-Za-z0-9 /-]*?)\s*\[(?P<cls>[0-9a-fA-F]{4})\]:\s*"
     r"(?P<desc>.*?)\s*\[(?P<ven>[0-9a-fA-F]{4}):(?P<dev>[0-9a-fA-F]{4})\](?:\s*\(rev (?P<rev>[0-9a-fA-F]+)\))?"
     r"(?:\s*\(prog-if [0-9a-fA-F]{2}(?: \[[^\]]*\])?\))?\s*$")  # `lspci -vnn` adds "(prog-if 00 [VGA controller])"
 # `lspci -mm -nn`: slot "Class [cccc]" "Vendor [vvvv]" "Device [dddd]" -rXX -pXX "SVendor [ssss]" "SDevice [ssss]"
-_LSPCI_MM = re.compile(r'^(?P<bus>(?:[0-9a-fA-F]{4,8}:)?[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7])\s+"(?P<cls_name>[^"]*?)\s*\[(?P<cls>[0-9a-fA-F]{4})\]"'
+_LSPCI_MM = compile_later(r'^(?P<bus>(?:[0-9a-fA-F]{4,8}:)?[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7])\s+"(?P<cls_name>[^"]*?)\s*\[(?P<cls>[0-9a-fA-F]{4})\]"'
                        r'\s+"(?P<vname>[^"]*?)\s*\[(?P<ven>[0-9a-fA-F]{4})\]"\s+"(?P<desc>[^"]*?)\s*\[(?P<dev>[0-9a-fA-F]{4})\]"'
                        r'(?P<rest>.*)$')
-_SUB_MM = re.compile(r'"[^"]*?\[(?P<sv>[0-9a-fA-F]{4})\]"\s+"[^"]*?\[(?P<sd>[0-9a-fA-F]{4})\]"\s*$')
+_SUB_MM = compile_later(r'"[^"]*?\[(?P<sv>[0-9a-fA-F]{4})\]"\s+"[^"]*?\[(?P<sd>[0-9a-fA-F]{4})\]"\s*$')
 # `lspci -vmm -nn`: records of "Key:<TAB>value" lines, a blank line between devices
-_VMM_FIELD = re.compile(r"^(Slot|Class|Vendor|Device|SVendor|SDevice|Driver):\s*(.*?)\s*$")
-_BRACKET_ID = re.compile(r"^(?P<name>.*?)\s*\[(?P<id>[0-9a-fA-F]{4})\]$")
+_VMM_FIELD = compile_later(r"^(Slot|Class|Vendor|Device|SVendor|SDevice|Driver):\s*(.*?)\s*$")
+_BRACKET_ID = compile_later(r"^(?P<name>.*?)\s*\[(?P<id>[0-9a-fA-F]{4})\]$")
 
 
-_KERNEL_DRIVER = re.compile(r"^\s+Kernel driver in use:\s*([A-Za-z0-9_-]+)\s*$")
+_KERNEL_DRIVER = compile_later(r"^\s+Kernel driver in use:\s*([A-Za-z0-9_-]+)\s*$")
 
 
 def _bus(bus: str) -> str:

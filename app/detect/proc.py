@@ -5,12 +5,16 @@ import re
 from dataclasses import dataclass
 from typing import Optional
 
+from app.model import Record
+
 PROC_VERSION = "/proc/driver/nvidia/version"
 SYS_MODULE_VERSION = "/sys/module/nvidia/version"
 
 
-@dataclass(frozen=True)
-class ProcDriver:
+@dataclass(frozen=True, eq=False, repr=False)  # eq, hash and repr: app.model.Record
+class ProcDriver(Record):
+    """The loaded kernel module, as /proc/driver/nvidia/version says."""
+
     version: Optional[str] = None
     kernel_module: Optional[str] = None  # "open" | "proprietary"
     arch: Optional[str] = None  # "x86_64", "aarch64"

@@ -7,6 +7,13 @@ from typing import Any, Optional
 
 from app import fileio
 from app.facts import TorchInfo
+from app.pythons import (  # their home: app/pythons.py (light, for app/cli.py's early start)
+    PROBE_SCRIPT as PROBE_SCRIPT,
+    candidates as candidates,
+    needs_probe as needs_probe,
+    probe_argv as probe_argv,
+    version_from_path as version_from_path,
+)
 
 TORCH_TIMEOUT_S = 90.0
 # Printed by the target interpreter; never imported here.
@@ -34,21 +41,11 @@ TORCH_SCRIPT = (
 
 
 VENV_SCRIPT = "import ensurepip, venv"
-# One short start per interpreter (-I -S: no site, no user paths, no PYTHON* variables): its version line as
-# `python --version` prints it (sys.version says a free-threaded build) and whether ensurepip and venv are there
-# (Debian/Ubuntu ship ensurepip in pythonX.Y-venv). find_spec, not an import: a fifth of the start's cost.
-PROBE_SCRIPT = ("import sys\nprint('Python ' + sys.version.replace(chr(10), ' '))\n"
-                "import importlib.util as u\nm = [n for n in ('ensurepip', 'venv') if u.find_spec(n) is None]\n"
-                "print('venv ok' if not m else 'venv missing ' + ' '.join(m))\n")
 
 
 def venv_argv(python: str) -> list[str]:
     """The check older snapshots recorded (a snapshot answers only the argv it holds)."""
     return [python, "-c", VENV_SCRIPT]
-
-
-def probe_argv(python: str) -> list[str]:
-    return [python, "-I", "-S", "-c", PROBE_SCRIPT]
 
 
 def parse_probe(rc: int, stdout: str) -> tuple[Optional[str], Optional[bool]]:
@@ -73,43 +70,6 @@ def parse_venv_check(rc: int, stderr: str) -> Optional[bool]:
 
 def torch_argv(python: str) -> list[str]:
     return [python, "-c", TORCH_SCRIPT]
-
-
-def candidates(system) -> list[tuple[str, str]]:
-    """(path, kind) of interpreters worth offering: active venv/conda, python3 on PATH,
-    ~/.venv and the wizard's own venv."""
-    seen: list[tuple[str, str]] = []
-
-    def add(p: Optional[str], kind: str) -> None:
-        if p and p not in [s[0] for s in seen] and system.exists(p):
-            seen.append((p, kind))
-
-    venv = system.getenv("VIRTUAL_ENV")
-    if venv:
-        add(f"{venv}/bin/python", "venv")
-    conda = system.getenv("CONDA_PREFIX")
-    if conda:
-        add(f"{conda}/bin/python", "conda")
-    add(system.which("python3"), "system")
-    home = system.getenv("HOME")
-    if home:
-        for d in (".venv", "venv", ".local/share/gpu-wizard/venv"):
-            add(f"{home}/{d}/bin/python", "wizard" if "gpu-wizard" in d else "venv")
-    return seen
-
-
-def version_from_path(system, path: str) -> Optional[str]:
-    """'python3.12' in the path or in the link chain → '3.12' (no process needed)."""
-    cur = path
-    for _ in range(4):
-        m = re.search(r"python(\d\.\d+t?)$", cur)  # python3.13t: the free-threaded build
-        if m:
-            return m.group(1)
-        t = system.readlink(cur)
-        if not t:
-            break
-        cur = t if t.startswith("/") else cur.rsplit("/", 1)[0] + "/" + t
-    return None
 
 
 def parse_python_version(text: str) -> Optional[str]:

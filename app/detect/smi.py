@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
+from app.lazy_re import compile_later
+
 QUERY_FIELDS = (
     "index", "name", "pci.bus_id", "pci.device_id", "pci.sub_device_id", "uuid", "driver_version",
     "memory.total", "memory.used", "compute_cap", "pcie.link.gen.current", "pcie.link.gen.max",
@@ -101,7 +103,7 @@ def nvml_library_version(text: str) -> Optional[str]:
 # What a log or a terminal puts before each line: an ISO/RFC 3339 timestamp (docker logs -t, kubectl logs
 # --timestamps, journald short-iso), containerd's CRI log format "<time> stdout F ", a "[time]" stamp, or a
 # shell prompt ("$ ", "# ", "user@host:~$ ").
-_LINE_PREFIX = re.compile(
+_LINE_PREFIX = compile_later(
     r"^\s*(?:\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?\]?\s*(?:(?:stdout|stderr)\s+[FP]\s+)?"
     r"|[\w.-]+@[\w.-]+:[^\s$#]*[$#]\s+|[$#>]\s+)")
 
@@ -201,22 +203,22 @@ class SmiTable:
     driver_field: Optional[str] = None  # "ERR!" or "N/A" for the driver version
 
 
-_BANNER_SMI = re.compile(r"NVIDIA-SMI\s+([0-9][0-9.]*)")
-_BANNER_DRV = re.compile(r"Driver Version:\s*([0-9][0-9.]*)")
-_BANNER_KMD = re.compile(r"KMD Version:\s*([0-9][0-9.]*)")
-_BANNER_CUDA = re.compile(r"CUDA(?:\s+UMD)?\s+Version:\s*([0-9]+\.[0-9]+|N/A|ERR!)")
-_BANNER_DRV_BAD = re.compile(r"Driver Version:\s*(N/A|ERR!)")
+_BANNER_SMI = compile_later(r"NVIDIA-SMI\s+([0-9][0-9.]*)")
+_BANNER_DRV = compile_later(r"Driver Version:\s*([0-9][0-9.]*)")
+_BANNER_KMD = compile_later(r"KMD Version:\s*([0-9][0-9.]*)")
+_BANNER_CUDA = compile_later(r"CUDA(?:\s+UMD)?\s+Version:\s*([0-9]+\.[0-9]+|N/A|ERR!)")
+_BANNER_DRV_BAD = compile_later(r"Driver Version:\s*(N/A|ERR!)")
 # the columns of a GPU's two table lines, in order, for naming an ERR!/N/A field
 _ROW1_FIELDS = ("persistence mode", "bus id", "display", "ECC errors")
 _ROW2_FIELDS = ("fan", "temperature", "performance state", "power")
-_GPU_ROW = re.compile(
+_GPU_ROW = compile_later(
     r"^\|\s*(?P<index>\d+)\s+(?P<name>.*?)\s+(?P<mode>On|Off|N/A|WDDM|TCC|MCDM|ERR!)?\s*\|"
     r"\s*(?P<bus>[0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.[0-9A-Fa-f])\s*(?P<disp>On|Off|N/A|ERR!)?\s*\|"
     r"(?P<ecc>[^|]*)\|?")
-_MEM = re.compile(r"(\d+|N/A|ERR!)\s*MiB\s*/\s*(\d+|N/A|ERR!)\s*MiB")
-_POWER = re.compile(r"(\d+(?:\.\d+)?|N/A|ERR!)\s*W?\s*/\s*(\d+(?:\.\d+)?|N/A|ERR!)\s*W")
-_PERF = re.compile(r"\b(P\d{1,2})\b")
-_CMODE = re.compile(r"\b(Default|E\. Process|E\. Thread|Prohibited|Exclusive_Process)\b")
+_MEM = compile_later(r"(\d+|N/A|ERR!)\s*MiB\s*/\s*(\d+|N/A|ERR!)\s*MiB")
+_POWER = compile_later(r"(\d+(?:\.\d+)?|N/A|ERR!)\s*W?\s*/\s*(\d+(?:\.\d+)?|N/A|ERR!)\s*W")
+_PERF = compile_later(r"\b(P\d{1,2})\b")
+_CMODE = compile_later(r"\b(Default|E\. Process|E\. Thread|Prohibited|Exclusive_Process)\b")
 
 
 def parse_smi_table(text: str) -> SmiTable:

@@ -47,11 +47,49 @@ def test_the_thread_opens_and_queries_nvml(monkeypatch):
     gate.set()
     assert LiveSystem(nvml_reader=reader).nvml()["driver_version"] == "580.95.05"
     me = threading.current_thread().name
+    for t in threading.enumerate():  # NVML's shutdown comes after the answer: let it finish
+        if t.name == "nvml-early":
+            t.join(5)
     assert calls[0] == ("open", "nvml-early")
     assert {t for name, t in calls[1:]} == {"nvml-early"} and ("nvmlShutdown", "nvml-early") in calls
     del calls[:]
     reader()  # a second read through the same reader is a fresh one, here
     assert calls[0] == ("open", me)
+
+
+def test_the_answer_is_handed_over_before_nvml_shuts_down(monkeypatch):
+    """NVML's shutdown (3-4 ms on the H200) runs in the early thread after the reader has its answer."""
+    calls = []
+    in_shutdown, release = threading.Event(), threading.Event()
+
+    class Slow(_FakeNvml):
+        def nvmlShutdown(self):
+            in_shutdown.set()
+            release.wait(5)
+            calls.append(("nvmlShutdown", threading.current_thread().name))
+
+    monkeypatch.setattr(nvml_mod, "_open", lambda: Slow(calls))
+    reader = start_nvml_early()
+    assert reader()["driver_version"] == "580.95.05"  # answered while the shutdown is still held below
+    assert in_shutdown.wait(5) and ("nvmlShutdown", "nvml-early") not in calls
+    release.set()
+    for t in threading.enumerate():
+        if t.name == "nvml-early":
+            t.join(5)
+    assert ("nvmlShutdown", "nvml-early") in calls
+
+
+def test_read_nvml_shuts_down_even_when_a_query_fails(monkeypatch):
+    calls = []
+
+    def broken_query(n):
+        raise RuntimeError("GPU lost")
+
+    monkeypatch.setattr(nvml_mod, "_open", lambda: _FakeNvml(calls))
+    monkeypatch.setattr(nvml_mod, "_query", broken_query)
+    with pytest.raises(RuntimeError):
+        nvml_mod.read_nvml()
+    assert [c[0] for c in calls] == ["nvmlShutdown"]
 
 
 def test_the_switch_interval_is_short_only_while_the_thread_runs(monkeypatch):

@@ -60,7 +60,8 @@ class Learner(Protocol):
     """What a kind's learners call on the Redactor (app.report.redact.engine.Redactor)."""
 
     def add(self, kind: str, value: str, weak: bool = False) -> Any: ...
-    def add_all(self, kind: str, values: Iterable[str], patterned: bool = False, weak: frozenset[str] = frozenset()) -> Any: ...
+    def add_all(self, kind: str, values: Iterable[str], patterned: bool = False, weak: frozenset[str] = frozenset(),
+                fresh: bool = False) -> Any: ...
     def add_secrets(self, values: Iterable[str]) -> Any: ...
     def add_user(self, name: Any) -> Any: ...
     def add_host(self, name: Any, first_label: bool = True) -> Any: ...
@@ -91,6 +92,7 @@ class Text:
         self._counts: dict[str, list[int]] = {}
         self._holds: dict[str, bool] = {}
         self._absent: list[str] = []  # words found missing
+        self._having: dict[tuple[str, int], list[str]] = {}
 
     @cached_property
     def joined(self) -> str:
@@ -108,8 +110,10 @@ class Text:
     def count(self, sub: str) -> list[int]:
         """How often each piece holds `sub`."""
         got = self._counts.get(sub)
-        if got is None:
-            got = self._counts[sub] = list(map(str.count, self.pieces, itertools.repeat(sub)))
+        if got is None:  # a string no piece holds: no count of each (one str.find over all of them)
+            got = (list(map(str.count, self.pieces, itertools.repeat(sub))) if sub in self.joined
+                   else [0] * len(self.pieces))
+            self._counts[sub] = got
         return got
 
     @cached_property
@@ -121,14 +125,26 @@ class Text:
         out = self.joined.translate(_WORD_CHARS_OUT).split("\n")
         return out if len(out) == len(self.pieces) else [p.translate(_WORD_CHARS_OUT) for p in self.pieces]
 
+    @cached_property
+    def _skeleton_kinds(self) -> list[str]:
+        """The distinct skeletons."""
+        return list(dict.fromkeys(self.skeletons))
+
+    def known_absent(self, word: str) -> bool:
+        """Is `word` (lower case) known, from the words looked for so far, to be in no piece?"""
+        return self._holds.get(word) is False or any(a in word for a in self._absent)
+
     def gate(self, *tests: tuple[str, int]) -> list[bool]:
         """For each piece: does it hold any test's string at least its number of times? Punctuation
         through the skeletons (a string of several characters: a skeleton may hold it where the
         piece does not, so those pieces are checked themselves); anything else counted piece by piece."""
         if all(sub and all(c in _PUNCT for c in sub) for sub, _ in tests):
-            skels = self.skeletons
-            good = {sk for sk in dict.fromkeys(skels) if any(sk.count(sub) >= k for sub, k in tests)}
-            near = list(map(good.__contains__, skels))
+            skels, kinds = self.skeletons, self._skeleton_kinds
+            good = {sk for sk in kinds if any(sk.count(sub) >= k for sub, k in tests)}
+            if not good or len(good) == len(kinds):  # none or all: no lookup per piece
+                near = [bool(good)] * len(skels)
+            else:
+                near = list(map(good.__contains__, skels))
             if all(len(sub) == 1 for sub, _ in tests):
                 return near
             out = [False] * len(self.pieces)
@@ -146,8 +162,11 @@ class Text:
         return self.gate((sub, k))
 
     def having(self, sub: str, k: int = 1) -> list[str]:
-        """The pieces that hold `sub` (at least k times)."""
-        return list(itertools.compress(self.pieces, self.gate((sub, k))))
+        """The pieces that hold `sub` (at least k times); kept for the next caller (not to be changed)."""
+        got = self._having.get((sub, k))
+        if got is None:
+            got = self._having[(sub, k)] = list(itertools.compress(self.pieces, self.gate((sub, k))))
+        return got
 
     def holds(self, word: str) -> bool:
         """Does the text hold `word` (lower case)? Looked for in the distinct pieces unless it spans
@@ -228,11 +247,13 @@ def pieces_with(pieces: list[str], words: Iterable[str]) -> list[str]:
     low = joined.lower()
     if len(low) != len(joined):
         return [p for p in pieces if any(w in p.lower() for w in words)]
-    starts = list(itertools.accumulate((len(p) + 1 for p in pieces), initial=0))
+    starts: list[int] = []  # where each piece starts (worked out at the first hit)
     found: set[int] = set()
     mask: Optional[list[bool]] = None  # the pieces of the words on many pieces (tested on each at once)
     for w in words:
         i, seen = low.find(w), 0
+        if i >= 0 and not starts:
+            starts = list(itertools.accumulate((len(p) + 1 for p in pieces), initial=0))
         while i >= 0 and seen < _MANY_LINES:
             k = bisect.bisect_right(starts, i) - 1
             found.add(k)

@@ -47,7 +47,7 @@ def learn_pieces(r: Learner, t: Text, gpu_bodies: set[str]) -> None:
         r.add_all("gpu-uuid", gpus, patterned=True)
         gpu_bodies.update(g[-36:].lower() for g in gpus)
     uuids = r.unknown(dict.fromkeys(RE_UUID.findall(joined)))
-    r.add_all("uuid", [u for u in uuids if u.lower() not in gpu_bodies] if gpu_bodies else uuids, patterned=True)
+    r.add_all("uuid", [u for u in uuids if u.lower() not in gpu_bodies] if gpu_bodies else uuids, patterned=True, fresh=True)
     if "s-1-" in joined or "S-1-" in joined:
         r.add_all("sid", RE_SID.findall(joined), patterned=True)
 

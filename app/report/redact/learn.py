@@ -101,7 +101,7 @@ def learn_values(r: Any, pairs: list[tuple[str, str]]) -> None:
 def _learn_piece_assignments(r: Any, t: Text) -> None:
     """NAME=value and name:value inside one piece (the names that can say something only)."""
     sep = list(itertools.compress(t.pieces, t.gate(("=", 1), (":", 1))))
-    cand = "\n".join(pieces_with(sep, _HINT_WORDS))
+    cand = "\n".join(pieces_with(sep, [w for w in _HINT_WORDS if not t.known_absent(w)]))
     if cand:
         learn_values(r, [(m[1], m[3]) for m in secrets.RE_ASSIGN.findall(cand)])
 

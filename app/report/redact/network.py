@@ -117,7 +117,10 @@ def add_ip(r: Learner, s: str) -> None:
 # --- learning over the text's pieces (unique, space-separated), in bulk ------------------------------
 
 _EMAIL_AFTER = re.compile(r"(:?)(" + RE_EMAIL.pattern + ")")  # an e-mail address, and whether ":" stands before it
-_MAC_WHOLE = re.compile("(" + RE_MAC.pattern.replace("([:-])", "(?P<sep>[:-])").replace("\\1", "(?P=sep)") + ")")
+# RE_MAC without its group, one alternative per separator (findall gives the addresses themselves)
+_HH = "[0-9a-fA-F]{2}"
+_MAC_WHOLE = re.compile(r"(?<![\w:.-])(?:" + "|".join(f"{_HH}{s}(?:{_HH}{s}){{4}}{_HH}(?:(?:{s}{_HH}){{2}}|(?:{s}{_HH}){{14}})?"
+                                                      for s in ":-") + r")(?![\w:.-])")
 _MAC_NONE = re.compile(r"(?im)^(?:[0:\-]+|ff(?:[:-]ff){5})$")  # all zeros, broadcast
 _V4_NOT = ("127.", "255.") + tuple(f"{n}." for n in range(224, 240))  # loopback, broadcast, multicast
 
@@ -139,7 +142,7 @@ def learn_pieces(r: Learner, t: Text) -> None:
         _learn_ipv6(r, RE_IPV6.findall("\n".join(itertools.compress(t.pieces, v6))))
     macs = list(itertools.compress(t.pieces, t.gate((":", 5), ("-", 5))))
     if macs:
-        macs = list(dict.fromkeys(map(_FIRST, _MAC_WHOLE.findall("\n".join(macs)))))
+        macs = list(dict.fromkeys(_MAC_WHOLE.findall("\n".join(macs))))
         no = set(_MAC_NONE.findall("\n".join(macs))) if macs else set()
         r.add_all("mac", [m for m in macs if m not in no] if no else macs, patterned=True)
     urls = t.having("://")

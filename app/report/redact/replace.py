@@ -36,6 +36,7 @@ _AFTER = {"word": r"(?![A-Za-z0-9_\-])", "alnum": r"(?![A-Za-z0-9_+\-])"}
 _KIND_STARTS = tuple(f"{k}-" for k in KINDS)
 _BOUNDED = ("word", "alnum")  # boundary classes that close at a word run
 _CLASS_BY_FIRST = ("plain", "alnum")  # by whether a value's first character is a letter or digit
+_NO_UNDERSCORE = str.maketrans("", "", "_")
 _VALUE, _LOWER, _CLASS, _PH = (operator.itemgetter(i) for i in (0, 1, 2, 4))  # an Entry's fields
 
 
@@ -125,19 +126,25 @@ class _Index:
             if all(found):
                 return
             vals, phs = (list(itertools.compress(x, map(operator.not_, found))) for x in (vals, phs))
-        lows = list(map(str.lower, vals))
+        joined = "\x00".join(vals)
+        low = joined.lower()
+        lows = vals if low == joined else low.split("\x00")
+        if len(lows) != len(vals):  # a value with a NUL, or a letter whose lower case is longer
+            lows = list(map(str.lower, vals))
         if kind in _WORD_KINDS or kind == "home":
             classes: list[str] = ["word" if kind != "home" else "home"] * len(vals)
         else:
             classes = list(map(_CLASS_BY_FIRST.__getitem__, map(str.isalnum, map(operator.itemgetter(0), vals))))
         keep = None
-        joined = "\x00".join(vals)
         if " " in joined or "\t" in joined or "\n" in joined:  # values with a space: str.find over the text
             spaced = list(map(_SPACE.search, vals))
             self.multi += itertools.compress(zip(vals, lows, classes, itertools.repeat(kind in NOCASE), phs), spaced)
             keep = list(map(operator.not_, spaced))
         if kind != "home":  # one word run (ASCII letters, digits, "_"), closed on both sides by its boundaries
-            ok = list(map(str.isalnum, map(str.replace, vals, itertools.repeat("_"), itertools.repeat(""))))
+            bare = joined.translate(_NO_UNDERSCORE).split("\x00")  # each value without "_", in one go
+            if len(bare) != len(vals):
+                bare = list(map(str.replace, vals, itertools.repeat("_"), itertools.repeat("")))
+            ok = list(map(str.isalnum, bare))
             ok = list(map(operator.and_, ok, map(str.isascii, vals)))
             if kind not in _WORD_KINDS:
                 ok = list(map(operator.and_, ok, map("plain".__ne__, classes)))

@@ -23,7 +23,10 @@ _SEP = "\x00"
 
 def _lower_each(values: list[str], joined: str) -> list[str]:
     """str.lower of each value (`joined`: them joined by line ends), in bulk where it can be."""
-    lows = joined.lower().split("\n")
+    low = joined.lower()
+    if low == joined:  # lower case already: the values themselves (their hashes are known)
+        return values
+    lows = low.split("\n")
     return lows if len(lows) == len(values) else list(map(str.lower, values))
 
 
@@ -38,6 +41,7 @@ class Store:
         self._weak: dict[str, str] = {}  # value -> placeholder, replaced only in a name's context
         self._lower: dict[str, str] = {}  # lower case of a value of any letter case -> placeholder
         self._lower_weak: dict[str, str] = {}
+        self._lower_in_map = True  # is every key of _lower also a key of _map (values learned in lower case)?
         self._clash: dict[tuple[str, str], tuple[str, bool]] = {}  # (kind, lower) taken by another kind first
         self._counts: dict[str, int] = {}
         self._log: list[LogEntry] = []
@@ -71,6 +75,8 @@ class Store:
             if low in self._lower or low in self._lower_weak:
                 self._clash[(kind, low)] = (ph, weak)
             (self._lower_weak if weak else self._lower).setdefault(low, ph)
+            if not weak and low != value:
+                self._lower_in_map = False
         return ph
 
     def _same_name(self, kind: str, low: str) -> Optional[tuple[str, bool]]:
@@ -81,13 +87,18 @@ class Store:
                 return ph, weak
         return self._clash.get((kind, low)) if self._clash else None
 
-    def add_all(self, kind: str, values: Iterable[str], patterned: bool = False, weak: frozenset[str] = frozenset()) -> None:
+    def add_all(self, kind: str, values: Iterable[str], patterned: bool = False, weak: frozenset[str] = frozenset(),
+                fresh: bool = False) -> None:
         """Learn values of one kind, in order, as `add` would one by one (`weak`: those of them that
-        are weak). `patterned`: each value is a whole match of its kind's own pattern."""
+        are weak). `patterned`: each value is a whole match of its kind's own pattern. `fresh`: the
+        caller knows the values are distinct and none is learned yet (Store.unknown)."""
         m, w = self._map, self._weak
-        new = list(itertools.filterfalse(m.__contains__, dict.fromkeys(values)))
-        if w:
-            new = list(itertools.filterfalse(w.__contains__, new))
+        if fresh:
+            new = list(values)
+        else:
+            new = list(itertools.filterfalse(m.__contains__, dict.fromkeys(values)))
+            if w:
+                new = list(itertools.filterfalse(w.__contains__, new))
         if not new:
             return
         if weak and not weak.isdisjoint(new):
@@ -111,6 +122,8 @@ class Store:
                     self._lower.pop(low, None)
                 self._one_by_one(kind, new, weak)
                 return
+            if lows is not new:
+                self._lower_in_map = False
         self._counts[kind] = n + len(new)
         m.update(zip(new, phs))
         self._log.append((kind, new, phs, patterned))

@@ -77,11 +77,13 @@ def fixes(idx: "_Index", uniq: list[str]) -> tuple[dict[str, str], set[str]]:
     line pass)."""
     whole, lower = idx.r._map, idx.r._lower
     rest = list(itertools.filterfalse(whole.__contains__, uniq))
-    rest_low = "\n".join(rest).lower().split("\n")  # in bulk: str.lower per piece costs more
-    if len(rest_low) != len(rest):
-        rest_low = list(map(str.lower, rest))
-    b = list(map(lower.get, rest_low))
-    fix = dict(zip(itertools.compress(rest, b), filter(None, b)))
+    rest_low = _lower_each(rest)
+    if rest_low is rest and idx.r._lower_in_map:  # lower-case pieces not in the map: none is in _lower
+        b: list[Optional[str]] = []
+        fix: dict[str, str] = {}
+    else:
+        b = list(map(lower.get, rest_low))
+        fix = dict(zip(itertools.compress(rest, b), filter(None, b)))
     if fix:
         keep = list(map(_not, b))
         rest, rest_low = list(itertools.compress(rest, keep)), list(itertools.compress(rest_low, keep))
@@ -91,9 +93,7 @@ def fixes(idx: "_Index", uniq: list[str]) -> tuple[dict[str, str], set[str]]:
     at = list(itertools.compress(range(len(rest)), map(operator.ne, cores, rest)))
     if at:
         cs = list(map(cores.__getitem__, at))
-        cs_low = "\n".join(cs).lower().split("\n")
-        if len(cs_low) != len(cs):
-            cs_low = list(map(str.lower, cs))
+        cs_low = _lower_each(cs)
         phs = list(map(whole.get, cs))
         miss = list(itertools.compress(range(len(cs)), map(_not, phs)))
         for i, ph in zip(miss, map(lower.get, map(cs_low.__getitem__, miss))):
@@ -117,6 +117,17 @@ def fixes(idx: "_Index", uniq: list[str]) -> tuple[dict[str, str], set[str]]:
         if gated:
             _bulk(fix, gated, list(map(fix.get, gated, gated)), functools.partial(rx.sub, idx.r._lookup))
     return fix, weak_hits
+
+
+def _lower_each(pieces: list[str]) -> list[str]:
+    """str.lower of each piece, in bulk (str.lower per piece costs more); the pieces themselves when
+    they are lower case already."""
+    joined = "\n".join(pieces)
+    low = joined.lower()
+    if low == joined:
+        return pieces
+    out = low.split("\n")
+    return out if len(out) == len(pieces) else list(map(str.lower, pieces))
 
 
 def _by_runs(idx: "_Index", rest: list[str], rest_low: list[str], fix: dict[str, str]) -> None:
