@@ -19,7 +19,8 @@ the rules of errors_causes_m and committed (4f86939) before its run: category 18
 tests/fixtures/errors_causes_n (MIG M. Enabled, a WSL kernel older than 5.10.43.3) 20/22 and 16/22 (not blind).
 Fifteenth batch (o), collected blind after the rules of errors_causes_n and committed (a40b102) before its run: category
 16/19 (1 wrong, 2 not recognised), fixes 11/19, 0 false alarms in 20 (tests/fixtures/errors_heldout_o/SOURCE.md); pinned
-the same way.
+the same way; after the class rule of tests/fixtures/errors_causes_o (TensorRT's "Internal Error (Unsupported SM: 0x…)")
+17/19 and 12/19 (not blind).
 
 An answer that says the text is the program's own bug (a rule with not_setup, e.g. a kernel assertion from a
 label out of range) is the right answer for a text that is not a setup failure, so it is no alarm."""
@@ -61,9 +62,8 @@ O_WRONG: dict[str, str] = {
     "hw_riser_pcie_gen_miner.txt": "nvml_init_failed",  # nvidia-smi's "couldn't communicate" under a riser title: PCIe link
 }
 O_MISSED: set[str] = {
-    "trt_sm_0x809_trt84_rtx4080_windows.txt",  # "Internal Error(Unsupported SM: 0x809" in a title with an env block
     "wsl_dlopen_libcuda_cuda_python.txt",  # "Failed to dlopen libcuda.so" from cuda-python under WSL
-}
+}  # trt_sm_0x809_trt84_rtx4080_windows: answered since (TensorRT's "Internal Error (Unsupported SM: 0x…)", errors_causes_o)
 O_NOT_FIXED: set[str] = {
     "busy_safe_gpu_sge_exclusive_ddp.txt",  # the fix does not name the exclusive compute mode
     "cpu_build_macos_controlnet_preprocessors.txt",  # /Users/... paths not read as macOS: told to install a CUDA build
