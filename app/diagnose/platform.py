@@ -42,7 +42,7 @@ _WINDOWS = (
     ("dll", r"\b[\w.\-]+\.dll\b"),
     ("powershell", r"(?:^|\n)\s*PS [A-Za-z]:\\|is not recognized as (?:the name of a cmdlet|an internal or external command)"),
     ("windows_wheel", r"\bwin_amd64\b|\bwin32\b|\\Scripts\\(?:python|pip)"),
-    ("windows_named", r"\bWindows (?:1[01]|Server(?: 20\d\d)?|7|8\.1)\b|\bDLL load failed\b|\bWin(?:10|11)\b"),
+    ("windows_named", r"\bWindows (?:1[01]|Server(?: 20\d\d)?|7|8\.1)\b|\bDLL load failed\b|\bWin(?:10|11)\b|(?:^|\n)[^\w\n]*OS(?: Name)?:[ \t]*(?:Microsoft )?Windows\b"),
     # the user saying where it runs ("I am running this on windows"), never a comparison ("works on Windows but")
     ("windows_said", r"\b(?:running|run|runs|using|use|installed|install(?:ing)?|am|I'm|i'm|we're|work(?:ing)?) (?:it |this |that |them |everything )?"
                      r"(?:on|under|in) (?:a |my |the )?(?:windows|win ?1[01])\b(?! (?:subsystem|but|and linux|or linux))(?! ?/ ?(?:linux|wsl))"),
@@ -54,7 +54,7 @@ _WINDOWS = (
                         r"non [èe] riconosciuto come comando interno|\bpaging file is too small\b|\bos error 1455\b|页面文件太小|分页文件太小"),
 )
 _MACOS = (
-    ("mac_home", r"(?<![A-Za-z]:)(?<![\w/\\.])/Users/[\w.\-]+/"),
+    ("mac_home", r"(?<![A-Za-z]:)(?<![\w/\\.])/Users/(?:[\w.\-]+|\{\w+\}|<\w+>)/"),  # a redacted {user} or <user> too
     ("mac_paths", r"/opt/homebrew/|/usr/local/Cellar/|/Library/Frameworks/Python\.framework|/Library/Developer/CommandLineTools"),
     ("darwin", r"\bdarwin\b|\bmacOS\b|\bMac ?OS ?X\b|\b(?-i:OS ?X)\b|\bmacosx_\d+_\d+|arm64-apple|\bApple M[1-5]\b|\bApple silicon\b|"
                r"\bMacBook\b|\biMac\b|\bMac (?:mini|Studio|Pro)\b|\.dylib\b"),

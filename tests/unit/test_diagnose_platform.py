@@ -75,6 +75,13 @@ def test_the_platform_comes_from_the_texts_own_words(name, os_, container, clue)
     assert (p.os, p.container, p.source) == (os_, container, "text") and clue in p.clues, p
 
 
+def test_a_redacted_mac_home_and_a_report_line_name_the_platform():
+    # Fannovel16/comfy_controlnet_preprocessors#51: the user wrote {user} for the name
+    assert infer_platform('File "/Users/{user}/miniconda3/envs/sdweb/lib/python3.10/site-packages/torch/cuda/__init__.py"').os == "macos"
+    assert infer_platform("Environment / Hardware Specs:\n\nOS: Windows\n\nGPU: NVIDIA GeForce RTX 5080").os == "windows"  # pytorch#180101
+    assert infer_platform("The OS: Windows-like naming is confusing").os != "windows"
+
+
 def test_the_user_saying_windows_is_windows_but_a_comparison_is_not():
     said = infer_platform("I am running this on windows, using cpu works, but is very slow.")  # nagadomi/nunif#308
     assert (said.os, said.clues) == ("windows", ("windows_said",))
