@@ -190,7 +190,13 @@ def pred_akmods(ctx: Context) -> Optional[bool]:
     return None if p is None or not p.distro else p.distro == "fedora"
 
 
+def pred_other_framework(ctx: Context) -> Optional[bool]:
+    """The failing program is not PyTorch (another framework or a CUDA program, and no word of PyTorch in the text)."""
+    return ctx.platform is not None and ctx.platform.framework is not None
+
+
 PREDICATES: dict[str, Callable[[Context], Optional[bool]]] = {
+    "other_framework": pred_other_framework,
     "wsl": pred_wsl,
     "wsl_linux_driver": pred_wsl_linux_driver,
     "container": pred_container,
@@ -850,6 +856,12 @@ def _newest_supported_python() -> Optional[str]:
 def check_runtime_lib_owner(ctx: Context) -> CheckResult:
     """Whose CUDA library failed to load: PyTorch's own wheel (its nvidia-*-cuNN dependencies) or another program's."""
     r = CheckResult()
+    if re.search(r"libonnxruntime_providers_cuda|onnxruntime_providers_cuda\.dll|onnxruntime[/\\]capi[/\\]", ctx.text.replace("\\", "/"),
+                 re.IGNORECASE):  # ONNX Runtime's CUDA provider asked for it, whoever else is in the traceback
+        r.add("ONNX Runtime's CUDA provider (onnxruntime-gpu) asked for it: its build names the CUDA it needs.", key="text",
+              source="text", code="onnxruntime_provider")
+        r.subcode = "onnxruntime_build"
+        return r
     if re.search(r"torch/__init__\.py|_preload_cuda_deps|_load_global_deps|site-packages/nvidia/\w+/lib|dist-packages/nvidia/\w+/lib",
                  ctx.text.replace("\\", "/")):
         r.add("It failed while importing torch: the CUDA libraries of PyTorch's own wheel.", key="text", source="text",

@@ -81,6 +81,9 @@ class Platform(Model):
     foreign: bool = False  # the text comes from another machine than this one: its facts did not decide
     clues: tuple[str, ...] = ()  # what in the text (or the facts) said so
     board: Optional[str] = None  # jetson: an NVIDIA Jetson (Tegra) board, whose PyTorch and driver come with JetPack
+    # the failing program's framework when the text shows one other than PyTorch and never PyTorch (tensorflow, jax,
+    # onnxruntime, paddle, mxnet, caffe, cupy, cuda_program): a PyTorch reinstall is then no fix
+    framework: Optional[str] = None
 
     @property
     def tags(self) -> tuple[str, ...]:

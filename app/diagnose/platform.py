@@ -31,7 +31,9 @@ _WSL = (
     ("wsl_command", r"\bwsl(?:\.exe)? (?:--|-[a-z] )|\\\\wsl(?:\.localhost|\$)\\"),
     ("dxg", r"/dev/dxg\b|\blibdxcore\b|\bdxgkrnl\b"),
     ("wsl_distro", r"\bWSL_DISTRO_NAME\b|\bWSL ?2\b(?! *(?:is )?not)"),
-    ("wsl_said", r"\b(?:in|under|inside|within|from) (?:(?:an? |my )?(?:ubuntu|debian|linux) (?:\d[\d.]* )?(?:in|on|under) )?WSL\b(?! *(?:is )?not)"),
+    ("wsl_said", r"\b(?:in|under|inside|within|from|with|using|via|on) (?:(?:an? |my )?(?:ubuntu|debian|linux) (?:\d[\d.]* )?(?:in|on|under) )?WSL ?[12]?\b(?! *(?:is )?not)"),
+    # the container toolkit's own words when the engine runs inside WSL (Docker Desktop's WSL backend, docker in a distro)
+    ("wsl_container_cli", r"\bWSL environment detected\b"),
 )
 _WINDOWS = (
     ("drive_path", r"(?<![\w/\\])[A-Za-z]:\\(?:[\w$ .()+\-]+\\)*[\w$ .()+\-]*"),
@@ -40,10 +42,19 @@ _WINDOWS = (
     ("dll", r"\b[\w.\-]+\.dll\b"),
     ("powershell", r"(?:^|\n)\s*PS [A-Za-z]:\\|is not recognized as (?:the name of a cmdlet|an internal or external command)"),
     ("windows_wheel", r"\bwin_amd64\b|\bwin32\b|\\Scripts\\(?:python|pip)"),
-    ("windows_named", r"\bWindows (?:1[01]|Server(?: 20\d\d)?|7|8\.1)\b|\bDLL load failed\b|\bWin(?:10|11)\b"),
+    ("windows_named", r"\bWindows (?:1[01]|Server(?: 20\d\d)?|7|8\.1)\b|\bDLL load failed\b|\bWin(?:10|11)\b|(?:^|\n)[^\w\n]*OS(?: Name)?:[ \t]*(?:Microsoft )?Windows\b"),
+    # the user saying where it runs ("I am running this on windows"), never a comparison ("works on Windows but")
+    ("windows_said", r"\b(?:running|run|runs|using|use|installed|install(?:ing)?|am|I'm|i'm|we're|work(?:ing)?) (?:it |this |that |them |everything )?"
+                     r"(?:on|under|in) (?:a |my |the )?(?:windows|win ?1[01])\b(?! (?:subsystem|but|and linux|or linux))(?! ?/ ?(?:linux|wsl))"),
+    # cmd.exe's "is not recognized as an internal or external command", in the consoles' languages (zh, ja, de, fr, es, pt,
+    # ru, it), and the paging file Windows alone has (os error 1455)
+    ("windows_console", r"不是内部或外部命令|不是內部或外部命令|内部コマンドまたは外部コマンド|ist entweder falsch geschrieben oder konnte nicht gefunden werden|"
+                        r"n'est pas reconnu en tant que commande interne|no se reconoce como un comando interno|"
+                        r"n[ãa]o [ée] reconhecido como um comando interno|не является внутренней или внешней|"
+                        r"non [èe] riconosciuto come comando interno|\bpaging file is too small\b|\bos error 1455\b|页面文件太小|分页文件太小"),
 )
 _MACOS = (
-    ("mac_home", r"(?<![A-Za-z]:)(?<![\w/\\.])/Users/[\w.\-]+/"),
+    ("mac_home", r"(?<![A-Za-z]:)(?<![\w/\\.])/Users/(?:[\w.\-]+|\{\w+\}|<\w+>)/"),  # a redacted {user} or <user> too
     ("mac_paths", r"/opt/homebrew/|/usr/local/Cellar/|/Library/Frameworks/Python\.framework|/Library/Developer/CommandLineTools"),
     ("darwin", r"\bdarwin\b|\bmacOS\b|\bMac ?OS ?X\b|\b(?-i:OS ?X)\b|\bmacosx_\d+_\d+|arm64-apple|\bApple M[1-5]\b|\bApple silicon\b|"
                r"\bMacBook\b|\biMac\b|\bMac (?:mini|Studio|Pro)\b|\.dylib\b"),
@@ -72,8 +83,9 @@ _BARE_METAL = Gated(
     r"\bmodprobe\b|\binsmod\b|\bupdate-initramfs\b|\bsystemctl (?:restart|status|start) (?!docker|containerd)|"
     r"(?:sudo )?apt(?:-get)? install [^\n]*nvidia-driver|\bBIOS\b|\bSecure Boot\b|\bsudo\b|but can be installed with|"
     r"\b[a-z_][\w-]*@[\w-]+:~\$", re.IGNORECASE, single_line=True)
-_WSL_PROBE = re.compile(r"(?:check|probe|detect|look)\w*\b[^\n]{0,40}\bwsl\b[^\n]{0,40}(?:not|false|no\b|none)|"
-                        r"\bwsl\b[^\n]{0,30}(?:not detected|not found|=\s*false|: false|is not)|\bis_?wsl\b\s*[=:]\s*(?:false|0)",
+# "wsl" as a word of a probe's message, never a folder of a path (/usr/lib/wsl/lib/libcuda.so.1 is not a symbolic link)
+_WSL_PROBE = re.compile(r"(?:check|probe|detect|look)\w*\b[^\n]{0,40}(?<![/\\])\bwsl\b(?![/\\])[^\n]{0,40}(?:not|false|no\b|none)|"
+                        r"(?<![/\\])\bwsl\b(?![/\\])[^\n]{0,30}(?:not detected|not found|=\s*false|: false|is not)|\bis_?wsl\b\s*[=:]\s*(?:false|0)",
                         re.IGNORECASE)
 _DISTRO = (
     ("ubuntu", r"\bUbuntu\b|\b\d+\.\d+\.\d+-\d+-generic\b|/var/lib/shim-signed/|\bubuntu-drivers\b|\bPop!_OS\b|\bLinux Mint\b"),
@@ -95,6 +107,19 @@ _JETSON = Gated(
     r"\bjetpack\b|\bl4t\b|-tegra\b|\bnv_tegra_release\b|\bnvidia-l4t-|\(nvgpu\)|\btegra[ _-]?(?:x[12]|186|194|234)\b",
     re.IGNORECASE, single_line=True)
 _JETSON_GPU = re.compile(r"\b(?:orin|xavier|tegra|jetson|thor)\b", re.IGNORECASE)  # a Jetson's GPU name (nvgpu)
+# the failing program's framework, read on the raw text (a glog prefix such as `tensorflow/stream_executor/...` is cut
+# from the cleaned one): another framework's own names, and PyTorch's
+_FRAMEWORKS = (
+    ("tensorflow", r"\btensorflow\b|\btf\.(?:config|test|keras|compat)\b|stream_executor|\bcuda_dnn\.cc\b"),
+    ("jax", r"\bjaxlib\b|\bxla_bridge\b"),
+    ("onnxruntime", r"\bonnxruntime\b"),
+    ("paddle", r"\bpaddle(?:paddle)?\b"),
+    ("mxnet", r"\bmxnet\b"),
+    ("caffe", r"\bcaffe\b(?!2)"),
+    ("cupy", r"\bcupy\b"),
+    ("cuda_program", r"\bdeviceQuery\b|\bgpu[_-]burn\b|\bdarknet\b"),
+)
+_TORCH_WORDS = Gated(r"\btorch\b|pytorch|caffe2|\bc10\b", re.IGNORECASE, single_line=True)
 _HOME = Gated(r"(?<![\w.])/home/([a-z_][\w.\-]{0,31})/", single_line=True)
 
 
@@ -102,8 +127,8 @@ def _compiled(table: tuple[tuple[str, str], ...]) -> tuple[tuple[str, Gated], ..
     return tuple((name, Gated(rx, re.IGNORECASE, single_line=True)) for name, rx in table)
 
 
-_WSL_RX, _WINDOWS_RX, _MACOS_RX, _CONTAINER_RX, _PKG_RX, _DISTRO_RX = (
-    _compiled(t) for t in (_WSL, _WINDOWS, _MACOS, _CONTAINER, _PKG, _DISTRO))
+_WSL_RX, _WINDOWS_RX, _MACOS_RX, _CONTAINER_RX, _PKG_RX, _DISTRO_RX, _FRAMEWORK_RX = (
+    _compiled(t) for t in (_WSL, _WINDOWS, _MACOS, _CONTAINER, _PKG, _DISTRO, _FRAMEWORKS))
 _DOCKER_DESKTOP_RX = Gated(_DOCKER_DESKTOP, re.IGNORECASE, single_line=True)
 
 
@@ -189,6 +214,13 @@ def _foreign(facts: Facts, os_: Optional[str], pm: Optional[str], text: str, con
     return why
 
 
+def framework(text: str) -> Optional[str]:
+    """The failing program's framework when it is not PyTorch (None: PyTorch, or the text does not say)."""
+    if _TORCH_WORDS.search(text):
+        return None
+    return _first(text, _FRAMEWORK_RX)
+
+
 def _board(text: str, facts: Optional[Facts]) -> Optional[str]:
     """"jetson" when the text (or, for a text from this machine, the facts) shows an NVIDIA Jetson board."""
     if _JETSON.search(text):
@@ -231,6 +263,6 @@ def infer_platform(text: str, facts: Optional[Facts] = None, *, venv_python: Opt
         py, kind = venv_python, "plan_venv"  # the plan's venv: never the system's own Python
     os_name = cast(OsName, os_ if os_ in ("wsl", "windows", "macos") else "linux")
     board = _board(text, None if foreign else facts) if os_name == "linux" else None
-    return Platform(board=board, os=os_name, package_manager=pm if os_name in ("linux", "wsl") else None, container=container,
+    return Platform(board=board, framework=framework(text), os=os_name, package_manager=pm if os_name in ("linux", "wsl") else None, container=container,
                     python=py, python_kind=kind, distro=distro, source=cast(Source, source), foreign=bool(foreign),
                     clues=tuple(dict.fromkeys(clues + foreign)))

@@ -19,6 +19,8 @@ from app.diagnose.values import Missing, fill_argv, fill_str, template_params
 
 # steps whose command installs Python packages: they run with the install command's proxy and CA settings
 _PYTHON_KINDS = ("install_pytorch", "create_venv")
+# the named fixes that reinstall PyTorch (resources/diagnose/fixes.json)
+_TORCH_FIXES = ("reinstall_pytorch", "redownload_pytorch")
 
 
 def check_recommendation() -> FixStep:
@@ -110,6 +112,8 @@ def build_steps(specs: Iterable[dict], ctx: ev.Context, values: dict[str, Any], 
         if s.get("unless") and pred(s["unless"], ctx):
             continue
         if "use" in s:
+            if s["use"] in _TORCH_FIXES and pred("other_framework", ctx):
+                continue  # another framework's failure: a PyTorch reinstall is no fix for it
             sub_code, sub = _fix_specs(s["use"], fixes or {}, ctx.platform)
             more, dropped = build_steps(sub, ctx, values, sub_code, None)
             out += [x for x in more if x.id not in {y.id for y in out}]

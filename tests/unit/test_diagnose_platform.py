@@ -57,6 +57,37 @@ def test_a_line_that_only_probes_for_wsl_is_not_wsl():
     probe = "DEBUG checking for WSL... not detected\nRuntimeError: Found no NVIDIA driver on your system."
     assert infer_platform(probe).os == "linux"
     assert infer_platform("Linux 5.15.153.1-microsoft-standard-WSL2 x86_64").os == "wsl"
+    # "wsl" as a folder of a path is no probe's word: ldconfig's warning about WSL's own libcuda is WSL (microsoft/WSL#11229)
+    assert infer_platform(real("wsl_ldconfig_not_symlink.txt")).os == "wsl"
+
+
+@pytest.mark.parametrize("name,os_,container,clue", [
+    # nvidia-container-cli's "WSL environment detected" (AbdBarho/stable-diffusion-webui-docker#117, xencon/aixcl#142)
+    ("wsl_no_adapters_compose_wsl1.txt", "wsl", "docker", "wsl_container_cli"),
+    ("wsl_no_adapters_one_line.txt", "wsl", "docker", "wsl_container_cli"),
+    # cmd.exe's "not recognized as an internal or external command" in Chinese (jiangsutx/SPMC_VideoSR#2)
+    ("smi_not_internal_command_zh.txt", "windows", None, "windows_console"),
+    # the paging file, os error 1455: Windows alone has it (Comfy-Org/ComfyUI#8065)
+    ("pagefile_comfy_os_error.txt", "windows", None, "windows_console"),
+])
+def test_the_platform_comes_from_the_texts_own_words(name, os_, container, clue):
+    p = infer_platform(real(name))
+    assert (p.os, p.container, p.source) == (os_, container, "text") and clue in p.clues, p
+
+
+def test_a_redacted_mac_home_and_a_report_line_name_the_platform():
+    # Fannovel16/comfy_controlnet_preprocessors#51: the user wrote {user} for the name
+    assert infer_platform('File "/Users/{user}/miniconda3/envs/sdweb/lib/python3.10/site-packages/torch/cuda/__init__.py"').os == "macos"
+    assert infer_platform("Environment / Hardware Specs:\n\nOS: Windows\n\nGPU: NVIDIA GeForce RTX 5080").os == "windows"  # pytorch#180101
+    assert infer_platform("The OS: Windows-like naming is confusing").os != "windows"
+
+
+def test_the_user_saying_windows_is_windows_but_a_comparison_is_not():
+    said = infer_platform("I am running this on windows, using cpu works, but is very slow.")  # nagadomi/nunif#308
+    assert (said.os, said.clues) == ("windows", ("windows_said",))
+    for text in ("It works on Windows but fails on this box.", "tested on windows/linux", "Installed in Windows Subsystem for Linux"):
+        assert infer_platform(text).os != "windows", text
+    assert infer_platform("I'm using Windows with WSL1\nError response from daemon").os == "wsl"
 
 
 def test_the_failing_environment_is_the_tracebacks_interpreter_never_the_systems():
