@@ -92,8 +92,6 @@ class Text:
         self._counts: dict[str, list[int]] = {}
         self._holds: dict[str, bool] = {}
         self._absent: list[str] = []  # words found missing
-        self._chars: dict[str, bool] = {}  # a character -> does any piece hold it?
-        self._hays: dict[str, str] = {}  # a punctuation character -> the lower-case pieces that hold it, joined
         self._having: dict[tuple[str, int], list[str]] = {}
 
     @cached_property
@@ -173,51 +171,17 @@ class Text:
     def holds(self, word: str) -> bool:
         """Does the text hold `word` (lower case)? Looked for in the distinct pieces unless it spans
         whitespace (a repetitive log's distinct pieces are a small part of it). Each word is looked
-        for once, and not at all when it holds a word already found missing (see _find)."""
+        for once, and not at all when it holds a word already found missing."""
         got = self._holds.get(word)
         if got is None:
             if any(a in word for a in self._absent):
                 got = False
             else:
-                got = self._find(word)
+                got = word in self.low if word != "".join(word.split()) else word in self.joined_low
                 if not got:
                     self._absent.append(word)
             self._holds[word] = got
         return got
-
-    def _find(self, word: str) -> bool:
-        """holds() without its cache, by the cheapest search that gives the same answer: a character
-        the pieces lack rules a word out (one memchr-like scan each, kept); a word that spans
-        whitespace needs each of its parts in the pieces before the text itself is searched; a word
-        with a punctuation character is searched in the pieces that hold that character only (a
-        word without whitespace lies inside one piece)."""
-        chars = self._chars
-        for c in word:
-            has = chars.get(c)
-            if has is None:
-                has = chars[c] = c in self.joined_low if not c.isspace() else True
-            if not has:
-                return False
-        parts = word.split()
-        if len(parts) != 1 or parts[0] != word:  # it spans whitespace
-            return all(map(self.holds, parts)) and word in self.low
-        return word in self._haystack(word)
-
-    def _haystack(self, word: str) -> str:
-        """The smallest of the joined lower-case pieces that hold one of the word's punctuation
-        characters (each built once, where fewer than a third of the pieces hold it), or all pieces."""
-        best = self.joined_low
-        if not self.joined.isascii():
-            return best
-        for c in dict.fromkeys(ch for ch in word if ch in _PUNCT):
-            hay = self._hays.get(c)
-            if hay is None:
-                on = self.gate((c, 1))
-                hay = self._hays[c] = ("\n".join(itertools.compress(self.pieces_low, on))
-                                       if 3 * on.count(True) < len(on) else self.joined_low)
-            if len(hay) < len(best):
-                best = hay
-        return best
 
     def lines_with(self, words: Iterable[str], lower: bool = False) -> str:
         """common.lines_with for the words the text holds (of its lower case when `lower`). Of a text
