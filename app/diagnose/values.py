@@ -187,6 +187,52 @@ def _install_values(ctx: ev.Context, v: dict[str, Any]) -> None:
         v["base_python"] = base or ("python" if p.os == "windows" else "python3")
 
 
+def driver_cuda(found: str) -> Optional[tuple[int, int]]:
+    """The newest CUDA a driver supports from PyTorch's "found version 11040" (cudaDriverGetVersion: 1000 x major
+    + 10 x minor): (11, 4)."""
+    if not found.isdigit() or not 4 <= len(found) <= 5:
+        return None
+    n = int(found)
+    return (n // 1000, n % 1000 // 10) if n // 1000 >= 6 else None
+
+
+def _driver_torch_values(ctx: ev.Context, v: dict[str, Any], groups: dict[str, str]) -> None:
+    """For a driver that names the CUDA it supports: the newest PyTorch release with a build for that CUDA major
+    (minor-version compatibility runs any X.y runtime on an X driver; a build not newer than the driver's minor is
+    taken first), and its install through the one builder into the failing environment."""
+    cv = driver_cuda(groups.get("found") or "")
+    if cv is None:
+        return
+    v["driver_cuda"], v["driver_cuda_major"] = f"{cv[0]}.{cv[1]}", str(cv[0])
+    p = ctx.platform
+    os_name = "windows" if p is not None and p.os == "windows" else "linux"
+    try:
+        from app.compat import load_db, vkey
+
+        db = load_db()
+    except Exception:  # no compat data: the sentence without a build
+        return
+    if cv == (11, 0):  # CUDA 11.0's first drivers (450.36) are below 11's minor-compatibility floor (450.80.02)
+        return
+    rows = [r for r in db.torch_variants if r.os == os_name and r.status == "stable" and r.cuda_major == str(cv[0])]
+    if not rows:
+        return
+    best = max(rows, key=lambda r: (vkey(r.release), vkey(r.cuda_runtime)[:2] <= cv, vkey(r.cuda_runtime)))
+    rel = db.torch_release(best.release)
+    v["driver_torch_release"] = best.release
+    v["driver_torch_variant"] = best.variant
+    pkgs = [f"torch=={best.release}.*"] + ([f"torchvision=={rel.torchvision}"] if rel is not None and rel.torchvision else [])
+    from app.install_command import torch_install as build
+
+    choices = _mirrors(ctx)
+    url = f"https://download.pytorch.org/whl/{best.variant}"
+    mirror = getattr(choices.mirrors, "pytorch_index_url", None)
+    if mirror:
+        url = mirror.rstrip("/") + "/" + best.variant
+    v["driver_torch_install_argv"] = list(build(target_python(ctx), tuple(pkgs), url, choices.mirrors,
+                                                force_reinstall=True).argv)
+
+
 # the pip wheel that brings each CUDA runtime library (NVIDIA's nvidia-*-cuNN packages)
 RUNTIME_WHEELS = (("cudart", "nvidia-cuda-runtime"), ("cublaslt", "nvidia-cublas"), ("cublas", "nvidia-cublas"),
                   ("cufft", "nvidia-cufft"), ("curand", "nvidia-curand"), ("cusparse", "nvidia-cusparse"),
@@ -314,6 +360,7 @@ def values(ctx: ev.Context, groups: dict[str, str], text: str) -> dict[str, Any]
     if not v.get("kver") and v.get("kernel"):
         v["kver"] = v["kernel"]
     _install_values(ctx, v)
+    _driver_torch_values(ctx, v, groups)
     _package_values(ctx, v, groups)
     ca = ev.system_ca_bundle()
     if ca:

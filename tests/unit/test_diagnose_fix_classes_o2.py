@@ -1,7 +1,8 @@
 """The fix classes still missed on the held-out batches after tests/fixtures/errors_fixes_o (issue 25, fix quality),
 each checked on real texts of the same family whose threads say what fixed them (tests/fixtures/errors_fixes_o2,
 SOURCE.md there) and on the held-out texts it was found on: a GPU in Exclusive_Process compute mode (one process
-per GPU, as on SGE/Slurm/LSF clusters)."""
+per GPU, as on SGE/Slurm/LSF clusters); a driver too old whose CUDA PyTorch names ("found version 11040"), which gets
+the PyTorch build for that CUDA through the install builder when the driver cannot be changed."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -15,6 +16,7 @@ FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 CASES = [load(p) for p in sorted((FIXTURES / "errors_fixes_o2").glob("*.txt"))]
 HELDOUT = [load(FIXTURES / n) for n in (
     "errors_heldout_o/busy_safe_gpu_sge_exclusive_ddp.txt",
+    "errors_heldout_o/driver_old_kronos_container_11040.txt",
 )]
 
 
@@ -42,3 +44,21 @@ def test_exclusive_mode_is_named_in_both_languages():
     en, zh = messages.match_text(m, "fix", "en"), messages.match_text(m, "fix", "zh_CN")
     assert "Exclusive_Process" in en and "DDP" in en
     assert "Exclusive_Process" in zh and "独占" in zh and "DDP" in zh
+
+
+@pytest.mark.parametrize("found, cuda, variant", [("11040", (11, 4), "cu118"), ("11070", (11, 7), "cu118"),
+                                                  ("12020", (12, 2), "cu126"), ("11000", (11, 0), None)])
+def test_the_drivers_cuda_is_read_and_a_build_for_it_named(found, cuda, variant):
+    from app.diagnose.values import driver_cuda
+
+    assert driver_cuda(found) == cuda
+    text = f"RuntimeError: The NVIDIA driver on your system is too old (found version {found})."
+    d = diagnose(text)
+    assert d.top.category == "driver_insufficient"
+    steps = {s.id: s for s in d.top.fix_steps}
+    if variant is None:  # CUDA 11.0's drivers may be below the minor-version floor: no build is promised
+        assert "install_pytorch_for_driver" not in steps
+        return
+    (argv,) = steps["install_pytorch_for_driver"].argv
+    assert argv[1:4] == ("-m", "pip", "install") and f"https://download.pytorch.org/whl/{variant}" in argv
+    assert any(a.startswith("torch==") for a in argv) and f"CUDA {cuda[0]}" in steps["install_pytorch_for_driver"].title
