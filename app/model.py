@@ -126,11 +126,11 @@ def _names(cache: dict[type, tuple[str, ...]], cls: type, flag: str) -> tuple[st
 
 
 class Record:
-    """Equality, hash and repr of a dataclass declared `eq=False, repr=False`, written once here instead of
-    generated per class: each generated method is a source text compiled when its module is imported, and the
-    nineteen Facts classes cost detection's cold start about 8 ms on the H200 that way (issue 24). The behaviour is
-    the generated one's: equal only to an instance of the same class whose compared fields are equal, the hash of
-    the compared fields (a frozen class; a dict field makes it unhashable, as before), `Name(field=value, ...)`."""
+    """Equality, hash and repr of an @record class (or a dataclass declared `eq=False, repr=False`), written once
+    here instead of generated per class: each generated method is a source text compiled when its module is
+    imported (issue 24). The behaviour is the generated one's: equal only to an instance of the same class whose
+    compared fields are equal, the hash of the compared fields (a frozen class; a dict field makes it
+    unhashable, as before), `Name(field=value, ...)`."""
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
@@ -234,7 +234,7 @@ def is_frozen(cls: type) -> bool:
 
 
 class Model(Record):
-    """Mixin for frozen dataclasses: to_json / from_json / dumps / loads. Those declared `eq=False, repr=False`
+    """Mixin for frozen dataclasses: to_json / from_json / dumps / loads. Those made with @record
     (Facts and its parts) take equality, hash and repr from Record; the others generate their own."""
 
     def to_json(self) -> dict[str, Any]:
