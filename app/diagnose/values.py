@@ -8,6 +8,7 @@ failing environment (the interpreter the error came from, else the plan's venv),
 from __future__ import annotations
 
 import re
+import sys
 from typing import Any, Iterable, Optional
 
 from app.diagnose import evidence as ev
@@ -100,17 +101,41 @@ def headers_package(pm: str, kver: Optional[str]) -> Optional[str]:
     return f"kernel-devel-{kver}" if pm == "dnf" else f"linux-headers-{kver}"
 
 
+_WINDOWS_PATH = re.compile(r"[A-Za-z]:[\\/]|\\\\")
+
+
+def ca_fits(ca: str, platform: Any) -> bool:
+    """Whether this run's CA bundle (a path on this machine) can be given to the failing machine's pip: a Windows
+    machine's is a drive or UNC path, a Linux one's a POSIX path, and a Mac's text read on another OS keeps none of
+    this machine's files."""
+    if platform is None or platform.source == "default":
+        return True
+    windows_path = bool(_WINDOWS_PATH.match(ca))
+    if platform.os == "windows":
+        return windows_path
+    if windows_path:
+        return False
+    return platform.os != "macos" or sys.platform == "darwin"
+
+
 def _mirrors(ctx: ev.Context) -> Any:
     if ctx.choices is not None:
-        return ctx.choices
-    from app.choices import Choices
+        choices = ctx.choices
+    else:
+        from app.choices import Choices
 
-    try:
-        from app.config import load_config, mirrors_from
+        try:
+            from app.config import load_config, mirrors_from
 
-        return Choices(mirrors=mirrors_from(load_config()))
-    except Exception:  # an unreadable config file: the default indexes
-        return Choices()
+            choices = Choices(mirrors=mirrors_from(load_config()))
+        except Exception:  # an unreadable config file: the default indexes
+            choices = Choices()
+    ca = choices.mirrors.ca_bundle
+    if ca and not ca_fits(ca, ctx.platform):
+        from dataclasses import replace
+
+        choices = replace(choices, mirrors=replace(choices.mirrors, ca_bundle=None))
+    return choices
 
 
 def target_python(ctx: ev.Context) -> str:
@@ -363,7 +388,7 @@ def values(ctx: ev.Context, groups: dict[str, str], text: str) -> dict[str, Any]
     _driver_torch_values(ctx, v, groups)
     _package_values(ctx, v, groups)
     ca = ev.system_ca_bundle()
-    if ca:
+    if ca and ca_fits(ca, ctx.platform):  # this machine's bundle, never for a Windows or Mac text read here
         v["ca_bundle"] = ca
     held = named_packages(text) if "epends:" in text or "EPENDS:" in text else []
     if held:
