@@ -2,7 +2,8 @@
 each checked on real texts of the same family whose threads say what fixed them (tests/fixtures/errors_fixes_o2,
 SOURCE.md there) and on the held-out texts it was found on: a GPU in Exclusive_Process compute mode (one process
 per GPU, as on SGE/Slurm/LSF clusters); a driver too old whose CUDA PyTorch names ("found version 11040"), which gets
-the PyTorch build for that CUDA through the install builder when the driver cannot be changed; a TLS failure on
+the PyTorch build for that CUDA through the install builder when the driver cannot be changed; an out-of-memory on a
+full GPU whose cache is a small share of what PyTorch reserved is the batch's size, not fragmentation; a TLS failure on
 Windows or macOS gets that system's certificate advice (pip's truststore, the Windows store or the keychain, the
 python.org "Install Certificates" step) and never this machine's CA bundle path (/etc/ssl/...), in its own steps or
 as the --cert of an install command."""
@@ -20,6 +21,7 @@ CASES = [load(p) for p in sorted((FIXTURES / "errors_fixes_o2").glob("*.txt"))]
 HELDOUT = [load(FIXTURES / n) for n in (
     "errors_heldout_o/busy_safe_gpu_sge_exclusive_ddp.txt",
     "errors_heldout_o/driver_old_kronos_container_11040.txt",
+    "errors_heldout_n/oom_aphantasia_samples_6gb.txt",
 )]
 
 
@@ -103,3 +105,13 @@ def test_this_machines_ca_bundle_stays_off_another_systems_commands():
     win = Platform(os="windows", source="text")
     assert ca_fits("C:\\certs\\company.pem", win) and not ca_fits("/etc/ssl/cert.pem", win)
     assert not ca_fits("D:\\ca.pem", Platform(os="linux", source="text"))
+
+
+@pytest.mark.parametrize("name", ["oom_dcrnn_batch_5_8gb.txt", "oom_fastflow_max_split_hint_12gb.txt"])
+def test_a_small_cache_on_a_full_gpu_is_the_size_not_fragmentation(name):
+    from app.diagnose.oom import analyze_oom
+
+    a = analyze_oom(load(FIXTURES / "errors_fixes_o2" / name).body)
+    n = a.numbers[-1]
+    assert n.reserved_unallocated_mib < 0.2 * n.reserved_mib and n.reserved_unallocated_mib >= n.requested_mib
+    assert a.verdicts[0].code == "too_small", [(v.code, v.confidence) for v in a.verdicts]

@@ -58,9 +58,8 @@ N_WRONG: dict[str, str] = {
     "driver_missing_colab_cpu_runtime.txt": "cuda_unavailable",  # "Found no NVIDIA driver" is the program's cuda_unavailable/no_driver
 }  # wsl_old_kernel_vllm: answered since (wsl_kernel_too_old, tests/fixtures/errors_causes_n)
 N_MISSED: set[str] = {"nowheel_whisper_webui_macos_python.txt"}  # mig_a100_internal_assert_unset: MIG M. Enabled, errors_causes_n
-N_NOT_FIXED: set[str] = {
-    "oom_aphantasia_samples_6gb.txt",  # answered "fragmented" although 34.82 MiB of 6 GiB is free
-} | set(N_WRONG) | N_MISSED  # fixed since (tests/fixtures/errors_fixes_o): nccl_shm_open_permission_node08 (/dev/shm's
+N_NOT_FIXED: set[str] = set(N_WRONG) | N_MISSED  # fixed since (tests/fixtures/errors_fixes_o2): oom_aphantasia_samples_6gb
+# (a small cache on a full GPU is the size, not fragmentation); (tests/fixtures/errors_fixes_o): nccl_shm_open_permission_node08 (/dev/shm's
 # mode, rule nccl_shm_permission), nki_nunif_rtx5090_win (the user saying Windows; PyTorch's footer as its word),
 # rt_cublaslt11_hallo_onnxruntime (ONNX Runtime's own CUDA build)
 # fifteenth batch: its blind first run, pinned the same way
