@@ -46,6 +46,8 @@ _WINDOWS = (
     # the user saying where it runs ("I am running this on windows"), never a comparison ("works on Windows but")
     ("windows_said", r"\b(?:running|run|runs|using|use|installed|install(?:ing)?|am|I'm|i'm|we're|work(?:ing)?) (?:it |this |that |them |everything )?"
                      r"(?:on|under|in) (?:a |my |the )?(?:windows|win ?1[01])\b(?! (?:subsystem|but|and linux|or linux))(?! ?/ ?(?:linux|wsl))"),
+    # or naming the machine as theirs: "my Windows(11) PC", "my windows 10 laptop"
+    ("windows_said", r"\bmy (?:windows|win) ?\(?(?:1[01]|7|8\.1)?\)? ?(?:pc|laptop|machine|computer|desktop|notebook|workstation)\b"),
     # cmd.exe's "is not recognized as an internal or external command", in the consoles' languages (zh, ja, de, fr, es, pt,
     # ru, it), and the paging file Windows alone has (os error 1455)
     ("windows_console", r"不是内部或外部命令|不是內部或外部命令|内部コマンドまたは外部コマンド|ist entweder falsch geschrieben oder konnte nicht gefunden werden|"

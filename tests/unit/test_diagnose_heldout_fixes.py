@@ -73,10 +73,9 @@ O_WRONG: dict[str, str] = {
 O_MISSED: set[str] = {
     "wsl_dlopen_libcuda_cuda_python.txt",  # "Failed to dlopen libcuda.so" from cuda-python under WSL
 }  # trt_sm_0x809_trt84_rtx4080_windows: answered since (TensorRT's "Internal Error (Unsupported SM: 0x…)", errors_causes_o)
-O_NOT_FIXED: set[str] = {
-    "driver_old_kronos_container_11040.txt",  # found version 11040 not turned into a PyTorch built for CUDA 11
-} | set(O_WRONG) | O_MISSED  # fixed since: busy_safe_gpu_sge_exclusive_ddp (Exclusive_Process: one process per GPU,
-# tests/fixtures/errors_fixes_o2), cpu_build_macos_controlnet_preprocessors (a redacted /Users/{user}/ is macOS),
+O_NOT_FIXED: set[str] = set(O_WRONG) | O_MISSED  # fixed since: busy_safe_gpu_sge_exclusive_ddp (Exclusive_Process: one process per GPU,
+# tests/fixtures/errors_fixes_o2), driver_old_kronos_container_11040 (the driver's CUDA 11.4 read: PyTorch 2.7 cu118,
+# errors_fixes_o2), cpu_build_macos_controlnet_preprocessors (a redacted /Users/{user}/ is macOS),
 # nki_rtx5070_comfyui_portable (PyTorch's "CUDA error: no kernel image" as its word), nki_rtx5080_windows_nightly_cu124
 # (a 2.7 nightly built for cu124 is no Blackwell build; "OS: Windows")
 
