@@ -59,7 +59,7 @@ _MACOS = (
     ("mac_home", r"(?<![A-Za-z]:)(?<![\w/\\.])/Users/(?:[\w.\-]+|\{\w+\}|<\w+>)/"),  # a redacted {user} or <user> too
     ("mac_paths", r"/opt/homebrew/|/usr/local/Cellar/|/Library/Frameworks/Python\.framework|/Library/Developer/CommandLineTools"),
     ("darwin", r"\bdarwin\b|\bmacOS\b|\bMac ?OS ?X\b|\b(?-i:OS ?X)\b|\bmacosx_\d+_\d+|arm64-apple|\bApple M[1-5]\b|\bApple silicon\b|"
-               r"\bMacBook\b|\biMac\b|\bMac (?:mini|Studio|Pro)\b|\.dylib\b"),
+               r"\bMacBook\b|\biMac\b|\bMac (?:mini|Studio|Pro)\b|\.dylib\b|\bosx-(?:arm)?64\b"),
 )
 _DOCKER_DESKTOP = r"\bDocker Desktop\b|\bdocker-desktop\b|dockerDesktopLinuxEngine|//\./pipe/docker|\bcom\.docker\.backend\b"
 _CONTAINER = (
