@@ -3,7 +3,8 @@ each checked on real texts of the same family whose threads say what fixed them 
 SOURCE.md there) and on the held-out texts it was found on: a GPU in Exclusive_Process compute mode (one process
 per GPU, as on SGE/Slurm/LSF clusters); a driver too old whose CUDA PyTorch names ("found version 11040"), which gets
 the PyTorch build for that CUDA through the install builder when the driver cannot be changed; an out-of-memory on a
-full GPU whose cache is a small share of what PyTorch reserved is the batch's size, not fragmentation; a TLS failure on
+full GPU whose cache is a small share of what PyTorch reserved is the batch's size, not fragmentation; "Found no NVIDIA
+driver" first asks whether the machine has an NVIDIA GPU at all (a Colab or cloud CPU runtime: a GPU runtime); a TLS failure on
 Windows or macOS gets that system's certificate advice (pip's truststore, the Windows store or the keychain, the
 python.org "Install Certificates" step) and never this machine's CA bundle path (/etc/ssl/...), in its own steps or
 as the --cert of an install command."""
@@ -115,3 +116,15 @@ def test_a_small_cache_on_a_full_gpu_is_the_size_not_fragmentation(name):
     n = a.numbers[-1]
     assert n.reserved_unallocated_mib < 0.2 * n.reserved_mib and n.reserved_unallocated_mib >= n.requested_mib
     assert a.verdicts[0].code == "too_small", [(v.code, v.confidence) for v in a.verdicts]
+
+
+def test_no_driver_asks_for_a_gpu_runtime_in_both_languages():
+    """The fourteenth batch's Colab text keeps its pinned category (the program's cuda_unavailable for this wording),
+    but its fix is now the thread's: a runtime with a GPU."""
+    from app import messages
+
+    case = load(FIXTURES / "errors_heldout_n" / "driver_missing_colab_cpu_runtime.txt")
+    d = diagnose(case.body)
+    assert d.top.rule == "unavail_no_driver" and fix_has(d.top, case.headers["fix-has"]), proposal_text(d.top)
+    zh = messages.match_text(d.top, "fix", "zh_CN")
+    assert "Colab" in zh and "GPU" in zh and "运行时" in zh
