@@ -6,15 +6,15 @@ Units are in the names (`_mib`, `_w`, `_mhz`). Unknown values are None, never gu
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Literal, Optional
 
-from app.model import Model
+from app.model import Model, record
 
 Severity = Literal["error", "warning", "info"]
 
 
-@dataclass(frozen=True, eq=False, repr=False)  # eq, hash and repr: app.model.Record
+@record
 class Finding(Model):
     """A problem or notable fact, with a stable code other stages and tests can rely on."""
 
@@ -26,7 +26,7 @@ class Finding(Model):
     params: dict[str, str] = field(default_factory=dict)  # the figures of message and hint, to say them in any language
 
 
-@dataclass(frozen=True, eq=False, repr=False)  # eq, hash and repr: app.model.Record
+@record
 class ProbeRecord(Model):
     """Which probe ran, what it answered, and how long it took (the detection log)."""
 
@@ -36,7 +36,7 @@ class ProbeRecord(Model):
     detail: str = ""
 
 
-@dataclass(frozen=True, eq=False, repr=False)  # eq, hash and repr: app.model.Record
+@record
 class Gpu(Model):
     """One NVIDIA GPU: what NVML, nvidia-smi or the PCI table said about it."""
 
@@ -68,7 +68,7 @@ class Gpu(Model):
 DriverState = Literal["ok", "not_installed", "not_loaded", "mismatch", "no_communication", "nvml_failed", "host", "unknown"]
 
 
-@dataclass(frozen=True, eq=False, repr=False)  # eq, hash and repr: app.model.Record
+@record
 class DriverInfo(Model):
     """The NVIDIA driver: its state, version, kernel module and what stands in its way."""
 
@@ -90,7 +90,7 @@ class DriverInfo(Model):
     source: str = ""
 
 
-@dataclass(frozen=True, eq=False, repr=False)  # eq, hash and repr: app.model.Record
+@record
 class OsInfo(Model):
     """The operating system, WSL2 and container, and the machine's disk, memory and user."""
 
@@ -119,7 +119,7 @@ class OsInfo(Model):
     home: Optional[str] = None  # the user's home folder (HOME; USERPROFILE on Windows): what ~ in a plan for this machine is
 
 
-@dataclass(frozen=True, eq=False, repr=False)  # eq, hash and repr: app.model.Record
+@record
 class CudaToolkit(Model):
     """One CUDA toolkit found on disk."""
 
@@ -128,7 +128,7 @@ class CudaToolkit(Model):
     source: str = ""  # "version.json", "version.txt", "nvcc", "dir_name"
 
 
-@dataclass(frozen=True, eq=False, repr=False)  # eq, hash and repr: app.model.Record
+@record
 class PackageInfo(Model):
     """One installed distro package (dpkg or rpm)."""
 
@@ -137,7 +137,7 @@ class PackageInfo(Model):
     manager: str = "dpkg"  # "dpkg", "rpm"
 
 
-@dataclass(frozen=True, eq=False, repr=False)  # eq, hash and repr: app.model.Record
+@record
 class CudnnInfo(Model):
     """cuDNN: its version and where it was found."""
 
@@ -147,7 +147,7 @@ class CudnnInfo(Model):
     packages: tuple[PackageInfo, ...] = ()
 
 
-@dataclass(frozen=True, eq=False, repr=False)  # eq, hash and repr: app.model.Record
+@record
 class CudaInfo(Model):
     """The CUDA toolkits, nvcc, the CUDA packages and cuDNN."""
 
@@ -160,7 +160,7 @@ class CudaInfo(Model):
     cudnn: CudnnInfo = field(default_factory=CudnnInfo)
 
 
-@dataclass(frozen=True, eq=False, repr=False)  # eq, hash and repr: app.model.Record
+@record
 class EnvLine(Model):
     """A CUDA line in a shell rc or profile file."""
 
@@ -169,7 +169,7 @@ class EnvLine(Model):
     text: str
 
 
-@dataclass(frozen=True, eq=False, repr=False)  # eq, hash and repr: app.model.Record
+@record
 class LdConfEntry(Model):
     """A CUDA folder in /etc/ld.so.conf.d, and whether it is the active toolkit's."""
 
@@ -178,7 +178,7 @@ class LdConfEntry(Model):
     status: Literal["active", "other_cuda", "missing", "ok"] = "ok"
 
 
-@dataclass(frozen=True, eq=False, repr=False)  # eq, hash and repr: app.model.Record
+@record
 class EnvInfo(Model):
     """The CUDA variables, rc lines and loader paths of the environment."""
 
@@ -187,7 +187,7 @@ class EnvInfo(Model):
     ld_conf: tuple[LdConfEntry, ...] = ()
 
 
-@dataclass(frozen=True, eq=False, repr=False)  # eq, hash and repr: app.model.Record
+@record
 class TorchInfo(Model):
     """What the selected Python's torch said about itself (the torch probe)."""
 
@@ -201,7 +201,7 @@ class TorchInfo(Model):
     error: Optional[str] = None
 
 
-@dataclass(frozen=True, eq=False, repr=False)  # eq, hash and repr: app.model.Record
+@record
 class PythonEnv(Model):
     """A Python interpreter worth offering, and its torch when probed."""
 
@@ -214,7 +214,7 @@ class PythonEnv(Model):
     venv_ok: Optional[bool] = None
 
 
-@dataclass(frozen=True, eq=False, repr=False)  # eq, hash and repr: app.model.Record
+@record
 class WslDistro(Model):
     """A WSL distribution, as `wsl -l -v` lists it."""
 
@@ -224,7 +224,7 @@ class WslDistro(Model):
     default: bool = False
 
 
-@dataclass(frozen=True, eq=False, repr=False)  # eq, hash and repr: app.model.Record
+@record
 class WindowsInfo(Model):
     """The Windows host: its build, virtualization and WSL."""
 
@@ -236,7 +236,7 @@ class WindowsInfo(Model):
     nvidia_smi_path: Optional[str] = None
 
 
-@dataclass(frozen=True, eq=False, repr=False)  # eq, hash and repr: app.model.Record
+@record
 class DisplayAdapter(Model):
     """A display controller (PCI class 03xx) of any vendor: the iGPU of a hybrid laptop beside the NVIDIA GPU."""
     bus_id: str  # "0000:00:02.0"
@@ -259,7 +259,7 @@ class DisplayAdapter(Model):
         return f"{vendor} {name}".strip() if name and not name.startswith(vendor) else (name or f"{vendor} GPU")
 
 
-@dataclass(frozen=True, eq=False, repr=False)  # eq, hash and repr: app.model.Record
+@record
 class GraphicsInfo(Model):
     """Every display controller, and the settings of a hybrid-graphics (Intel/AMD + NVIDIA) machine."""
     adapters: tuple[DisplayAdapter, ...] = ()
@@ -295,7 +295,7 @@ class GraphicsInfo(Model):
         return None
 
 
-@dataclass(frozen=True, eq=False, repr=False)  # eq, hash and repr: app.model.Record
+@record
 class Facts(Model):
     """Everything detection learned about the machine."""
 

@@ -12,11 +12,12 @@ import json
 import sys
 import types
 import typing
-from typing import Any, TypeVar, get_args, get_origin, get_type_hints
+from typing import TYPE_CHECKING, Any, Callable, TypeVar, get_args, get_origin, get_type_hints
 
 from app import fileio
 
 T = TypeVar("T", bound="Model")
+R = TypeVar("R", bound=type)
 _HINTS: dict[type, dict[str, Any]] = {}
 
 
@@ -125,11 +126,11 @@ def _names(cache: dict[type, tuple[str, ...]], cls: type, flag: str) -> tuple[st
 
 
 class Record:
-    """Equality, hash and repr of a dataclass declared `eq=False, repr=False`, written once here instead of
-    generated per class: each generated method is a source text compiled when its module is imported, and the
-    nineteen Facts classes cost detection's cold start about 8 ms on the H200 that way (issue 24). The behaviour is
-    the generated one's: equal only to an instance of the same class whose compared fields are equal, the hash of
-    the compared fields (a frozen class; a dict field makes it unhashable, as before), `Name(field=value, ...)`."""
+    """Equality, hash and repr of an @record class (or a dataclass declared `eq=False, repr=False`), written once
+    here instead of generated per class: each generated method is a source text compiled when its module is
+    imported (issue 24). The behaviour is the generated one's: equal only to an instance of the same class whose
+    compared fields are equal, the hash of the compared fields (a frozen class; a dict field makes it
+    unhashable, as before), `Name(field=value, ...)`."""
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
@@ -145,8 +146,95 @@ class Record:
         return f"{self.__class__.__qualname__}({shown})"
 
 
+def _record_init(self: Any, *args: Any, **kwargs: Any) -> None:
+    """The constructor of every @record class: the generated one's arguments, defaults and TypeErrors."""
+    cls = self.__class__
+    spec = cls.__dict__["_record_fields"]
+    if len(args) > len(spec) or (kwargs and not kwargs.keys() <= cls.__dict__["_record_names"]):
+        _record_call_error(cls, spec, args, kwargs)
+    put = object.__setattr__
+    for i, (name, default, factory) in enumerate(spec):
+        if i < len(args):
+            if name in kwargs:
+                raise TypeError(f"{cls.__qualname__}.__init__() got multiple values for argument '{name}'")
+            value = args[i]
+        elif name in kwargs:
+            value = kwargs[name]
+        elif default is not dataclasses.MISSING:
+            value = default
+        elif factory is not dataclasses.MISSING:
+            value = factory()
+        else:
+            _record_call_error(cls, spec, args, kwargs)
+        put(self, name, value)
+
+
+def _record_call_error(cls: type, spec: tuple[tuple[str, Any, Any], ...], args: tuple, kwargs: dict[str, Any]) -> None:
+    """The TypeError CPython gives for a generated constructor called so (too many positional arguments, an unknown
+    keyword, or the required fields that are missing), in its words."""
+    where = f"{cls.__qualname__}.__init__()"
+    required = [n for n, d, f in spec if d is dataclasses.MISSING and f is dataclasses.MISSING]
+    if len(args) > len(spec):
+        took = f"{len(spec) + 1}" if len(required) == len(spec) else f"from {len(required) + 1} to {len(spec) + 1}"
+        raise TypeError(f"{where} takes {took} positional arguments but {len(args) + 1} were given")
+    names = [n for n, _, _ in spec]
+    for k in kwargs:
+        if k not in names:
+            raise TypeError(f"{where} got an unexpected keyword argument '{k}'")
+    missing = [f"'{n}'" for n in required if n not in kwargs and names.index(n) >= len(args)]
+    said = missing[0] if len(missing) == 1 else (" and ".join(missing) if len(missing) == 2
+                                                  else ", ".join(missing[:-1]) + ", and " + missing[-1])
+    s = "" if len(missing) == 1 else "s"
+    raise TypeError(f"{where} missing {len(missing)} required positional argument{s}: {said}")
+
+
+def _record_setattr(self: Any, name: str, value: Any) -> None:
+    raise dataclasses.FrozenInstanceError(f"cannot assign to field '{name}'")
+
+
+def _record_delattr(self: Any, name: str) -> None:
+    raise dataclasses.FrozenInstanceError(f"cannot delete field '{name}'")
+
+
+if TYPE_CHECKING:
+    from typing_extensions import dataclass_transform
+else:
+    def dataclass_transform(**_: Any) -> Callable[[Any], Any]:  # a type checker's marker only
+        return lambda f: f
+
+
+@dataclass_transform(frozen_default=True, eq_default=True, field_specifiers=(dataclasses.field, dataclasses.Field))
+def record(cls: R) -> R:
+    """A frozen dataclass whose methods are written once here, not generated: `@record` is
+    `@dataclass(frozen=True)` for the Facts classes and the other values detection builds (issue 24). Each
+    generated method is a source text compiled when its module is imported: three per frozen class (the
+    constructor, setattr, delattr), 1.2 ms a class where this costs 0.2 (the fields, `dataclasses.fields()` and
+    `replace()` as before). Equality, hash and repr come from Record (subclass it); the constructor takes the
+    fields in order, by position or name, with their defaults and factories, and answers the generated one's
+    TypeErrors; assigning or deleting a field raises FrozenInstanceError. No __post_init__, InitVar or
+    init=False field: a class that needs them uses @dataclass."""
+    if not issubclass(cls, Record):
+        raise TypeError(f"@record {cls.__qualname__}: subclass app.model.Record (equality, hash and repr)")
+    made: Any = dataclasses.dataclass(cls, init=False, eq=False, repr=False)  # the fields; no method compiled
+    fields = dataclasses.fields(made)
+    if hasattr(made, "__post_init__") or any(not f.init or f.kw_only is True for f in fields):
+        raise TypeError(f"@record {cls.__qualname__}: __post_init__, init=False or kw_only fields need @dataclass")
+    made._record_fields = tuple((f.name, f.default, f.default_factory) for f in fields)
+    made._record_names = frozenset(f.name for f in fields)
+    made.__init__ = _record_init
+    made.__setattr__ = _record_setattr
+    made.__delattr__ = _record_delattr
+    return cls
+
+
+def is_frozen(cls: type) -> bool:
+    """A frozen dataclass: @dataclass(frozen=True) or @record."""
+    return dataclasses.is_dataclass(cls) and (cls.__dataclass_params__.frozen  # type: ignore[attr-defined]
+                                              or "_record_fields" in cls.__dict__)
+
+
 class Model(Record):
-    """Mixin for frozen dataclasses: to_json / from_json / dumps / loads. Those declared `eq=False, repr=False`
+    """Mixin for frozen dataclasses: to_json / from_json / dumps / loads. Those made with @record
     (Facts and its parts) take equality, hash and repr from Record; the others generate their own."""
 
     def to_json(self) -> dict[str, Any]:

@@ -16,12 +16,11 @@ import subprocess
 import sys
 import threading
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Optional, Protocol, runtime_checkable
 
 from app.fileio import JsonError, loads
-from app.model import Record
+from app.model import Record, record
 from app.nvml_live import read_nvml as read_nvml, start_nvml_early as start_nvml_early  # this layer's, kept apart to start first
 from app.tools import find_tool
 
@@ -34,7 +33,7 @@ class SnapshotError(ValueError):
     """A snapshot that cannot be used: the message is one clear line for the user."""
 
 
-@dataclass(frozen=True, eq=False, repr=False)  # eq, hash and repr: app.model.Record
+@record
 class CommandResult(Record):
     """What one command answered: its exit status, its output and how long it took."""
 

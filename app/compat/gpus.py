@@ -10,18 +10,17 @@ from __future__ import annotations
 import csv
 import functools
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
 
 from app import fileio
-from app.model import Record
+from app.model import Record, record
 from app.paths import resource
 
 SEGMENTS = ("geforce", "geforce_laptop", "workstation", "datacenter")
 COLUMNS = ("pci_device_id", "name", "compute_capability", "architecture", "segment", "source", "checked")
 
-@dataclass(frozen=True, eq=False, repr=False)  # eq, hash and repr: app.model.Record
+@record
 class GpuModel(Record):
     """One row of the GPU table: a PCI device id and what the GPU is."""
 

@@ -4,11 +4,11 @@ the NVIDIA GPU)."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Optional
 
 from app.lazy_re import compile_later
-from app.model import Record
+from app.model import Record, record
 
 SYSFS_PCI = "/sys/bus/pci/devices"
 SYSFS_DRM = "/sys/class/drm"
@@ -20,7 +20,7 @@ ATTRS = ("vendor", "device", "subsystem_vendor", "subsystem_device", "class", "c
          "current_link_width", "max_link_speed", "max_link_width")
 
 
-@dataclass(frozen=True, eq=False, repr=False)  # eq, hash and repr: app.model.Record
+@record
 class PciDevice(Record):
     """One PCI device, as sysfs or lspci describes it."""
 

@@ -2,16 +2,15 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Optional
 
-from app.model import Record
+from app.model import Record, record
 
 PROC_VERSION = "/proc/driver/nvidia/version"
 SYS_MODULE_VERSION = "/sys/module/nvidia/version"
 
 
-@dataclass(frozen=True, eq=False, repr=False)  # eq, hash and repr: app.model.Record
+@record
 class ProcDriver(Record):
     """The loaded kernel module, as /proc/driver/nvidia/version says."""
 

@@ -201,9 +201,14 @@ def _size_verdicts(n: OomNumbers, other: Optional[float], nums: dict[str, str], 
         conf = 0.8 if X is not None and U >= X else 0.6
         if out and X is not None and U < 2 * X:  # a full GPU whose cache only just holds the request: the size first
             conf = min(conf, 0.6)
+        if out and U < 0.2 * R:  # a full GPU with a cache a small share of what is reserved: the size first (the
+            conf = min(conf, 0.6)  # allocator frees its unused cache and retries before it reports out of memory)
         out.append(_verdict("fragmentation", "fragmentation", conf, nums, (_SUMMARY_CMD,), ev))
     if other is not None and T and other >= max(1024.0, 0.15 * T):
-        out.append(_verdict("other_process", "other_outside", 0.75, nums, (_APPS_CMD,), ev))
+        # on a full GPU, others' memory estimated from an old message (no figure for this process: its CUDA context
+        # guessed) within that guess's error comes after the size
+        near_guess = n.process_mib is None and other < 3 * CONTEXT_MIB and any(v.code == "too_small" for v in out)
+        out.append(_verdict("other_process", "other_outside", 0.65 if near_guess else 0.75, nums, (_APPS_CMD,), ev))
     return out
 
 

@@ -46,6 +46,8 @@ _WINDOWS = (
     # the user saying where it runs ("I am running this on windows"), never a comparison ("works on Windows but")
     ("windows_said", r"\b(?:running|run|runs|using|use|installed|install(?:ing)?|am|I'm|i'm|we're|work(?:ing)?) (?:it |this |that |them |everything )?"
                      r"(?:on|under|in) (?:a |my |the )?(?:windows|win ?1[01])\b(?! (?:subsystem|but|and linux|or linux))(?! ?/ ?(?:linux|wsl))"),
+    # or naming the machine as theirs: "my Windows(11) PC", "my windows 10 laptop"
+    ("windows_said", r"\bmy (?:windows|win) ?\(?(?:1[01]|7|8\.1)?\)? ?(?:pc|laptop|machine|computer|desktop|notebook|workstation)\b"),
     # cmd.exe's "is not recognized as an internal or external command", in the consoles' languages (zh, ja, de, fr, es, pt,
     # ru, it), and the paging file Windows alone has (os error 1455)
     ("windows_console", r"不是内部或外部命令|不是內部或外部命令|内部コマンドまたは外部コマンド|ist entweder falsch geschrieben oder konnte nicht gefunden werden|"
@@ -57,7 +59,7 @@ _MACOS = (
     ("mac_home", r"(?<![A-Za-z]:)(?<![\w/\\.])/Users/(?:[\w.\-]+|\{\w+\}|<\w+>)/"),  # a redacted {user} or <user> too
     ("mac_paths", r"/opt/homebrew/|/usr/local/Cellar/|/Library/Frameworks/Python\.framework|/Library/Developer/CommandLineTools"),
     ("darwin", r"\bdarwin\b|\bmacOS\b|\bMac ?OS ?X\b|\b(?-i:OS ?X)\b|\bmacosx_\d+_\d+|arm64-apple|\bApple M[1-5]\b|\bApple silicon\b|"
-               r"\bMacBook\b|\biMac\b|\bMac (?:mini|Studio|Pro)\b|\.dylib\b"),
+               r"\bMacBook\b|\biMac\b|\bMac (?:mini|Studio|Pro)\b|\.dylib\b|\bosx-(?:arm)?64\b"),
 )
 _DOCKER_DESKTOP = r"\bDocker Desktop\b|\bdocker-desktop\b|dockerDesktopLinuxEngine|//\./pipe/docker|\bcom\.docker\.backend\b"
 _CONTAINER = (

@@ -8,6 +8,7 @@ failing environment (the interpreter the error came from, else the plan's venv),
 from __future__ import annotations
 
 import re
+import sys
 from typing import Any, Iterable, Optional
 
 from app.diagnose import evidence as ev
@@ -100,17 +101,41 @@ def headers_package(pm: str, kver: Optional[str]) -> Optional[str]:
     return f"kernel-devel-{kver}" if pm == "dnf" else f"linux-headers-{kver}"
 
 
+_WINDOWS_PATH = re.compile(r"[A-Za-z]:[\\/]|\\\\")
+
+
+def ca_fits(ca: str, platform: Any) -> bool:
+    """Whether this run's CA bundle (a path on this machine) can be given to the failing machine's pip: a Windows
+    machine's is a drive or UNC path, a Linux one's a POSIX path, and a Mac's text read on another OS keeps none of
+    this machine's files."""
+    if platform is None or platform.source == "default":
+        return True
+    windows_path = bool(_WINDOWS_PATH.match(ca))
+    if platform.os == "windows":
+        return windows_path
+    if windows_path:
+        return False
+    return platform.os != "macos" or sys.platform == "darwin"
+
+
 def _mirrors(ctx: ev.Context) -> Any:
     if ctx.choices is not None:
-        return ctx.choices
-    from app.choices import Choices
+        choices = ctx.choices
+    else:
+        from app.choices import Choices
 
-    try:
-        from app.config import load_config, mirrors_from
+        try:
+            from app.config import load_config, mirrors_from
 
-        return Choices(mirrors=mirrors_from(load_config()))
-    except Exception:  # an unreadable config file: the default indexes
-        return Choices()
+            choices = Choices(mirrors=mirrors_from(load_config()))
+        except Exception:  # an unreadable config file: the default indexes
+            choices = Choices()
+    ca = choices.mirrors.ca_bundle
+    if ca and not ca_fits(ca, ctx.platform):
+        from dataclasses import replace
+
+        choices = replace(choices, mirrors=replace(choices.mirrors, ca_bundle=None))
+    return choices
 
 
 def target_python(ctx: ev.Context) -> str:
@@ -185,6 +210,52 @@ def _install_values(ctx: ev.Context, v: dict[str, Any]) -> None:
         f = ctx.facts
         base = f.python.path if f is not None and f.python is not None and f.python.kind == "system" else None
         v["base_python"] = base or ("python" if p.os == "windows" else "python3")
+
+
+def driver_cuda(found: str) -> Optional[tuple[int, int]]:
+    """The newest CUDA a driver supports from PyTorch's "found version 11040" (cudaDriverGetVersion: 1000 x major
+    + 10 x minor): (11, 4)."""
+    if not found.isdigit() or not 4 <= len(found) <= 5:
+        return None
+    n = int(found)
+    return (n // 1000, n % 1000 // 10) if n // 1000 >= 6 else None
+
+
+def _driver_torch_values(ctx: ev.Context, v: dict[str, Any], groups: dict[str, str]) -> None:
+    """For a driver that names the CUDA it supports: the newest PyTorch release with a build for that CUDA major
+    (minor-version compatibility runs any X.y runtime on an X driver; a build not newer than the driver's minor is
+    taken first), and its install through the one builder into the failing environment."""
+    cv = driver_cuda(groups.get("found") or "")
+    if cv is None:
+        return
+    v["driver_cuda"], v["driver_cuda_major"] = f"{cv[0]}.{cv[1]}", str(cv[0])
+    p = ctx.platform
+    os_name = "windows" if p is not None and p.os == "windows" else "linux"
+    try:
+        from app.compat import load_db, vkey
+
+        db = load_db()
+    except Exception:  # no compat data: the sentence without a build
+        return
+    if cv == (11, 0):  # CUDA 11.0's first drivers (450.36) are below 11's minor-compatibility floor (450.80.02)
+        return
+    rows = [r for r in db.torch_variants if r.os == os_name and r.status == "stable" and r.cuda_major == str(cv[0])]
+    if not rows:
+        return
+    best = max(rows, key=lambda r: (vkey(r.release), vkey(r.cuda_runtime)[:2] <= cv, vkey(r.cuda_runtime)))
+    rel = db.torch_release(best.release)
+    v["driver_torch_release"] = best.release
+    v["driver_torch_variant"] = best.variant
+    pkgs = [f"torch=={best.release}.*"] + ([f"torchvision=={rel.torchvision}"] if rel is not None and rel.torchvision else [])
+    from app.install_command import torch_install as build
+
+    choices = _mirrors(ctx)
+    url = f"https://download.pytorch.org/whl/{best.variant}"
+    mirror = getattr(choices.mirrors, "pytorch_index_url", None)
+    if mirror:
+        url = mirror.rstrip("/") + "/" + best.variant
+    v["driver_torch_install_argv"] = list(build(target_python(ctx), tuple(pkgs), url, choices.mirrors,
+                                                force_reinstall=True).argv)
 
 
 # the pip wheel that brings each CUDA runtime library (NVIDIA's nvidia-*-cuNN packages)
@@ -314,9 +385,10 @@ def values(ctx: ev.Context, groups: dict[str, str], text: str) -> dict[str, Any]
     if not v.get("kver") and v.get("kernel"):
         v["kver"] = v["kernel"]
     _install_values(ctx, v)
+    _driver_torch_values(ctx, v, groups)
     _package_values(ctx, v, groups)
     ca = ev.system_ca_bundle()
-    if ca:
+    if ca and ca_fits(ca, ctx.platform):  # this machine's bundle, never for a Windows or Mac text read here
         v["ca_bundle"] = ca
     held = named_packages(text) if "epends:" in text or "EPENDS:" in text else []
     if held:

@@ -1,7 +1,12 @@
 """The fix classes still missed on the held-out batches after tests/fixtures/errors_fixes_o (issue 25, fix quality),
 each checked on real texts of the same family whose threads say what fixed them (tests/fixtures/errors_fixes_o2,
 SOURCE.md there) and on the held-out texts it was found on: a GPU in Exclusive_Process compute mode (one process
-per GPU, as on SGE/Slurm/LSF clusters)."""
+per GPU, as on SGE/Slurm/LSF clusters); a driver too old whose CUDA PyTorch names ("found version 11040"), which gets
+the PyTorch build for that CUDA through the install builder when the driver cannot be changed; an out-of-memory on a
+full GPU whose cache is a small share of what PyTorch reserved is the batch's size, not fragmentation; a TLS failure on
+Windows or macOS gets that system's certificate advice (pip's truststore, the Windows store or the keychain, the
+python.org "Install Certificates" step) and never this machine's CA bundle path (/etc/ssl/...), in its own steps or
+as the --cert of an install command."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -15,6 +20,8 @@ FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 CASES = [load(p) for p in sorted((FIXTURES / "errors_fixes_o2").glob("*.txt"))]
 HELDOUT = [load(FIXTURES / n) for n in (
     "errors_heldout_o/busy_safe_gpu_sge_exclusive_ddp.txt",
+    "errors_heldout_o/driver_old_kronos_container_11040.txt",
+    "errors_heldout_n/oom_aphantasia_samples_6gb.txt",
 )]
 
 
@@ -42,3 +49,69 @@ def test_exclusive_mode_is_named_in_both_languages():
     en, zh = messages.match_text(m, "fix", "en"), messages.match_text(m, "fix", "zh_CN")
     assert "Exclusive_Process" in en and "DDP" in en
     assert "Exclusive_Process" in zh and "独占" in zh and "DDP" in zh
+
+
+@pytest.mark.parametrize("found, cuda, variant", [("11040", (11, 4), "cu118"), ("11070", (11, 7), "cu118"),
+                                                  ("12020", (12, 2), "cu126"), ("11000", (11, 0), None)])
+def test_the_drivers_cuda_is_read_and_a_build_for_it_named(found, cuda, variant):
+    from app.diagnose.values import driver_cuda
+
+    assert driver_cuda(found) == cuda
+    text = f"RuntimeError: The NVIDIA driver on your system is too old (found version {found})."
+    d = diagnose(text)
+    assert d.top.category == "driver_insufficient"
+    steps = {s.id: s for s in d.top.fix_steps}
+    if variant is None:  # CUDA 11.0's drivers may be below the minor-version floor: no build is promised
+        assert "install_pytorch_for_driver" not in steps
+        return
+    (argv,) = steps["install_pytorch_for_driver"].argv
+    assert argv[1:4] == ("-m", "pip", "install") and f"https://download.pytorch.org/whl/{variant}" in argv
+    assert any(a.startswith("torch==") for a in argv) and f"CUDA {cuda[0]}" in steps["install_pytorch_for_driver"].title
+
+
+WINDOWS_TLS = [load(FIXTURES / n) for n in ("errors_heldout/tls_pip_expired_powershell.txt",
+                                            "errors_heldout_f/ssl_pip_cert_expired_powershell.txt",
+                                            "errors_fixes_o2/tls_pip_windows11_org_ca_truststore.txt")]
+
+
+@pytest.mark.parametrize("case", WINDOWS_TLS, ids=[c.path.name for c in WINDOWS_TLS])
+def test_a_windows_tls_failure_gets_windows_certificate_advice(case):
+    from app import messages
+
+    d = diagnose(case.body)
+    assert (d.top.category, d.platform.os) == ("network_error", "windows")
+    text = proposal_text(d.top)
+    assert "truststore" in text and "windows certificate store" in text
+    assert "/etc/ssl" not in text and "update-ca-certificates" not in text and "debian" not in text
+    zh = messages.match_text(d.top, "fix", "zh_CN")
+    assert "truststore" in zh and "Windows 证书存储" in zh
+
+
+def test_this_machines_ca_bundle_stays_off_another_systems_commands():
+    from app.choices import Choices, Mirrors
+    from app.diagnose.model import Platform
+    from app.diagnose.values import ca_fits
+
+    here = Choices(mirrors=Mirrors(ca_bundle="/etc/ssl/certs/ca-certificates.crt"))
+    mac = load(FIXTURES / "errors_heldout_f" / "driver_insufficient_lua_runtime_35.txt")
+    d = diagnose(mac.body, choices=here)
+    assert d.platform.os == "macos"
+    argvs = [a for s in d.top.fix_steps for a in s.argv]
+    assert argvs and not any("/etc/ssl/certs/ca-certificates.crt" in a for a in argvs), argvs
+    linux = diagnose("RuntimeError: The NVIDIA driver on your system is too old (found version 11040).\n"
+                     "  File \"/home/u/venv/lib/python3.11/site-packages/torch/cuda/__init__.py\"", choices=here)
+    argvs = [a for s in linux.top.fix_steps for a in s.argv]
+    assert any("/etc/ssl/certs/ca-certificates.crt" in a for a in argvs), argvs  # the same machine's kind keeps it
+    win = Platform(os="windows", source="text")
+    assert ca_fits("C:\\certs\\company.pem", win) and not ca_fits("/etc/ssl/cert.pem", win)
+    assert not ca_fits("D:\\ca.pem", Platform(os="linux", source="text"))
+
+
+@pytest.mark.parametrize("name", ["oom_dcrnn_batch_5_8gb.txt", "oom_fastflow_max_split_hint_12gb.txt"])
+def test_a_small_cache_on_a_full_gpu_is_the_size_not_fragmentation(name):
+    from app.diagnose.oom import analyze_oom
+
+    a = analyze_oom(load(FIXTURES / "errors_fixes_o2" / name).body)
+    n = a.numbers[-1]
+    assert n.reserved_unallocated_mib < 0.2 * n.reserved_mib and n.reserved_unallocated_mib >= n.requested_mib
+    assert a.verdicts[0].code == "too_small", [(v.code, v.confidence) for v in a.verdicts]

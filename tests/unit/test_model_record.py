@@ -1,6 +1,7 @@
-"""app.model.Record: equality, hash and repr written once for the dataclasses declared eq=False, repr=False (the
-Facts classes, issue 24). Each is checked against the methods dataclasses generates for the same fields, so the
-shortcut cannot change what `==`, `hash` or `repr` answer anywhere."""
+"""app.model.Record and @record: equality, hash, repr and the frozen constructor written once for the Facts classes
+and the other values detection builds (issue 24), where dataclasses compiles them per class at import. Each is
+checked against the methods dataclasses generates for the same fields, so the shortcut cannot change what a
+constructor, `==`, `hash` or `repr` answer anywhere."""
 import dataclasses
 import math
 import re
@@ -11,7 +12,7 @@ import pytest
 
 from app import facts as F
 from app.lazy_re import compile_later
-from app.model import Record
+from app.model import Record, is_frozen, record
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -106,3 +107,82 @@ def test_detection_through_nvml_and_sysfs_compiles_no_fallback_pattern(monkeypat
     assert facts.gpus and facts.gpus[0].source == "nvml"
     assert any(p.name == "sysfs_pci" and p.status == "ok" for p in facts.probes)
     assert smi._GPU_ROW._compiled is None and pci._LSPCI._compiled is None  # type: ignore[attr-defined]
+
+
+@record
+class Made(Record):
+    name: str
+    size: float = 0.0
+    tags: tuple[str, ...] = ()
+    extra: dict[str, str] = field(default_factory=dict)
+    note: Optional[str] = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class MadeGenerated:
+    name: str
+    size: float = 0.0
+    tags: tuple[str, ...] = ()
+    extra: dict[str, str] = field(default_factory=dict)
+    note: Optional[str] = field(default=None, compare=False, repr=False)
+
+
+def _outcome(cls, args, kwargs):
+    try:
+        v = cls(*args, **kwargs)
+    except TypeError as e:
+        return "TypeError", str(e).replace(cls.__qualname__, "C")
+    return "ok", tuple(getattr(v, f.name) for f in dataclasses.fields(v))
+
+
+CALLS = [((), {}), (("a",), {}), (("a", 2.0, ("t",), {"k": "v"}, "n"), {}), (("a", 2.0, ("t",), {}, "n", 9), {}),
+         ((), {"name": "a", "note": "n"}), (("a",), {"name": "b"}), (("a",), {"colour": "red"}), ((), {"size": 1.0}),
+         (("a", 1.0), {"extra": {"x": "y"}, "tags": ()}), ((), {"colour": "red", "name": "b"})]
+
+
+@record
+class Three(Record):
+    a: int
+    b: int
+    c: int
+
+
+@dataclass(frozen=True)
+class ThreeGenerated:
+    a: int
+    b: int
+    c: int
+
+
+@pytest.mark.parametrize("args,kwargs", [((), {}), ((1,), {}), ((), {"b": 2}), ((1, 2), {}), ((1, 2, 3, 4), {}),
+                                         ((1, 2, 3), {}), ((1,), {"a": 1, "c": 3})])
+def test_record_answers_the_generated_errors_for_several_required_fields(args, kwargs):
+    assert _outcome(Three, args, dict(kwargs)) == _outcome(ThreeGenerated, args, dict(kwargs))
+
+
+@pytest.mark.parametrize("args,kwargs", CALLS)
+def test_record_constructs_as_the_generated_constructor(args, kwargs):
+    assert _outcome(Made, args, dict(kwargs)) == _outcome(MadeGenerated, args, dict(kwargs))
+
+
+def test_record_is_frozen_has_fresh_factories_and_keeps_fields_and_replace():
+    a, b = Made("a"), Made("a")
+    assert a.extra == {} and a.extra is not b.extra and a == b and hash(Three(1, 2, 3)) == hash(Three(1, 2, 3))
+    for attempt in (lambda: setattr(a, "name", "b"), lambda: delattr(a, "name"), lambda: setattr(a, "new", 1)):
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            attempt()
+    assert [f.name for f in dataclasses.fields(Made)] == ["name", "size", "tags", "extra", "note"]
+    c = dataclasses.replace(a, size=3.0)
+    assert (c.name, c.size, a.size) == ("a", 3.0, 0.0) and repr(c) == "Made(name='a', size=3.0, tags=(), extra={})"
+    assert is_frozen(Made) and is_frozen(MadeGenerated) and not is_frozen(Record)
+    assert all("__init__" not in vars(cls) or vars(cls)["__init__"] is vars(Made)["__init__"]
+               for cls in (F.Gpu, F.Facts, F.Finding))
+
+
+def test_record_refuses_what_its_constructor_cannot_do():
+    with pytest.raises(TypeError, match="subclass app.model.Record"):
+        record(type("Plain", (), {"__annotations__": {"x": "int"}}))
+    with pytest.raises(TypeError, match="need @dataclass"):
+        record(type("Later", (Record,), {"__annotations__": {"x": "int"}, "__post_init__": lambda self: None}))
+    with pytest.raises(TypeError, match="need @dataclass"):
+        record(type("Hidden", (Record,), {"__annotations__": {"x": "int"}, "x": field(default=0, init=False)}))
