@@ -208,12 +208,18 @@ class Redactor(Store):
         # distinct, in the order they first appear (stable numbering); from the distinct pieces between
         # spaces and line ends when the text is cut already (the same pieces, in the same order: as
         # they are when no piece holds other whitespace)
+        joined: Optional[str] = None
         if cut is not None and cut[0] is text:
             joined = "\n".join(cut[2])
-            pieces = list(filter(None, cut[2])) if not _other_space(joined) else list(dict.fromkeys(joined.split()))
+            if _other_space(joined):
+                pieces, joined = list(dict.fromkeys(joined.split())), None
+            elif "" in cut[2]:
+                pieces, joined = list(filter(None, cut[2])), None
+            else:  # the pieces as they are, and their join for learn.Text (the same string it would make)
+                pieces = cut[2]
         else:
             pieces = list(dict.fromkeys(text.split()))
-        learn.learn_text(self, text, pieces)
+        learn.learn_text(self, text, pieces, joined)
 
     def learn_live(self, system: Any = None) -> "Redactor":
         """Learn this machine's user, host name, home and secret-named environment values."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 import itertools
 import operator
 import re
-from typing import Any
+from typing import Any, Optional
 
 from . import ids, network, people, secrets
 from .common import HOME_KEYS, USER_KEYS, Text, pieces_with, strip_quotes
@@ -26,10 +26,13 @@ _HINTED_LINE = re.compile(r"(?im)^[^\n]*?(?:" + _HINTS + r")[^\n]*")  # a whole 
 _QUOTED_SEPS = ('="', "='", ':"', ": \"", ": '")
 
 
-def learn_text(r: Any, text: str, pieces: list[str]) -> None:
+def learn_text(r: Any, text: str, pieces: list[str], joined: Optional[str] = None) -> None:
     """Find private values in free text; `pieces`: its distinct pieces between whitespace, in the
-    order they first appear (stable numbering)."""
+    order they first appear (stable numbering); `joined`: them joined by line ends, when the caller
+    has that string already."""
     t = Text(text, pieces)
+    if joined is not None:
+        t.__dict__["joined"] = joined  # the cached_property, worked out once
     _learn_blocks(r, text)
     network.learn_wifi(r, t)
     network.learn_nm_files(r, t)

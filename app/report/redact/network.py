@@ -138,7 +138,9 @@ def learn_pieces(r: Learner, t: Text) -> None:
     v4 = t.having(".", 3)
     if v4:
         _learn_ipv4(r, "\n".join(v4), t)
-    v6 = t.at_least(":", 2)
+    # an address add_ip takes has 7 colons or a "::" (fewer, with no "::", it refuses: a MAC, a time),
+    # and so has its piece: the pieces that could only give refused ones are left out
+    v6 = t.gate(("::", 1), (":", 7))
     if any(v6):
         _learn_ipv6(r, RE_IPV6.findall("\n".join(itertools.compress(t.pieces, v6))))
     macs = list(itertools.compress(t.pieces, t.gate((":", 5), ("-", 5))))
