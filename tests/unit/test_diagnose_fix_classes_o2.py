@@ -4,7 +4,10 @@ SOURCE.md there) and on the held-out texts it was found on: a GPU in Exclusive_P
 per GPU, as on SGE/Slurm/LSF clusters); a driver too old whose CUDA PyTorch names ("found version 11040"), which gets
 the PyTorch build for that CUDA through the install builder when the driver cannot be changed; an out-of-memory on a
 full GPU whose cache is a small share of what PyTorch reserved is the batch's size, not fragmentation; "Found no NVIDIA
-driver" first asks whether the machine has an NVIDIA GPU at all (a Colab or cloud CPU runtime: a GPU runtime); a TLS failure on
+driver" first asks whether the machine has an NVIDIA GPU at all (a Colab or cloud CPU runtime: a GPU runtime); a GPU
+that fails on a PCIe riser is the link (the slot's PCIe generation in the BIOS, the riser's seating and power); a library
+that dlopens libcuda.so by name inside WSL needs /usr/lib/wsl/lib on LD_LIBRARY_PATH; pip's requirement line quoted
+without its version list is "no wheel for this Python", and on macOS its fix is a supported Python, not "no CUDA there"; a TLS failure on
 Windows or macOS gets that system's certificate advice (pip's truststore, the Windows store or the keychain, the
 python.org "Install Certificates" step) and never this machine's CA bundle path (/etc/ssl/...), in its own steps or
 as the --cert of an install command."""
@@ -23,6 +26,9 @@ HELDOUT = [load(FIXTURES / n) for n in (
     "errors_heldout_o/busy_safe_gpu_sge_exclusive_ddp.txt",
     "errors_heldout_o/driver_old_kronos_container_11040.txt",
     "errors_heldout_n/oom_aphantasia_samples_6gb.txt",
+    "errors_heldout_o/hw_riser_pcie_gen_miner.txt",
+    "errors_heldout_o/wsl_dlopen_libcuda_cuda_python.txt",
+    "errors_heldout_n/nowheel_whisper_webui_macos_python.txt",
 )]
 
 
@@ -128,3 +134,12 @@ def test_no_driver_asks_for_a_gpu_runtime_in_both_languages():
     assert d.top.rule == "unavail_no_driver" and fix_has(d.top, case.headers["fix-has"]), proposal_text(d.top)
     zh = messages.match_text(d.top, "fix", "zh_CN")
     assert "Colab" in zh and "GPU" in zh and "运行时" in zh
+
+
+def test_a_riser_word_alone_or_a_version_list_keeps_its_old_answer():
+    """The riser rule needs a failure beside the word; the bare requirement line never takes a torchvision line."""
+    assert not diagnose("I mounted the card on a PCIe riser and it runs fine at 60C.").matches
+    d = diagnose("ERROR: Could not find a version that satisfies the requirement torchvision==0.99")
+    assert not d.matches or d.top.rule != "torch_no_matching_wheel"
+    d = diagnose("ERROR: Could not find a version that satisfies the requirement torch==1.4.0 (from versions: 2.2.0, 2.2.1)")
+    assert d.top.rule == "torch_no_matching_wheel" and d.top.params.get("req") == "torch==1.4.0"

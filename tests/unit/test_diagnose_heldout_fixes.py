@@ -60,18 +60,16 @@ M_NOT_FIXED: set[str] = set() | set(M_WRONG) | M_MISSED  # the CPU wheel, RTX 50
 N_WRONG: dict[str, str] = {
     "driver_missing_colab_cpu_runtime.txt": "cuda_unavailable",  # "Found no NVIDIA driver" is the program's cuda_unavailable/no_driver
 }  # wsl_old_kernel_vllm: answered since (wsl_kernel_too_old, tests/fixtures/errors_causes_n)
-N_MISSED: set[str] = {"nowheel_whisper_webui_macos_python.txt"}  # mig_a100_internal_assert_unset: MIG M. Enabled, errors_causes_n
+N_MISSED: set[str] = set()  # mig_a100_internal_assert_unset: MIG M. Enabled, errors_causes_n; nowheel_whisper_webui_macos_python:
+# the requirement line quoted without pip's version list, with a macOS fix (tests/fixtures/errors_fixes_o2)
 N_NOT_FIXED: set[str] = set(N_WRONG) | N_MISSED  # fixed since (tests/fixtures/errors_fixes_o2): oom_aphantasia_samples_6gb
 # (a small cache on a full GPU is the size, not fragmentation); (tests/fixtures/errors_fixes_o): nccl_shm_open_permission_node08 (/dev/shm's
 # mode, rule nccl_shm_permission), nki_nunif_rtx5090_win (the user saying Windows; PyTorch's footer as its word),
 # rt_cublaslt11_hallo_onnxruntime (ONNX Runtime's own CUDA build)
 # fifteenth batch: its blind first run, pinned the same way
-O_WRONG: dict[str, str] = {
-    "hw_riser_pcie_gen_miner.txt": "nvml_init_failed",  # nvidia-smi's "couldn't communicate" under a riser title: PCIe link
-}
-O_MISSED: set[str] = {
-    "wsl_dlopen_libcuda_cuda_python.txt",  # "Failed to dlopen libcuda.so" from cuda-python under WSL
-}  # trt_sm_0x809_trt84_rtx4080_windows: answered since (TensorRT's "Internal Error (Unsupported SM: 0x…)", errors_causes_o)
+O_WRONG: dict[str, str] = {}  # hw_riser_pcie_gen_miner: answered since (rule gpu_pcie_riser, errors_fixes_o2)
+O_MISSED: set[str] = set()  # wsl_dlopen_libcuda_cuda_python: answered since (rule wsl_dlopen_libcuda, errors_fixes_o2);
+# trt_sm_0x809_trt84_rtx4080_windows: answered since (TensorRT's "Internal Error (Unsupported SM: 0x…)", errors_causes_o)
 O_NOT_FIXED: set[str] = set(O_WRONG) | O_MISSED  # fixed since: busy_safe_gpu_sge_exclusive_ddp (Exclusive_Process: one process per GPU,
 # tests/fixtures/errors_fixes_o2), driver_old_kronos_container_11040 (the driver's CUDA 11.4 read: PyTorch 2.7 cu118,
 # errors_fixes_o2), cpu_build_macos_controlnet_preprocessors (a redacted /Users/{user}/ is macOS),
