@@ -247,15 +247,14 @@ def _driver_torch_values(ctx: ev.Context, v: dict[str, Any], groups: dict[str, s
     v["driver_torch_release"] = best.release
     v["driver_torch_variant"] = best.variant
     pkgs = [f"torch=={best.release}.*"] + ([f"torchvision=={rel.torchvision}"] if rel is not None and rel.torchvision else [])
-    from app.install_command import torch_install as build
-
+    try:
+        from app.install_command import torch_install as build
+        from app.plan.pytorch import variant_index_url
+    except ImportError:  # the plan engine is not installed: the sentence without a command
+        return
     choices = _mirrors(ctx)
-    url = f"https://download.pytorch.org/whl/{best.variant}"
-    mirror = getattr(choices.mirrors, "pytorch_index_url", None)
-    if mirror:
-        url = mirror.rstrip("/") + "/" + best.variant
-    v["driver_torch_install_argv"] = list(build(target_python(ctx), tuple(pkgs), url, choices.mirrors,
-                                                force_reinstall=True).argv)
+    v["driver_torch_install_argv"] = list(build(target_python(ctx), tuple(pkgs), variant_index_url(best.variant, choices),
+                                                choices.mirrors, force_reinstall=True).argv)
 
 
 # the pip wheel that brings each CUDA runtime library (NVIDIA's nvidia-*-cuNN packages)

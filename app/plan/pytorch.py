@@ -49,8 +49,18 @@ def index_url(rec: Recommendation, choices: Choices) -> str | None:
     url = rec.pytorch.index_url
     if choices.torch_variant and choices.torch_variant != rec.pytorch.index:
         url = f"{PYTORCH_WHL}/{choices.torch_variant}"
-    if url and choices.mirrors.pytorch_index_url and url.startswith(PYTORCH_WHL):
-        url = choices.mirrors.pytorch_index_url.rstrip("/") + url[len(PYTORCH_WHL):]
+    return mirrored(url, choices) if url else url
+
+
+def variant_index_url(variant: str, choices: Choices) -> str:
+    """PyTorch's index of one build ("cu118"), through the configured mirror."""
+    return mirrored(f"{PYTORCH_WHL}/{variant}", choices)
+
+
+def mirrored(url: str, choices: Choices) -> str:
+    """A PyTorch index URL on the configured mirror (choices.mirrors.pytorch_index_url), else as it is."""
+    if choices.mirrors.pytorch_index_url and url.startswith(PYTORCH_WHL):
+        return choices.mirrors.pytorch_index_url.rstrip("/") + url[len(PYTORCH_WHL):]
     return url
 
 

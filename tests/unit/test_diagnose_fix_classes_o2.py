@@ -76,6 +76,15 @@ def test_the_drivers_cuda_is_read_and_a_build_for_it_named(found, cuda, variant)
     assert any(a.startswith("torch==") for a in argv) and f"CUDA {cuda[0]}" in steps["install_pytorch_for_driver"].title
 
 
+def test_the_build_for_the_driver_comes_from_the_configured_mirror():
+    from app.choices import Choices, Mirrors
+
+    mirror = Choices(mirrors=Mirrors(pytorch_index_url="https://mirror.example.com/pytorch/whl/"))
+    d = diagnose("RuntimeError: The NVIDIA driver on your system is too old (found version 11040).", choices=mirror)
+    (argv,) = {s.id: s for s in d.top.fix_steps}["install_pytorch_for_driver"].argv
+    assert "https://mirror.example.com/pytorch/whl/cu118" in argv and not any("download.pytorch.org" in a for a in argv)
+
+
 WINDOWS_TLS = [load(FIXTURES / n) for n in ("errors_heldout/tls_pip_expired_powershell.txt",
                                             "errors_heldout_f/ssl_pip_cert_expired_powershell.txt",
                                             "errors_fixes_o2/tls_pip_windows11_org_ca_truststore.txt")]
