@@ -135,11 +135,21 @@ def _take(lock_dir: str, fcntl) -> int:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            holder = os.pread(fd, 400, 0).decode("utf-8", "replace").strip() or "a process that did not say who it is"
-            raise MachineBusy(holder) from None
+            raise MachineBusy(_holder(fd)) from None
         os.ftruncate(fd, 0)
         os.pwrite(fd, (_holder_text() + "\n").encode("utf-8", "replace"), 0)
     except BaseException:
         os.close(fd)
         raise
     return fd
+
+
+def _holder(fd: int, wait: float = 2.0) -> str:
+    """Who holds the lock, in its own line. The holder writes that line right after it takes the lock, so a file
+    still empty (or cut short) is read again for a moment before it is called a process that did not say."""
+    deadline = time.monotonic() + wait
+    while True:
+        raw = os.pread(fd, 400, 0)
+        if raw.endswith(b"\n") or len(raw) >= 400 or time.monotonic() >= deadline:
+            return raw.decode("utf-8", "replace").strip() or "a process that did not say who it is"
+        time.sleep(0.01)

@@ -225,3 +225,23 @@ def test_an_edit_cleans_its_own_leftovers_beside_the_file(tmp_path):
     apply_edit(Edit(path="/etc/env.sh", content="b\n", needs_root=False), tmp_path / "b", str(root))
     assert not stale.exists() and other.exists() and (root / "etc" / "env.sh").read_text() == "b\n"
     assert fileio.is_temp_name(other.name, "profile")
+
+
+def test_a_busy_lock_waits_a_moment_for_its_holder_to_say_who_it_is(tmp_path):
+    # the holder takes the lock, then writes its line: a second run in between must not call it nameless
+    import threading
+
+    from app.run import machinelock
+
+    path = tmp_path / "lock"
+    path.write_bytes(b"")
+    fd = os.open(path, os.O_RDWR)
+    try:
+        later = threading.Timer(0.2, lambda: path.write_bytes(b"pid 4242, user root, gpu-wizard install, since 10:00:00\n"))
+        later.start()
+        assert machinelock._holder(fd) == "pid 4242, user root, gpu-wizard install, since 10:00:00"
+        later.join()
+        path.write_bytes(b"")
+        assert machinelock._holder(fd, wait=0.05) == "a process that did not say who it is"
+    finally:
+        os.close(fd)
