@@ -802,7 +802,7 @@ def check_network_setup(ctx: Context) -> CheckResult:
 
 # the newest CPython minor each PyTorch release line publishes wheels for is the compat data's; what a text shows
 _PY_TEXT = re.compile(r"\bPython (3\.(\d{1,2}))(?:\.\d+)?(t?)\b|\bcp3(\d{1,2})(t?)-|python3\.(\d{1,2})(t)\b")
-_PY_32 = re.compile(r"\b32[ -]?bit\b|\bwin32\b(?!.*amd64)|\[MSC v\.\d+ 32 bit", re.IGNORECASE)
+_PY_32 = re.compile(r"\b32[ -]?bit\b|\bpython3\d{1,2}-32\b|\bwin32\b(?!.*amd64)|\[MSC v\.\d+ 32 bit", re.IGNORECASE)
 
 
 def text_python(text: str) -> tuple[Optional[str], bool]:

@@ -34,6 +34,8 @@ _WSL = (
     ("wsl_said", r"\b(?:in|under|inside|within|from|with|using|via|on) (?:(?:an? |my )?(?:ubuntu|debian|linux) (?:\d[\d.]* )?(?:in|on|under) )?WSL ?[12]?\b(?! *(?:is )?not)"),
     # the container toolkit's own words when the engine runs inside WSL (Docker Desktop's WSL backend, docker in a distro)
     ("wsl_container_cli", r"\bWSL environment detected\b"),
+    # a Linux shell prompt on a host with Windows' default computer name (DESKTOP-XXXXXXX): a WSL distro takes it as its hostname
+    ("wsl_prompt", r"\b[a-z_][\w-]*@(?-i:DESKTOP|LAPTOP)-[A-Z0-9]{7}:"),
 )
 _WINDOWS = (
     ("drive_path", r"(?<![\w/\\])[A-Za-z]:\\(?:[\w$ .()+\-]+\\)*[\w$ .()+\-]*"),
@@ -58,8 +60,12 @@ _WINDOWS = (
 _MACOS = (
     ("mac_home", r"(?<![A-Za-z]:)(?<![\w/\\.])/Users/(?:[\w.\-]+|\{\w+\}|<\w+>)/"),  # a redacted {user} or <user> too
     ("mac_paths", r"/opt/homebrew/|/usr/local/Cellar/|/Library/Frameworks/Python\.framework|/Library/Developer/CommandLineTools"),
-    ("darwin", r"\bdarwin\b|\bmacOS\b|\bMac ?OS ?X\b|\b(?-i:OS ?X)\b|\bmacosx_\d+_\d+|arm64-apple|\bApple M[1-5]\b|\bApple silicon\b|"
+    # macOS in a sentence of another script too ("我的macOS版本"): an ASCII word boundary, not \b
+    ("darwin", r"\bdarwin\b|(?<![A-Za-z0-9_])macOS(?![A-Za-z0-9_])|\bMac ?OS ?X\b|\b(?-i:OS ?X)\b|\bmacosx_\d+_\d+|arm64-apple|\bApple M[1-5]\b|\bApple silicon\b|"
                r"\bMacBook\b|\biMac\b|\bMac (?:mini|Studio|Pro)\b|\.dylib\b|\bosx-(?:arm)?64\b"),
+    # the user naming the machine: "on an M1 Mac", "I'm using Mac", "Mac M3" (never a MAC address)
+    ("mac_said", r"\b(?-i:M[1-5])(?: (?-i:Pro|Max|Ultra))? (?-i:Mac)\b|\b(?-i:Mac) ?(?-i:M[1-5])\b|"
+                 r"\b(?:on|using|use|with|my) (?:an? |my |the )?(?-i:Mac)\b(?! ?address)"),
 )
 _DOCKER_DESKTOP = r"\bDocker Desktop\b|\bdocker-desktop\b|dockerDesktopLinuxEngine|//\./pipe/docker|\bcom\.docker\.backend\b"
 _CONTAINER = (
@@ -147,7 +153,7 @@ def python_env(text: str) -> tuple[Optional[str], Optional[str], Optional[str]]:
         low = root.lower()
         if _CONDA.search(root):
             return root + "\\python.exe", "conda", "windows"
-        if re.search(r"\\python\d*$|\\programs\\python\\|\\windowsapps\\", low):
+        if re.search(r"\\python\d*(?:-32)?$|\\programs\\python\\|\\windowsapps\\", low):
             return root + "\\python.exe", "system", "windows"
         return root + "\\Scripts\\python.exe", "venv", "windows"
     m = _SITE_POSIX.search(text)
