@@ -70,6 +70,16 @@ class Run:
         return self._recs[key]
 
 
+def match_groups(m: re.Match) -> dict[str, str]:
+    """A match's named groups that matched; a capability written as a number ("3.7", PyTorch's "which is of
+    compute capability (CC) 3.7") is also given as the sm name the other checks read (sm_37)."""
+    groups = {k: v for k, v in m.groupdict().items() if v}
+    cc = re.fullmatch(r"(\d{1,2})\.(\d)", groups.get("cc", ""))
+    if cc and "sm" not in groups:
+        groups["sm"] = f"sm_{cc.group(1)}{cc.group(2)}"
+    return groups
+
+
 def _synthetic_facts(facts: Optional[Facts], groups: dict[str, str], text: str, platform: Platform) -> Optional[Facts]:
     """Facts for naming a wheel when the machine is unknown: the GPU the message names, on the platform
     the text comes from."""
@@ -78,7 +88,7 @@ def _synthetic_facts(facts: Optional[Facts], groups: dict[str, str], text: str, 
         n = re.match(r"sm_(\d+?)(\d)$", sm)
         if n:
             name_m = re.search(r"((?:NVIDIA )?(?:GeForce |Quadro |Tesla )?[\w \-]+?) with cuda capability", text, re.IGNORECASE)
-            name = name_m.group(1).strip() if name_m else "GPU"
+            name = groups.get("gpu") or (name_m.group(1).strip() if name_m else "GPU")
             base = facts or Facts(source="text", os=OsInfo(platform="windows" if platform.os == "windows" else "linux",
                                                             wsl=2 if platform.os == "wsl" else 0,
                                                             package_manager=platform.package_manager))
@@ -197,7 +207,7 @@ def _texts_for(hit: Hit, ctx: ev.Context, run: Run) -> tuple[_Texts, list[Eviden
 
 
 def build_match(hit: Hit, facts: Optional[Facts], text_all: str, run: Run) -> Match:
-    groups = {k: v for k, v in hit.match.groupdict().items() if v}
+    groups = match_groups(hit.match)
     ctx = ev.Context(facts=facts, text=text_all, groups=groups, live=run.live or {}, recommendation=run.rec_for(facts),
                      platform=run.platform, choices=run.choices)
     texts, evidence = _texts_for(hit, ctx, run)
@@ -293,7 +303,7 @@ def diagnose_scan(scan: ScanResult, facts: Optional[Facts] = None, live: Optiona
     matches: list[Match] = []
     foreign = _platform_evidence(platform)
     for h in hits:
-        groups = {k: v for k, v in h.match.groupdict().items() if v}
+        groups = match_groups(h.match)
         m = build_match(h, _synthetic_facts(here, groups, raw_all, platform), text_all, run)
         matches.append(m.replace(evidence=(foreign,) + m.evidence) if foreign is not None else m)
     matches, oom = _with_oom(matches, raw_all, scan, run, here)

@@ -248,9 +248,16 @@ def __getattr__(name: str) -> Any:  # arch_covers: app.compat.arch's (one home f
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+_CC_BUILT_FOR = re.compile(r"(?:^|\s)- (\d{1,2})\.(\d) which supports hardware cc", re.IGNORECASE)
+
+
 def _text_arch_list(text: str) -> list[str]:
+    """The architectures a PyTorch message says its build has: "supports CUDA capabilities sm_50 sm_60", or
+    (PyTorch 2.8 and newer) one "- 7.5 which supports hardware CC >=7.5,<8.0" line each."""
     m = re.search(r"supports cuda capabilities ((?:(?:sm|compute)_\d+[a-z]? ?)+)", text, re.IGNORECASE)
-    return m.group(1).split() if m else []
+    if m:
+        return m.group(1).split()
+    return list(dict.fromkeys(f"sm_{a}{b}" for a, b in _CC_BUILT_FOR.findall(text)))
 
 
 def check_gpu_arch_vs_torch(ctx: Context) -> CheckResult:

@@ -144,6 +144,20 @@ def _clues(text: str, table: tuple[tuple[str, Gated], ...]) -> list[str]:
     return list(dict.fromkeys(name for name, rx in table if rx.search(text)))
 
 
+_EMBEDDED_DIR = re.compile(r"^(?:python[_ ]?embedd?ed|python-\d[\w.]*|wpy\d*[\w.\-]*)$", re.IGNORECASE)
+
+
+def _embedded_python(root: str, text: str) -> bool:
+    """Is the folder holding Lib\\site-packages a Python of its own, its python.exe in the folder itself (an embeddable
+    or portable Python: ComfyUI's python_embeded, WinPython's python-3.x), not a venv (Scripts\\python.exe)? By the
+    folder's name, or by the text running `<folder>\\python.exe` itself (and never its Scripts\\ one)."""
+    name = root.rstrip("\\").rsplit("\\", 1)[-1]
+    if _EMBEDDED_DIR.match(name):
+        return True
+    low, base = text.lower(), "\\" + name.lower() + "\\"
+    return base + "python.exe" in low and base + "scripts\\" not in low
+
+
 def python_env(text: str) -> tuple[Optional[str], Optional[str], Optional[str]]:
     """(interpreter, kind, os) of the environment a traceback's files are in: kind venv, conda or
     system; os windows or posix. (None, None, None) when the text names no package folder."""
@@ -155,6 +169,8 @@ def python_env(text: str) -> tuple[Optional[str], Optional[str], Optional[str]]:
             return root + "\\python.exe", "conda", "windows"
         if re.search(r"\\python\d*(?:-32)?$|\\programs\\python\\|\\windowsapps\\", low):
             return root + "\\python.exe", "system", "windows"
+        if _embedded_python(root, text):  # a program's own Python (ComfyUI's portable python_embeded, WinPython)
+            return root + "\\python.exe", "embedded", "windows"
         return root + "\\Scripts\\python.exe", "venv", "windows"
     m = _SITE_POSIX.search(text)
     if m:

@@ -274,10 +274,10 @@ def runtime_wheel(lib: str, major: str) -> Optional[str]:
 
 
 def compute_capability(groups: dict[str, str]) -> Optional[tuple[int, int]]:
-    """The GPU generation a TensorRT message names: "SM 120" (12.0), "SM 61" (6.1), or 0x601/0x809 (6.1, 8.9)."""
-    sm = groups.get("sm")
+    """The GPU generation a message names: "SM 120" (12.0), "SM 61" (6.1), "sm_37" (3.7), or 0x601/0x809 (6.1, 8.9)."""
+    sm = (groups.get("sm") or "").lower().removeprefix("sm_")
     hexv = groups.get("hex") or groups.get("hex2")
-    if sm and sm.isdigit():
+    if sm and sm.isdigit() and len(sm) >= 2:
         return int(sm[:-1]), int(sm[-1])
     if hexv:
         n = int(hexv, 16)

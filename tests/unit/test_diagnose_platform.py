@@ -99,6 +99,14 @@ def test_the_failing_environment_is_the_tracebacks_interpreter_never_the_systems
     assert python_env('File "/home/u/.local/lib/python3.11/site-packages/torch/__init__.py"')[:2] == (None, "system")
     assert python_env(r'File "C:\Users\a\gpu\venv\Lib\site-packages\torch\__init__.py"')[:2] == (r"C:\Users\a\gpu\venv\Scripts\python.exe", "venv")
     assert python_env(r'File "C:\Users\a\miniconda3\envs\x\Lib\site-packages\torch\cuda.py"')[:2] == (r"C:\Users\a\miniconda3\envs\x\python.exe", "conda")
+    # a Python of its own (no Scripts\): ComfyUI portable's python_embeded, WinPython, or a folder whose python.exe the text runs
+    assert python_env(r'Error loading "E:\Comfyui\ComfyUI_windows_portable\python_embeded\Lib\site-packages\torch\lib\shm.dll"')[:2] == \
+        (r"E:\Comfyui\ComfyUI_windows_portable\python_embeded\python.exe", "embedded")
+    assert python_env(r'File "C:\WPy64-31241\python-3.12.4.amd64\Lib\site-packages\torch\x.py"')[0] == r"C:\WPy64-31241\python-3.12.4.amd64\python.exe"
+    ran = 'D:\\sd\\py\\python.exe main.py\nFile "D:\\sd\\py\\Lib\\site-packages\\torch\\x.py"'
+    assert python_env(ran)[:2] == (r"D:\sd\py\python.exe", "embedded")
+    venv_ran = 'D:\\sd\\py\\Scripts\\python.exe main.py\nD:\\sd\\py\\python.exe\nFile "D:\\sd\\py\\Lib\\site-packages\\torch\\x.py"'
+    assert python_env(venv_ran)[:2] == (r"D:\sd\py\Scripts\python.exe", "venv")
     p = infer_platform('File "/usr/lib/python3/dist-packages/torch/__init__.py"', ubuntu(), venv_python="/home/me/.venvs/gpu/bin/python")
     assert (p.python, p.python_kind) == ("/home/me/.venvs/gpu/bin/python", "plan_venv")  # the plan's venv instead
 
