@@ -40,7 +40,9 @@ _OLD = re.compile(
     + _SIZE + r" free; (?:" + _SIZE + r" allowed; )?" + _SIZE + r" (?P<held>reserved in total by pytorch|cached)\)", re.IGNORECASE)
 _NEW = re.compile(
     r"tried to allocate " + _SIZE + r"\.? gpu (\d+) has a total capac(?:i)?ty of " + _SIZE + r" of which " + _SIZE
-    + r" is free\.(?P<mid>.{0,600}?)of the allocated memory " + _SIZE + r" is allocated by pytorch, and " + _SIZE
+    + r" is free\.(?P<mid>.{0,600}?)of the allocated memory " + _SIZE + r" is allocated by pytorch,"
+    # PyTorch >= 2.2 may add ", with X allocated in private pools (e.g., CUDA Graphs)," before the cache figure
+    + r"(?: with \d+(?:\.\d+)? ?(?:[kmgt]i?b|bytes) allocated in private pools(?: \([^)]{0,40}\))?,)? and " + _SIZE
     + r" is reserved by pytorch but unallocated", re.IGNORECASE)
 _THIS_PROC = re.compile(r"this process has " + _SIZE + r" memory in use", re.IGNORECASE)
 _OTHER_PROC = re.compile(r"process (\d+) has " + _SIZE + r" memory in use", re.IGNORECASE)
@@ -292,6 +294,10 @@ _FIX_STEPS = {
     "fragmentation": _fix("set_expandable_segments", "write_env", "diagnose_oom_expandable_segments", "diagnose_oom_fragmentation_why",
                           env={"PYTORCH_CUDA_ALLOC_CONF": "expandable_segments:True"}, manual=True,
                           notes=("Set it in the shell or job script that starts training, before Python starts.",)),
+    # the same step when another verdict leads (a nearly full GPU whose cache also holds the request)
+    "fragmentation_also": _fix("set_expandable_segments", "write_env", "diagnose_oom_expandable_segments", "diagnose_oom_fragmentation_also_why",
+                               env={"PYTORCH_CUDA_ALLOC_CONF": "expandable_segments:True"}, manual=True,
+                               notes=("Set it in the shell or job script that starts training, before Python starts.",)),
     "other_process": _fix("check_gpu_processes", "verify", "diagnose_oom_check_gpu_processes", "diagnose_oom_other_process_why",
                           argv=(_APPS_CMD,)),
     "child_contexts": _fix("check_gpu_processes", "verify", "diagnose_oom_check_gpu_processes", "diagnose_oom_child_contexts_why",
@@ -323,7 +329,11 @@ def apply_to_match(m: Match, oom: OomAnalysis) -> Match:
         c = tuple(python if x == "{python}" else x for x in c)
         if c not in cmds:
             cmds.append(c)
+    # the top verdict's step, then those of the other verdicts the numbers also support (a nearly full GPU whose
+    # cache holds the request: a smaller batch and expandable segments both help)
     steps = [_FIX_STEPS[top.code]] if top.code in _FIX_STEPS else []
+    if top.code != "fragmentation" and any(v.code == "fragmentation" and v.confidence >= 0.6 for v in oom.verdicts):
+        steps.append(_FIX_STEPS["fragmentation_also"])
     conf = round(min(0.99, max(m.confidence, 0.6 + 0.35 * top.confidence)), 2)
     # the verdict's own sentences (with their figures, diagnose.oom.<text_code>) replace the rule's
     return m.replace(subcode=top.code, root_cause=top.message, fix=top.fix, root_cause_code=f"oom.{top.text_code}",
