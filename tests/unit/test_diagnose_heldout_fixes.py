@@ -49,7 +49,7 @@ BATCHES = {"tenth": "errors_heldout_j", "eleventh": "errors_heldout_k", "twelfth
 # ../fixtures/errors_causes_l)
 FLOOR = {"tenth": 0.9, "eleventh": 0.9, "twelfth": 0.95}
 NEGATIVES = ("errors_unrelated_j", "errors_unrelated_k", "errors_unrelated_l", "errors_unrelated_m", "errors_unrelated_n",
-             "errors_unrelated_o", "errors_unrelated_p", "errors_unrelated_qa")
+             "errors_unrelated_o", "errors_unrelated_p", "errors_unrelated_qa", "errors_unrelated_qb")
 # thirteenth batch: what its blind first run got wrong or missed (file: the category the answer gave, None: no answer),
 # and the fixes it did not get; the batch may not do worse than this
 M_WRONG: dict[str, str] = {}  # secure_boot_azure_trusted_launch, wsl_genesis_cuinit_no_device: answered since (issue 25's
