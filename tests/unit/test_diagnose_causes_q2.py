@@ -22,6 +22,8 @@ CLASSES = {
                                       ["nowheel_conda_unsatisfiable_torchvision_ipaddress_windows"]),
     "torch_placeholder_sdist": ("pip_torch_placeholder_sdist", ["nowheel_jetson_pip_torch_sdist_jetbot"],
                                 ["nowheel_pip_torch_012_sdist_windows_py36"]),
+    "jax_cannot_load_cuda_libraries": ("jax_unable_to_load_cuda_libs", ["rt_jax_cuda11_local_colab_unable_to_load_cuda"],
+                                       ["rt_jax_unable_to_load_cusparse_mujoco_playground"]),
 }
 
 

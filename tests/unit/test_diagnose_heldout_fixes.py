@@ -105,7 +105,7 @@ Q_MISSED: set[str] = {
     "mig_no_cuda_devices_gpu_burn_a100.txt",  # gpu-burn's "No CUDA devices" with MIG enabled on the GPUs
     # nowheel_conda_pytorch_cpu_base_env_conflict.txt: answered since (errors_causes_q2)
     # nowheel_jetson_pip_torch_sdist_jetbot.txt: answered since (errors_causes_q2)
-    "rt_jax_cuda11_local_colab_unable_to_load_cuda.txt",  # JAX's cuda11_local build without the CUDA libraries
+    # rt_jax_cuda11_local_colab_unable_to_load_cuda.txt: answered since (errors_causes_q2)
     "secureboot_bumblebee_bios_update_debian10.txt",  # Secure Boot on a Bumblebee laptop
     "unavail_tf23_windows_gtx1050ti_empty_list.txt",  # TensorFlow 2.3 on Windows listing no GPU
 }
