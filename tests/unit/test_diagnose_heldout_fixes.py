@@ -98,15 +98,15 @@ P_NOT_FIXED: set[str] = {
 
 # seventeenth batch: its blind first run, pinned the same way
 Q_WRONG: dict[str, str] = {
-    "container_smi_plain_docker_bind_mounted_driver_zh.txt": "nvml_init_failed",  # plain docker run, the driver bind-mounted by hand
+    # container_smi_plain_docker_bind_mounted_driver_zh.txt: answered since (errors_causes_q2)
     "hw_fallen_off_bus_rtx3070ti_laptop_gentoo.txt": "cuda_error_unknown",  # the program files "fallen off the bus" there
     # in every earlier fixture of it (errors_causes_q/SOURCE.md): the label, not the rule, differs
 }
 Q_MISSED: set[str] = {  # answered since (errors_causes_q): mig_no_cuda_devices_gpu_burn_a100 (MIG enabled, no CUDA
     # devices), secureboot_bumblebee_bios_update_debian10 (Bumblebee's "Could not load GPU driver"),
     # unavail_tf23_windows_gtx1050ti_empty_list (TensorFlow listing no GPU)
-    "nowheel_conda_pytorch_cpu_base_env_conflict.txt",  # conda's conflict in a crowded base environment
-    "nowheel_jetson_pip_torch_sdist_jetbot.txt",  # pip building torch's placeholder sdist on a Jetson
+    # nowheel_conda_pytorch_cpu_base_env_conflict.txt: answered since (errors_causes_q2)
+    # nowheel_jetson_pip_torch_sdist_jetbot.txt: answered since (errors_causes_q2)
     "rt_jax_cuda11_local_colab_unable_to_load_cuda.txt",  # JAX's cuda11_local build without the CUDA libraries
 }
 Q_NOT_FIXED: set[str] = {
