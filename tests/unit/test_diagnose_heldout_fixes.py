@@ -100,15 +100,15 @@ P_NOT_FIXED: set[str] = {
 Q_WRONG: dict[str, str] = {
     # container_smi_plain_docker_bind_mounted_driver_zh.txt: answered since (errors_causes_q2)
     "hw_fallen_off_bus_rtx3070ti_laptop_gentoo.txt": "cuda_error_unknown",  # the program files "fallen off the bus" there
+    # in every earlier fixture of it (errors_causes_q/SOURCE.md): the label, not the rule, differs
 }
-Q_MISSED: set[str] = {
-    "mig_no_cuda_devices_gpu_burn_a100.txt",  # gpu-burn's "No CUDA devices" with MIG enabled on the GPUs
-    # nowheel_conda_pytorch_cpu_base_env_conflict.txt: answered since (errors_causes_q2)
-    # nowheel_jetson_pip_torch_sdist_jetbot.txt: answered since (errors_causes_q2)
-    # rt_jax_cuda11_local_colab_unable_to_load_cuda.txt: answered since (errors_causes_q2)
-    "secureboot_bumblebee_bios_update_debian10.txt",  # Secure Boot on a Bumblebee laptop
-    "unavail_tf23_windows_gtx1050ti_empty_list.txt",  # TensorFlow 2.3 on Windows listing no GPU
-}
+# answered since (errors_causes_q): mig_no_cuda_devices_gpu_burn_a100 (MIG enabled, no CUDA
+# devices), secureboot_bumblebee_bios_update_debian10 (Bumblebee's "Could not load GPU driver"),
+# unavail_tf23_windows_gtx1050ti_empty_list (TensorFlow listing no GPU)
+# nowheel_conda_pytorch_cpu_base_env_conflict.txt: answered since (errors_causes_q2)
+# nowheel_jetson_pip_torch_sdist_jetbot.txt: answered since (errors_causes_q2)
+# rt_jax_cuda11_local_colab_unable_to_load_cuda.txt: answered since (errors_causes_q2)
+Q_MISSED: set[str] = set()
 Q_NOT_FIXED: set[str] = {
     "dkms_amdgpu_custom_kernel_headers_not_supported_470.txt",  # a custom kernel: the fix is a stock kernel
     "nowheel_torch110_pinned_dependency_two_installs.txt",  # two installs of torch: uninstall one
