@@ -159,8 +159,9 @@ def _embedded_python(root: str, text: str) -> bool:
 
 
 def python_env(text: str) -> tuple[Optional[str], Optional[str], Optional[str]]:
-    """(interpreter, kind, os) of the environment a traceback's files are in: kind venv, conda or
-    system; os windows or posix. (None, None, None) when the text names no package folder."""
+    """(interpreter, kind, os) of the environment a traceback's files are in: kind venv, conda, system or
+    embedded (a portable Python, its python.exe beside Lib\\site-packages); os windows or posix. (None, None,
+    None) when the text names no package folder."""
     m = _SITE_WIN.search(text)
     if m:
         root = m.group("root")
