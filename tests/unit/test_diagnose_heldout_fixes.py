@@ -132,56 +132,32 @@ def test_category_and_fix_on_the_users_platform(which, capsys):
     assert len(s.fixed) / len(cases) >= FLOOR[which], s.not_fixed
 
 
-def test_thirteenth_batch_no_worse_than_its_blind_first_run(capsys):
-    cases = [load(p) for p in sorted((FIXTURES / "errors_heldout_m").glob("*.txt"))]
-    assert len(cases) == 22
+# each blind batch: its folder, its size, how its blind first run is described, what it got wrong, missed, did not fix
+BLIND = {
+    "thirteenth": ("errors_heldout_m", 22, "its blind first run: 18/22, fixes 13/22", M_WRONG, M_MISSED, M_NOT_FIXED),
+    "fourteenth": ("errors_heldout_n", 22, "its blind first run: 18/22, fixes 14/22", N_WRONG, N_MISSED, N_NOT_FIXED),
+    "fifteenth": ("errors_heldout_o", 19, "its blind first run: 16/19, fixes 11/19", O_WRONG, O_MISSED, O_NOT_FIXED),
+    "sixteenth": ("errors_heldout_p", 22, "its blind first run: 10/22, fixes 3/22", P_WRONG, P_MISSED, P_NOT_FIXED),
+    "seventeenth": ("errors_heldout_q", 24, "its blind first run: 16/24, fixes 11/24", Q_WRONG, Q_MISSED, Q_NOT_FIXED),
+}
+
+
+@pytest.mark.parametrize("which", list(BLIND))
+def test_batch_no_worse_than_its_blind_first_run(which, capsys):
+    folder, size, said, was_wrong, was_missed, not_fixed = BLIND[which]
+    cases = [load(p) for p in sorted((FIXTURES / folder).glob("*.txt"))]
+    assert len(cases) == size
     s = score(cases, diagnose)
     with capsys.disabled():
-        print("\n" + s.line("held-out with fixes (thirteenth batch, after its blind first run: 18/22, fixes 13/22)"))
+        print("\n" + s.line(f"held-out with fixes ({which} batch, {said})"))
     wrong = {name: got for name, _, got in s.wrong}
-    assert all(M_WRONG.get(name) == got for name, got in wrong.items()), wrong
-    assert {name for name, _, _ in s.missed} <= M_MISSED | set(M_WRONG), s.missed
-    assert {name for name, _, _ in s.not_fixed} <= M_NOT_FIXED, s.not_fixed
-    assert len(s.right) >= 22 - len(M_WRONG) - len(M_MISSED) and len(s.fixed) >= 22 - len(M_NOT_FIXED)
+    assert all(was_wrong.get(name) == got for name, got in wrong.items()), wrong
+    assert {name for name, _, _ in s.missed} <= was_missed | set(was_wrong), s.missed
+    assert {name for name, _, _ in s.not_fixed} <= not_fixed, s.not_fixed
+    assert len(s.right) >= size - len(was_wrong) - len(was_missed) and len(s.fixed) >= size - len(not_fixed)
 
 
-def test_fourteenth_batch_no_worse_than_its_blind_first_run(capsys):
-    cases = [load(p) for p in sorted((FIXTURES / "errors_heldout_n").glob("*.txt"))]
-    assert len(cases) == 22
-    s = score(cases, diagnose)
-    with capsys.disabled():
-        print("\n" + s.line("held-out with fixes (fourteenth batch, its blind first run: 18/22, fixes 14/22)"))
-    wrong = {name: got for name, _, got in s.wrong}
-    assert all(N_WRONG.get(name) == got for name, got in wrong.items()), wrong
-    assert {name for name, _, _ in s.missed} <= N_MISSED | set(N_WRONG), s.missed
-    assert {name for name, _, _ in s.not_fixed} <= N_NOT_FIXED, s.not_fixed
-    assert len(s.right) >= 22 - len(N_WRONG) - len(N_MISSED) and len(s.fixed) >= 22 - len(N_NOT_FIXED)
-
-
-def test_fifteenth_batch_no_worse_than_its_blind_first_run(capsys):
-    cases = [load(p) for p in sorted((FIXTURES / "errors_heldout_o").glob("*.txt"))]
-    assert len(cases) == 19
-    s = score(cases, diagnose)
-    with capsys.disabled():
-        print("\n" + s.line("held-out with fixes (fifteenth batch, its blind first run: 16/19, fixes 11/19)"))
-    wrong = {name: got for name, _, got in s.wrong}
-    assert all(O_WRONG.get(name) == got for name, got in wrong.items()), wrong
-    assert {name for name, _, _ in s.missed} <= O_MISSED | set(O_WRONG), s.missed
-    assert {name for name, _, _ in s.not_fixed} <= O_NOT_FIXED, s.not_fixed
-    assert len(s.right) >= 19 - len(O_WRONG) - len(O_MISSED) and len(s.fixed) >= 19 - len(O_NOT_FIXED)
-
-
-def test_sixteenth_batch_no_worse_than_its_blind_first_run(capsys):
-    cases = [load(p) for p in sorted((FIXTURES / "errors_heldout_p").glob("*.txt"))]
-    assert len(cases) == 22
-    s = score(cases, diagnose)
-    with capsys.disabled():
-        print("\n" + s.line("held-out with fixes (sixteenth batch, its blind first run: 10/22, fixes 3/22)"))
-    wrong = {name: got for name, _, got in s.wrong}
-    assert all(P_WRONG.get(name) == got for name, got in wrong.items()), wrong
-    assert {name for name, _, _ in s.missed} <= P_MISSED | set(P_WRONG), s.missed
-    assert {name for name, _, _ in s.not_fixed} <= P_NOT_FIXED, s.not_fixed
-    assert len(s.right) >= 22 - len(P_WRONG) - len(P_MISSED) and len(s.fixed) >= 22 - len(P_NOT_FIXED)
+def test_a_fix_for_another_platform_is_not_counted():
     """A proposal without the thread's fix, or written for another platform, is not counted as fixing it."""
     case = load(next((FIXTURES / "errors_heldout_j").glob("dll_fbgemm*.txt")))
     d = diagnose(case.body)
@@ -199,15 +175,3 @@ def test_gpu_words_alone_are_no_alarm(folder):
     alarms = [a for a in alarms if a[1]]
     assert len(alarms) <= len(cases) // 20, alarms  # at most one false alarm in twenty
 
-
-def test_seventeenth_batch_no_worse_than_its_blind_first_run(capsys):
-    cases = [load(p) for p in sorted((FIXTURES / "errors_heldout_q").glob("*.txt"))]
-    assert len(cases) == 24
-    s = score(cases, diagnose)
-    with capsys.disabled():
-        print("\n" + s.line("held-out with fixes (seventeenth batch, its blind first run: 16/24, fixes 11/24)"))
-    wrong = {name: got for name, _, got in s.wrong}
-    assert all(Q_WRONG.get(name) == got for name, got in wrong.items()), wrong
-    assert {name for name, _, _ in s.missed} <= Q_MISSED | set(Q_WRONG), s.missed
-    assert {name for name, _, _ in s.not_fixed} <= Q_NOT_FIXED, s.not_fixed
-    assert len(s.right) >= 24 - len(Q_WRONG) - len(Q_MISSED) and len(s.fixed) >= 24 - len(Q_NOT_FIXED)
