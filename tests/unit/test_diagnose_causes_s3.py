@@ -46,6 +46,9 @@ CLASSES = {
     "webui_amd_fork": ("webui_amd_fork_on_nvidia", ["webui_stabilitymatrix_directml_fork_on_rtx3080"]),
     "onnxruntime_provider_failed": ("onnxruntime_cuda_provider_failed", ["ort_fastt5_failed_to_create_cuda_provider",
                                                                          "ort_windows_loadlibrary_126_providers_cuda_dll"]),
+    "ollama_no_devices": ("ollama_no_nvidia_devices", ["ollama_fedora_no_nvidia_devices_detected_by_library",
+                                                       "ollama_no_nvidia_devices_other_cuda_programs_work"]),
+    "libcuda_symbol": ("libcuda_missing_symbol_old_driver", ["ollama_driver_418_undefined_symbol_cuctxcreate_v3"]),
     "resume": ("gpu_lost_after_resume", ["ollama_sleep_cudart_init_999_gentoo", "ollama_hibernate_sleep_no_gpu_after_resume_debian"]),
     "ggml_unknown": ("cuda_unknown_error", ["llamacpp_server_cuda_unknown_error_modprobe_uvm", "ollama_nvcuda_init_999_uvm_reload_proxmox"]),
 }
@@ -126,3 +129,9 @@ def test_onnxruntime_plan_removes_both_packages_then_installs_the_gpu_one():
 def test_triton_answer_keeps_pytorch_and_turns_compile_off():
     d = diagnose(load(FIXTURES / "errors_causes_s3" / "triton_gtx1080_too_old_nanogpt_compile.txt").body)
     assert d.top.rule == "triton_gpu_too_old" and "TORCHDYNAMO_DISABLE=1" in d.top.fix and not d.top.fix_steps
+
+
+def test_an_ollama_log_that_found_the_gpu_is_no_discovery_failure():
+    """The same discovery words next to a CUDA inference compute line (the GPU was found after all) stay silent."""
+    body = load(FIXTURES / "errors_unrelated_s3" / "ollama_gpu_discovered_no_model_loaded_t4.txt").body
+    assert not diagnose(body + '\ntime=2024-06-03T10:25:05Z level=INFO source=gpu.go:392 msg="no compatible GPUs were discovered"').matches
