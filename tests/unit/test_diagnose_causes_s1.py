@@ -97,3 +97,11 @@ def test_an_fp16_refusal_is_not_taken_for_bf16():
 def test_nccl_named_in_an_environment_variable_is_no_nccl_failure():
     d = diagnose("parseEnvVarIntDefault(NCCL_ASYNC_ERROR_HANDLING, 3);\nProcessGroupNCCL::ProcessGroupNCCL(")
     assert all(m.category != "nccl_error" for m in d.matches)
+
+
+def test_a_gsp_timeout_alone_is_the_driver_release_a_fallen_gpu_is_the_card():
+    d = diagnose(load(CAUSES / "hw_xid119_gsp_timeout_turing_driver_update.txt").body)
+    assert d.top.subcode == "gsp_timeout" and "NVreg_EnableGpuFirmware=0" in d.top.fix
+    both = diagnose("NVRM: Xid (PCI:0000:01:00): 119, pid=1, name=python, Timeout waiting for RPC from GSP!\n"
+                    "NVRM: Xid (PCI:0000:01:00): 79, pid=1, GPU has fallen off the bus.")
+    assert all(m.subcode != "gsp_timeout" for m in both.matches)
