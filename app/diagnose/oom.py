@@ -290,14 +290,16 @@ def _fix(id: str, kind: str, title_code: str, why_code: str, **kw) -> FixStep:
                    why_code=why_code, **kw)
 
 
+def _expandable_segments(why_code: str) -> FixStep:
+    return _fix("set_expandable_segments", "write_env", "diagnose_oom_expandable_segments", why_code,
+                env={"PYTORCH_CUDA_ALLOC_CONF": "expandable_segments:True"}, manual=True,
+                notes=("Set it in the shell or job script that starts training, before Python starts.",))
+
+
 _FIX_STEPS = {
-    "fragmentation": _fix("set_expandable_segments", "write_env", "diagnose_oom_expandable_segments", "diagnose_oom_fragmentation_why",
-                          env={"PYTORCH_CUDA_ALLOC_CONF": "expandable_segments:True"}, manual=True,
-                          notes=("Set it in the shell or job script that starts training, before Python starts.",)),
+    "fragmentation": _expandable_segments("diagnose_oom_fragmentation_why"),
     # the same step when another verdict leads (a nearly full GPU whose cache also holds the request)
-    "fragmentation_also": _fix("set_expandable_segments", "write_env", "diagnose_oom_expandable_segments", "diagnose_oom_fragmentation_also_why",
-                               env={"PYTORCH_CUDA_ALLOC_CONF": "expandable_segments:True"}, manual=True,
-                               notes=("Set it in the shell or job script that starts training, before Python starts.",)),
+    "fragmentation_also": _expandable_segments("diagnose_oom_fragmentation_also_why"),
     "other_process": _fix("check_gpu_processes", "verify", "diagnose_oom_check_gpu_processes", "diagnose_oom_other_process_why",
                           argv=(_APPS_CMD,)),
     "child_contexts": _fix("check_gpu_processes", "verify", "diagnose_oom_check_gpu_processes", "diagnose_oom_child_contexts_why",

@@ -308,6 +308,8 @@ def _package_values(ctx: ev.Context, v: dict[str, Any], groups: dict[str, str]) 
         v["runtime_wheel_install_argv"] = list(build(target_python(ctx), (wheel,), None, mirrors).argv)
     if groups.get("major") == "11":  # a CUDA 11 library asked for: onnxruntime-gpu 1.19 and newer on PyPI are built for CUDA 12
         v["onnxruntime_install_argv"] = list(build(target_python(ctx), ("onnxruntime-gpu>=1.19",), None, mirrors, upgrade=True).argv)
+    v["onnxruntime_gpu_install_argv"] = list(build(target_python(ctx), ("onnxruntime-gpu",), None, mirrors, upgrade=True).argv)
+    v["pynvml_install_argv"] = list(build(target_python(ctx), ("pynvml>=12",), None, mirrors, upgrade=True).argv)
     cc = compute_capability(groups)
     if cc is not None:
         v["sm_name"] = f"{cc[0]}.{cc[1]}"

@@ -71,6 +71,20 @@ def platform_ok(d: Any, want: str) -> bool:
     return True
 
 
+def check_answer(case: Case, diagnose, rules: tuple = (), fixed: bool = True) -> Any:
+    """Assert that the top answer to a real text is its `expect` category (and one of `rules`, when given), and, where
+    its thread says what fixed it (`fix-has`) and `fixed`, that the proposal holds that fix and is written for the
+    thread's machine. Returns the diagnosis."""
+    d = diagnose(case.body)
+    name = case.path.name
+    assert d.top is not None and d.top.category == case.expect, (name, [(m.rule, m.category) for m in d.matches])
+    assert not rules or d.top.rule in rules, (name, d.top.rule, rules)
+    if fixed and case.headers.get("fix-has"):
+        assert fix_has(d.top, case.headers["fix-has"]), (name, d.top.fix)
+        assert platform_ok(d, case.headers.get("platform", "linux")), (name, d.platform)
+    return d
+
+
 @dataclass
 class Score:
     right: list
