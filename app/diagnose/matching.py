@@ -111,6 +111,16 @@ _FAILURE_RE = re.compile(
     r"rejected|timed? ?out|exception|traceback|abort(?:ed)?|missing|mismatch|invalid|unsupported|not supported|"
     r"insufficient|unavailable|not available|exhausted|terminated|not permitted)\b|错误|失败|找不到|未找到")
 _NEAR = 160
+# a failure word that only states a condition ("TF cannot find it if it is not on LD_LIBRARY_PATH", "fails when ...")
+# describes how a program behaves, it reports nothing that happened
+_CONDITIONAL_RE = re.compile(r"\s+(?:\w+\s+){0,2}(?:if|when|unless)\b")
+
+
+def _failure_between(low: str, a: int, b: int) -> bool:
+    for m in _FAILURE_RE.finditer(low, a, b):
+        if not _CONDITIONAL_RE.match(low, m.end()):
+            return True
+    return False
 
 
 def _near_failure(low: str, ident: str) -> bool:
@@ -119,7 +129,7 @@ def _near_failure(low: str, ident: str) -> bool:
         pos = low.find(ident, start)
         if pos < 0:
             return False
-        if _FAILURE_RE.search(low, max(0, pos - _NEAR), min(len(low), pos + len(ident) + _NEAR)):
+        if _failure_between(low, max(0, pos - _NEAR), min(len(low), pos + len(ident) + _NEAR)):
             return True
         start = pos + len(ident)
     return False

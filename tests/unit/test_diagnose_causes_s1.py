@@ -34,6 +34,10 @@ RULES = {
     "busy_": "cuda_devices_busy",
     "cudnn_bad_param_": "cudnn_bad_param",
     "nccl_": "nccl_error",
+    # the second look, collected after the rules were written
+    "late_libfail_": "cuda_library_failed",
+    "late_bf16_": "cublas_bf16_unsupported_gpu",
+    "late_launch_failure_": "cuda_unspecified_launch_failure",
 }
 # texts whose thread's fix the answer cannot give honestly (none in this batch): file stem -> why
 NOT_FIXED: dict[str, str] = {}
