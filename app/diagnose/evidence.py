@@ -734,6 +734,8 @@ def check_container_toolkit(ctx: Context) -> CheckResult:
 _XID_ECC = {48, 63, 64, 92, 94, 95, 140}
 _XID_APP = {13, 31, 43, 45, 68, 69}
 _XID_HW = {32, 38, 54, 56, 57, 58, 61, 62, 74, 79, 119, 120, 121, 143, 144, 145, 146, 147, 148, 149, 150, 151, 154}
+_XID_GSP = {119, 120}  # the GSP firmware stopped answering the driver: a driver fault more often than the card's
+_XID_FOLLOWS = {45, 154}  # logged after another Xid (channel stopped, reset required): not a cause of their own
 
 
 def check_xid_class(ctx: Context) -> CheckResult:
@@ -749,6 +751,8 @@ def check_xid_class(ctx: Context) -> CheckResult:
           code="xid_codes", params={"items": ', '.join(map(str, seen))})
     if any(c in _XID_ECC for c in seen):
         r.subcode = "memory_ecc"
+    elif any(c in _XID_GSP for c in seen) and all(c in _XID_GSP or c in _XID_FOLLOWS or c not in _XID_HW for c in seen):
+        r.subcode = "gsp_timeout"
     elif any(c in _XID_HW for c in seen):
         r.subcode = "hardware"
     elif all(c in _XID_APP for c in seen):

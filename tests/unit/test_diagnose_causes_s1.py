@@ -34,6 +34,10 @@ RULES = {
     "busy_": "cuda_devices_busy",
     "cudnn_bad_param_": "cudnn_bad_param",
     "nccl_": "nccl_error",
+    # the second look, collected after the rules were written
+    "late_libfail_": "cuda_library_failed",
+    "late_bf16_": "cublas_bf16_unsupported_gpu",
+    "late_launch_failure_": "cuda_unspecified_launch_failure",
 }
 # texts whose thread's fix the answer cannot give honestly (none in this batch): file stem -> why
 NOT_FIXED: dict[str, str] = {}
@@ -93,3 +97,11 @@ def test_an_fp16_refusal_is_not_taken_for_bf16():
 def test_nccl_named_in_an_environment_variable_is_no_nccl_failure():
     d = diagnose("parseEnvVarIntDefault(NCCL_ASYNC_ERROR_HANDLING, 3);\nProcessGroupNCCL::ProcessGroupNCCL(")
     assert all(m.category != "nccl_error" for m in d.matches)
+
+
+def test_a_gsp_timeout_alone_is_the_driver_release_a_fallen_gpu_is_the_card():
+    d = diagnose(load(CAUSES / "hw_xid119_gsp_timeout_turing_driver_update.txt").body)
+    assert d.top.subcode == "gsp_timeout" and "NVreg_EnableGpuFirmware=0" in d.top.fix
+    both = diagnose("NVRM: Xid (PCI:0000:01:00): 119, pid=1, name=python, Timeout waiting for RPC from GSP!\n"
+                    "NVRM: Xid (PCI:0000:01:00): 79, pid=1, GPU has fallen off the bus.")
+    assert all(m.subcode != "gsp_timeout" for m in both.matches)
